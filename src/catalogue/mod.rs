@@ -1,0 +1,9 @@
+//! What a parts catalogue holds, independent of how it is stored or served.
+
+pub mod model;
+pub mod reference;
+pub mod values;
+
+pub use model::*;
+pub use reference::normalise_reference;
+pub use values::{Amount, Date, YearMonth};

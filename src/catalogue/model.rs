@@ -1,0 +1,169 @@
+//! The catalogue's records, as PRODUCT.md describes them. Storage keys and encodings live in
+//! `store`; this module only says what a catalogue holds.
+
+use serde::Serialize;
+
+use super::values::{Amount, Date, YearMonth};
+
+/// An article is identified by its brand and its normalised reference.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ArticleKey {
+    pub brand_id: u32,
+    /// The reference after `normalise_reference`.
+    pub reference: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Brand {
+    pub id: u32,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ManufacturerKind {
+    /// A vehicle maker, whose part numbers are OE numbers.
+    VehicleMaker,
+    /// Another parts maker, whose part numbers are competitor references.
+    PartsMaker,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Manufacturer {
+    pub id: u32,
+    pub name: String,
+    pub kind: ManufacturerKind,
+}
+
+/// A generic article (genart): what kind of part an article is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GenericArticle {
+    pub id: u32,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArticleStatus {
+    Active,
+    Announced,
+    Discontinued,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Article {
+    pub key: ArticleKey,
+    /// The reference as the maker writes it.
+    pub reference: String,
+    pub genart: u32,
+    pub description: String,
+    pub status: ArticleStatus,
+    /// EAN/GTIN codes, digits only.
+    pub eans: Vec<String>,
+    pub packaging_unit: u32,
+    /// References (same brand, as written) that replace this article.
+    pub replaced_by: Vec<String>,
+}
+
+/// A technical criterion of an article (one per name).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Criterion {
+    pub article: ArticleKey,
+    pub name: String,
+    pub value: String,
+    pub unit: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossKind {
+    /// A vehicle maker's original-equipment number.
+    Oe,
+    /// Another parts maker's number for the same part.
+    Competitor,
+    /// A reference of one of the maker's other brands.
+    Internal,
+    /// A trade number.
+    Trade,
+    /// An EAN/GTIN of the article (kept on the article, indexed as a cross number).
+    Ean,
+}
+
+/// A link from an article to another number that identifies the same part.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrossReference {
+    pub article: ArticleKey,
+    pub kind: CrossKind,
+    /// The maker of the number: a vehicle maker for OE numbers, a parts maker for
+    /// competitor references; absent for internal and trade numbers.
+    pub manufacturer_id: Option<u32>,
+    /// The number as written.
+    pub number: String,
+}
+
+/// A vehicle type, identified by its Ktype.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Vehicle {
+    pub ktype: String,
+    pub make: String,
+    pub model: String,
+    pub type_name: String,
+    pub engine: String,
+    pub fuel: String,
+    pub kw: u16,
+    pub hp: u16,
+    pub ccm: u32,
+    pub year_from: YearMonth,
+    pub year_to: Option<YearMonth>,
+}
+
+/// An article fits a vehicle.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    pub article: ArticleKey,
+    pub ktype: String,
+    pub position: String,
+    pub quantity: u32,
+    pub notes: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Price {
+    pub article: ArticleKey,
+    /// `list` at least; `net`, `exchange`… as the maker publishes them.
+    pub price_type: String,
+    /// ISO 4217 code.
+    pub currency: String,
+    pub valid_from: Option<Date>,
+    pub valid_to: Option<Date>,
+    pub amount: Amount,
+}
+
+/// One component of a kit article, for a Ktype.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KitComponent {
+    pub kit: ArticleKey,
+    pub ktype: String,
+    pub component: ArticleKey,
+    pub quantity: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MediaKind {
+    Image,
+    Document,
+    /// One frame of a 360-degree spin set; frames are ordered by position.
+    Spin360,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Media {
+    pub article: ArticleKey,
+    pub kind: MediaKind,
+    /// Groups the frames of one 360 set; free for images and documents.
+    pub set: String,
+    pub position: u32,
+    pub uri: String,
+    pub description: String,
+}

@@ -1,0 +1,192 @@
+//! Small value types of the catalogue, each with one text form used by imports and exports.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+/// A production year with an optional month, written `YYYY` or `YYYY-MM`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct YearMonth {
+    pub year: u16,
+    /// 1 to 12, or 0 where only the year is known.
+    pub month: u8,
+}
+
+impl YearMonth {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("'{text}' is not a year (YYYY) or a year and month (YYYY-MM)");
+        let (year, month) = match text.split_once('-') {
+            Some((y, m)) => (y, Some(m)),
+            None => (text, None),
+        };
+        let year = parse_digits(year, 4).ok_or_else(bad)? as u16;
+        let month = match month {
+            Some(m) => parse_digits(m, 2).ok_or_else(bad)? as u8,
+            None => 0,
+        };
+        if !(1886..=2200).contains(&year) || (month == 0 && text.contains('-')) || month > 12 {
+            return Err(bad());
+        }
+        Ok(YearMonth { year, month })
+    }
+}
+
+impl fmt::Display for YearMonth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.month {
+            0 => write!(f, "{:04}", self.year),
+            m => write!(f, "{:04}-{:02}", self.year, m),
+        }
+    }
+}
+
+/// A calendar date, written `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+}
+
+impl Date {
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("'{text}' is not a date (YYYY-MM-DD)");
+        let mut parts = text.split('-');
+        let (Some(y), Some(m), Some(d), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad());
+        };
+        let year = parse_digits(y, 4).ok_or_else(bad)? as u16;
+        let month = parse_digits(m, 2).ok_or_else(bad)? as u8;
+        let day = parse_digits(d, 2).ok_or_else(bad)? as u8;
+        if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+            return Err(bad());
+        }
+        Ok(Date { year, month, day })
+    }
+}
+
+fn days_in_month(year: u16, month: u8) -> u8 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// A money amount in ten-thousandths of the currency unit, so sums are exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Amount(pub i64);
+
+impl Amount {
+    const SCALE: i64 = 10_000;
+
+    /// Reads `12`, `12.5` or `12.3456` (a `,` decimal separator is accepted too).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("'{text}' is not an amount (digits with up to 4 decimals)");
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (whole, fraction) = match body.split_once(['.', ',']) {
+            Some((w, f)) => (w, f),
+            None => (body, ""),
+        };
+        if whole.is_empty() || whole.len() > 12 || fraction.len() > 4 {
+            return Err(bad());
+        }
+        let whole = parse_digits(whole, whole.len()).ok_or_else(bad)? as i64;
+        let mut scaled = whole * Self::SCALE;
+        if !fraction.is_empty() {
+            let digits = parse_digits(fraction, fraction.len()).ok_or_else(bad)? as i64;
+            scaled += digits * 10_i64.pow(4 - fraction.len() as u32);
+        }
+        Ok(Amount(if negative { -scaled } else { scaled }))
+    }
+
+    pub fn times(self, quantity: u32) -> Amount {
+        Amount(self.0.saturating_mul(quantity as i64))
+    }
+}
+
+impl std::ops::Add for Amount {
+    type Output = Amount;
+    fn add(self, other: Amount) -> Amount {
+        Amount(self.0.saturating_add(other.0))
+    }
+}
+
+impl fmt::Display for Amount {
+    /// At least two decimals, more only where the amount has them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        let whole = abs / Self::SCALE as u64;
+        let mut fraction = format!("{:04}", abs % Self::SCALE as u64);
+        while fraction.len() > 2 && fraction.ends_with('0') {
+            fraction.pop();
+        }
+        write!(f, "{sign}{whole}.{fraction}")
+    }
+}
+
+/// Parses exactly `len` ASCII digits.
+fn parse_digits(text: &str, len: usize) -> Option<u64> {
+    if text.len() != len || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+macro_rules! serialize_as_text {
+    ($($t:ty),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+    )*};
+}
+serialize_as_text!(YearMonth, Date, Amount);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn year_months_round_trip() {
+        assert_eq!(YearMonth::parse("2015").unwrap().to_string(), "2015");
+        assert_eq!(YearMonth::parse("2015-03").unwrap().to_string(), "2015-03");
+        for bad in ["15", "2015-3", "2015-13", "2015-", "abcd", "2015-00"] {
+            assert!(YearMonth::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates_are_checked() {
+        assert_eq!(Date::parse("2024-02-29").unwrap().to_string(), "2024-02-29");
+        for bad in ["2023-02-29", "2024-04-31", "2024-1-01", "2024-01-01-01", ""] {
+            assert!(Date::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn amounts_are_exact() {
+        assert_eq!(Amount::parse("12").unwrap().to_string(), "12.00");
+        assert_eq!(Amount::parse("12,5").unwrap().to_string(), "12.50");
+        assert_eq!(Amount::parse("0.1234").unwrap().to_string(), "0.1234");
+        assert_eq!(Amount::parse("-3.10").unwrap(), Amount(-31_000));
+        assert_eq!((Amount::parse("0.1").unwrap().times(3)).to_string(), "0.30");
+        for bad in ["", ".5", "1.23456", "1e3", "12.a", "--1"] {
+            assert!(Amount::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Command-line interface: `serve`, `import`, `check`, `gen`.
+
+mod progress;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+
+use partscat::config::{Overrides, Settings};
+use partscat::import::{self, ImportFile, ImportType, Source};
+use partscat::store::{Store, check};
+use partscat::{demo, generate, server};
+
+#[derive(Parser)]
+#[command(
+    name = "partscat",
+    version,
+    about = "On-premise automotive parts-catalogue appliance"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args)]
+struct Common {
+    /// TOML configuration file (default: /etc/partscat/partscat.toml if it exists).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The store's directory.
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the catalogue over HTTP.
+    Serve {
+        #[command(flatten)]
+        common: Common,
+        /// Address to listen on; repeat it to listen on several (IPv4 and IPv6).
+        #[arg(long, value_name = "ADDR")]
+        listen: Vec<SocketAddr>,
+        /// Load the embedded demo catalogue into an empty store and create the `demo` provider.
+        #[arg(long)]
+        demo: bool,
+        /// The demo provider's key (default: a new random key, printed at start).
+        #[arg(long, value_name = "KEY", requires = "demo")]
+        demo_key: Option<String>,
+    },
+    /// Import CSV data: one file of one data set, or a directory of <type>.csv files.
+    Import {
+        #[command(flatten)]
+        common: Common,
+        /// The data set of FILE (not needed for a directory).
+        #[arg(long = "type", value_name = "TYPE")]
+        import_type: Option<String>,
+        /// Validate and report what would change; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// A CSV file, or a directory of <type>.csv files imported together.
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+    },
+    /// Verify that every index agrees with the data; print counts and a content checksum.
+    Check {
+        #[command(flatten)]
+        common: Common,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Generate a deterministic catalogue as import CSV files.
+    Gen {
+        /// Number of articles.
+        #[arg(long, value_name = "N")]
+        articles: usize,
+        /// Output directory.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Seed: the same seed and size give the same files.
+        #[arg(long, default_value_t = generate::DEMO_SEED)]
+        seed: u64,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("partscat: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn settings(common: &Common, listen: Vec<SocketAddr>) -> Result<Settings, String> {
+    let overrides = Overrides {
+        config: common.config.clone(),
+        listen,
+        data_dir: common.data.clone(),
+    };
+    let (settings, warnings) = Settings::load(&overrides).map_err(|e| e.to_string())?;
+    init_logging(&settings.log);
+    for w in warnings {
+        tracing::warn!("{w}");
+    }
+    Ok(settings)
+}
+
+fn init_logging(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Serve {
+            common,
+            listen,
+            demo,
+            demo_key,
+        } => serve(settings(&common, listen)?, demo, demo_key),
+        Command::Import {
+            common,
+            import_type,
+            dry_run,
+            json,
+            path,
+        } => {
+            let settings = settings(&common, Vec::new())?;
+            let files = if path.is_dir() {
+                if import_type.is_some() {
+                    return Err(format!(
+                        "{} is a directory: its files name their data sets, so leave out --type",
+                        path.display()
+                    ));
+                }
+                import::files_in_directory(&path).map_err(|e| e.to_string())?
+            } else {
+                let name = import_type.ok_or_else(|| {
+                    format!(
+                        "--type is needed for a file; one of: {}",
+                        ImportType::names()
+                    )
+                })?;
+                let import_type = ImportType::from_name(&name).ok_or_else(|| {
+                    format!(
+                        "--type '{name}' is not a data set; one of: {}",
+                        ImportType::names()
+                    )
+                })?;
+                vec![ImportFile {
+                    import_type,
+                    source: Source::Path(path),
+                }]
+            };
+            let store = Store::open(&settings.data_dir).map_err(|e| e.to_string())?;
+            let bar = progress::ImportBar::new();
+            let report =
+                import::import(&store, &files, dry_run, &bar).map_err(|e| e.to_string())?;
+            bar.finish();
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+                );
+            } else {
+                println!("{report}");
+            }
+            Ok(if report.is_rejected() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Check { common, json } => {
+            let settings = settings(&common, Vec::new())?;
+            let store = Store::open(&settings.data_dir).map_err(|e| e.to_string())?;
+            let report = check::check(&store).map_err(|e| e.to_string())?;
+            if json {
+                let counts: serde_json::Map<String, serde_json::Value> = report
+                    .counts
+                    .iter()
+                    .map(|(n, c)| (n.to_string(), (*c).into()))
+                    .collect();
+                let body = serde_json::json!({ "sound": report.is_sound(), "checksum": report.checksum, "counts": counts, "problems": report.problems, "problem_count": report.problem_count });
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&body).map_err(|e| e.to_string())?
+                );
+            } else {
+                for (name, count) in &report.counts {
+                    println!("{name:<28} {count:>10}");
+                }
+                for p in &report.problems {
+                    println!("problem: {p}");
+                }
+                println!("checksum: {}", report.checksum);
+                println!(
+                    "{}",
+                    if report.is_sound() {
+                        "sound".to_owned()
+                    } else {
+                        format!("{} problems", report.problem_count)
+                    }
+                );
+            }
+            Ok(if report.is_sound() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Gen {
+            articles,
+            out,
+            seed,
+        } => {
+            init_logging("info");
+            let summary = generate::generate(articles, seed, &out)
+                .map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "wrote {} articles and {} vehicles to {}",
+                summary.articles,
+                summary.vehicles,
+                out.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
+    let store = Arc::new(Store::open(&settings.data_dir).map_err(|e| e.to_string())?);
+    tracing::info!(data = %settings.data_dir.display(), "store open");
+    if demo {
+        let key =
+            demo::create_demo_provider(&store, demo_key.as_deref()).map_err(|e| e.to_string())?;
+        println!("demo provider: {}", demo::DEMO_PROVIDER);
+        println!("demo key:      {key}");
+    }
+    let state = server::AppState::new(store.clone(), settings);
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let result = runtime.block_on(async {
+        let loader = state.clone();
+        tokio::task::spawn_blocking(move || {
+            if demo {
+                match demo::load_demo_catalogue(&loader.store, &import::Quiet) {
+                    Ok(Some(report)) => {
+                        tracing::info!("demo catalogue loaded: {}", report.verdict_line())
+                    }
+                    Ok(None) => tracing::info!(
+                        "the store holds a catalogue already; the demo catalogue was not loaded"
+                    ),
+                    Err(e) => {
+                        tracing::error!("the demo catalogue could not be loaded: {e}");
+                        return;
+                    }
+                }
+            }
+            loader.set_ready();
+        });
+        server::run(state).await
+    });
+    store.flush().map_err(|e| e.to_string())?;
+    result.map_err(|e| format!("cannot serve: {e}"))?;
+    tracing::info!("stopped; the store is flushed");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,298 @@
+//! Settings, layered: built-in defaults, then the TOML file, then `PARTSCAT_*` environment
+//! variables, then command-line flags. Unknown keys and variables are warned about, since a
+//! misspelt setting that silently does nothing is the hardest kind of mistake to find.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Where the file is looked for when `--config` is not given.
+pub const DEFAULT_CONFIG_FILE: &str = "/etc/partscat/partscat.toml";
+
+/// The generic articles that make up an exhaust system by default (the demo catalogue's).
+pub const DEFAULT_EXHAUST_GENARTS: [u32; 5] = [4000, 4010, 4020, 4030, 4040];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Addresses to listen on; several allow IPv4 and IPv6 at once.
+    pub listen: Vec<SocketAddr>,
+    /// The store's directory.
+    pub data_dir: PathBuf,
+    /// A tracing filter (`info`, `partscat=debug`, …).
+    pub log: String,
+    /// Generic articles that count as exhaust-system parts.
+    pub exhaust_genarts: Vec<u32>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            listen: vec![SocketAddr::from(([127, 0, 0, 1], 8080))],
+            data_dir: PathBuf::from("partscat-data"),
+            log: "info".into(),
+            exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
+        }
+    }
+}
+
+/// What flags set; `None`/empty leaves the lower layers' value.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    pub config: Option<PathBuf>,
+    pub listen: Vec<SocketAddr>,
+    pub data_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config file {0}: {1}")]
+    File(PathBuf, String),
+    #[error("environment variable {0}: {1}")]
+    Env(&'static str, String),
+}
+
+#[derive(Deserialize, Default)]
+struct FileLayer {
+    listen: Option<Listen>,
+    data_dir: Option<PathBuf>,
+    log: Option<String>,
+    catalogue: Option<CatalogueLayer>,
+}
+
+#[derive(Deserialize, Default)]
+struct CatalogueLayer {
+    exhaust_genarts: Option<Vec<u32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Listen {
+    One(String),
+    Many(Vec<String>),
+}
+
+const KNOWN_KEYS: [&str; 4] = ["listen", "data_dir", "log", "catalogue"];
+const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
+const KNOWN_ENV: [&str; 5] = [
+    "PARTSCAT_CONFIG",
+    "PARTSCAT_LISTEN",
+    "PARTSCAT_DATA",
+    "PARTSCAT_LOG",
+    "PARTSCAT_EXHAUST_GENARTS",
+];
+
+fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
+    items
+        .iter()
+        .map(|s| {
+            s.trim().parse().map_err(|_| {
+                format!("'{s}' is not an address with a port (127.0.0.1:8080, [::1]:8080)")
+            })
+        })
+        .collect()
+}
+
+fn parse_genarts(text: &str) -> Result<Vec<u32>, String> {
+    text.split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| format!("'{s}' is not a positive integer"))
+        })
+        .collect()
+}
+
+impl Settings {
+    /// Builds the settings and the warnings to log once logging is up.
+    pub fn load(overrides: &Overrides) -> Result<(Settings, Vec<String>), ConfigError> {
+        Self::load_from(
+            overrides,
+            |name| std::env::var(name).ok(),
+            std::env::vars().map(|(k, _)| k).collect(),
+        )
+    }
+
+    fn load_from(
+        overrides: &Overrides,
+        env: impl Fn(&str) -> Option<String>,
+        env_names: Vec<String>,
+    ) -> Result<(Settings, Vec<String>), ConfigError> {
+        let mut settings = Settings::default();
+        let mut warnings = Vec::new();
+
+        let explicit = overrides
+            .config
+            .clone()
+            .or_else(|| env("PARTSCAT_CONFIG").map(PathBuf::from));
+        let file = explicit
+            .clone()
+            .or_else(|| Some(PathBuf::from(DEFAULT_CONFIG_FILE)).filter(|p| p.exists()));
+        if let Some(path) = file {
+            settings.apply_file(&path, &mut warnings)?;
+        }
+
+        for name in env_names.iter().filter(|n| n.starts_with("PARTSCAT_")) {
+            if !KNOWN_ENV.contains(&name.as_str()) {
+                warnings.push(format!(
+                    "environment variable {name} is not a partscat setting; known: {}",
+                    KNOWN_ENV.join(", ")
+                ));
+            }
+        }
+        if let Some(v) = env("PARTSCAT_LISTEN") {
+            let items: Vec<String> = v.split(',').map(str::to_owned).collect();
+            settings.listen =
+                parse_listen(&items).map_err(|e| ConfigError::Env("PARTSCAT_LISTEN", e))?;
+        }
+        if let Some(v) = env("PARTSCAT_DATA") {
+            settings.data_dir = PathBuf::from(v);
+        }
+        if let Some(v) = env("PARTSCAT_LOG") {
+            settings.log = v;
+        }
+        if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
+            settings.exhaust_genarts =
+                parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
+        }
+
+        if !overrides.listen.is_empty() {
+            settings.listen = overrides.listen.clone();
+        }
+        if let Some(d) = &overrides.data_dir {
+            settings.data_dir = d.clone();
+        }
+        Ok((settings, warnings))
+    }
+
+    fn apply_file(&mut self, path: &Path, warnings: &mut Vec<String>) -> Result<(), ConfigError> {
+        let fail = |m: String| ConfigError::File(path.into(), m);
+        let text =
+            std::fs::read_to_string(path).map_err(|e| fail(format!("cannot be read: {e}")))?;
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| fail(e.to_string()))?;
+        for key in table.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+            warnings.push(format!(
+                "config file {}: unknown key '{key}' is ignored; known keys: {}",
+                path.display(),
+                KNOWN_KEYS.join(", ")
+            ));
+        }
+        if let Some(toml::Value::Table(c)) = table.get("catalogue") {
+            for key in c
+                .keys()
+                .filter(|k| !KNOWN_CATALOGUE_KEYS.contains(&k.as_str()))
+            {
+                warnings.push(format!(
+                    "config file {}: unknown key 'catalogue.{key}' is ignored",
+                    path.display()
+                ));
+            }
+        }
+        let layer: FileLayer = toml::Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| fail(e.to_string()))?;
+        if let Some(listen) = layer.listen {
+            let items = match listen {
+                Listen::One(s) => vec![s],
+                Listen::Many(v) => v,
+            };
+            self.listen = parse_listen(&items).map_err(|e| fail(format!("listen: {e}")))?;
+        }
+        if let Some(d) = layer.data_dir {
+            self.data_dir = d;
+        }
+        if let Some(l) = layer.log {
+            self.log = l;
+        }
+        if let Some(g) = layer.catalogue.and_then(|c| c.exhaust_genarts) {
+            self.exhaust_genarts = g;
+        }
+        if self.listen.is_empty() {
+            return Err(fail("listen: at least one address is needed".into()));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn load(
+        file: Option<&str>,
+        env: &[(&str, &str)],
+        overrides: Overrides,
+    ) -> Result<(Settings, Vec<String>), ConfigError> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut overrides = overrides;
+        if let Some(text) = file {
+            let path = dir.path().join("partscat.toml");
+            std::fs::write(&path, text).unwrap();
+            overrides.config = Some(path);
+        }
+        let env: HashMap<String, String> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let names = env.keys().cloned().collect();
+        Settings::load_from(&overrides, |n| env.get(n).cloned(), names)
+    }
+
+    #[test]
+    fn layers_apply_in_order() {
+        let file = "listen = [\"127.0.0.1:9000\", \"[::1]:9000\"]\ndata_dir = \"/srv/a\"\n[catalogue]\nexhaust_genarts = [1, 2]\n";
+        let (s, w) = load(Some(file), &[], Overrides::default()).unwrap();
+        assert_eq!(s.listen.len(), 2);
+        assert_eq!(s.data_dir, PathBuf::from("/srv/a"));
+        assert_eq!(s.exhaust_genarts, vec![1, 2]);
+        assert!(w.is_empty());
+
+        let (s, _) = load(
+            Some(file),
+            &[("PARTSCAT_DATA", "/srv/b")],
+            Overrides::default(),
+        )
+        .unwrap();
+        assert_eq!(s.data_dir, PathBuf::from("/srv/b"));
+
+        let flags = Overrides {
+            data_dir: Some("/srv/c".into()),
+            listen: vec!["127.0.0.1:1".parse().unwrap()],
+            config: None,
+        };
+        let (s, _) = load(Some(file), &[("PARTSCAT_DATA", "/srv/b")], flags).unwrap();
+        assert_eq!(s.data_dir, PathBuf::from("/srv/c"));
+        assert_eq!(s.listen, vec!["127.0.0.1:1".parse().unwrap()]);
+    }
+
+    #[test]
+    fn unknown_settings_are_warned_about() {
+        let (_, w) = load(
+            Some("data_dri = \"x\"\n"),
+            &[("PARTSCAT_DAT", "y")],
+            Overrides::default(),
+        )
+        .unwrap();
+        assert!(w.iter().any(|m| m.contains("data_dri")), "{w:?}");
+        assert!(w.iter().any(|m| m.contains("PARTSCAT_DAT")), "{w:?}");
+    }
+
+    #[test]
+    fn bad_values_name_the_setting() {
+        let e = load(Some("listen = \"nowhere\"\n"), &[], Overrides::default()).unwrap_err();
+        assert!(e.to_string().contains("listen"), "{e}");
+        let e = load(
+            None,
+            &[("PARTSCAT_LISTEN", "1.2.3.4")],
+            Overrides::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("PARTSCAT_LISTEN"), "{e}");
+        assert!(load(Some("listen = ["), &[], Overrides::default()).is_err());
+    }
+}

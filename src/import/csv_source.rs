@@ -1,0 +1,263 @@
+//! Reading an import CSV: optional UTF-8 BOM, `,` or `;` (sniffed from the header row),
+//! quoted fields, a header naming the columns. Rows come with their line numbers.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Chain, Cursor, Read};
+
+/// The columns a data set takes.
+pub struct ColumnSpec {
+    pub required: &'static [&'static str],
+    pub optional: &'static [&'static str],
+}
+
+type Source = Chain<Cursor<Vec<u8>>, BufReader<Box<dyn Read>>>;
+
+pub struct CsvSource {
+    reader: csv::Reader<CountingReader<Source>>,
+    columns: HashMap<&'static str, usize>,
+    pub bytes_total: u64,
+    bytes_read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+/// Counts what the CSV reader pulled, for progress bars.
+struct CountingReader<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// One data row, with access to its fields by column name.
+pub struct Row<'a> {
+    pub line: u64,
+    record: &'a csv::StringRecord,
+    columns: &'a HashMap<&'static str, usize>,
+}
+
+impl<'a> Row<'a> {
+    /// The trimmed field of a column; empty when the column is absent.
+    pub fn get(&self, column: &str) -> &'a str {
+        self.columns
+            .get(column)
+            .and_then(|&i| self.record.get(i))
+            .unwrap_or("")
+    }
+
+    /// A field that must not be empty.
+    pub fn required(&self, column: &str) -> Result<&'a str, String> {
+        match self.get(column) {
+            "" => Err(format!("column '{column}' is empty")),
+            value => Ok(value),
+        }
+    }
+
+    /// A positive integer field (1 and above).
+    pub fn positive(&self, column: &str) -> Result<u32, String> {
+        let text = self.required(column)?;
+        match text.parse::<u32>() {
+            Ok(n) if n >= 1 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+            _ => Err(format!(
+                "column '{column}': '{text}' is not a positive integer"
+            )),
+        }
+    }
+
+    /// A positive integer field that may be empty, with its default.
+    pub fn positive_or(&self, column: &str, default: u32) -> Result<u32, String> {
+        if self.get(column).is_empty() {
+            Ok(default)
+        } else {
+            self.positive(column)
+        }
+    }
+
+    /// A whole number field (0 and above) that may be empty, with its default.
+    pub fn count_or<T: std::str::FromStr>(&self, column: &str, default: T) -> Result<T, String> {
+        match self.get(column) {
+            "" => Ok(default),
+            text if text.bytes().all(|b| b.is_ascii_digit()) => text
+                .parse()
+                .map_err(|_| format!("column '{column}': '{text}' is too large")),
+            text => Err(format!("column '{column}': '{text}' is not a whole number")),
+        }
+    }
+
+    /// A field parsed by `parse`, whose message is prefixed with the column name.
+    pub fn parsed<T>(
+        &self,
+        column: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<T, String> {
+        parse(self.required(column)?).map_err(|e| format!("column '{column}': {e}"))
+    }
+
+    /// Like `parsed`, for a field that may be empty.
+    pub fn parsed_opt<T>(
+        &self,
+        column: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Option<T>, String> {
+        if self.get(column).is_empty() {
+            Ok(None)
+        } else {
+            self.parsed(column, parse).map(Some)
+        }
+    }
+
+    /// A `|`-separated list; empty items are skipped.
+    pub fn list(&self, column: &str) -> Vec<&'a str> {
+        self.get(column)
+            .split('|')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+}
+
+/// Reads the header of `input` (`bytes_total` long, for progress) against `spec`.
+/// The error says what is wrong with the file as a whole (as opposed to one row).
+pub fn open(
+    input: Box<dyn Read>,
+    bytes_total: u64,
+    spec: &ColumnSpec,
+) -> Result<CsvSource, String> {
+    let mut reader = BufReader::with_capacity(256 * 1024, input);
+    let mut header = Vec::new();
+    reader
+        .read_until(b'\n', &mut header)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if header.starts_with(b"\xEF\xBB\xBF") {
+        header.drain(..3);
+    }
+    if header.iter().all(u8::is_ascii_whitespace) {
+        return Err("is empty: a header row naming the columns is required".into());
+    }
+    let delimiter = sniff_delimiter(&header);
+    let bytes_read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let counting = CountingReader {
+        inner: Cursor::new(header).chain(reader),
+        read: bytes_read.clone(),
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .trim(csv::Trim::All)
+        .has_headers(true)
+        .from_reader(counting);
+    let headers = reader
+        .headers()
+        .map_err(|e| format!("header row cannot be read: {e}"))?
+        .clone();
+    let mut columns = HashMap::new();
+    for (i, name) in headers.iter().enumerate() {
+        let lower = name.to_ascii_lowercase();
+        let Some(known) = spec
+            .required
+            .iter()
+            .chain(spec.optional)
+            .find(|c| **c == lower)
+        else {
+            return Err(format!(
+                "header names an unknown column '{name}'; the columns are {} (optional: {})",
+                spec.required.join(", "),
+                spec.optional.join(", ")
+            ));
+        };
+        if columns.insert(*known, i).is_some() {
+            return Err(format!("header names column '{known}' twice"));
+        }
+    }
+    let missing: Vec<&str> = spec
+        .required
+        .iter()
+        .copied()
+        .filter(|c| !columns.contains_key(c))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "header lacks the required column(s) {}",
+            missing.join(", ")
+        ));
+    }
+    Ok(CsvSource {
+        reader,
+        columns,
+        bytes_total,
+        bytes_read,
+    })
+}
+
+/// `;` where the header has more of them than `,` (outside quotes); `,` otherwise.
+fn sniff_delimiter(header: &[u8]) -> u8 {
+    let (mut commas, mut semicolons, mut quoted) = (0, 0, false);
+    for &b in header {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => commas += 1,
+            b';' if !quoted => semicolons += 1,
+            _ => {}
+        }
+    }
+    if semicolons > commas { b';' } else { b',' }
+}
+
+impl CsvSource {
+    /// Calls `each` for every row; a row the CSV reader cannot read is passed as `Err`.
+    pub fn for_each_row(
+        &mut self,
+        mut each: impl FnMut(Result<Row<'_>, (u64, String)>) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut record = csv::StringRecord::new();
+        loop {
+            let line = self.reader.position().line();
+            match self.reader.read_record(&mut record) {
+                Ok(false) => return Ok(()),
+                Ok(true) => {
+                    let line = record.position().map_or(line, |p| p.line());
+                    each(Ok(Row {
+                        line,
+                        record: &record,
+                        columns: &self.columns,
+                    }))?;
+                }
+                Err(e) => {
+                    let line = e.position().map_or(line, |p| p.line());
+                    let message = match e.kind() {
+                        csv::ErrorKind::UnequalLengths {
+                            expected_len, len, ..
+                        } => {
+                            format!("has {len} fields where the header has {expected_len}")
+                        }
+                        csv::ErrorKind::Utf8 { .. } => "is not UTF-8 text".to_owned(),
+                        csv::ErrorKind::Io(io) => return Err(format!("cannot be read: {io}")),
+                        _ => e.to_string(),
+                    };
+                    each(Err((line, message)))?;
+                }
+            }
+        }
+    }
+
+    /// A shared handle on the count of bytes read so far, for progress while rows stream.
+    pub fn bytes_read_counter(&self) -> std::rc::Rc<std::cell::Cell<u64>> {
+        self.bytes_read.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sniff_delimiter;
+
+    #[test]
+    fn delimiter_follows_the_header() {
+        assert_eq!(sniff_delimiter(b"brand_id;name\n"), b';');
+        assert_eq!(sniff_delimiter(b"brand_id,name\n"), b',');
+        assert_eq!(sniff_delimiter(b"\"a;b\",c\n"), b',');
+        assert_eq!(sniff_delimiter(b"name\n"), b',');
+    }
+}

@@ -1,0 +1,120 @@
+//! What an import did or would do, file by file.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::ImportType;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RowError {
+    /// Line of the file where the row starts (the header is line 1).
+    pub line: u64,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    #[serde(serialize_with = "type_name")]
+    pub import_type: ImportType,
+    pub file: String,
+    pub rows: u64,
+    pub added: u64,
+    pub changed: u64,
+    pub unchanged: u64,
+    pub rejected: u64,
+    /// The first rejected rows.
+    pub errors: Vec<RowError>,
+}
+
+fn type_name<S: serde::Serializer>(t: &ImportType, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(t.name())
+}
+
+impl FileReport {
+    pub(super) fn new(import_type: ImportType, file: &str) -> FileReport {
+        FileReport {
+            import_type,
+            file: file.into(),
+            rows: 0,
+            added: 0,
+            changed: 0,
+            unchanged: 0,
+            rejected: 0,
+            errors: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum Verdict {
+    /// The change is the catalogue now, durably.
+    Committed { data_version: u64 },
+    /// Every row matched the catalogue already; nothing was written.
+    NothingChanged,
+    /// Validated only; nothing was written.
+    DryRun,
+    /// At least one row is invalid; nothing was written.
+    Rejected,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportReport {
+    pub files: Vec<FileReport>,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+impl ImportReport {
+    pub fn is_rejected(&self) -> bool {
+        self.verdict == Verdict::Rejected
+    }
+}
+
+impl ImportReport {
+    /// The last line of the report: what happened to the catalogue.
+    pub fn verdict_line(&self) -> String {
+        match self.verdict {
+            Verdict::Committed { data_version } => {
+                format!("imported: the catalogue is now at data version {data_version}")
+            }
+            Verdict::NothingChanged => {
+                "no changes: the catalogue already holds every row; nothing was written".into()
+            }
+            Verdict::DryRun => "dry run: nothing was written".into(),
+            Verdict::Rejected => {
+                "rejected: the files hold invalid rows; nothing was written".into()
+            }
+        }
+    }
+}
+
+impl fmt::Display for ImportReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for r in &self.files {
+            writeln!(
+                f,
+                "{:<16} {:>9} rows: {:>9} added, {:>9} changed, {:>9} unchanged, {:>6} rejected  ({})",
+                r.import_type.name(),
+                r.rows,
+                r.added,
+                r.changed,
+                r.unchanged,
+                r.rejected,
+                r.file
+            )?;
+            for e in &r.errors {
+                writeln!(f, "  line {}: {}", e.line, e.message)?;
+            }
+            if r.rejected > r.errors.len() as u64 {
+                writeln!(
+                    f,
+                    "  … and {} more rejected rows",
+                    r.rejected - r.errors.len() as u64
+                )?;
+            }
+        }
+        write!(f, "{}", self.verdict_line())
+    }
+}

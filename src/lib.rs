@@ -1,0 +1,9 @@
+//! partscat: an on-premise automotive parts-catalogue appliance.
+
+pub mod catalogue;
+pub mod config;
+pub mod demo;
+pub mod generate;
+pub mod import;
+pub mod server;
+pub mod store;

@@ -1,0 +1,302 @@
+//! A consistent view of one generation of the catalogue, with the lookups the routes need.
+
+use std::sync::Mutex;
+
+use super::error::StoreError;
+use super::indexes::DataTrees;
+use super::keys::{self, KeyBuf, KeyReader};
+use super::layout::{Manifest, TreeName};
+use super::records::{Code, Record};
+use crate::catalogue::*;
+
+/// One generation of the catalogue. Trees it replaced are dropped when the last holder of
+/// the old view lets go, so a running scan never loses its data under it.
+pub struct Catalogue {
+    db: sled::Db,
+    manifest: Manifest,
+    trees: Vec<sled::Tree>,
+    drop_when_released: Mutex<Vec<String>>,
+}
+
+/// An article found through a cross number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrossHit {
+    pub article: ArticleKey,
+    pub kind: CrossKind,
+    pub manufacturer_id: Option<u32>,
+    /// The cross number as written.
+    pub number: String,
+}
+
+impl DataTrees for Catalogue {
+    fn tree(&self, name: TreeName) -> &sled::Tree {
+        &self.trees[name.index()]
+    }
+}
+
+impl Catalogue {
+    pub(super) fn open(db: &sled::Db, manifest: Manifest) -> Result<Catalogue, StoreError> {
+        let trees = TreeName::ALL
+            .iter()
+            .map(|&t| {
+                let generation = manifest.generation_of(t).unwrap_or(0);
+                db.open_tree(t.stored_name(generation))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Catalogue {
+            db: db.clone(),
+            manifest,
+            trees,
+            drop_when_released: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub(super) fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    pub(super) fn retire(&self, stored_names: Vec<String>) {
+        self.drop_when_released
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend(stored_names);
+    }
+
+    /// Counts every committed change; 0 for a store that was never imported into.
+    pub fn data_version(&self) -> u64 {
+        self.manifest.data_version
+    }
+
+    /// Unix seconds of the last committed change.
+    pub fn updated_at(&self) -> u64 {
+        self.manifest.updated_at
+    }
+
+    /// Number of records in a tree (walks it: for reports, not for request paths).
+    pub fn count(&self, tree: TreeName) -> usize {
+        self.tree(tree).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        TreeName::DATA.iter().all(|&t| self.tree(t).is_empty())
+    }
+
+    fn get<R: Record>(&self, key: &[u8]) -> Result<Option<R>, StoreError> {
+        match self.tree(R::TREE).get(key)? {
+            Some(v) => R::decode(key, &v).map(Some).ok_or_else(|| {
+                StoreError::Engine(format!("a record of {} cannot be decoded", R::TREE.name()))
+            }),
+            None => Ok(None),
+        }
+    }
+
+    fn scan<R: Record>(&self, prefix: Vec<u8>) -> impl Iterator<Item = Result<R, StoreError>> + '_ {
+        self.tree(R::TREE).scan_prefix(prefix).map(|entry| {
+            let (k, v) = entry?;
+            R::decode(&k, &v).ok_or_else(|| {
+                StoreError::Engine(format!("a record of {} cannot be decoded", R::TREE.name()))
+            })
+        })
+    }
+
+    pub fn brand(&self, id: u32) -> Result<Option<Brand>, StoreError> {
+        self.get(&KeyBuf::new().u32(id).done())
+    }
+
+    pub fn brands(&self) -> impl Iterator<Item = Result<Brand, StoreError>> + '_ {
+        self.scan(Vec::new())
+    }
+
+    pub fn manufacturer(&self, id: u32) -> Result<Option<Manufacturer>, StoreError> {
+        self.get(&KeyBuf::new().u32(id).done())
+    }
+
+    pub fn generic_article(&self, id: u32) -> Result<Option<GenericArticle>, StoreError> {
+        self.get(&KeyBuf::new().u32(id).done())
+    }
+
+    pub fn vehicle(&self, ktype: &str) -> Result<Option<Vehicle>, StoreError> {
+        self.get(ktype.as_bytes())
+    }
+
+    pub fn article(&self, key: &ArticleKey) -> Result<Option<Article>, StoreError> {
+        self.get(&keys::article_key(key))
+    }
+
+    /// Every article of a brand, in reference order (the article tree is keyed by brand first).
+    pub fn articles_of_brand(
+        &self,
+        brand_id: u32,
+    ) -> impl Iterator<Item = Result<Article, StoreError>> + '_ {
+        self.scan(KeyBuf::new().u32(brand_id).done())
+    }
+
+    /// Articles whose own reference normalises to the same as `written`, across brands.
+    pub fn articles_by_reference(&self, written: &str) -> Result<Vec<ArticleKey>, StoreError> {
+        let reference = normalise_reference(written);
+        if reference.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut found = Vec::new();
+        for entry in self
+            .tree(TreeName::RefnormArticle)
+            .scan_prefix(keys::text_prefix(&reference))
+        {
+            let (k, _) = entry?;
+            let mut r = KeyReader::new(&k);
+            r.text();
+            if let Some(brand_id) = r.u32() {
+                found.push(ArticleKey {
+                    brand_id,
+                    reference: reference.clone(),
+                });
+            }
+        }
+        Ok(found)
+    }
+
+    /// Articles that carry `written` as a cross number (OE, competitor, internal, trade, EAN).
+    pub fn articles_by_cross_number(&self, written: &str) -> Result<Vec<CrossHit>, StoreError> {
+        let number = normalise_reference(written);
+        if number.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut found = Vec::new();
+        for entry in self
+            .tree(TreeName::CrossnumArticle)
+            .scan_prefix(keys::text_prefix(&number))
+        {
+            let (k, v) = entry?;
+            let mut r = KeyReader::new(&k);
+            r.text();
+            let kind = r.u8().and_then(CrossKind::from_code);
+            let manufacturer = r.u32();
+            if let (Some(kind), Some(manufacturer), Some(article)) =
+                (kind, manufacturer, r.last_article())
+            {
+                let number = String::from_utf8_lossy(&v).into_owned();
+                found.push(CrossHit {
+                    article,
+                    kind,
+                    manufacturer_id: Some(manufacturer).filter(|&m| m != 0),
+                    number,
+                });
+            }
+        }
+        Ok(found)
+    }
+
+    /// The cross-references an article carries (its own EANs are on the article).
+    pub fn cross_references_of(
+        &self,
+        article: &ArticleKey,
+    ) -> Result<Vec<CrossReference>, StoreError> {
+        self.scan(keys::article_prefix(article)).collect()
+    }
+
+    pub fn criteria_of(&self, article: &ArticleKey) -> Result<Vec<Criterion>, StoreError> {
+        self.scan(keys::article_prefix(article)).collect()
+    }
+
+    pub fn links_of(&self, article: &ArticleKey) -> Result<Vec<Link>, StoreError> {
+        self.scan(keys::article_prefix(article)).collect()
+    }
+
+    pub fn prices_of(&self, article: &ArticleKey) -> Result<Vec<Price>, StoreError> {
+        self.scan(keys::article_prefix(article)).collect()
+    }
+
+    pub fn media_of(&self, article: &ArticleKey) -> Result<Vec<Media>, StoreError> {
+        self.scan(keys::article_prefix(article)).collect()
+    }
+
+    fn article_keys_under(
+        &self,
+        tree: TreeName,
+        prefix: Vec<u8>,
+    ) -> Result<Vec<ArticleKey>, StoreError> {
+        let skip = prefix.len();
+        let mut found = Vec::new();
+        for entry in self.tree(tree).scan_prefix(prefix) {
+            let (k, _) = entry?;
+            if let Some(article) = KeyReader::new(&k[skip..]).last_article() {
+                found.push(article);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Articles linked to a Ktype.
+    pub fn articles_by_ktype(&self, ktype: &str) -> Result<Vec<ArticleKey>, StoreError> {
+        self.article_keys_under(TreeName::KtypeArticle, keys::text_prefix(ktype))
+    }
+
+    /// Articles of one generic article linked to a Ktype.
+    pub fn articles_by_genart_ktype(
+        &self,
+        genart: u32,
+        ktype: &str,
+    ) -> Result<Vec<ArticleKey>, StoreError> {
+        self.article_keys_under(
+            TreeName::GenartKtypeArticle,
+            KeyBuf::new().u32(genart).text(ktype).done(),
+        )
+    }
+
+    /// Kit articles defined for a Ktype.
+    pub fn kits_by_ktype(&self, ktype: &str) -> Result<Vec<ArticleKey>, StoreError> {
+        self.article_keys_under(TreeName::KtypeKit, keys::text_prefix(ktype))
+    }
+
+    /// The components of a kit for a Ktype.
+    pub fn kit_components(
+        &self,
+        kit: &ArticleKey,
+        ktype: &str,
+    ) -> Result<Vec<KitComponent>, StoreError> {
+        self.scan(KeyBuf::new().article(kit).text(ktype).done())
+            .collect()
+    }
+
+    /// The maker's articles that a competitor manufacturer's numbers point to, by number.
+    pub fn competitor_references_of(
+        &self,
+        manufacturer_id: u32,
+    ) -> impl Iterator<Item = Result<CrossHit, StoreError>> + '_ {
+        self.tree(TreeName::ManufacturerCompetitorRef)
+            .scan_prefix(KeyBuf::new().u32(manufacturer_id).done())
+            .map(move |entry| {
+                let (k, v) = entry?;
+                let mut r = KeyReader::new(&k);
+                r.u32();
+                r.text();
+                let article = r.last_article().ok_or_else(|| {
+                    StoreError::Engine("a competitor index key cannot be read".into())
+                })?;
+                Ok(CrossHit {
+                    article,
+                    kind: CrossKind::Competitor,
+                    manufacturer_id: Some(manufacturer_id),
+                    number: String::from_utf8_lossy(&v).into_owned(),
+                })
+            })
+    }
+}
+
+impl Drop for Catalogue {
+    fn drop(&mut self) {
+        let names = std::mem::take(
+            self.drop_when_released
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        for name in &names {
+            if let Err(e) = self.db.drop_tree(name) {
+                tracing::warn!(tree = %name, error = %e, "could not drop a replaced tree; it is dropped at the next start");
+            }
+        }
+        if !names.is_empty() {
+            let _ = self.db.flush();
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The operator's integrity check: every record decodes, every reference between data sets
+//! holds, every index holds exactly what the data implies; plus counts and a content checksum
+//! over the data sets (indexes are derived, so they are verified rather than summed).
+
+use sha2::{Digest, Sha256};
+
+use super::Store;
+use super::catalogue_view::Catalogue;
+use super::error::StoreError;
+use super::indexes::{self, DataTrees};
+use super::keys::{self, KeyBuf};
+use super::layout::TreeName;
+use super::records::Record;
+use crate::catalogue::*;
+
+/// At most this many problems are listed per tree; the count says how many there were.
+const LISTED: usize = 10;
+
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// Records per data set and entries per index.
+    pub counts: Vec<(&'static str, u64)>,
+    /// SHA-256 over every data set, in a fixed order: equal catalogues have equal checksums.
+    pub checksum: String,
+    pub problems: Vec<String>,
+    pub problem_count: u64,
+}
+
+impl CheckReport {
+    pub fn is_sound(&self) -> bool {
+        self.problem_count == 0
+    }
+
+    fn problem(&mut self, listed_for_tree: &mut usize, text: String) {
+        self.problem_count += 1;
+        if *listed_for_tree < LISTED {
+            *listed_for_tree += 1;
+            self.problems.push(text);
+        }
+    }
+}
+
+pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
+    let catalogue = store.catalogue();
+    let mut report = CheckReport::default();
+    let mut hasher = Sha256::new();
+    for tree in TreeName::DATA {
+        let mut listed = 0;
+        let mut count = 0u64;
+        hasher.update(tree.name().as_bytes());
+        for entry in catalogue.tree(tree).iter() {
+            let (k, v) = entry?;
+            count += 1;
+            hasher.update((k.len() as u32).to_be_bytes());
+            hasher.update(&k);
+            hasher.update((v.len() as u32).to_be_bytes());
+            hasher.update(&v);
+            if let Some(problem) = check_record(&catalogue, tree, &k, &v)? {
+                report.problem(&mut listed, format!("{}: {problem}", tree.name()));
+            }
+        }
+        report.counts.push((tree.name(), count));
+    }
+    report.checksum = hex::encode(hasher.finalize());
+    for index in TreeName::INDEXES {
+        let mut listed = 0;
+        let mut expected = 0u64;
+        let tree = catalogue.tree(index);
+        let mut missing = Vec::new();
+        indexes::derive(index, &*catalogue, &mut |k, v| {
+            expected += 1;
+            match tree.get(&k)? {
+                Some(found) if found.as_ref() == v.as_slice() => {}
+                _ => missing.push(k),
+            }
+            Ok(())
+        })?;
+        for k in missing {
+            report.problem(
+                &mut listed,
+                format!(
+                    "{}: entry {} is missing or differs from the data",
+                    index.name(),
+                    hex::encode(k)
+                ),
+            );
+        }
+        let actual = tree.len() as u64;
+        if actual != expected {
+            report.problem(
+                &mut listed,
+                format!(
+                    "{}: holds {actual} entries where the data implies {expected}",
+                    index.name()
+                ),
+            );
+        }
+        report.counts.push((index.name(), actual));
+    }
+    Ok(report)
+}
+
+/// Decodes one record and checks what it refers to exists.
+fn check_record(
+    c: &Catalogue,
+    tree: TreeName,
+    k: &[u8],
+    v: &[u8],
+) -> Result<Option<String>, StoreError> {
+    fn decoded<R: Record>(k: &[u8], v: &[u8]) -> Result<R, String> {
+        R::decode(k, v).ok_or_else(|| format!("record {} cannot be decoded", hex::encode(k)))
+    }
+    let has = |t: TreeName, key: Vec<u8>| -> Result<bool, StoreError> {
+        Ok(c.tree(t).contains_key(key)?)
+    };
+    let article = |a: &ArticleKey| has(TreeName::Articles, keys::article_key(a));
+    let vehicle = |ktype: &str| has(TreeName::Vehicles, ktype.as_bytes().to_vec());
+    let missing_article = |a: &ArticleKey| {
+        format!(
+            "refers to article {}/{} which does not exist",
+            a.brand_id, a.reference
+        )
+    };
+    let outcome: Result<(), String> = (|| {
+        match tree {
+            TreeName::Brands => drop(decoded::<Brand>(k, v)?),
+            TreeName::Manufacturers => drop(decoded::<Manufacturer>(k, v)?),
+            TreeName::GenericArticles => drop(decoded::<GenericArticle>(k, v)?),
+            TreeName::Vehicles => drop(decoded::<Vehicle>(k, v)?),
+            TreeName::Articles => {
+                let a = decoded::<Article>(k, v)?;
+                if !has(TreeName::Brands, KeyBuf::new().u32(a.key.brand_id).done())
+                    .map_err(|e| e.to_string())?
+                {
+                    return Err(format!(
+                        "article {} refers to brand {} which does not exist",
+                        a.reference, a.key.brand_id
+                    ));
+                }
+                if !has(
+                    TreeName::GenericArticles,
+                    KeyBuf::new().u32(a.genart).done(),
+                )
+                .map_err(|e| e.to_string())?
+                {
+                    return Err(format!(
+                        "article {} refers to genart {} which does not exist",
+                        a.reference, a.genart
+                    ));
+                }
+            }
+            TreeName::Criteria
+            | TreeName::Links
+            | TreeName::Prices
+            | TreeName::Media
+            | TreeName::CrossReferences => {
+                let owner = match tree {
+                    TreeName::Criteria => decoded::<Criterion>(k, v)?.article,
+                    TreeName::Links => {
+                        let l = decoded::<Link>(k, v)?;
+                        if !vehicle(&l.ktype).map_err(|e| e.to_string())? {
+                            return Err(format!(
+                                "link refers to Ktype {} which does not exist",
+                                l.ktype
+                            ));
+                        }
+                        l.article
+                    }
+                    TreeName::Prices => decoded::<Price>(k, v)?.article,
+                    TreeName::Media => decoded::<Media>(k, v)?.article,
+                    _ => {
+                        let x = decoded::<CrossReference>(k, v)?;
+                        if let Some(m) = x.manufacturer_id {
+                            if !has(TreeName::Manufacturers, KeyBuf::new().u32(m).done())
+                                .map_err(|e| e.to_string())?
+                            {
+                                return Err(format!(
+                                    "cross number {} refers to manufacturer {m} which does not exist",
+                                    x.number
+                                ));
+                            }
+                        }
+                        x.article
+                    }
+                };
+                if !article(&owner).map_err(|e| e.to_string())? {
+                    return Err(missing_article(&owner));
+                }
+            }
+            TreeName::Kits => {
+                let kit = decoded::<KitComponent>(k, v)?;
+                for a in [&kit.kit, &kit.component] {
+                    if !article(a).map_err(|e| e.to_string())? {
+                        return Err(missing_article(a));
+                    }
+                }
+                if !vehicle(&kit.ktype).map_err(|e| e.to_string())? {
+                    return Err(format!(
+                        "kit refers to Ktype {} which does not exist",
+                        kit.ktype
+                    ));
+                }
+            }
+            index => return Err(format!("{} is not a data set", index.name())),
+        }
+        Ok(())
+    })();
+    Ok(outcome.err())
+}

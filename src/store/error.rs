@@ -1,0 +1,34 @@
+use std::path::PathBuf;
+
+/// Why the store could not do what was asked. Messages are for the operator.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error(
+        "the store at {0} is in use by another process (is `partscat serve` running on it?); stop it or use the running server"
+    )]
+    InUse(PathBuf),
+    #[error(
+        "{0} is not a partscat store: {1}; point --data at a partscat store or an empty directory"
+    )]
+    NotOurs(PathBuf, String),
+    #[error(
+        "the store at {path} has format version {found}, newer than this partscat understands ({supported}); run a newer partscat"
+    )]
+    NewerFormat {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    #[error("the store at {0} is corrupt: {1}; restore it from a backup")]
+    Corrupt(PathBuf, String),
+    #[error("storage error: {0}")]
+    Engine(String),
+    #[error("an import is already running on this store")]
+    Busy,
+}
+
+impl From<sled::Error> for StoreError {
+    fn from(e: sled::Error) -> Self {
+        StoreError::Engine(e.to_string())
+    }
+}

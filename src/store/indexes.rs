@@ -1,0 +1,151 @@
+//! How each index is derived from the data trees. Imports build indexes with this and
+//! `check` verifies them with it, so the two can never disagree about what an index holds.
+
+use super::error::StoreError;
+use super::keys::{KeyBuf, KeyReader};
+use super::layout::TreeName;
+use super::records::{Code, Record};
+use crate::catalogue::{Article, CrossKind, CrossReference, normalise_reference};
+
+/// Where index derivation reads its data trees from (the current or a staged generation).
+pub trait DataTrees {
+    fn tree(&self, name: TreeName) -> &sled::Tree;
+}
+
+type Emit<'e> = dyn FnMut(Vec<u8>, Vec<u8>) -> Result<(), StoreError> + 'e;
+
+fn corrupt(tree: TreeName) -> StoreError {
+    StoreError::Engine(format!("a record of {} cannot be decoded", tree.name()))
+}
+
+fn records<'t, R: Record + 't>(
+    tree: &'t sled::Tree,
+) -> impl Iterator<Item = Result<R, StoreError>> + 't {
+    tree.iter().map(|entry| {
+        let (k, v) = entry?;
+        R::decode(&k, &v).ok_or_else(|| corrupt(R::TREE))
+    })
+}
+
+/// Calls `emit` once for every entry `index` must hold, each key exactly once.
+pub fn derive(
+    index: TreeName,
+    data: &dyn DataTrees,
+    emit: &mut Emit<'_>,
+) -> Result<(), StoreError> {
+    match index {
+        TreeName::RefnormArticle => {
+            for article in records::<Article>(data.tree(TreeName::Articles)) {
+                let a = article?.key;
+                emit(
+                    KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
+                    Vec::new(),
+                )?;
+            }
+        }
+        TreeName::CrossnumArticle => {
+            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences)) {
+                let c = cross?;
+                let key = KeyBuf::new()
+                    .text(&normalise_reference(&c.number))
+                    .u8(c.kind.code())
+                    .u32(c.manufacturer_id.unwrap_or(0))
+                    .last_article(&c.article)
+                    .done();
+                emit(key, c.number.into_bytes())?;
+            }
+            for article in records::<Article>(data.tree(TreeName::Articles)) {
+                let a = article?;
+                for ean in a.eans {
+                    let key = KeyBuf::new()
+                        .text(&ean)
+                        .u8(CrossKind::Ean.code())
+                        .u32(0)
+                        .last_article(&a.key)
+                        .done();
+                    emit(key, ean.into_bytes())?;
+                }
+            }
+        }
+        TreeName::KtypeArticle | TreeName::GenartKtypeArticle => {
+            let articles = data.tree(TreeName::Articles);
+            // Links are stored article by article, so one article lookup serves a run of links.
+            let mut last: Option<(Vec<u8>, u32)> = None;
+            for entry in data.tree(TreeName::Links).iter() {
+                let (k, _) = entry?;
+                let mut r = KeyReader::new(&k);
+                let (article, ktype) = r
+                    .article()
+                    .zip(r.last_text())
+                    .ok_or_else(|| corrupt(TreeName::Links))?;
+                if index == TreeName::KtypeArticle {
+                    emit(
+                        KeyBuf::new().text(&ktype).last_article(&article).done(),
+                        Vec::new(),
+                    )?;
+                    continue;
+                }
+                let article_key = super::keys::article_key(&article);
+                let genart = match &last {
+                    Some((key, genart)) if *key == article_key => *genart,
+                    _ => {
+                        let value = articles
+                            .get(&article_key)?
+                            .ok_or_else(|| corrupt(TreeName::Links))?;
+                        let genart = Article::decode(&article_key, &value)
+                            .ok_or_else(|| corrupt(TreeName::Articles))?
+                            .genart;
+                        last = Some((article_key, genart));
+                        genart
+                    }
+                };
+                emit(
+                    KeyBuf::new()
+                        .u32(genart)
+                        .text(&ktype)
+                        .last_article(&article)
+                        .done(),
+                    Vec::new(),
+                )?;
+            }
+        }
+        TreeName::KtypeKit => {
+            // Components of one kit and Ktype are adjacent: emit each pair once.
+            let mut previous: Option<Vec<u8>> = None;
+            for entry in data.tree(TreeName::Kits).iter() {
+                let (k, _) = entry?;
+                let mut r = KeyReader::new(&k);
+                let (kit, ktype) = r
+                    .article()
+                    .zip(r.text())
+                    .ok_or_else(|| corrupt(TreeName::Kits))?;
+                let key = KeyBuf::new().text(&ktype).last_article(&kit).done();
+                if previous.as_ref() != Some(&key) {
+                    previous = Some(key.clone());
+                    emit(key, Vec::new())?;
+                }
+            }
+        }
+        TreeName::ManufacturerCompetitorRef => {
+            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences)) {
+                let c = cross?;
+                if c.kind != CrossKind::Competitor {
+                    continue;
+                }
+                let key = KeyBuf::new()
+                    .u32(c.manufacturer_id.unwrap_or(0))
+                    .text(&normalise_reference(&c.number))
+                    .last_article(&c.article)
+                    .done();
+                emit(key, c.number.into_bytes())?;
+            }
+        }
+        data_tree => {
+            return Err(StoreError::Engine(format!(
+                "{} is not an index",
+                data_tree.name()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Which trees a store holds, and the manifest that names the generation of each.
+//!
+//! Catalogue trees are stored as `<name>@<generation>`. The manifest (one key of the `meta`
+//! tree) says which generation of each tree is current; an import writes new generations
+//! beside the current ones and switches by rewriting that one key. Any `@` tree the manifest
+//! does not name is a leftover of an interrupted import and is dropped when the store opens.
+
+use bincode::{Decode, Encode};
+
+/// Every generation-managed tree: the data sets first, then the indexes derived from them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TreeName {
+    Brands,
+    Manufacturers,
+    GenericArticles,
+    Vehicles,
+    Articles,
+    Criteria,
+    CrossReferences,
+    Links,
+    Prices,
+    Kits,
+    Media,
+    RefnormArticle,
+    CrossnumArticle,
+    KtypeArticle,
+    GenartKtypeArticle,
+    KtypeKit,
+    ManufacturerCompetitorRef,
+}
+
+impl TreeName {
+    pub const ALL: [TreeName; 17] = [
+        TreeName::Brands,
+        TreeName::Manufacturers,
+        TreeName::GenericArticles,
+        TreeName::Vehicles,
+        TreeName::Articles,
+        TreeName::Criteria,
+        TreeName::CrossReferences,
+        TreeName::Links,
+        TreeName::Prices,
+        TreeName::Kits,
+        TreeName::Media,
+        TreeName::RefnormArticle,
+        TreeName::CrossnumArticle,
+        TreeName::KtypeArticle,
+        TreeName::GenartKtypeArticle,
+        TreeName::KtypeKit,
+        TreeName::ManufacturerCompetitorRef,
+    ];
+
+    /// The data sets, in the order their rows may depend on each other.
+    pub const DATA: [TreeName; 11] = [
+        TreeName::Brands,
+        TreeName::Manufacturers,
+        TreeName::GenericArticles,
+        TreeName::Vehicles,
+        TreeName::Articles,
+        TreeName::Criteria,
+        TreeName::CrossReferences,
+        TreeName::Links,
+        TreeName::Prices,
+        TreeName::Kits,
+        TreeName::Media,
+    ];
+
+    pub const INDEXES: [TreeName; 6] = [
+        TreeName::RefnormArticle,
+        TreeName::CrossnumArticle,
+        TreeName::KtypeArticle,
+        TreeName::GenartKtypeArticle,
+        TreeName::KtypeKit,
+        TreeName::ManufacturerCompetitorRef,
+    ];
+
+    /// The stored name: what the tree maps, as `key_value`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TreeName::Brands => "brandid_brand",
+            TreeName::Manufacturers => "manufacturerid_manufacturer",
+            TreeName::GenericArticles => "genartid_genart",
+            TreeName::Vehicles => "ktype_vehicle",
+            TreeName::Articles => "articlekey_article",
+            TreeName::Criteria => "articlekey_criterion",
+            TreeName::CrossReferences => "articlekey_crossref",
+            TreeName::Links => "articlekey_link",
+            TreeName::Prices => "articlekey_price",
+            TreeName::Kits => "kitkey_component",
+            TreeName::Media => "articlekey_media",
+            TreeName::RefnormArticle => "refnorm_article",
+            TreeName::CrossnumArticle => "crossnum_article",
+            TreeName::KtypeArticle => "ktype_article",
+            TreeName::GenartKtypeArticle => "genartktype_article",
+            TreeName::KtypeKit => "ktype_kit",
+            TreeName::ManufacturerCompetitorRef => "manufacturer_competitorref",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TreeName> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    pub fn is_index(self) -> bool {
+        self >= TreeName::RefnormArticle
+    }
+
+    /// The data sets an index is derived from: a change to any of them rebuilds it.
+    pub fn sources(self) -> &'static [TreeName] {
+        match self {
+            TreeName::RefnormArticle => &[TreeName::Articles],
+            TreeName::CrossnumArticle => &[TreeName::Articles, TreeName::CrossReferences],
+            TreeName::KtypeArticle => &[TreeName::Links],
+            TreeName::GenartKtypeArticle => &[TreeName::Articles, TreeName::Links],
+            TreeName::KtypeKit => &[TreeName::Kits],
+            TreeName::ManufacturerCompetitorRef => &[TreeName::CrossReferences],
+            _ => &[],
+        }
+    }
+
+    pub fn stored_name(self, generation: u64) -> String {
+        format!("{}@{generation}", self.name())
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Parses `<name>@<generation>`; `None` for trees outside the generation scheme.
+pub fn parse_stored_name(stored: &[u8]) -> Option<(&str, u64)> {
+    let text = std::str::from_utf8(stored).ok()?;
+    let (name, generation) = text.rsplit_once('@')?;
+    Some((name, generation.parse().ok()?))
+}
+
+/// The one record that says what the catalogue is. Written atomically as one key.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct Manifest {
+    /// Generation counter: the next import writes `generation + 1`.
+    pub generation: u64,
+    /// Counts committed imports that changed something; clients see it as the data version.
+    pub data_version: u64,
+    /// Unix seconds of the last committed change.
+    pub updated_at: u64,
+    /// The current generation of each tree, by stored name (so later releases may add trees).
+    pub trees: Vec<(String, u64)>,
+}
+
+impl Manifest {
+    pub fn empty() -> Manifest {
+        Manifest {
+            generation: 0,
+            data_version: 0,
+            updated_at: 0,
+            trees: TreeName::ALL
+                .iter()
+                .map(|t| (t.name().to_owned(), 0))
+                .collect(),
+        }
+    }
+
+    pub fn generation_of(&self, tree: TreeName) -> Option<u64> {
+        self.trees
+            .iter()
+            .find(|(n, _)| n == tree.name())
+            .map(|(_, g)| *g)
+    }
+
+    pub fn names_tree(&self, stored: &[u8]) -> bool {
+        parse_stored_name(stored).is_some_and(|(name, generation)| {
+            self.trees
+                .iter()
+                .any(|(n, g)| n == name && *g == generation)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_parse_back() {
+        for t in TreeName::ALL {
+            assert_eq!(TreeName::from_name(t.name()), Some(t));
+            assert_eq!(
+                parse_stored_name(t.stored_name(12).as_bytes()),
+                Some((t.name(), 12))
+            );
+            assert_eq!(t.is_index(), TreeName::INDEXES.contains(&t));
+        }
+        assert_eq!(
+            TreeName::DATA.len() + TreeName::INDEXES.len(),
+            TreeName::ALL.len()
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! The embedded store: sled trees holding the catalogue, behind an API in catalogue terms.
+//! Nothing outside this module touches sled or bincode.
+//!
+//! Durability: a change becomes visible and durable at one point, the write of the manifest
+//! key followed by a flush; every tree it names was flushed before that write. See
+//! `docs/store-layout.md`.
+
+mod catalogue_view;
+pub mod check;
+mod error;
+mod indexes;
+mod keys;
+mod layout;
+mod providers;
+mod records;
+mod staging;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+pub use catalogue_view::{Catalogue, CrossHit};
+pub use error::StoreError;
+pub use layout::TreeName;
+pub use providers::{ProviderRecord, Scope};
+pub use staging::{Change, Outcome, Staging};
+
+use layout::Manifest;
+
+/// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
+pub const FORMAT_VERSION: u32 = 1;
+const MAGIC: &[u8] = b"partscat-store";
+const META: &str = "meta";
+const KEY_MAGIC: &[u8] = b"magic";
+const KEY_FORMAT: &[u8] = b"format_version";
+const KEY_MANIFEST: &[u8] = b"manifest";
+
+/// An open store. One process at a time may open a store (sled locks it).
+pub struct Store {
+    db: sled::Db,
+    meta: sled::Tree,
+    path: PathBuf,
+    current: RwLock<Arc<Catalogue>>,
+    writer: Mutex<()>,
+}
+
+impl Store {
+    /// Opens the store at `path`, creating a new one in an empty or missing directory.
+    /// Refuses a directory that holds something else, a corrupt store and a newer format.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        refuse_foreign_directory(path)?;
+        let db = open_engine(path)?;
+        let meta = db.open_tree(META)?;
+        let manifest = match meta.get(KEY_MAGIC)? {
+            Some(magic) if magic.as_ref() == MAGIC => read_manifest(&meta, path)?,
+            Some(_) => {
+                return Err(StoreError::NotOurs(
+                    path.into(),
+                    "its meta tree belongs to another program".into(),
+                ));
+            }
+            None => initialise(&db, &meta, path)?,
+        };
+        let present = db.tree_names();
+        if let Some(missing) = manifest.trees.iter().find(|(n, g)| {
+            !present
+                .iter()
+                .any(|p| p.as_ref() == format!("{n}@{g}").as_bytes())
+        }) {
+            return Err(StoreError::Corrupt(
+                path.into(),
+                format!(
+                    "tree {}@{} named by its manifest is missing",
+                    missing.0, missing.1
+                ),
+            ));
+        }
+        drop_orphans(&db, &manifest)?;
+        let catalogue = Catalogue::open(&db, manifest)?;
+        Ok(Store {
+            db,
+            meta,
+            path: path.into(),
+            current: RwLock::new(Arc::new(catalogue)),
+            writer: Mutex::new(()),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The catalogue as of now; it stays consistent while held, whatever imports commit.
+    pub fn catalogue(&self) -> Arc<Catalogue> {
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Starts a change of the catalogue. Only one runs at a time; a second gets `Busy`.
+    /// A dry run writes nothing at all.
+    pub fn begin(&self, dry_run: bool) -> Result<Staging<'_>, StoreError> {
+        let guard = self.writer.try_lock().map_err(|_| StoreError::Busy)?;
+        Ok(Staging::new(self, guard, dry_run))
+    }
+
+    /// Writes everything to disk. Called on shutdown and after every committed change.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Bytes the store occupies on disk.
+    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
+        Ok(self.db.size_on_disk()?)
+    }
+
+    fn publish(&self, manifest: &Manifest, catalogue: Catalogue) -> Result<(), StoreError> {
+        let encoded = bincode::encode_to_vec(manifest, bincode::config::standard())
+            .map_err(|e| StoreError::Engine(e.to_string()))?;
+        self.meta.insert(KEY_MANIFEST, encoded)?;
+        self.db.flush()?;
+        *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
+        Ok(())
+    }
+}
+
+fn open_engine(path: &Path) -> Result<sled::Db, StoreError> {
+    let config = sled::Config::new()
+        .path(path)
+        .cache_capacity(512 * 1024 * 1024);
+    // sled panics on some damaged files instead of returning an error.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())) {
+        Ok(Ok(db)) => Ok(db),
+        Ok(Err(sled::Error::Io(e)))
+            if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
+        {
+            Err(StoreError::InUse(path.into()))
+        }
+        Ok(Err(e)) => Err(StoreError::Corrupt(path.into(), e.to_string())),
+        Err(_) => Err(StoreError::Corrupt(
+            path.into(),
+            "the storage engine could not read its files".into(),
+        )),
+    }
+}
+
+/// A directory with files but without sled's `conf` and `db` is somebody else's.
+fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return Ok(());
+    };
+    let names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if !names.is_empty() && !(names.iter().any(|n| n == "conf") && names.iter().any(|n| n == "db"))
+    {
+        return Err(StoreError::NotOurs(
+            path.into(),
+            "the directory holds other files".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<Manifest, StoreError> {
+    let format = meta
+        .get(KEY_FORMAT)?
+        .and_then(|v| v.as_ref().try_into().ok())
+        .map(u32::from_be_bytes);
+    match format {
+        Some(FORMAT_VERSION) => {}
+        Some(found) if found > FORMAT_VERSION => {
+            return Err(StoreError::NewerFormat {
+                path: path.into(),
+                found,
+                supported: FORMAT_VERSION,
+            });
+        }
+        Some(found) => {
+            return Err(StoreError::Corrupt(
+                path.into(),
+                format!("unknown format version {found}"),
+            ));
+        }
+        None => {
+            return Err(StoreError::Corrupt(
+                path.into(),
+                "its format version is missing".into(),
+            ));
+        }
+    }
+    let bytes = meta
+        .get(KEY_MANIFEST)?
+        .ok_or_else(|| StoreError::Corrupt(path.into(), "its manifest is missing".into()))?;
+    match bincode::decode_from_slice::<Manifest, _>(&bytes, bincode::config::standard()) {
+        Ok((manifest, _)) => Ok(manifest),
+        Err(e) => Err(StoreError::Corrupt(
+            path.into(),
+            format!("its manifest cannot be read ({e})"),
+        )),
+    }
+}
+
+/// Makes a new store. Trees a crashed earlier attempt left are reused only if empty.
+fn initialise(db: &sled::Db, meta: &sled::Tree, path: &Path) -> Result<Manifest, StoreError> {
+    let foreign = db
+        .tree_names()
+        .into_iter()
+        .filter(|n| n.as_ref() != META.as_bytes())
+        .any(|name| {
+            name.as_ref() != b"__sled__default"
+                && db.open_tree(&name).map(|t| !t.is_empty()).unwrap_or(true)
+        });
+    if foreign || !db.is_empty() {
+        return Err(StoreError::NotOurs(
+            path.into(),
+            "it is a sled database without partscat's marker".into(),
+        ));
+    }
+    let manifest = Manifest::empty();
+    for tree in TreeName::ALL {
+        db.open_tree(tree.stored_name(0))?;
+    }
+    let mut batch = sled::Batch::default();
+    batch.insert(KEY_FORMAT, &FORMAT_VERSION.to_be_bytes());
+    batch.insert(
+        KEY_MANIFEST,
+        bincode::encode_to_vec(&manifest, bincode::config::standard())
+            .map_err(|e| StoreError::Engine(e.to_string()))?,
+    );
+    batch.insert(KEY_MAGIC, MAGIC);
+    meta.apply_batch(batch)?;
+    db.flush()?;
+    tracing::info!(path = %path.display(), "created a new store");
+    Ok(manifest)
+}
+
+/// Drops generation trees the manifest does not name: leftovers of interrupted imports.
+fn drop_orphans(db: &sled::Db, manifest: &Manifest) -> Result<(), StoreError> {
+    let mut dropped = 0;
+    for name in db.tree_names() {
+        if layout::parse_stored_name(&name).is_some() && !manifest.names_tree(&name) {
+            db.drop_tree(&name)?;
+            dropped += 1;
+        }
+    }
+    if dropped > 0 {
+        db.flush()?;
+        tracing::info!(dropped, "dropped trees left by an interrupted import");
+    }
+    Ok(())
+}

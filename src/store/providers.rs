@@ -1,0 +1,98 @@
+//! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
+//! Providers live outside the catalogue generations: imports never touch them.
+
+use bincode::{Decode, Encode};
+use sha2::{Digest, Sha256};
+
+use super::Store;
+use super::error::StoreError;
+
+const PROVIDERS: &str = "providerid_provider";
+const KEYS: &str = "apikeyhash_provider";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
+pub enum Scope {
+    /// Lookups and prices.
+    Read,
+    /// Exports and DMM.
+    Export,
+    /// Imports, sync, publishing, provider management.
+    Admin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
+pub struct ProviderRecord {
+    pub id: String,
+    pub name: String,
+    pub enabled: bool,
+    pub scopes: Vec<Scope>,
+    /// SHA-256 of each static key.
+    pub key_hashes: Vec<[u8; 32]>,
+}
+
+pub fn hash_key(key: &str) -> [u8; 32] {
+    Sha256::digest(key.as_bytes()).into()
+}
+
+/// A new static key: 192 bits from the operating system's CSPRNG, as text.
+pub fn generate_key() -> Result<String, StoreError> {
+    let mut bytes = [0u8; 24];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| StoreError::Engine(format!("no randomness for a key: {e}")))?;
+    Ok(format!("pc_{}", hex::encode(bytes)))
+}
+
+impl Store {
+    /// Creates or replaces a provider with one static key (given, or generated); returns it.
+    pub fn put_provider(
+        &self,
+        id: &str,
+        name: &str,
+        scopes: Vec<Scope>,
+        key: Option<&str>,
+    ) -> Result<String, StoreError> {
+        let key = match key {
+            Some(k) => k.to_owned(),
+            None => generate_key()?,
+        };
+        let hash = hash_key(&key);
+        let record = ProviderRecord {
+            id: id.into(),
+            name: name.into(),
+            enabled: true,
+            scopes,
+            key_hashes: vec![hash],
+        };
+        let providers = self.db.open_tree(PROVIDERS)?;
+        let keys = self.db.open_tree(KEYS)?;
+        if let Some(old) = self.provider(id)? {
+            for old_hash in old.key_hashes {
+                keys.remove(old_hash)?;
+            }
+        }
+        let encoded = bincode::encode_to_vec(&record, bincode::config::standard())
+            .map_err(|e| StoreError::Engine(e.to_string()))?;
+        providers.insert(id.as_bytes(), encoded)?;
+        keys.insert(hash, id.as_bytes())?;
+        self.db.flush()?;
+        Ok(key)
+    }
+
+    pub fn provider(&self, id: &str) -> Result<Option<ProviderRecord>, StoreError> {
+        let providers = self.db.open_tree(PROVIDERS)?;
+        let Some(bytes) = providers.get(id.as_bytes())? else {
+            return Ok(None);
+        };
+        bincode::decode_from_slice(&bytes, bincode::config::standard())
+            .map(|(p, _)| Some(p))
+            .map_err(|e| StoreError::Engine(format!("provider {id} cannot be read: {e}")))
+    }
+
+    /// The provider a static key belongs to.
+    pub fn provider_of_key(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let keys = self.db.open_tree(KEYS)?;
+        Ok(keys
+            .get(hash_key(key))?
+            .map(|id| String::from_utf8_lossy(&id).into_owned()))
+    }
+}

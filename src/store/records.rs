@@ -1,0 +1,537 @@
+//! How each catalogue record is split into a key and a bincode value. The key holds the
+//! identifying fields (so they are not stored twice); the value holds the rest, as a tuple.
+//! Enum codes are part of the format: never renumber them.
+
+use bincode::{Decode, Encode, config};
+
+use super::keys::{KeyBuf, KeyReader};
+use super::layout::TreeName;
+use crate::catalogue::*;
+
+/// A record stored in one of the data trees.
+pub trait Record: Sized {
+    const TREE: TreeName;
+    fn key(&self) -> Vec<u8>;
+    fn value(&self) -> Vec<u8>;
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self>;
+}
+
+fn encode<T: Encode>(value: T) -> Vec<u8> {
+    // Encoding into a Vec cannot fail for these plain tuples.
+    bincode::encode_to_vec(value, config::standard()).unwrap_or_default()
+}
+
+fn decode<T: Decode<()>>(bytes: &[u8]) -> Option<T> {
+    match bincode::decode_from_slice(bytes, config::standard()) {
+        Ok((v, used)) if used == bytes.len() => Some(v),
+        _ => None,
+    }
+}
+
+/// Stable one-byte codes of the catalogue's enums.
+pub trait Code: Sized + Copy + 'static {
+    const ALL: &'static [Self];
+    fn code(self) -> u8;
+    fn from_code(code: u8) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.code() == code)
+    }
+}
+
+impl Code for ManufacturerKind {
+    const ALL: &'static [Self] = &[ManufacturerKind::VehicleMaker, ManufacturerKind::PartsMaker];
+    fn code(self) -> u8 {
+        match self {
+            ManufacturerKind::VehicleMaker => 1,
+            ManufacturerKind::PartsMaker => 2,
+        }
+    }
+}
+
+impl Code for ArticleStatus {
+    const ALL: &'static [Self] = &[
+        ArticleStatus::Active,
+        ArticleStatus::Announced,
+        ArticleStatus::Discontinued,
+    ];
+    fn code(self) -> u8 {
+        match self {
+            ArticleStatus::Active => 1,
+            ArticleStatus::Announced => 2,
+            ArticleStatus::Discontinued => 3,
+        }
+    }
+}
+
+impl Code for CrossKind {
+    const ALL: &'static [Self] = &[
+        CrossKind::Oe,
+        CrossKind::Competitor,
+        CrossKind::Internal,
+        CrossKind::Trade,
+        CrossKind::Ean,
+    ];
+    fn code(self) -> u8 {
+        match self {
+            CrossKind::Oe => 1,
+            CrossKind::Competitor => 2,
+            CrossKind::Internal => 3,
+            CrossKind::Trade => 4,
+            CrossKind::Ean => 5,
+        }
+    }
+}
+
+impl Code for MediaKind {
+    const ALL: &'static [Self] = &[MediaKind::Image, MediaKind::Document, MediaKind::Spin360];
+    fn code(self) -> u8 {
+        match self {
+            MediaKind::Image => 1,
+            MediaKind::Document => 2,
+            MediaKind::Spin360 => 3,
+        }
+    }
+}
+
+fn ym(v: YearMonth) -> (u16, u8) {
+    (v.year, v.month)
+}
+fn ym_back((year, month): (u16, u8)) -> YearMonth {
+    YearMonth { year, month }
+}
+fn date(d: Date) -> (u16, u8, u8) {
+    (d.year, d.month, d.day)
+}
+fn date_back((year, month, day): (u16, u8, u8)) -> Date {
+    Date { year, month, day }
+}
+
+impl Record for Brand {
+    const TREE: TreeName = TreeName::Brands;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new().u32(self.id).done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.name,))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let (name,) = decode::<(String,)>(value)?;
+        Some(Brand {
+            id: KeyReader::new(key).u32()?,
+            name,
+        })
+    }
+}
+
+impl Record for Manufacturer {
+    const TREE: TreeName = TreeName::Manufacturers;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new().u32(self.id).done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.name, self.kind.code()))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let (name, kind) = decode::<(String, u8)>(value)?;
+        Some(Manufacturer {
+            id: KeyReader::new(key).u32()?,
+            name,
+            kind: Code::from_code(kind)?,
+        })
+    }
+}
+
+impl Record for GenericArticle {
+    const TREE: TreeName = TreeName::GenericArticles;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new().u32(self.id).done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.name,))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let (name,) = decode::<(String,)>(value)?;
+        Some(GenericArticle {
+            id: KeyReader::new(key).u32()?,
+            name,
+        })
+    }
+}
+
+type VehicleValue = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    u16,
+    u16,
+    u32,
+    (u16, u8),
+    Option<(u16, u8)>,
+);
+
+impl Record for Vehicle {
+    const TREE: TreeName = TreeName::Vehicles;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new().last_text(&self.ktype).done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((
+            &self.make,
+            &self.model,
+            &self.type_name,
+            &self.engine,
+            &self.fuel,
+            self.kw,
+            self.hp,
+            self.ccm,
+            ym(self.year_from),
+            self.year_to.map(ym),
+        ))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let (make, model, type_name, engine, fuel, kw, hp, ccm, from, to) =
+            decode::<VehicleValue>(value)?;
+        Some(Vehicle {
+            ktype: KeyReader::new(key).last_text()?,
+            make,
+            model,
+            type_name,
+            engine,
+            fuel,
+            kw,
+            hp,
+            ccm,
+            year_from: ym_back(from),
+            year_to: to.map(ym_back),
+        })
+    }
+}
+
+type ArticleValue = (String, u32, String, u8, Vec<String>, u32, Vec<String>);
+
+impl Record for Article {
+    const TREE: TreeName = TreeName::Articles;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new().last_article(&self.key).done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((
+            &self.reference,
+            self.genart,
+            &self.description,
+            self.status.code(),
+            &self.eans,
+            self.packaging_unit,
+            &self.replaced_by,
+        ))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let (reference, genart, description, status, eans, packaging_unit, replaced_by) =
+            decode::<ArticleValue>(value)?;
+        Some(Article {
+            key: KeyReader::new(key).last_article()?,
+            reference,
+            genart,
+            description,
+            status: Code::from_code(status)?,
+            eans,
+            packaging_unit,
+            replaced_by,
+        })
+    }
+}
+
+impl Record for Criterion {
+    const TREE: TreeName = TreeName::Criteria;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .article(&self.article)
+            .last_text(&self.name)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.value, &self.unit))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (value, unit) = decode::<(String, String)>(value)?;
+        Some(Criterion {
+            article: k.article()?,
+            name: k.last_text()?,
+            value,
+            unit,
+        })
+    }
+}
+
+impl Record for CrossReference {
+    const TREE: TreeName = TreeName::CrossReferences;
+    /// The normalised number is in the key: one article cannot hold the same number twice
+    /// for one kind and maker, however it is written.
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .article(&self.article)
+            .u8(self.kind.code())
+            .u32(self.manufacturer_id.unwrap_or(0))
+            .last_text(&normalise_reference(&self.number))
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.number,))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (number,) = decode::<(String,)>(value)?;
+        let article = k.article()?;
+        let kind = Code::from_code(k.u8()?)?;
+        let manufacturer_id = Some(k.u32()?).filter(|&m| m != 0);
+        Some(CrossReference {
+            article,
+            kind,
+            manufacturer_id,
+            number,
+        })
+    }
+}
+
+impl Record for Link {
+    const TREE: TreeName = TreeName::Links;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .article(&self.article)
+            .last_text(&self.ktype)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.position, self.quantity, &self.notes))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (position, quantity, notes) = decode::<(String, u32, String)>(value)?;
+        Some(Link {
+            article: k.article()?,
+            ktype: k.last_text()?,
+            position,
+            quantity,
+            notes,
+        })
+    }
+}
+
+impl Record for Price {
+    const TREE: TreeName = TreeName::Prices;
+    fn key(&self) -> Vec<u8> {
+        // 0 sorts an open-start price before dated ones.
+        let from = self.valid_from.map(date).map_or(0, |(y, m, d)| {
+            u32::from(y) << 16 | u32::from(m) << 8 | u32::from(d)
+        });
+        KeyBuf::new()
+            .article(&self.article)
+            .text(&self.price_type)
+            .text(&self.currency)
+            .u32(from)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((self.valid_to.map(date), self.amount.0))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (valid_to, amount) = decode::<(Option<(u16, u8, u8)>, i64)>(value)?;
+        let article = k.article()?;
+        let price_type = k.text()?;
+        let currency = k.text()?;
+        let from = k.u32()?;
+        Some(Price {
+            article,
+            price_type,
+            currency,
+            valid_from: Some(from)
+                .filter(|&f| f != 0)
+                .map(|f| date_back(((f >> 16) as u16, (f >> 8) as u8, f as u8))),
+            valid_to: valid_to.map(date_back),
+            amount: Amount(amount),
+        })
+    }
+}
+
+impl Record for KitComponent {
+    const TREE: TreeName = TreeName::Kits;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .article(&self.kit)
+            .text(&self.ktype)
+            .last_article(&self.component)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((self.quantity,))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (quantity,) = decode::<(u32,)>(value)?;
+        Some(KitComponent {
+            kit: k.article()?,
+            ktype: k.text()?,
+            component: k.last_article()?,
+            quantity,
+        })
+    }
+}
+
+impl Record for Media {
+    const TREE: TreeName = TreeName::Media;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .article(&self.article)
+            .u8(self.kind.code())
+            .text(&self.set)
+            .u32(self.position)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.uri, &self.description))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (uri, description) = decode::<(String, String)>(value)?;
+        Some(Media {
+            article: k.article()?,
+            kind: Code::from_code(k.u8()?)?,
+            set: k.text()?,
+            position: k.u32()?,
+            uri,
+            description,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<R: Record + PartialEq + std::fmt::Debug>(r: R) {
+        assert_eq!(R::decode(&r.key(), &r.value()).as_ref(), Some(&r));
+    }
+
+    fn art() -> ArticleKey {
+        ArticleKey {
+            brand_id: 3,
+            reference: "0986494048".into(),
+        }
+    }
+
+    #[test]
+    fn every_record_round_trips() {
+        round_trip(Brand {
+            id: 7,
+            name: "Brakes".into(),
+        });
+        round_trip(Manufacturer {
+            id: 9,
+            name: "VW".into(),
+            kind: ManufacturerKind::VehicleMaker,
+        });
+        round_trip(GenericArticle {
+            id: 402,
+            name: "Brake Pad Set".into(),
+        });
+        round_trip(Vehicle {
+            ktype: "12345".into(),
+            make: "VW".into(),
+            model: "Golf VII".into(),
+            type_name: "1.6 TDI".into(),
+            engine: "CLHA".into(),
+            fuel: "Diesel".into(),
+            kw: 81,
+            hp: 110,
+            ccm: 1598,
+            year_from: YearMonth {
+                year: 2012,
+                month: 8,
+            },
+            year_to: None,
+        });
+        round_trip(Article {
+            key: art(),
+            reference: "0 986 494 048".into(),
+            genart: 402,
+            description: "Brake pad set, disc brake".into(),
+            status: ArticleStatus::Active,
+            eans: vec!["4047024709387".into()],
+            packaging_unit: 1,
+            replaced_by: vec![],
+        });
+        round_trip(Criterion {
+            article: art(),
+            name: "Width".into(),
+            value: "155.1".into(),
+            unit: "mm".into(),
+        });
+        round_trip(CrossReference {
+            article: art(),
+            kind: CrossKind::Oe,
+            manufacturer_id: Some(9),
+            number: "5K0 698 151".into(),
+        });
+        round_trip(CrossReference {
+            article: art(),
+            kind: CrossKind::Trade,
+            manufacturer_id: None,
+            number: "BP-1".into(),
+        });
+        round_trip(Link {
+            article: art(),
+            ktype: "12345".into(),
+            position: "front".into(),
+            quantity: 1,
+            notes: String::new(),
+        });
+        round_trip(Price {
+            article: art(),
+            price_type: "list".into(),
+            currency: "EUR".into(),
+            valid_from: Some(Date {
+                year: 2026,
+                month: 1,
+                day: 31,
+            }),
+            valid_to: Some(Date {
+                year: 2026,
+                month: 12,
+                day: 31,
+            }),
+            amount: Amount(456_700),
+        });
+        round_trip(KitComponent {
+            kit: art(),
+            ktype: "12345".into(),
+            component: ArticleKey {
+                brand_id: 4,
+                reference: "X1".into(),
+            },
+            quantity: 2,
+        });
+        round_trip(Media {
+            article: art(),
+            kind: MediaKind::Spin360,
+            set: "main".into(),
+            position: 3,
+            uri: "media/x/3.jpg".into(),
+            description: String::new(),
+        });
+    }
+
+    #[test]
+    fn damaged_values_are_refused() {
+        let b = Brand {
+            id: 1,
+            name: "X".into(),
+        };
+        let mut v = b.value();
+        v.push(0);
+        assert_eq!(Brand::decode(&b.key(), &v), None);
+        assert_eq!(Brand::decode(&[1], &b.value()), None);
+    }
+}
