@@ -354,12 +354,23 @@ impl ArticleMaker {
     }
 
     fn reference(&mut self, g: &GenArt) -> String {
+        // Small pattern spaces fill up in large catalogues: after a few collisions, add a
+        // variant suffix, as makers do when a number range runs out.
+        let mut attempt = 0;
         loop {
             let pattern = self.rng.clone_pick(g.patterns);
-            let written = self.rng.pattern(pattern);
+            let mut written = self.rng.pattern(pattern);
+            if attempt >= 8 {
+                written.push_str(
+                    &self
+                        .rng
+                        .pattern(["/#", "/##", "/###", "/####"][(attempt / 8 - 1).min(3)]),
+                );
+            }
             if self.used.insert((g.brand, normalise_reference(&written))) {
                 return written;
             }
+            attempt += 1;
         }
     }
 

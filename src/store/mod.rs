@@ -110,6 +110,18 @@ impl Store {
         Ok(())
     }
 
+    /// The names of every tree on disk: a diagnostic that shows nothing is left of an attempt.
+    pub fn trees_on_disk(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .db
+            .tree_names()
+            .iter()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     /// Bytes the store occupies on disk.
     pub fn size_on_disk(&self) -> Result<u64, StoreError> {
         Ok(self.db.size_on_disk()?)

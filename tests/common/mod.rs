@@ -1,0 +1,77 @@
+//! What the integration tests share: the real binary, run as a user would run it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_partscat"))
+}
+
+pub fn partscat(args: &[&str]) -> Output {
+    let output = Command::new(bin())
+        .args(args)
+        .env_remove("PARTSCAT_DATA")
+        .output()
+        .expect("partscat runs");
+    output
+}
+
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+pub fn path(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+pub fn generate(articles: usize, seed: u64, out: &Path) {
+    let o = partscat(&[
+        "gen",
+        "--articles",
+        &articles.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--out",
+        path(out),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// Imports and returns the JSON report; panics on a usage or store failure.
+pub fn import(store: &Path, args: &[&str]) -> (bool, serde_json::Value) {
+    let mut all = vec!["import", "--json", "--data", path(store)];
+    all.extend_from_slice(args);
+    let o = partscat(&all);
+    let report =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("a JSON report: {}", text(&o)));
+    (o.status.success(), report)
+}
+
+/// Runs `check`: whether the store is sound, and its checksum.
+pub fn check(store: &Path) -> (bool, String) {
+    let o = partscat(&["check", "--json", "--data", path(store)]);
+    let report: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("a JSON report: {}", text(&o)));
+    let sound = report["sound"].as_bool().unwrap_or(false);
+    assert_eq!(
+        sound,
+        o.status.success(),
+        "check's exit code follows its verdict: {}",
+        text(&o)
+    );
+    (
+        sound,
+        report["checksum"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+pub fn totals(report: &serde_json::Value, field: &str) -> u64 {
+    report["files"].as_array().map_or(0, |files| {
+        files.iter().map(|f| f[field].as_u64().unwrap_or(0)).sum()
+    })
+}
