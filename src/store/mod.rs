@@ -11,6 +11,7 @@ mod error;
 mod indexes;
 mod keys;
 mod layout;
+mod marker;
 mod providers;
 mod records;
 mod staging;
@@ -48,10 +49,17 @@ impl Store {
     /// Refuses a directory that holds something else, a corrupt store and a newer format.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         refuse_foreign_directory(path)?;
+        let vouched = marker::read(path)?;
         let db = open_engine(path)?;
         let meta = db.open_tree(META)?;
         let manifest = match meta.get(KEY_MAGIC)? {
             Some(magic) if magic.as_ref() == MAGIC => read_manifest(&meta, path)?,
+            None if vouched.is_some() => {
+                return Err(StoreError::Corrupt(
+                    path.into(),
+                    "its marker says it holds a catalogue, but the storage engine's files have lost it".into(),
+                ));
+            }
             Some(_) => {
                 return Err(StoreError::NotOurs(
                     path.into(),
@@ -60,6 +68,18 @@ impl Store {
             }
             None => initialise(&db, &meta, path)?,
         };
+        if let Some(version) = vouched.filter(|&v| v > manifest.data_version) {
+            return Err(StoreError::Corrupt(
+                path.into(),
+                format!(
+                    "its marker vouches for data version {version}, but the storage engine's files hold only {}",
+                    manifest.data_version
+                ),
+            ));
+        }
+        if vouched != Some(manifest.data_version) {
+            marker::write(path, manifest.data_version)?;
+        }
         let present = db.tree_names();
         if let Some(missing) = manifest.trees.iter().find(|(n, g)| {
             !present
@@ -132,6 +152,7 @@ impl Store {
             .map_err(|e| StoreError::Engine(e.to_string()))?;
         self.meta.insert(KEY_MANIFEST, encoded)?;
         self.db.flush()?;
+        marker::write(&self.path, manifest.data_version)?;
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
         Ok(())
     }
@@ -166,8 +187,15 @@ fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    if !names.is_empty() && !(names.iter().any(|n| n == "conf") && names.iter().any(|n| n == "db"))
-    {
+    let has = |name: &str| names.iter().any(|n| n == name);
+    let engine_files = has("conf") && has("db");
+    if has(marker::FILE) && !engine_files {
+        return Err(StoreError::Corrupt(
+            path.into(),
+            "its marker is there but the storage engine's files are missing".into(),
+        ));
+    }
+    if !names.is_empty() && !engine_files {
         return Err(StoreError::NotOurs(
             path.into(),
             "the directory holds other files".into(),
@@ -263,4 +291,49 @@ fn drop_orphans(db: &sled::Db, manifest: &Manifest) -> Result<(), StoreError> {
         tracing::info!(dropped, "dropped trees left by an interrupted import");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_format_is_refused_and_an_older_marker_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = Store::open(dir.path()).unwrap();
+            store
+                .meta
+                .insert(KEY_FORMAT, &(FORMAT_VERSION + 1).to_be_bytes())
+                .unwrap();
+            store.flush().unwrap();
+        }
+        match Store::open(dir.path()) {
+            Err(StoreError::NewerFormat { found, .. }) => assert_eq!(found, FORMAT_VERSION + 1),
+            other => panic!("expected a refusal, got {:?}", other.err()),
+        }
+    }
+
+    #[test]
+    fn a_store_behind_its_marker_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Store::open(dir.path()).unwrap());
+        marker::write(dir.path(), 7).unwrap();
+        let e = Store::open(dir.path()).err().expect("refused");
+        assert!(e.to_string().contains("vouches for data version 7"), "{e}");
+    }
+
+    #[test]
+    fn a_sled_database_of_another_program_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let db = sled::open(dir.path()).unwrap();
+            db.open_tree("users").unwrap().insert("a", "b").unwrap();
+            db.flush().unwrap();
+        }
+        assert!(matches!(
+            Store::open(dir.path()),
+            Err(StoreError::NotOurs(..))
+        ));
+    }
 }

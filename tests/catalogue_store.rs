@@ -1,0 +1,188 @@
+//! The store through the library, as the server uses it: lookups in catalogue terms, one
+//! writer at a time, dry runs that leave no trace, and views that stay whole while imports commit.
+
+use std::path::Path;
+
+use partscat::catalogue::{ArticleKey, CrossKind};
+use partscat::import::{self, ImportFile, ImportType, Quiet, Source, Verdict};
+use partscat::store::{Store, StoreError, check};
+
+fn demo(dir: &Path) -> Store {
+    let store = Store::open(&dir.join("data")).unwrap();
+    let report = partscat::demo::load_demo_catalogue(&store, &Quiet)
+        .unwrap()
+        .unwrap();
+    assert!(matches!(report.verdict, Verdict::Committed { .. }));
+    store
+}
+
+fn file(dir: &Path, import_type: ImportType, text: &str) -> ImportFile {
+    let path = dir.join(format!("{}.csv", import_type.name()));
+    std::fs::write(&path, text).unwrap();
+    ImportFile {
+        import_type,
+        source: Source::Path(path),
+    }
+}
+
+#[test]
+fn references_are_found_however_they_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = demo(dir.path());
+    let c = store.catalogue();
+    let first = c.articles_of_brand(1).next().unwrap().unwrap();
+    let written = first.reference.clone();
+    let squeezed: String = written.chars().filter(|c| !c.is_whitespace()).collect();
+    let dashed = written.replace(' ', "-").to_lowercase();
+    for form in [&written, &squeezed, &dashed] {
+        assert_eq!(
+            c.articles_by_reference(form).unwrap(),
+            vec![first.key.clone()],
+            "{form}"
+        );
+    }
+    assert!(c.articles_by_reference("---").unwrap().is_empty());
+
+    // Every cross number of the article leads back to it.
+    let crosses = c.cross_references_of(&first.key).unwrap();
+    assert!(!crosses.is_empty());
+    for x in crosses {
+        let hits = c
+            .articles_by_cross_number(&x.number.to_lowercase())
+            .unwrap();
+        assert!(
+            hits.iter()
+                .any(|h| h.article == first.key && h.kind == x.kind),
+            "{}",
+            x.number
+        );
+    }
+    for ean in &first.eans {
+        let hits = c.articles_by_cross_number(ean).unwrap();
+        assert!(
+            hits.iter()
+                .any(|h| h.article == first.key && h.kind == CrossKind::Ean)
+        );
+    }
+
+    // Ktype lookups agree with the article's links, and the genart index with both.
+    for link in c.links_of(&first.key).unwrap() {
+        assert!(
+            c.articles_by_ktype(&link.ktype)
+                .unwrap()
+                .contains(&first.key)
+        );
+        assert!(
+            c.articles_by_genart_ktype(first.genart, &link.ktype)
+                .unwrap()
+                .contains(&first.key)
+        );
+        assert!(c.vehicle(&link.ktype).unwrap().is_some());
+    }
+    assert!(c.articles_by_ktype("no-such-ktype").unwrap().is_empty());
+    assert!(
+        c.article(&ArticleKey {
+            brand_id: 1,
+            reference: "NOPE".into()
+        })
+        .unwrap()
+        .is_none()
+    );
+}
+
+#[test]
+fn kits_and_competitor_references_are_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = demo(dir.path());
+    let c = store.catalogue();
+    let (mut kits, mut components) = (0, 0);
+    for vehicle in 10_000..10_100 {
+        for kit in c.kits_by_ktype(&vehicle.to_string()).unwrap() {
+            kits += 1;
+            let parts = c.kit_components(&kit, &vehicle.to_string()).unwrap();
+            assert!(parts.len() >= 2);
+            components += parts.len();
+        }
+    }
+    assert!(kits > 0 && components > kits);
+    let competitors: Vec<_> = c
+        .competitor_references_of(101)
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert!(!competitors.is_empty());
+    for hit in competitors.iter().take(50) {
+        assert!(c.article(&hit.article).unwrap().is_some());
+    }
+}
+
+#[test]
+fn a_dry_run_leaves_no_trace_and_one_import_runs_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = demo(dir.path());
+    let trees = store.trees_on_disk();
+    let checksum = check::check(&store).unwrap().checksum;
+    let brands = file(
+        dir.path(),
+        ImportType::Brands,
+        "brand_id,name\n1,Renamed\n60,New\n",
+    );
+    let report = import::import(&store, std::slice::from_ref(&brands), true, &Quiet).unwrap();
+    assert_eq!(report.verdict, Verdict::DryRun);
+    assert_eq!((report.files[0].added, report.files[0].changed), (1, 1));
+    assert_eq!(store.trees_on_disk(), trees);
+    assert_eq!(check::check(&store).unwrap().checksum, checksum);
+
+    let held = store.begin(false).unwrap();
+    assert!(matches!(
+        import::import(&store, &[brands], false, &Quiet),
+        Err(import::ImportError::Store(StoreError::Busy))
+    ));
+    drop(held);
+    assert_eq!(
+        store.trees_on_disk(),
+        trees,
+        "an abandoned change leaves nothing"
+    );
+}
+
+#[test]
+fn a_view_taken_before_an_import_stays_whole_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = demo(dir.path());
+    let before = store.catalogue();
+    let count = before.articles_of_brand(2).count();
+    let brands = file(
+        dir.path(),
+        ImportType::Brands,
+        "brand_id,name\n2,Norvik Filtration\n",
+    );
+    let genarts = file(
+        dir.path(),
+        ImportType::GenericArticles,
+        "genart_id,name\n7,Oil Filter\n",
+    );
+    let articles = file(
+        dir.path(),
+        ImportType::Articles,
+        "brand_id,reference,genart_id\n2,W 999/99,7\n",
+    );
+    let report = import::import(&store, &[articles, brands, genarts], false, &Quiet).unwrap();
+    assert_eq!(report.verdict, Verdict::Committed { data_version: 2 });
+
+    assert_eq!(
+        before.articles_of_brand(2).count(),
+        count,
+        "the old view still reads its generation"
+    );
+    assert_eq!(before.brand(2).unwrap().unwrap().name, "Norvik Filters");
+    let after = store.catalogue();
+    assert_eq!(after.articles_of_brand(2).count(), count + 1);
+    assert_eq!(after.brand(2).unwrap().unwrap().name, "Norvik Filtration");
+    let trees_while_held = store.trees_on_disk().len();
+    drop(before);
+    assert!(
+        store.trees_on_disk().len() < trees_while_held,
+        "replaced trees go once the last reader lets go"
+    );
+    assert!(check::check(&store).unwrap().is_sound());
+}

@@ -1,0 +1,199 @@
+//! A sysadmin starts `partscat serve`, probes it, and stops it with SIGTERM.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+fn free_port(ip: &str) -> Option<SocketAddr> {
+    TcpListener::bind(format!("{ip}:0")).ok()?.local_addr().ok()
+}
+
+struct Server {
+    child: Child,
+    stdout: Vec<String>,
+}
+
+impl Server {
+    fn start(data: &Path, args: &[&str]) -> Server {
+        let mut child = Command::new(bin())
+            .args(["serve", "--data", path(data)])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdout = Vec::new();
+        if args.contains(&"--demo") {
+            let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+            for _ in 0..2 {
+                stdout.push(lines.next().unwrap().unwrap());
+            }
+        }
+        Server { child, stdout }
+    }
+
+    fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn get(url: &str) -> Option<(u16, serde_json::Value, String)> {
+    let client = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let response = client.get(url).send().ok()?;
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap_or("").to_owned())
+        .unwrap_or_default();
+    Some((status, response.json().ok()?, content_type))
+}
+
+fn wait_for(url: &str, status: u16) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some((s, body, _)) = get(url) {
+            if s == status {
+                return body;
+            }
+        }
+        assert!(Instant::now() < deadline, "{url} did not answer {status}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let v4 = free_port("127.0.0.1").unwrap();
+    let mut args = vec![
+        "--demo".to_owned(),
+        "--demo-key".into(),
+        "k-123".into(),
+        "--listen".into(),
+        v4.to_string(),
+    ];
+    let v6 = free_port("[::1]");
+    if let Some(v6) = v6 {
+        args.extend(["--listen".into(), v6.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut server = Server::start(&data, &args);
+    assert_eq!(server.stdout[0], "demo provider: demo");
+    assert!(server.stdout[1].ends_with("k-123"), "{:?}", server.stdout);
+
+    assert_eq!(
+        wait_for(&format!("http://{v4}/health"), 200)["status"],
+        "ok"
+    );
+    let ready = wait_for(&format!("http://{v4}/ready"), 200);
+    assert_eq!(ready["data_version"], 1);
+    if let Some(v6) = v6 {
+        assert_eq!(
+            wait_for(&format!("http://{v6}/health"), 200)["status"],
+            "ok"
+        );
+    }
+
+    // The store is the server's while it runs; the CLI says so instead of failing obscurely.
+    let o = partscat(&["check", "--data", path(&data)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("in use by another process"),
+        "{}",
+        text(&o)
+    );
+
+    assert!(server.terminate().success());
+    let (sound, checksum) = check(&data);
+    assert!(sound);
+
+    // The embedded demo is what the generator makes for its size and seed.
+    let files = dir.path().join("demo-files");
+    generate(2000, 2026, &files);
+    let fresh = dir.path().join("fresh");
+    assert!(import(&fresh, &[path(&files)]).0);
+    assert_eq!(check(&fresh).1, checksum);
+
+    // A restart keeps the catalogue and does not load the demo over it.
+    let port = free_port("127.0.0.1").unwrap().to_string();
+    let mut again = Server::start(&data, &["--demo", "--listen", &port]);
+    assert_eq!(
+        wait_for(&format!("http://{port}/ready"), 200)["data_version"],
+        1
+    );
+    assert!(again.terminate().success());
+}
+
+#[test]
+fn serve_refuses_a_store_that_is_not_a_sound_partscat_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port("127.0.0.1").unwrap().to_string();
+
+    let foreign = dir.path().join("foreign");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
+    let o = Command::new(bin())
+        .args(["serve", "--data", path(&foreign), "--listen", &port])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(text(&o).contains("is not a partscat store"), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_dir(&foreign).unwrap().count(),
+        1,
+        "nothing was written into it"
+    );
+
+    let corrupt = dir.path().join("corrupt");
+    let files = dir.path().join("files");
+    generate(200, 3, &files);
+    assert!(import(&corrupt, &[path(&files)]).0);
+    let db = corrupt.join("db");
+    let mut bytes = std::fs::read(&db).unwrap();
+    for b in bytes.iter_mut().take(4096) {
+        *b ^= 0x5A;
+    }
+    std::fs::write(&db, bytes).unwrap();
+    let o = Command::new(bin())
+        .args(["serve", "--data", path(&corrupt), "--listen", &port])
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("corrupt"), "{}", text(&o));
+}
