@@ -84,11 +84,14 @@ fn a_bad_row_in_the_middle_rejects_the_file_with_its_line_and_writes_nothing() {
     assert_eq!(check(&data), (true, checksum));
 }
 
+/// A data set, a line, how to spoil it, and what the error must say.
+type BadRow = (&'static str, usize, fn(&str) -> String, &'static str);
+
 #[test]
 fn rows_that_break_the_rules_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let (data, files, checksum) = demo_store(dir.path());
-    let cases: [(&str, usize, fn(&str) -> String, &str); 6] = [
+    let cases: [BadRow; 6] = [
         (
             "links",
             3,

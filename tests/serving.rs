@@ -86,10 +86,10 @@ fn get(url: &str) -> Option<(u16, serde_json::Value, String)> {
 fn wait_for(url: &str, status: u16) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        if let Some((s, body, _)) = get(url) {
-            if s == status {
-                return body;
-            }
+        if let Some((s, body, _)) = get(url)
+            && s == status
+        {
+            return body;
         }
         assert!(Instant::now() < deadline, "{url} did not answer {status}");
         std::thread::sleep(Duration::from_millis(50));

@@ -318,10 +318,10 @@ fn one_of<T: Copy>(
     default: Option<T>,
 ) -> Result<T, String> {
     let text = row.get(column).to_ascii_lowercase();
-    if text.is_empty() {
-        if let Some(d) = default {
-            return Ok(d);
-        }
+    if text.is_empty()
+        && let Some(d) = default
+    {
+        return Ok(d);
     }
     choices
         .iter()
@@ -524,10 +524,10 @@ fn price(row: &Row<'_>) -> Result<Price, String> {
     };
     let valid_from = row.parsed_opt("valid_from", Date::parse)?;
     let valid_to = row.parsed_opt("valid_to", Date::parse)?;
-    if let (Some(from), Some(to)) = (valid_from, valid_to) {
-        if to < from {
-            return Err("column 'valid_to' is before 'valid_from'".into());
-        }
+    if let (Some(from), Some(to)) = (valid_from, valid_to)
+        && to < from
+    {
+        return Err("column 'valid_to' is before 'valid_from'".into());
     }
     let amount = row.parsed("amount", Amount::parse)?;
     if amount.0 < 0 {

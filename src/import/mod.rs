@@ -169,7 +169,7 @@ fn stage_file(
     source
         .for_each_row(|row| {
             rows += 1;
-            if rows % 4096 == 0 {
+            if rows.is_multiple_of(4096) {
                 progress.advanced(bytes.get());
             }
             let outcome = match row {

@@ -170,15 +170,14 @@ fn check_record(
                     TreeName::Media => decoded::<Media>(k, v)?.article,
                     _ => {
                         let x = decoded::<CrossReference>(k, v)?;
-                        if let Some(m) = x.manufacturer_id {
-                            if !has(TreeName::Manufacturers, KeyBuf::new().u32(m).done())
+                        if let Some(m) = x.manufacturer_id
+                            && !has(TreeName::Manufacturers, KeyBuf::new().u32(m).done())
                                 .map_err(|e| e.to_string())?
-                            {
-                                return Err(format!(
-                                    "cross number {} refers to manufacturer {m} which does not exist",
-                                    x.number
-                                ));
-                            }
+                        {
+                            return Err(format!(
+                                "cross number {} refers to manufacturer {m} which does not exist",
+                                x.number
+                            ));
                         }
                         x.article
                     }

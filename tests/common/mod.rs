@@ -9,12 +9,11 @@ pub fn bin() -> PathBuf {
 }
 
 pub fn partscat(args: &[&str]) -> Output {
-    let output = Command::new(bin())
+    Command::new(bin())
         .args(args)
         .env_remove("PARTSCAT_DATA")
         .output()
-        .expect("partscat runs");
-    output
+        .expect("partscat runs")
 }
 
 pub fn text(o: &Output) -> String {
