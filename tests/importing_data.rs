@@ -273,3 +273,14 @@ fn a_directory_is_imported_whole_or_not_at_all() {
         text(&o)
     );
 }
+
+#[test]
+fn the_documented_sample_files_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/samples");
+    let (ok, report) = import(&data, &[path(&samples)]);
+    assert!(ok, "{report}");
+    assert_eq!(report["files"].as_array().unwrap().len(), 12, "one sample per data set");
+    assert!(check(&data).0);
+}
