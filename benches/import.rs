@@ -14,23 +14,32 @@ fn import_throughput(c: &mut Criterion) {
     let files = import::files_in_directory(&files_dir).expect("files");
     let rows: u64 = std::fs::read_dir(&files_dir)
         .expect("files")
-        .map(|e| std::fs::read_to_string(e.expect("entry").path()).expect("csv").lines().count() as u64 - 1)
+        .map(|e| {
+            std::fs::read_to_string(e.expect("entry").path())
+                .expect("csv")
+                .lines()
+                .count() as u64
+                - 1
+        })
         .sum();
 
     let mut group = c.benchmark_group("import");
     group.sample_size(10);
     group.throughput(Throughput::Elements(rows));
     let mut run = 0;
-    group.bench_function(format!("{ARTICLES} articles, {rows} rows, into an empty store"), |b| {
-        b.iter(|| {
-            run += 1;
-            let store = Store::open(&dir.path().join(format!("store-{run}"))).expect("store");
-            let report = import::import(&store, &files, false, &Quiet).expect("import");
-            assert!(!report.is_rejected());
-            drop(store);
-            std::fs::remove_dir_all(dir.path().join(format!("store-{run}"))).expect("cleanup");
-        })
-    });
+    group.bench_function(
+        format!("{ARTICLES} articles, {rows} rows, into an empty store"),
+        |b| {
+            b.iter(|| {
+                run += 1;
+                let store = Store::open(&dir.path().join(format!("store-{run}"))).expect("store");
+                let report = import::import(&store, &files, false, &Quiet).expect("import");
+                assert!(!report.is_rejected());
+                drop(store);
+                std::fs::remove_dir_all(dir.path().join(format!("store-{run}"))).expect("cleanup");
+            })
+        },
+    );
     group.finish();
 }
 

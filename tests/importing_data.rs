@@ -281,6 +281,10 @@ fn the_documented_sample_files_import() {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/samples");
     let (ok, report) = import(&data, &[path(&samples)]);
     assert!(ok, "{report}");
-    assert_eq!(report["files"].as_array().unwrap().len(), 12, "one sample per data set");
+    assert_eq!(
+        report["files"].as_array().unwrap().len(),
+        12,
+        "one sample per data set"
+    );
     assert!(check(&data).0);
 }

@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use super::error::StoreError;
-use super::indexes::DataTrees;
+use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::{Manifest, TreeName};
 use super::records::{Code, Record};
@@ -210,25 +210,18 @@ impl Catalogue {
         self.scan(keys::article_prefix(article)).collect()
     }
 
-    fn article_keys_under(
-        &self,
-        tree: TreeName,
-        prefix: Vec<u8>,
-    ) -> Result<Vec<ArticleKey>, StoreError> {
-        let skip = prefix.len();
-        let mut found = Vec::new();
-        for entry in self.tree(tree).scan_prefix(prefix) {
-            let (k, _) = entry?;
-            if let Some(article) = KeyReader::new(&k[skip..]).last_article() {
-                found.push(article);
-            }
+    fn article_list(&self, tree: TreeName, key: &[u8]) -> Result<Vec<ArticleKey>, StoreError> {
+        match self.tree(tree).get(key)? {
+            Some(value) => indexes::article_list(&value).ok_or_else(|| {
+                StoreError::Engine(format!("an entry of {} cannot be read", tree.name()))
+            }),
+            None => Ok(Vec::new()),
         }
-        Ok(found)
     }
 
     /// Articles linked to a Ktype.
     pub fn articles_by_ktype(&self, ktype: &str) -> Result<Vec<ArticleKey>, StoreError> {
-        self.article_keys_under(TreeName::KtypeArticle, keys::text_prefix(ktype))
+        self.article_list(TreeName::KtypeArticle, ktype.as_bytes())
     }
 
     /// Articles of one generic article linked to a Ktype.
@@ -237,15 +230,15 @@ impl Catalogue {
         genart: u32,
         ktype: &str,
     ) -> Result<Vec<ArticleKey>, StoreError> {
-        self.article_keys_under(
+        self.article_list(
             TreeName::GenartKtypeArticle,
-            KeyBuf::new().u32(genart).text(ktype).done(),
+            &KeyBuf::new().u32(genart).last_text(ktype).done(),
         )
     }
 
     /// Kit articles defined for a Ktype.
     pub fn kits_by_ktype(&self, ktype: &str) -> Result<Vec<ArticleKey>, StoreError> {
-        self.article_keys_under(TreeName::KtypeKit, keys::text_prefix(ktype))
+        self.article_list(TreeName::KtypeKit, ktype.as_bytes())
     }
 
     /// The components of a kit for a Ktype.

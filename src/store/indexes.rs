@@ -5,7 +5,9 @@ use super::error::StoreError;
 use super::keys::{KeyBuf, KeyReader};
 use super::layout::TreeName;
 use super::records::{Code, Record};
-use crate::catalogue::{Article, CrossKind, CrossReference, normalise_reference};
+use std::collections::BTreeMap;
+
+use crate::catalogue::{Article, ArticleKey, CrossKind, CrossReference, normalise_reference};
 
 /// Where index derivation reads its data trees from (the current or a staged generation).
 pub trait DataTrees {
@@ -25,6 +27,40 @@ fn records<'t, R: Record + 't>(
         let (k, v) = entry?;
         R::decode(&k, &v).ok_or_else(|| corrupt(R::TREE))
     })
+}
+
+/// Index entries whose value lists articles (`brand_id ‖ reference ‖ 0xFF` each), one entry
+/// per key: a Ktype's articles are one read instead of a scan of one entry per article.
+#[derive(Default)]
+struct ArticleLists(BTreeMap<Vec<u8>, Vec<u8>>);
+
+impl ArticleLists {
+    /// Adds an article to a key's list; sources are read in article order, so lists come out
+    /// sorted, and a repeat of the same article is always adjacent.
+    fn add(&mut self, key: Vec<u8>, article: &ArticleKey) {
+        let entry = KeyBuf::new().article(article).done();
+        let list = self.0.entry(key).or_default();
+        if !list.ends_with(&entry) {
+            list.extend_from_slice(&entry);
+        }
+    }
+
+    fn emit(self, emit: &mut Emit<'_>) -> Result<(), StoreError> {
+        for (key, list) in self.0 {
+            emit(key, list)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the value of an `ArticleLists` entry back.
+pub fn article_list(value: &[u8]) -> Option<Vec<ArticleKey>> {
+    let mut r = KeyReader::new(value);
+    let mut found = Vec::new();
+    while !r.is_empty() {
+        found.push(r.article()?);
+    }
+    Some(found)
 }
 
 /// Calls `emit` once for every entry `index` must hold, each key exactly once.
@@ -69,6 +105,7 @@ pub fn derive(
         }
         TreeName::KtypeArticle | TreeName::GenartKtypeArticle => {
             let articles = data.tree(TreeName::Articles);
+            let mut lists = ArticleLists::default();
             // Links are stored article by article, so one article lookup serves a run of links.
             let mut last: Option<(Vec<u8>, u32)> = None;
             for entry in data.tree(TreeName::Links).iter() {
@@ -79,10 +116,7 @@ pub fn derive(
                     .zip(r.last_text())
                     .ok_or_else(|| corrupt(TreeName::Links))?;
                 if index == TreeName::KtypeArticle {
-                    emit(
-                        KeyBuf::new().text(&ktype).last_article(&article).done(),
-                        Vec::new(),
-                    )?;
+                    lists.add(KeyBuf::new().last_text(&ktype).done(), &article);
                     continue;
                 }
                 let article_key = super::keys::article_key(&article);
@@ -99,19 +133,12 @@ pub fn derive(
                         genart
                     }
                 };
-                emit(
-                    KeyBuf::new()
-                        .u32(genart)
-                        .text(&ktype)
-                        .last_article(&article)
-                        .done(),
-                    Vec::new(),
-                )?;
+                lists.add(KeyBuf::new().u32(genart).last_text(&ktype).done(), &article);
             }
+            lists.emit(emit)?;
         }
         TreeName::KtypeKit => {
-            // Components of one kit and Ktype are adjacent: emit each pair once.
-            let mut previous: Option<Vec<u8>> = None;
+            let mut lists = ArticleLists::default();
             for entry in data.tree(TreeName::Kits).iter() {
                 let (k, _) = entry?;
                 let mut r = KeyReader::new(&k);
@@ -119,12 +146,9 @@ pub fn derive(
                     .article()
                     .zip(r.text())
                     .ok_or_else(|| corrupt(TreeName::Kits))?;
-                let key = KeyBuf::new().text(&ktype).last_article(&kit).done();
-                if previous.as_ref() != Some(&key) {
-                    previous = Some(key.clone());
-                    emit(key, Vec::new())?;
-                }
+                lists.add(KeyBuf::new().last_text(&ktype).done(), &kit);
             }
+            lists.emit(emit)?;
         }
         TreeName::ManufacturerCompetitorRef => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences)) {

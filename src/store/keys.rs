@@ -86,6 +86,9 @@ impl<'a> KeyReader<'a> {
             reference: self.last_text()?,
         })
     }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
     #[cfg(test)]
     pub fn rest(&self) -> &'a [u8] {
         self.0
