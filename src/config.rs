@@ -23,6 +23,8 @@ pub struct Settings {
     pub log: String,
     /// Generic articles that count as exhaust-system parts.
     pub exhaust_genarts: Vec<u32>,
+    /// The store's page cache, in MiB.
+    pub cache_mb: u64,
 }
 
 impl Default for Settings {
@@ -32,6 +34,7 @@ impl Default for Settings {
             data_dir: PathBuf::from("partscat-data"),
             log: "info".into(),
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
+            cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
         }
     }
 }
@@ -57,6 +60,7 @@ struct FileLayer {
     listen: Option<Listen>,
     data_dir: Option<PathBuf>,
     log: Option<String>,
+    cache_mb: Option<u64>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -72,13 +76,14 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 4] = ["listen", "data_dir", "log", "catalogue"];
+const KNOWN_KEYS: [&str; 5] = ["listen", "data_dir", "log", "cache_mb", "catalogue"];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 5] = [
+const KNOWN_ENV: [&str; 6] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
     "PARTSCAT_LOG",
+    "PARTSCAT_CACHE_MB",
     "PARTSCAT_EXHAUST_GENARTS",
 ];
 
@@ -91,6 +96,14 @@ fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
             })
         })
         .collect()
+}
+
+fn parse_cache_mb(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|&mb| (16..=1 << 20).contains(&mb))
+        .ok_or_else(|| format!("'{text}' is not a cache size in MiB (16 or more)"))
 }
 
 fn parse_genarts(text: &str) -> Result<Vec<u32>, String> {
@@ -153,6 +166,10 @@ impl Settings {
         if let Some(v) = env("PARTSCAT_LOG") {
             settings.log = v;
         }
+        if let Some(v) = env("PARTSCAT_CACHE_MB") {
+            settings.cache_mb =
+                parse_cache_mb(&v).map_err(|e| ConfigError::Env("PARTSCAT_CACHE_MB", e))?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -208,6 +225,10 @@ impl Settings {
         if let Some(l) = layer.log {
             self.log = l;
         }
+        if let Some(mb) = layer.cache_mb {
+            self.cache_mb =
+                parse_cache_mb(&mb.to_string()).map_err(|e| fail(format!("cache_mb: {e}")))?;
+        }
         if let Some(g) = layer.catalogue.and_then(|c| c.exhaust_genarts) {
             self.exhaust_genarts = g;
         }
@@ -245,11 +266,12 @@ mod tests {
 
     #[test]
     fn layers_apply_in_order() {
-        let file = "listen = [\"127.0.0.1:9000\", \"[::1]:9000\"]\ndata_dir = \"/srv/a\"\n[catalogue]\nexhaust_genarts = [1, 2]\n";
+        let file = "listen = [\"127.0.0.1:9000\", \"[::1]:9000\"]\ndata_dir = \"/srv/a\"\ncache_mb = 256\n[catalogue]\nexhaust_genarts = [1, 2]\n";
         let (s, w) = load(Some(file), &[], Overrides::default()).unwrap();
         assert_eq!(s.listen.len(), 2);
         assert_eq!(s.data_dir, PathBuf::from("/srv/a"));
         assert_eq!(s.exhaust_genarts, vec![1, 2]);
+        assert_eq!(s.cache_mb, 256);
         assert!(w.is_empty());
 
         let (s, _) = load(
@@ -294,5 +316,7 @@ mod tests {
         .unwrap_err();
         assert!(e.to_string().contains("PARTSCAT_LISTEN"), "{e}");
         assert!(load(Some("listen = ["), &[], Overrides::default()).is_err());
+        let e = load(None, &[("PARTSCAT_CACHE_MB", "1")], Overrides::default()).unwrap_err();
+        assert!(e.to_string().contains("PARTSCAT_CACHE_MB"), "{e}");
     }
 }

@@ -3,6 +3,7 @@
 # tables of the same rows, in one run on one machine.
 #
 #   bash benches/scale/import_vs_copy.sh [ARTICLES]    (default 1000000)
+#   ONLY=copy bash benches/scale/import_vs_copy.sh …  (the PostgreSQL half alone)
 #
 # Needs PostgreSQL (Debian: apt-get install postgresql); skips that half if it is missing.
 # Prints rows/s and sizes for both, and the ratios.
@@ -21,6 +22,9 @@ for f in "$work"/csv/*.csv; do rows=$((rows + $(wc -l <"$f") - 1)); done
 csv_bytes=$(du -sb "$work/csv" | cut -f1)
 echo "catalogue: $articles articles, $rows rows, $((csv_bytes / 1048576)) MiB of CSV"
 
+if [ "${ONLY:-}" = copy ]; then
+  pc_rate=0 store_bytes=0
+else
 start=$(date +%s.%N)
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 end=$(date +%s.%N)
@@ -29,6 +33,7 @@ pc_rate=$(echo "$rows / $pc_secs" | bc -l)
 store_bytes=$(du -sb "$work/store" | cut -f1)
 printf 'partscat import: %.1f s, %.0f rows/s, store %d MiB (%.2fx the CSV)\n' \
   "$pc_secs" "$pc_rate" $((store_bytes / 1048576)) "$(echo "$store_bytes / $csv_bytes" | bc -l)"
+fi
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$pg_bin" ]; then
@@ -41,10 +46,10 @@ runas=()
 [ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
 mkdir -p "$pgdata" && chown "$( [ "$(id -u)" = 0 ] && echo postgres || id -un)" "$pgdata"
 "${runas[@]}" "$pg_bin/initdb" -D "$pgdata" -A trust >/dev/null
-"${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" -o "-k $work -p 55432 -c listen_addresses='' -c fsync=on" -l "$work/pg.log" start >/dev/null
+"${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" -o "-k $pgdata -p 55432 -c listen_addresses='' -c fsync=on" -l "$pgdata/server.log" start >/dev/null
 stop_pg() { "${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" stop -m fast >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap stop_pg EXIT
-psql=("${runas[@]}" "$pg_bin/psql" -h "$work" -p 55432 -U postgres -q -v ON_ERROR_STOP=1)
+psql=("${runas[@]}" "$pg_bin/psql" -h "$pgdata" -p 55432 -U postgres -q -v ON_ERROR_STOP=1)
 
 "${psql[@]}" <<'SQL'
 CREATE FUNCTION norm(text) RETURNS text IMMUTABLE LANGUAGE sql AS $$ SELECT regexp_replace(upper($1), '[^A-Z0-9]', '', 'g') $$;

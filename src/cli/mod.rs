@@ -115,6 +115,11 @@ fn settings(common: &Common, listen: Vec<SocketAddr>) -> Result<Settings, String
     Ok(settings)
 }
 
+fn open_store(settings: &Settings) -> Result<Store, String> {
+    Store::open_with_cache(&settings.data_dir, settings.cache_mb * 1024 * 1024)
+        .map_err(|e| e.to_string())
+}
+
 fn init_logging(filter: &str) {
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -166,7 +171,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
                     source: Source::Path(path),
                 }]
             };
-            let store = Store::open(&settings.data_dir).map_err(|e| e.to_string())?;
+            let store = open_store(&settings)?;
             let bar = progress::ImportBar::new();
             let report =
                 import::import(&store, &files, dry_run, &bar).map_err(|e| e.to_string())?;
@@ -187,7 +192,13 @@ fn run(command: Command) -> Result<ExitCode, String> {
         }
         Command::Check { common, json } => {
             let settings = settings(&common, Vec::new())?;
-            let store = Store::open(&settings.data_dir).map_err(|e| e.to_string())?;
+            if !settings.data_dir.join("db").exists() {
+                return Err(format!(
+                    "there is no store at {}",
+                    settings.data_dir.display()
+                ));
+            }
+            let store = open_store(&settings)?;
             let report = check::check(&store).map_err(|e| e.to_string())?;
             if json {
                 let counts: serde_json::Map<String, serde_json::Value> = report
@@ -243,7 +254,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
 }
 
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
-    let store = Arc::new(Store::open(&settings.data_dir).map_err(|e| e.to_string())?);
+    let store = Arc::new(open_store(&settings)?);
     tracing::info!(data = %settings.data_dir.display(), "store open");
     if demo {
         let key =

@@ -44,7 +44,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
     let catalogue = store.catalogue();
     let mut report = CheckReport::default();
     let mut hasher = Sha256::new();
-    for tree in TreeName::DATA {
+    for &tree in TreeName::DATA {
         let mut listed = 0;
         let mut count = 0u64;
         hasher.update(tree.name().as_bytes());
@@ -62,7 +62,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
         report.counts.push((tree.name(), count));
     }
     report.checksum = hex::encode(hasher.finalize());
-    for index in TreeName::INDEXES {
+    for &index in TreeName::INDEXES {
         let mut listed = 0;
         let mut expected = 0u64;
         let tree = catalogue.tree(index);

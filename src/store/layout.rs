@@ -51,28 +51,10 @@ impl TreeName {
     ];
 
     /// The data sets, in the order their rows may depend on each other.
-    pub const DATA: [TreeName; 11] = [
-        TreeName::Brands,
-        TreeName::Manufacturers,
-        TreeName::GenericArticles,
-        TreeName::Vehicles,
-        TreeName::Articles,
-        TreeName::Criteria,
-        TreeName::CrossReferences,
-        TreeName::Links,
-        TreeName::Prices,
-        TreeName::Kits,
-        TreeName::Media,
-    ];
+    pub const DATA: &'static [TreeName] = Self::ALL.split_at(11).0;
 
-    pub const INDEXES: [TreeName; 6] = [
-        TreeName::RefnormArticle,
-        TreeName::CrossnumArticle,
-        TreeName::KtypeArticle,
-        TreeName::GenartKtypeArticle,
-        TreeName::KtypeKit,
-        TreeName::ManufacturerCompetitorRef,
-    ];
+    /// The indexes, each derived from data sets.
+    pub const INDEXES: &'static [TreeName] = Self::ALL.split_at(11).1;
 
     /// The stored name: what the tree maps, as `key_value`.
     pub fn name(self) -> &'static str {
@@ -189,6 +171,7 @@ mod tests {
                 Some((t.name(), 12))
             );
             assert_eq!(t.is_index(), TreeName::INDEXES.contains(&t));
+            assert_eq!(!t.is_index(), TreeName::DATA.contains(&t));
         }
         assert_eq!(
             TreeName::DATA.len() + TreeName::INDEXES.len(),

@@ -31,6 +31,9 @@ use layout::Manifest;
 pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: &[u8] = b"partscat-store";
 const META: &str = "meta";
+/// The engine's page cache unless configured: large imports slow down sharply once the
+/// working set outgrows it.
+pub const DEFAULT_CACHE_BYTES: u64 = 1024 * 1024 * 1024;
 const KEY_MAGIC: &[u8] = b"magic";
 const KEY_FORMAT: &[u8] = b"format_version";
 const KEY_MANIFEST: &[u8] = b"manifest";
@@ -48,9 +51,14 @@ impl Store {
     /// Opens the store at `path`, creating a new one in an empty or missing directory.
     /// Refuses a directory that holds something else, a corrupt store and a newer format.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Self::open_with_cache(path, DEFAULT_CACHE_BYTES)
+    }
+
+    /// Like `open`, with the engine's page cache limited to `cache_bytes`.
+    pub fn open_with_cache(path: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
         refuse_foreign_directory(path)?;
         let vouched = marker::read(path)?;
-        let db = open_engine(path)?;
+        let db = open_engine(path, cache_bytes)?;
         let meta = db.open_tree(META)?;
         let manifest = match meta.get(KEY_MAGIC)? {
             Some(magic) if magic.as_ref() == MAGIC => read_manifest(&meta, path)?,
@@ -158,10 +166,8 @@ impl Store {
     }
 }
 
-fn open_engine(path: &Path) -> Result<sled::Db, StoreError> {
-    let config = sled::Config::new()
-        .path(path)
-        .cache_capacity(512 * 1024 * 1024);
+fn open_engine(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
+    let config = sled::Config::new().path(path).cache_capacity(cache_bytes);
     // sled panics on some damaged files instead of returning an error.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())) {
         Ok(Ok(db)) => Ok(db),

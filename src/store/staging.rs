@@ -188,7 +188,8 @@ impl<'s> Staging<'s> {
             }
         }
         let rebuilt: Vec<TreeName> = TreeName::INDEXES
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|i| i.sources().iter().any(|s| changed.contains(s)))
             .collect();
         let mut index_trees = Vec::new();
