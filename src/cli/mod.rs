@@ -145,6 +145,9 @@ fn run(command: Command) -> Result<ExitCode, String> {
             path,
         } => {
             let settings = settings(&common, Vec::new())?;
+            if !path.exists() {
+                return Err(format!("{}: no such file or directory", path.display()));
+            }
             let files = if path.is_dir() {
                 if import_type.is_some() {
                     return Err(format!(
@@ -287,7 +290,7 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
         server::run(state).await
     });
     store.flush().map_err(|e| e.to_string())?;
-    result.map_err(|e| format!("cannot serve: {e}"))?;
+    result.map_err(|e| e.to_string())?;
     tracing::info!("stopped; the store is flushed");
     Ok(ExitCode::SUCCESS)
 }

@@ -48,6 +48,12 @@ pub fn app(state: Arc<AppState>) -> impl poem::Endpoint {
 /// Serves until SIGTERM or Ctrl-C, then lets running requests finish (up to 10 s).
 pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
     let addresses = state.settings.listen.clone();
+    // poem binds when it starts serving and its error does not say which address failed.
+    for address in &addresses {
+        std::net::TcpListener::bind(address).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot listen on {address}: {e}"))
+        })?;
+    }
     let mut listener = TcpListener::bind(addresses[0]).boxed();
     for address in &addresses[1..] {
         listener = listener.combine(TcpListener::bind(*address)).boxed();
