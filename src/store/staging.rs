@@ -92,7 +92,7 @@ impl<'s> Staging<'s> {
         let stored = name.stored_name(self.generation);
         let tree = self.store.db.open_tree(&stored)?;
         self.written.push(stored);
-        // A crash of an earlier attempt in this same process may have left rows behind.
+        // An earlier attempt whose trees could not be dropped may have left rows under this name.
         tree.clear()?;
         Ok(tree)
     }
