@@ -143,100 +143,14 @@ fn run(command: Command) -> Result<ExitCode, String> {
             dry_run,
             json,
             path,
-        } => {
-            let settings = settings(&common, Vec::new())?;
-            if !path.exists() {
-                return Err(format!("{}: no such file or directory", path.display()));
-            }
-            let files = if path.is_dir() {
-                if import_type.is_some() {
-                    return Err(format!(
-                        "{} is a directory: its files name their data sets, so leave out --type",
-                        path.display()
-                    ));
-                }
-                import::files_in_directory(&path).map_err(|e| e.to_string())?
-            } else {
-                let name = import_type.ok_or_else(|| {
-                    format!(
-                        "--type is needed for a file; one of: {}",
-                        ImportType::names()
-                    )
-                })?;
-                let import_type = ImportType::from_name(&name).ok_or_else(|| {
-                    format!(
-                        "--type '{name}' is not a data set; one of: {}",
-                        ImportType::names()
-                    )
-                })?;
-                vec![ImportFile {
-                    import_type,
-                    source: Source::Path(path),
-                }]
-            };
-            let store = open_store(&settings)?;
-            let bar = progress::ImportBar::new();
-            let report =
-                import::import(&store, &files, dry_run, &bar).map_err(|e| e.to_string())?;
-            bar.finish();
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-                );
-            } else {
-                println!("{report}");
-            }
-            Ok(if report.is_rejected() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
-        Command::Check { common, json } => {
-            let settings = settings(&common, Vec::new())?;
-            if !settings.data_dir.join("db").exists() {
-                return Err(format!(
-                    "there is no store at {}",
-                    settings.data_dir.display()
-                ));
-            }
-            let store = open_store(&settings)?;
-            let report = check::check(&store).map_err(|e| e.to_string())?;
-            if json {
-                let counts: serde_json::Map<String, serde_json::Value> = report
-                    .counts
-                    .iter()
-                    .map(|(n, c)| (n.to_string(), (*c).into()))
-                    .collect();
-                let body = serde_json::json!({ "sound": report.is_sound(), "checksum": report.checksum, "counts": counts, "problems": report.problems, "problem_count": report.problem_count });
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&body).map_err(|e| e.to_string())?
-                );
-            } else {
-                for (name, count) in &report.counts {
-                    println!("{name:<28} {count:>10}");
-                }
-                for p in &report.problems {
-                    println!("problem: {p}");
-                }
-                println!("checksum: {}", report.checksum);
-                println!(
-                    "{}",
-                    if report.is_sound() {
-                        "sound".to_owned()
-                    } else {
-                        format!("{} problems", report.problem_count)
-                    }
-                );
-            }
-            Ok(if report.is_sound() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
-        }
+        } => import_files(
+            settings(&common, Vec::new())?,
+            import_type,
+            dry_run,
+            json,
+            path,
+        ),
+        Command::Check { common, json } => check_store(settings(&common, Vec::new())?, json),
         Command::Gen {
             articles,
             out,
@@ -254,6 +168,109 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn import_files(
+    settings: Settings,
+    import_type: Option<String>,
+    dry_run: bool,
+    json: bool,
+    path: PathBuf,
+) -> Result<ExitCode, String> {
+    if !path.exists() {
+        return Err(format!("{}: no such file or directory", path.display()));
+    }
+    let files = if path.is_dir() {
+        if import_type.is_some() {
+            return Err(format!(
+                "{} is a directory: its files name their data sets, so leave out --type",
+                path.display()
+            ));
+        }
+        import::files_in_directory(&path).map_err(|e| e.to_string())?
+    } else {
+        let name = import_type.ok_or_else(|| {
+            format!(
+                "--type is needed for a file; one of: {}",
+                ImportType::names()
+            )
+        })?;
+        let import_type = ImportType::from_name(&name).ok_or_else(|| {
+            format!(
+                "--type '{name}' is not a data set; one of: {}",
+                ImportType::names()
+            )
+        })?;
+        vec![ImportFile {
+            import_type,
+            source: Source::Path(path),
+        }]
+    };
+    let store = open_store(&settings)?;
+    let bar = progress::ImportBar::new();
+    let report = import::import(&store, &files, dry_run, &bar).map_err(|e| e.to_string())?;
+    bar.finish();
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
+        );
+    } else {
+        println!("{report}");
+    }
+    Ok(if report.is_rejected() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
+    if !settings.data_dir.join("db").exists() {
+        return Err(format!(
+            "there is no store at {}",
+            settings.data_dir.display()
+        ));
+    }
+    let store = open_store(&settings)?;
+    let report = check::check(&store).map_err(|e| e.to_string())?;
+    if json {
+        let counts: serde_json::Map<String, serde_json::Value> = report
+            .counts
+            .iter()
+            .map(|(n, c)| (n.to_string(), (*c).into()))
+            .collect();
+        let body = serde_json::json!({
+            "sound": report.is_sound(),
+            "checksum": report.checksum,
+            "counts": counts,
+            "problems": report.problems,
+            "problem_count": report.problem_count,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&body).map_err(|e| e.to_string())?
+        );
+    } else {
+        for (name, count) in &report.counts {
+            println!("{name:<28} {count:>10}");
+        }
+        for p in &report.problems {
+            println!("problem: {p}");
+        }
+        println!("checksum: {}", report.checksum);
+        let verdict = if report.is_sound() {
+            "sound".to_owned()
+        } else {
+            format!("{} problems", report.problem_count)
+        };
+        println!("{verdict}");
+    }
+    Ok(if report.is_sound() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
