@@ -169,9 +169,21 @@ fn semicolons_a_byte_order_mark_and_quoted_fields_are_read() {
         "\u{feff}Brand_ID;Name\r\n1;\"Veltra; Brakes\"\r\n2;\"Norvik \"\"Filters\"\"\"\r\n",
     )
     .unwrap();
-    let (ok, report) = import(&data, &["--type", "brands", path(&file)]);
+    let (ok, report) = import(&data, &["--type", "BRANDS", path(&file)]);
     assert!(ok, "{report}");
     assert_eq!(totals(&report, "added"), 2);
+    // A file saved in Latin-1 is refused row by row, saying why.
+    let latin1 = dir.path().join("latin1.csv");
+    fs::write(&latin1, b"brand_id,name\n3,M\xfcller\n").unwrap();
+    let (ok, report) = import(&data, &["--type", "brands", path(&latin1)]);
+    assert!(!ok);
+    assert!(
+        report["files"][0]["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("UTF-8"),
+        "{report}"
+    );
     let genarts = dir.path().join("genarts.csv");
     fs::write(
         &genarts,

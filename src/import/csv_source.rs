@@ -233,7 +233,9 @@ impl CsvSource {
                         } => {
                             format!("has {len} fields where the header has {expected_len}")
                         }
-                        csv::ErrorKind::Utf8 { .. } => "is not UTF-8 text".to_owned(),
+                        csv::ErrorKind::Utf8 { .. } => {
+                            "is not UTF-8 text; save the file as UTF-8".to_owned()
+                        }
                         csv::ErrorKind::Io(io) => return Err(format!("cannot be read: {io}")),
                         _ => e.to_string(),
                     };

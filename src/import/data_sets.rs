@@ -57,7 +57,9 @@ impl ImportType {
     }
 
     pub fn from_name(name: &str) -> Option<ImportType> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
+        Self::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name))
     }
 
     /// The allowed names, for error messages.
