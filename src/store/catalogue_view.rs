@@ -83,20 +83,15 @@ impl Catalogue {
 
     fn get<R: Record>(&self, key: &[u8]) -> Result<Option<R>, StoreError> {
         match self.tree(R::TREE).get(key)? {
-            Some(v) => R::decode(key, &v).map(Some).ok_or_else(|| {
-                StoreError::Engine(format!("a record of {} cannot be decoded", R::TREE.name()))
-            }),
+            Some(v) => R::decode(key, &v)
+                .map(Some)
+                .ok_or_else(|| StoreError::undecodable(R::TREE)),
             None => Ok(None),
         }
     }
 
     fn scan<R: Record>(&self, prefix: Vec<u8>) -> impl Iterator<Item = Result<R, StoreError>> + '_ {
-        self.tree(R::TREE).scan_prefix(prefix).map(|entry| {
-            let (k, v) = entry?;
-            R::decode(&k, &v).ok_or_else(|| {
-                StoreError::Engine(format!("a record of {} cannot be decoded", R::TREE.name()))
-            })
-        })
+        indexes::records(self.tree(R::TREE).scan_prefix(prefix))
     }
 
     pub fn brand(&self, id: u32) -> Result<Option<Brand>, StoreError> {

@@ -32,3 +32,10 @@ impl From<sled::Error> for StoreError {
         StoreError::Engine(e.to_string())
     }
 }
+
+impl StoreError {
+    /// A stored record that does not decode: damage the integrity check reports.
+    pub(super) fn undecodable(tree: super::layout::TreeName) -> StoreError {
+        StoreError::Engine(format!("a record of {} cannot be decoded", tree.name()))
+    }
+}

@@ -17,13 +17,14 @@ pub trait DataTrees {
 type Emit<'e> = dyn FnMut(Vec<u8>, Vec<u8>) -> Result<(), StoreError> + 'e;
 
 fn corrupt(tree: TreeName) -> StoreError {
-    StoreError::Engine(format!("a record of {} cannot be decoded", tree.name()))
+    StoreError::undecodable(tree)
 }
 
-fn records<'t, R: Record + 't>(
-    tree: &'t sled::Tree,
-) -> impl Iterator<Item = Result<R, StoreError>> + 't {
-    tree.iter().map(|entry| {
+/// Decodes the records a tree iteration yields.
+pub(super) fn records<R: Record>(
+    entries: sled::Iter,
+) -> impl Iterator<Item = Result<R, StoreError>> {
+    entries.map(|entry| {
         let (k, v) = entry?;
         R::decode(&k, &v).ok_or_else(|| corrupt(R::TREE))
     })
@@ -71,7 +72,7 @@ pub fn derive(
 ) -> Result<(), StoreError> {
     match index {
         TreeName::RefnormArticle => {
-            for article in records::<Article>(data.tree(TreeName::Articles)) {
+            for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 let a = article?.key;
                 emit(
                     KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
@@ -80,7 +81,7 @@ pub fn derive(
             }
         }
         TreeName::CrossnumArticle => {
-            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences)) {
+            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
                 let c = cross?;
                 let key = KeyBuf::new()
                     .text(&normalise_reference(&c.number))
@@ -90,7 +91,7 @@ pub fn derive(
                     .done();
                 emit(key, c.number.into_bytes())?;
             }
-            for article in records::<Article>(data.tree(TreeName::Articles)) {
+            for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 let a = article?;
                 for ean in a.eans {
                     let key = KeyBuf::new()
@@ -151,7 +152,7 @@ pub fn derive(
             lists.emit(emit)?;
         }
         TreeName::ManufacturerCompetitorRef => {
-            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences)) {
+            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
                 let c = cross?;
                 if c.kind != CrossKind::Competitor {
                     continue;

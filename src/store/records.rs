@@ -9,7 +9,7 @@ use super::layout::TreeName;
 use crate::catalogue::*;
 
 /// A record stored in one of the data trees.
-pub trait Record: Sized {
+pub trait Record: Sized + 'static {
     const TREE: TreeName;
     fn key(&self) -> Vec<u8>;
     fn value(&self) -> Vec<u8>;
