@@ -21,6 +21,8 @@ pub enum StoreError {
     },
     #[error("the store at {0} is corrupt: {1}; restore it from a backup")]
     Corrupt(PathBuf, String),
+    #[error("cannot open the store at {0}: {1}")]
+    Unopenable(PathBuf, String),
     #[error("storage error: {0}")]
     Engine(String),
     #[error("an import is already running on this store")]

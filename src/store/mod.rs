@@ -176,6 +176,7 @@ fn open_engine(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
         {
             Err(StoreError::InUse(path.into()))
         }
+        Ok(Err(sled::Error::Io(e))) => Err(StoreError::Unopenable(path.into(), e.to_string())),
         Ok(Err(e)) => Err(StoreError::Corrupt(path.into(), e.to_string())),
         Err(_) => Err(StoreError::Corrupt(
             path.into(),
@@ -186,6 +187,12 @@ fn open_engine(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
 
 /// A directory with files but without sled's `conf` and `db` is somebody else's.
 fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
+    if path.exists() && !path.is_dir() {
+        return Err(StoreError::NotOurs(
+            path.into(),
+            "it is a file; the store is a directory".into(),
+        ));
+    }
     let Ok(entries) = std::fs::read_dir(path) else {
         return Ok(());
     };
