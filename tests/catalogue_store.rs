@@ -80,6 +80,31 @@ fn references_are_found_however_they_are_written() {
         assert!(c.vehicle(&link.ktype).unwrap().is_some());
     }
     assert!(c.articles_by_ktype("no-such-ktype").unwrap().is_empty());
+
+    // What hangs off an article is found under its key, and only its own.
+    assert!(
+        c.prices_of(&first.key)
+            .unwrap()
+            .iter()
+            .all(|p| p.article == first.key)
+    );
+    assert!(
+        c.criteria_of(&first.key)
+            .unwrap()
+            .iter()
+            .all(|x| x.article == first.key)
+    );
+    assert!(
+        c.media_of(&first.key)
+            .unwrap()
+            .iter()
+            .all(|m| m.article == first.key)
+    );
+    let priced = c
+        .articles_of_brand(2)
+        .map(|a| a.unwrap())
+        .find(|a| !c.prices_of(&a.key).unwrap().is_empty());
+    assert!(priced.is_some(), "the demo has prices");
     assert!(
         c.article(&ArticleKey {
             brand_id: 1,

@@ -150,11 +150,6 @@ impl Store {
         names
     }
 
-    /// Bytes the store occupies on disk.
-    pub fn size_on_disk(&self) -> Result<u64, StoreError> {
-        Ok(self.db.size_on_disk()?)
-    }
-
     fn publish(&self, manifest: &Manifest, catalogue: Catalogue) -> Result<(), StoreError> {
         let encoded = bincode::encode_to_vec(manifest, bincode::config::standard())
             .map_err(|e| StoreError::Engine(e.to_string()))?;

@@ -96,3 +96,54 @@ impl Store {
             .map(|id| String::from_utf8_lossy(&id).into_owned()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_found_by_hash_and_never_stored_in_plain_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let first = store
+            .put_provider("acme", "Acme", vec![Scope::Read], None)
+            .unwrap();
+        assert!(first.starts_with("pc_") && first.len() == 51);
+        assert_eq!(
+            store.provider_of_key(&first).unwrap().as_deref(),
+            Some("acme")
+        );
+        assert_eq!(store.provider_of_key("pc_wrong").unwrap(), None);
+
+        // Re-keying retires the old key.
+        let second = store
+            .put_provider(
+                "acme",
+                "Acme",
+                vec![Scope::Read],
+                Some("fixed-key-for-scripts"),
+            )
+            .unwrap();
+        assert_eq!(second, "fixed-key-for-scripts");
+        assert_eq!(store.provider_of_key(&first).unwrap(), None);
+        assert_eq!(
+            store.provider("acme").unwrap().unwrap().key_hashes,
+            vec![hash_key(&second)]
+        );
+        store.flush().unwrap();
+
+        for entry in std::fs::read_dir(dir.path()).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let bytes = std::fs::read(&path).unwrap();
+                for key in [&first, &second] {
+                    assert!(
+                        !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
+                        "{key} in {}",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+}
