@@ -317,11 +317,11 @@ struct ArticleMaker {
     last_of_brand: Vec<(u32, String)>,
 }
 
-fn genart(id: u32) -> &'static GenArt {
-    GENARTS
-        .iter()
-        .find(|g| g.id == id)
-        .expect("genart in the table")
+/// A genart of the table by id; the kit builders name ids the table holds.
+fn genart(id: u32) -> csv::Result<&'static GenArt> {
+    GENARTS.iter().find(|g| g.id == id).ok_or_else(|| {
+        std::io::Error::other(format!("genart {id} is not in the generator's table")).into()
+    })
 }
 
 fn price_text(cents: u64) -> String {
@@ -569,12 +569,12 @@ impl ArticleMaker {
         let ktypes = self.pick_vehicles(vehicles, 1, 4);
         let mut parts = Vec::new();
         for id in EXHAUST_PARTS {
-            parts.push(self.article(f, genart(id), ktypes.clone(), vehicles)?);
+            parts.push(self.article(f, genart(id)?, ktypes.clone(), vehicles)?);
         }
         let quantities = [1, 1, 1, 1, 1];
         self.kit(
             f,
-            genart(EXHAUST_SYSTEM),
+            genart(EXHAUST_SYSTEM)?,
             &parts,
             &quantities,
             ktypes,
@@ -587,10 +587,10 @@ impl ArticleMaker {
     fn brake_set(&mut self, f: &mut Files, vehicles: &[Vehicle]) -> csv::Result<usize> {
         let ktypes = self.pick_vehicles(vehicles, 1, 4);
         let parts = [
-            self.article(f, genart(BRAKE_DISC), ktypes.clone(), vehicles)?,
-            self.article(f, genart(BRAKE_PADS), ktypes.clone(), vehicles)?,
+            self.article(f, genart(BRAKE_DISC)?, ktypes.clone(), vehicles)?,
+            self.article(f, genart(BRAKE_PADS)?, ktypes.clone(), vehicles)?,
         ];
-        self.kit(f, genart(BRAKE_KIT), &parts, &[2, 1], ktypes, vehicles)?;
+        self.kit(f, genart(BRAKE_KIT)?, &parts, &[2, 1], ktypes, vehicles)?;
         Ok(3)
     }
 

@@ -101,21 +101,16 @@ impl<'s> Staging<'s> {
     pub fn put<R: Record>(&mut self, record: &R) -> Result<Change, StoreError> {
         let key = record.key();
         let value = record.value();
-        if !self.sets.contains_key(&R::TREE) {
-            let rows = if self.dry_run {
-                Staged::Keys(HashSet::new())
-            } else {
-                Staged::Tree(self.new_tree(R::TREE)?)
-            };
-            self.sets.insert(
-                R::TREE,
-                StagedSet {
-                    rows,
-                    changed: false,
-                },
-            );
-        }
-        let set = self.sets.get_mut(&R::TREE).expect("inserted above");
+        // The staging tree is made before the map is borrowed for the row.
+        let tree = if self.dry_run || self.sets.contains_key(&R::TREE) {
+            None
+        } else {
+            Some(self.new_tree(R::TREE)?)
+        };
+        let set = self.sets.entry(R::TREE).or_insert_with(|| StagedSet {
+            rows: tree.map_or_else(|| Staged::Keys(HashSet::new()), Staged::Tree),
+            changed: false,
+        });
         let duplicate = match &mut set.rows {
             Staged::Tree(tree) => tree.insert(&key, value.as_slice())?.is_some(),
             Staged::Keys(keys) => !keys.insert(key.clone().into_boxed_slice()),
