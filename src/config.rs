@@ -25,6 +25,8 @@ pub struct Settings {
     pub exhaust_genarts: Vec<u32>,
     /// The store's page cache, in MiB.
     pub cache_mb: u64,
+    /// The import inbox: `importArticles` reads its `fileId` from here, nowhere else.
+    pub inbox: PathBuf,
 }
 
 impl Default for Settings {
@@ -35,6 +37,7 @@ impl Default for Settings {
             log: "info".into(),
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
+            inbox: PathBuf::from("partscat-inbox"),
         }
     }
 }
@@ -45,6 +48,7 @@ pub struct Overrides {
     pub config: Option<PathBuf>,
     pub listen: Vec<SocketAddr>,
     pub data_dir: Option<PathBuf>,
+    pub inbox: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -61,6 +65,7 @@ struct FileLayer {
     data_dir: Option<PathBuf>,
     log: Option<String>,
     cache_mb: Option<u64>,
+    inbox: Option<PathBuf>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -76,15 +81,23 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 5] = ["listen", "data_dir", "log", "cache_mb", "catalogue"];
+const KNOWN_KEYS: [&str; 6] = [
+    "listen",
+    "data_dir",
+    "log",
+    "cache_mb",
+    "inbox",
+    "catalogue",
+];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 6] = [
+const KNOWN_ENV: [&str; 7] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
     "PARTSCAT_LOG",
     "PARTSCAT_CACHE_MB",
     "PARTSCAT_EXHAUST_GENARTS",
+    "PARTSCAT_INBOX",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -170,6 +183,9 @@ impl Settings {
             settings.cache_mb =
                 parse_cache_mb(&v).map_err(|e| ConfigError::Env("PARTSCAT_CACHE_MB", e))?;
         }
+        if let Some(v) = env("PARTSCAT_INBOX") {
+            settings.inbox = PathBuf::from(v);
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -180,6 +196,9 @@ impl Settings {
         }
         if let Some(d) = &overrides.data_dir {
             settings.data_dir = d.clone();
+        }
+        if let Some(d) = &overrides.inbox {
+            settings.inbox = d.clone();
         }
         Ok((settings, warnings))
     }
@@ -221,6 +240,9 @@ impl Settings {
         }
         if let Some(d) = layer.data_dir {
             self.data_dir = d;
+        }
+        if let Some(d) = layer.inbox {
+            self.inbox = d;
         }
         if let Some(l) = layer.log {
             self.log = l;
@@ -286,6 +308,7 @@ mod tests {
             data_dir: Some("/srv/c".into()),
             listen: vec!["127.0.0.1:1".parse().unwrap()],
             config: None,
+            inbox: None,
         };
         let (s, _) = load(Some(file), &[("PARTSCAT_DATA", "/srv/b")], flags).unwrap();
         assert_eq!(s.data_dir, PathBuf::from("/srv/c"));

@@ -67,6 +67,31 @@ impl Date {
     }
 }
 
+impl Date {
+    /// Today in UTC.
+    pub fn today() -> Date {
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        Date::from_unix_days((seconds / 86_400) as i64)
+    }
+
+    /// The civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+    pub fn from_unix_days(days: i64) -> Date {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+        Date { year, month, day }
+    }
+}
+
 fn days_in_month(year: u16, month: u8) -> u8 {
     match month {
         2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
@@ -162,6 +187,13 @@ serialize_as_text!(YearMonth, Date, Amount);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unix_days_become_civil_dates() {
+        assert_eq!(Date::from_unix_days(0).to_string(), "1970-01-01");
+        assert_eq!(Date::from_unix_days(11_016).to_string(), "2000-02-29");
+        assert_eq!(Date::from_unix_days(20_779).to_string(), "2026-11-22");
+    }
 
     #[test]
     fn year_months_round_trip() {

@@ -50,6 +50,9 @@ enum Command {
         /// The demo provider's key (default: a new random key, printed at start).
         #[arg(long, value_name = "KEY", requires = "demo")]
         demo_key: Option<String>,
+        /// The import inbox: `importArticles` takes its files from here.
+        #[arg(long, value_name = "DIR")]
+        inbox: Option<PathBuf>,
     },
     /// Import CSV data: one file of one data set, or a directory of <type>.csv files.
     Import {
@@ -101,11 +104,16 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn settings(common: &Common, listen: Vec<SocketAddr>) -> Result<Settings, String> {
+fn settings(
+    common: &Common,
+    listen: Vec<SocketAddr>,
+    inbox: Option<PathBuf>,
+) -> Result<Settings, String> {
     let overrides = Overrides {
         config: common.config.clone(),
         listen,
         data_dir: common.data.clone(),
+        inbox,
     };
     let (settings, warnings) = Settings::load(&overrides).map_err(|e| e.to_string())?;
     init_logging(&settings.log);
@@ -136,7 +144,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
             listen,
             demo,
             demo_key,
-        } => serve(settings(&common, listen)?, demo, demo_key),
+            inbox,
+        } => serve(settings(&common, listen, inbox)?, demo, demo_key),
         Command::Import {
             common,
             import_type,
@@ -144,13 +153,13 @@ fn run(command: Command) -> Result<ExitCode, String> {
             json,
             path,
         } => import_files(
-            settings(&common, Vec::new())?,
+            settings(&common, Vec::new(), None)?,
             import_type,
             dry_run,
             json,
             path,
         ),
-        Command::Check { common, json } => check_store(settings(&common, Vec::new())?, json),
+        Command::Check { common, json } => check_store(settings(&common, Vec::new(), None)?, json),
         Command::Gen {
             articles,
             out,

@@ -1,14 +1,22 @@
 //! The HTTP server: poem on tokio, listening on every configured address, stopping gracefully
 //! on SIGTERM or Ctrl-C and flushing the store before it exits.
 
+mod auth;
+mod compression;
+mod connection;
 mod health;
+mod problem;
+mod streaming;
+mod svc;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use poem::http::StatusCode;
 use poem::listener::{Listener, TcpListener};
-use poem::{EndpointExt, Route, Server, get};
+use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get};
+use poem_openapi::OpenApiService;
 
 use crate::config::Settings;
 use crate::store::Store;
@@ -18,6 +26,7 @@ pub struct AppState {
     pub store: Arc<Store>,
     pub settings: Settings,
     ready: AtomicBool,
+    jobs: svc::Jobs,
 }
 
 impl AppState {
@@ -26,6 +35,7 @@ impl AppState {
             store,
             settings,
             ready: AtomicBool::new(false),
+            jobs: svc::Jobs::default(),
         })
     }
 
@@ -38,12 +48,50 @@ impl AppState {
     }
 }
 
-pub fn app(state: Arc<AppState>) -> impl poem::Endpoint {
+/// The OpenAPI service of the `/svc` routes; its document is generated from the code.
+fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+    OpenApiService::new(svc::api(), "partscat", env!("CARGO_PKG_VERSION"))
+        .description(include_str!("openapi_description.md"))
+}
+
+pub fn app(state: Arc<AppState>) -> impl Endpoint {
+    let api = openapi();
     Route::new()
         .at("/health", get(health::health))
         .at("/ready", get(health::ready))
+        .at("/openapi.json", api.spec_endpoint())
+        .at("/openapi.yaml", api.spec_endpoint_yaml())
+        .nest("/docs", api.swagger_ui())
+        .nest("/", api)
+        .around(auth::require_caller)
+        .around(require_ready)
+        .around(connection::bound_body)
+        .around(compression::compress_large)
+        .around(problem::render_errors)
         .data(state)
 }
+
+/// The OpenAPI document, for tests and golden files.
+pub fn openapi_json() -> String {
+    openapi().spec()
+}
+
+/// `/svc` answers 503 until the catalogue is loaded.
+async fn require_ready<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let loading = req.uri().path().starts_with("/svc/")
+        && req.data::<Arc<AppState>>().is_some_and(|s| !s.is_ready());
+    if loading {
+        return Ok(problem::Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the catalogue is still loading",
+        )
+        .into_response());
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
+/// A keep-alive connection with no traffic for this long is closed.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Serves until SIGTERM or Ctrl-C, then lets running requests finish (up to 10 s).
 pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
@@ -58,10 +106,15 @@ pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
     for address in &addresses[1..] {
         listener = listener.combine(TcpListener::bind(*address)).boxed();
     }
+    let acceptor = connection::GuardedAcceptor {
+        inner: listener.into_acceptor().await?,
+        header_timeout: connection::HEADER_READ_TIMEOUT,
+    };
     for address in &addresses {
         tracing::info!(%address, "listening");
     }
-    Server::new(listener)
+    Server::new_with_acceptor(acceptor)
+        .idle_timeout(IDLE_TIMEOUT)
         .run_with_graceful_shutdown(app(state), shutdown_signal(), Some(Duration::from_secs(10)))
         .await
 }

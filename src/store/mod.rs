@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, RwLock};
 pub use catalogue_view::{Catalogue, CrossHit};
 pub use error::StoreError;
 pub use layout::TreeName;
-pub use providers::{ProviderRecord, Scope};
+pub use providers::{ProviderRecord, Scope, generate_key, hash_key};
 pub use staging::{Change, Outcome, Staging};
 
 use layout::Manifest;

@@ -1,0 +1,152 @@
+//! Who is calling: the one authentication path for `/svc` (and, later, SOAP and JSON).
+//! A call names its provider (`provider`) and presents one of its static keys in the query
+//! (`api_key`), the `X-Api-Key` header, or HTTP Basic with the key as user name.
+
+use std::sync::Arc;
+
+use base64::Engine as _;
+use poem::http::StatusCode;
+use poem::{Endpoint, IntoResponse, Request, Response};
+use poem_openapi::SecurityScheme;
+use poem_openapi::auth::{ApiKey, Basic};
+
+use super::AppState;
+use super::problem::Problem;
+use crate::store::{ProviderRecord, hash_key};
+
+/// The authenticated caller, in the request's extensions for handlers that need it.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub provider: ProviderRecord,
+}
+
+// The three places a key may be. These types declare them in the document; `authenticate`
+// reads the raw request, so their fields are never read.
+
+/// `?api_key=<key>`.
+#[allow(dead_code)]
+#[derive(SecurityScheme)]
+#[oai(ty = "api_key", key_name = "api_key", key_in = "query")]
+pub struct ApiKeyQuery(ApiKey);
+
+/// `X-Api-Key: <key>`.
+#[allow(dead_code)]
+#[derive(SecurityScheme)]
+#[oai(ty = "api_key", key_name = "X-Api-Key", key_in = "header")]
+pub struct ApiKeyHeader(ApiKey);
+
+/// HTTP Basic with the key as user name and an empty password (`https://<key>@host/…`).
+#[allow(dead_code)]
+#[derive(SecurityScheme)]
+#[oai(ty = "basic")]
+pub struct KeyAsBasicUser(Basic);
+
+/// Any of the three. Extraction never fails here: `authenticate` has already decided.
+#[allow(dead_code)]
+#[derive(SecurityScheme)]
+pub enum Credentials {
+    ApiKeyQuery(ApiKeyQuery),
+    ApiKeyHeader(ApiKeyHeader),
+    KeyAsBasicUser(KeyAsBasicUser),
+    #[oai(fallback)]
+    Checked,
+}
+
+fn unauthorized(detail: &str) -> Problem {
+    Problem::new(StatusCode::UNAUTHORIZED, detail)
+}
+
+/// The provider the request names and the key it presents; every failure is the same 401
+/// for a wrong key, an unknown provider or a disabled one, so a caller learns nothing.
+pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> {
+    let query = req.uri().query().unwrap_or("");
+    let mut provider = None;
+    let mut keys = Vec::new();
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        match name.as_ref() {
+            "provider" => provider = Some(value.into_owned()),
+            "api_key" => keys.push(value.into_owned()),
+            _ => {}
+        }
+    }
+    for value in req.headers().get_all("x-api-key") {
+        let key = value
+            .to_str()
+            .map_err(|_| unauthorized("the X-Api-Key header is not text"))?;
+        keys.push(key.to_owned());
+    }
+    if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
+        keys.push(basic_user(value)?);
+    }
+    let Some(provider) = provider.filter(|p| !p.is_empty()) else {
+        return Err(unauthorized(
+            "the `provider` parameter is missing: name the ProviderId the call is made for",
+        ));
+    };
+    keys.dedup();
+    let key = match keys.as_slice() {
+        [] => {
+            return Err(unauthorized(
+                "no credentials: pass the key as `api_key`, in `X-Api-Key`, or as the Basic user name",
+            ));
+        }
+        [key] => key,
+        _ => return Err(unauthorized("the request carries different keys")),
+    };
+    let denied = || unauthorized("the provider or its key is not valid");
+    let record = state
+        .store
+        .provider(&provider)
+        .map_err(Problem::from)?
+        .filter(|r| r.enabled)
+        .ok_or_else(denied)?;
+    let presented = hash_key(key);
+    let known = record.key_hashes.iter().fold(false, |found, h| {
+        found | bool::from(subtle_eq(h, &presented))
+    });
+    if !known {
+        return Err(denied());
+    }
+    Ok(Caller { provider: record })
+}
+
+fn subtle_eq(a: &[u8; 32], b: &[u8; 32]) -> subtle::Choice {
+    use subtle::ConstantTimeEq;
+    a.ct_eq(b)
+}
+
+/// The user name of a Basic header; the password must be empty.
+fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
+    let malformed = || unauthorized("the Authorization header is not Basic with the key as user");
+    let text = value.to_str().map_err(|_| malformed())?;
+    let (scheme, encoded) = text.split_once(' ').ok_or_else(malformed)?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return Err(malformed());
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim())
+        .map_err(|_| malformed())?;
+    let decoded = String::from_utf8(decoded).map_err(|_| malformed())?;
+    match decoded.split_once(':') {
+        Some((user, "")) if !user.is_empty() => Ok(user.to_owned()),
+        _ => Err(malformed()),
+    }
+}
+
+/// Authenticates every `/svc` request before it is routed.
+pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+    if !req.uri().path().starts_with("/svc/") {
+        return Ok(next.call(req).await?.into_response());
+    }
+    let state = req
+        .data::<Arc<AppState>>()
+        .cloned()
+        .ok_or_else(|| Problem::internal("application state missing"))?;
+    match authenticate(&state, &req) {
+        Ok(caller) => {
+            req.extensions_mut().insert(caller);
+            Ok(next.call(req).await?.into_response())
+        }
+        Err(problem) => Ok(problem.into_response()),
+    }
+}

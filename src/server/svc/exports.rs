@@ -1,0 +1,487 @@
+//! The export routes: per brand (`exportCatalogue`, `exportGolda`, `exportAtc`, `DMM`) or per
+//! competitor manufacturer (`exportRefConcurrente`, `exportRefConcurrenteInterne`). Each
+//! streams; see `streaming` for how memory stays flat.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use poem::Request;
+use poem::web::Data;
+use poem_openapi::OpenApi;
+use poem_openapi::param::Query;
+
+use super::ApiTag;
+use super::export_rows::*;
+use super::schema::{Names, Vehicle};
+use crate::catalogue::{self as model, Date, ManufacturerKind};
+use crate::server::AppState;
+use crate::server::auth::Credentials;
+use crate::server::problem::{ApiError, Lookup, Problem};
+use crate::server::streaming::{ExportResponse, Format, RowWriter, Stop, stream};
+use crate::store::Catalogue;
+
+type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
+
+pub struct ExportApi;
+
+/// A brand that exists, or the 404 naming it.
+fn known_brand(catalogue: &Catalogue, brand_id: u32) -> Result<model::Brand, Problem> {
+    catalogue
+        .brand(brand_id)?
+        .ok_or_else(|| Problem::not_found(format!("no brand has the id {brand_id}")))
+}
+
+fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<model::Manufacturer, Problem> {
+    let maker = catalogue
+        .manufacturer(id)?
+        .ok_or_else(|| Problem::not_found(format!("no manufacturer has the id {id}")))?;
+    if maker.kind != ManufacturerKind::PartsMaker {
+        return Err(Problem::bad_parameter(
+            "manufacturer_id",
+            format!(
+                "manufacturer {id} ({}) is a vehicle maker: competitor references belong to parts makers",
+                maker.name
+            ),
+        ));
+    }
+    Ok(maker)
+}
+
+fn format_of(is_csv: bool) -> Format {
+    if is_csv { Format::Csv } else { Format::Json }
+}
+
+/// For routes without `is_csv_export`: CSV when the client prefers `text/csv`.
+fn negotiated(req: &Request) -> Format {
+    let accept = req
+        .headers()
+        .get(poem::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if accept
+        .split(',')
+        .next()
+        .is_some_and(|first| first.trim().starts_with("text/csv"))
+    {
+        Format::Csv
+    } else {
+        Format::Json
+    }
+}
+
+/// Vehicles by Ktype, each read once per export.
+struct VehicleCache<'a> {
+    catalogue: &'a Catalogue,
+    known: HashMap<String, Option<Vehicle>>,
+}
+
+impl<'a> VehicleCache<'a> {
+    fn new(catalogue: &'a Catalogue) -> Self {
+        VehicleCache {
+            catalogue,
+            known: HashMap::new(),
+        }
+    }
+
+    fn get(&mut self, ktype: &str) -> Result<Option<&Vehicle>, Stop> {
+        if !self.known.contains_key(ktype) {
+            let v = self.catalogue.vehicle(ktype)?.map(|v| Vehicle::from(&v));
+            self.known.insert(ktype.to_owned(), v);
+        }
+        Ok(self.known.get(ktype).and_then(Option::as_ref))
+    }
+}
+
+#[OpenApi(tag = "ApiTag::Exports")]
+impl ExportApi {
+    /// The catalogue of a brand.
+    ///
+    /// JSON: one nested object per article (criteria, numbers, prices, media, vehicles).
+    /// `is_csv_export=true`: CSV, one row per article. `is_flat_export=true`: one row per
+    /// article × vehicle (JSON objects, or CSV with `is_csv_export=true`).
+    #[oai(
+        path = "/svc/exportCatalogue",
+        method = "get",
+        operation_id = "exportCatalogue"
+    )]
+    async fn export_catalogue(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The brand to export.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<u32>,
+        /// `true`: CSV instead of JSON.
+        #[oai(default)]
+        is_csv_export: Query<bool>,
+        /// `true`: one row per article × vehicle.
+        #[oai(default)]
+        is_flat_export: Query<bool>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Export<CatalogueExportRow> {
+        let catalogue = state.store.catalogue();
+        let brand = known_brand(&catalogue, brand_id.0)?;
+        let format = format_of(is_csv_export.0);
+        let stem = format!("catalogue-{}", brand.id);
+        if is_flat_export.0 {
+            return Ok(stream(format, &format!("{stem}-flat"), move |w| {
+                flat_catalogue(&catalogue, brand.id, w)
+            }));
+        }
+        Ok(stream(format, &stem, move |w| {
+            let mut names = Names::new(&catalogue);
+            for article in catalogue.articles_of_brand(brand.id) {
+                let article = article?;
+                let vehicles = catalogue
+                    .links_of(&article.key)?
+                    .into_iter()
+                    .map(|l| Fitment {
+                        ktype: l.ktype,
+                        position: l.position,
+                        quantity: l.quantity,
+                        notes: l.notes,
+                    })
+                    .collect();
+                w.row(&CatalogueArticle {
+                    article: names.article(&article)?,
+                    vehicles,
+                })?;
+            }
+            Ok(())
+        }))
+    }
+
+    /// The Golda distributor layout of a brand: one row per article × vehicle application.
+    #[oai(
+        path = "/svc/exportGolda",
+        method = "get",
+        operation_id = "exportGolda"
+    )]
+    async fn export_golda(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The brand to export.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<u32>,
+        /// `true`: CSV instead of JSON.
+        #[oai(default)]
+        is_csv_export: Query<bool>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Export<GoldaRow> {
+        let catalogue = state.store.catalogue();
+        let brand = known_brand(&catalogue, brand_id.0)?;
+        let stem = format!("golda-{}", brand.id);
+        Ok(stream(format_of(is_csv_export.0), &stem, move |w| {
+            golda(&catalogue, brand.id, w)
+        }))
+    }
+
+    /// The technical criteria of a brand's articles: one row per article × criterion.
+    #[oai(path = "/svc/exportAtc", method = "get", operation_id = "exportAtc")]
+    async fn export_atc(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The brand to export.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<u32>,
+        /// `true`: CSV instead of JSON.
+        #[oai(default)]
+        is_csv_export: Query<bool>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Export<AtcRow> {
+        let catalogue = state.store.catalogue();
+        let brand = known_brand(&catalogue, brand_id.0)?;
+        let stem = format!("atc-{}", brand.id);
+        Ok(stream(format_of(is_csv_export.0), &stem, move |w| {
+            let mut names = Names::new(&catalogue);
+            for article in catalogue.articles_of_brand(brand.id) {
+                let article = article?;
+                let genart_name = names.genart(article.genart)?;
+                for c in catalogue.criteria_of(&article.key)? {
+                    w.row(&AtcRow {
+                        brand_id: brand.id,
+                        brand_name: brand.name.clone(),
+                        reference: article.reference.clone(),
+                        genart: article.genart,
+                        genart_name: genart_name.clone(),
+                        criterion: c.name,
+                        value: c.value,
+                        unit: c.unit,
+                    })?;
+                }
+            }
+            Ok(())
+        }))
+    }
+
+    /// A competitor manufacturer's numbers and the maker's articles they match.
+    ///
+    /// JSON, or CSV when the client's `Accept` prefers `text/csv`.
+    #[oai(
+        path = "/svc/exportRefConcurrente",
+        method = "get",
+        operation_id = "exportRefConcurrente"
+    )]
+    async fn export_ref_concurrente(
+        &self,
+        state: Data<&Arc<AppState>>,
+        req: &Request,
+        /// The competitor (a parts maker).
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        manufacturer_id: Query<u32>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Export<CompetitorReferenceRow> {
+        let catalogue = state.store.catalogue();
+        let maker = known_competitor(&catalogue, manufacturer_id.0)?;
+        let stem = format!("competitor-refs-{}", maker.id);
+        Ok(stream(negotiated(req), &stem, move |w| {
+            competitor_references(&catalogue, &maker, None, w)
+        }))
+    }
+
+    /// The same as `exportRefConcurrente`, restricted to one of the maker's brands.
+    #[oai(
+        path = "/svc/exportRefConcurrenteInterne",
+        method = "get",
+        operation_id = "exportRefConcurrenteInterne"
+    )]
+    async fn export_ref_concurrente_interne(
+        &self,
+        state: Data<&Arc<AppState>>,
+        req: &Request,
+        /// The competitor (a parts maker).
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        manufacturer_id: Query<u32>,
+        /// The maker's brand the rows are restricted to.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<u32>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Export<CompetitorReferenceRow> {
+        let catalogue = state.store.catalogue();
+        let maker = known_competitor(&catalogue, manufacturer_id.0)?;
+        let brand = known_brand(&catalogue, brand_id.0)?;
+        let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
+        Ok(stream(negotiated(req), &stem, move |w| {
+            competitor_references(&catalogue, &maker, Some(brand.id), w)
+        }))
+    }
+
+    /// The digital media manifest of a brand: its articles with images, documents and
+    /// 360-degree spin sets (frames in order). Articles without media are left out.
+    ///
+    /// JSON, or CSV when the client's `Accept` prefers `text/csv`.
+    #[oai(path = "/svc/DMM", method = "get", operation_id = "DMM")]
+    async fn dmm(
+        &self,
+        state: Data<&Arc<AppState>>,
+        req: &Request,
+        /// The brand to export.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<u32>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Export<DmmArticle> {
+        let catalogue = state.store.catalogue();
+        let brand = known_brand(&catalogue, brand_id.0)?;
+        let stem = format!("dmm-{}", brand.id);
+        Ok(stream(negotiated(req), &stem, move |w| {
+            dmm(&catalogue, &brand, w)
+        }))
+    }
+}
+
+/// What `exportCatalogue` answers: nested articles, or flat rows with `is_flat_export`.
+#[derive(Debug, poem_openapi::Union)]
+#[oai(rename = "CatalogueExportRow")]
+pub enum CatalogueExportRow {
+    Article(CatalogueArticle),
+    Flat(FlatCatalogueRow),
+}
+
+fn first_ean(a: &model::Article) -> String {
+    a.eans.first().cloned().unwrap_or_default()
+}
+
+fn status_text(a: &model::Article) -> String {
+    status_name(a.status.into()).into()
+}
+
+fn flat_catalogue(
+    catalogue: &Catalogue,
+    brand_id: u32,
+    w: &mut RowWriter<FlatCatalogueRow>,
+) -> Result<(), Stop> {
+    let mut names = Names::new(catalogue);
+    let mut vehicles = VehicleCache::new(catalogue);
+    for article in catalogue.articles_of_brand(brand_id) {
+        let article = article?;
+        let base = FlatCatalogueRow {
+            brand_id,
+            brand_name: names.brand(brand_id)?,
+            reference: article.reference.clone(),
+            genart: article.genart,
+            genart_name: names.genart(article.genart)?,
+            description: article.description.clone(),
+            status: status_text(&article),
+            ean: first_ean(&article),
+            ..Default::default()
+        };
+        let links = catalogue.links_of(&article.key)?;
+        if links.is_empty() {
+            w.row(&base)?;
+        }
+        for link in links {
+            let mut row = base.clone();
+            if let Some(v) = vehicles.get(&link.ktype)? {
+                row.set_vehicle(v);
+            } else {
+                row.ktype = link.ktype;
+            }
+            row.position = link.position;
+            row.quantity = Some(link.quantity);
+            w.row(&row)?;
+        }
+    }
+    Ok(())
+}
+
+fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> Result<(), Stop> {
+    let mut names = Names::new(catalogue);
+    let mut vehicles = VehicleCache::new(catalogue);
+    let today = Date::today();
+    for article in catalogue.articles_of_brand(brand_id) {
+        let article = article?;
+        let price = catalogue
+            .prices_of(&article.key)?
+            .into_iter()
+            .filter(|p| p.price_type.eq_ignore_ascii_case("list"))
+            .filter(|p| p.valid_from.is_none_or(|d| d <= today))
+            .filter(|p| p.valid_to.is_none_or(|d| d >= today))
+            .max_by_key(|p| p.valid_from);
+        let base = GoldaRow {
+            reference: article.reference.clone(),
+            brand_id,
+            brand_name: names.brand(brand_id)?,
+            genart: article.genart,
+            genart_name: names.genart(article.genart)?,
+            ean: first_ean(&article),
+            price: price
+                .as_ref()
+                .map(|p| p.amount.to_string())
+                .unwrap_or_default(),
+            currency: price.map(|p| p.currency).unwrap_or_default(),
+            ..Default::default()
+        };
+        let links = catalogue.links_of(&article.key)?;
+        if links.is_empty() {
+            w.row(&base)?;
+        }
+        for link in links {
+            let mut row = base.clone();
+            match vehicles.get(&link.ktype)? {
+                Some(v) => {
+                    row.ktype.clone_from(&v.ktype);
+                    row.make.clone_from(&v.make);
+                    row.model.clone_from(&v.model);
+                    row.year_from.clone_from(&v.year_from);
+                    row.year_to = v.year_to.clone().unwrap_or_default();
+                }
+                None => row.ktype = link.ktype,
+            }
+            w.row(&row)?;
+        }
+    }
+    Ok(())
+}
+
+fn competitor_references(
+    catalogue: &Catalogue,
+    maker: &model::Manufacturer,
+    only_brand: Option<u32>,
+    w: &mut RowWriter<CompetitorReferenceRow>,
+) -> Result<(), Stop> {
+    let mut names = Names::new(catalogue);
+    for hit in catalogue.competitor_references_of(maker.id) {
+        let hit = hit?;
+        if only_brand.is_some_and(|b| b != hit.article.brand_id) {
+            continue;
+        }
+        let Some(article) = catalogue.article(&hit.article)? else {
+            continue;
+        };
+        w.row(&CompetitorReferenceRow {
+            manufacturer_id: maker.id,
+            manufacturer_name: maker.name.clone(),
+            competitor_number: hit.number,
+            brand_id: article.key.brand_id,
+            brand_name: names.brand(article.key.brand_id)?,
+            reference: article.reference.clone(),
+            genart: article.genart,
+            genart_name: names.genart(article.genart)?,
+            description: article.description,
+        })?;
+    }
+    Ok(())
+}
+
+fn dmm(
+    catalogue: &Catalogue,
+    brand: &model::Brand,
+    w: &mut RowWriter<DmmArticle>,
+) -> Result<(), Stop> {
+    let mut names = Names::new(catalogue);
+    for article in catalogue.articles_of_brand(brand.id) {
+        let article = article?;
+        let media = catalogue.media_of(&article.key)?;
+        if media.is_empty() {
+            continue;
+        }
+        let mut row = DmmArticle {
+            brand_id: brand.id,
+            brand_name: brand.name.clone(),
+            reference: article.reference.clone(),
+            genart: article.genart,
+            genart_name: names.genart(article.genart)?,
+            images: Vec::new(),
+            documents: Vec::new(),
+            spin_sets: Vec::new(),
+        };
+        // Media come in key order: kind, set, position.
+        for m in media {
+            let file = DmmFile {
+                position: m.position,
+                uri: m.uri,
+                description: m.description,
+            };
+            match m.kind {
+                model::MediaKind::Image => row.images.push(file),
+                model::MediaKind::Document => row.documents.push(file),
+                model::MediaKind::Spin360 => match row.spin_sets.last_mut() {
+                    Some(set) if set.set == m.set => set.frames.push(file.uri),
+                    _ => row.spin_sets.push(DmmSpinSet {
+                        set: m.set,
+                        frames: vec![file.uri],
+                    }),
+                },
+            }
+        }
+        w.row(&row)?;
+    }
+    Ok(())
+}

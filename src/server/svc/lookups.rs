@@ -1,0 +1,296 @@
+//! Lookups by reference and by vehicle: `getCrossRefsOrArticle` and `getArticlesByKtype`.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Enum, Object, OpenApi};
+
+use super::ApiTag;
+use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
+use crate::catalogue::normalise_reference;
+use crate::server::AppState;
+use crate::server::auth::Credentials;
+use crate::server::problem::{ApiError, Lookup, Problem};
+use crate::store::Catalogue;
+
+type Answer<T> = Result<Json<T>, ApiError<Lookup>>;
+
+/// The articles whose own reference is the one asked for (one per brand that has it).
+#[derive(Debug, Object)]
+#[oai(rename = "ArticleAnswer", rename_all = "camelCase")]
+pub struct ArticleAnswer {
+    /// The reference as asked.
+    pub reference: String,
+    pub normalised_reference: String,
+    pub articles: Vec<Article>,
+}
+
+/// Which side of a cross-reference the number asked for is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename = "CrossDirection", rename_all = "snake_case")]
+pub enum CrossDirection {
+    /// The number asked for is the maker's article; `number` is one of its other numbers.
+    FromArticle,
+    /// The number asked for is an OE, competitor, trade or EAN number; the article carries it.
+    ToArticle,
+}
+
+/// One link between one of the maker's articles and another number.
+#[derive(Debug, Object)]
+#[oai(rename = "CrossReference", rename_all = "camelCase")]
+pub struct CrossReference {
+    pub direction: CrossDirection,
+    pub brand_id: u32,
+    pub brand_name: String,
+    /// The maker's reference, as written.
+    pub article_reference: String,
+    pub genart: u32,
+    pub genart_name: String,
+    pub kind: CrossKind,
+    /// The other number, as written.
+    pub number: String,
+    #[oai(skip_serializing_if_is_none)]
+    pub manufacturer_id: Option<u32>,
+    #[oai(skip_serializing_if_is_none)]
+    pub manufacturer_name: Option<String>,
+}
+
+/// The cross-references of every article the number identifies, in both directions.
+#[derive(Debug, Object)]
+#[oai(rename = "CrossReferenceAnswer", rename_all = "camelCase")]
+pub struct CrossReferenceAnswer {
+    pub reference: String,
+    pub normalised_reference: String,
+    pub cross_references: Vec<CrossReference>,
+}
+
+/// What `getCrossRefsOrArticle` answers: the article, or the cross-references.
+#[derive(Debug, poem_openapi::Union)]
+#[oai(rename = "CrossRefsOrArticle")]
+pub enum CrossRefsOrArticle {
+    Article(ArticleAnswer),
+    CrossReferences(CrossReferenceAnswer),
+}
+
+/// A vehicle and the articles linked to it.
+#[derive(Debug, Object)]
+#[oai(rename = "KtypeArticles", rename_all = "camelCase")]
+pub struct KtypeArticles {
+    pub vehicle: Vehicle,
+    pub articles: Vec<ArticleSummary>,
+}
+
+pub struct LookupApi;
+
+#[OpenApi(tag = "ApiTag::Lookups")]
+impl LookupApi {
+    /// An article, or the cross-references of a number.
+    ///
+    /// With `mainref` (any value): the articles whose own reference is `reference`.
+    /// With `crossrefs` (any value): every cross-reference of the articles the number
+    /// identifies, from the maker's reference to OE and competitor numbers and from an OE or
+    /// competitor number to the maker's articles. Exactly one of the two must be given.
+    /// References are compared normalised: `0 986 494 048`, `0986-494.048` and `0986494048`
+    /// are one reference.
+    #[oai(
+        path = "/svc/getCrossRefsOrArticle/:reference",
+        method = "get",
+        operation_id = "getCrossRefsOrArticle"
+    )]
+    async fn get_cross_refs_or_article(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The reference or number to look up.
+        #[oai(validator(min_length = 1))]
+        reference: Path<String>,
+        /// Present: answer the article whose own reference this is.
+        mainref: Query<Option<String>>,
+        /// Present: answer the cross-references of the number.
+        crossrefs: Query<Option<String>>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Answer<CrossRefsOrArticle> {
+        let want_article = match (mainref.0.is_some(), crossrefs.0.is_some()) {
+            (true, false) => true,
+            (false, true) => false,
+            (true, true) => {
+                return Err(Problem::bad_parameter(
+                    "mainref",
+                    "`mainref` and `crossrefs` exclude each other: give exactly one",
+                )
+                .into());
+            }
+            (false, false) => {
+                return Err(Problem::bad_parameter(
+                    "mainref",
+                    "give `mainref` (the article) or `crossrefs` (its cross-references)",
+                )
+                .into());
+            }
+        };
+        let catalogue = state.store.catalogue();
+        let reference = reference.0;
+        // Lookups take microseconds: they run on the request's task.
+        let answer = if want_article {
+            CrossRefsOrArticle::Article(article_answer(&catalogue, reference)?)
+        } else {
+            CrossRefsOrArticle::CrossReferences(cross_reference_answer(&catalogue, reference)?)
+        };
+        Ok(Json(answer))
+    }
+
+    /// The vehicle of a Ktype and the articles linked to it.
+    ///
+    /// An unknown Ktype is 404; a known one without articles answers an empty list.
+    #[oai(
+        path = "/svc/getArticlesByKtype/:ktype",
+        method = "get",
+        operation_id = "getArticlesByKtype"
+    )]
+    async fn get_articles_by_ktype(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The vehicle type (Ktype).
+        #[oai(validator(min_length = 1))]
+        ktype: Path<String>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Answer<KtypeArticles> {
+        let catalogue = state.store.catalogue();
+        let vehicle = known_vehicle(&catalogue, &ktype)?;
+        let keys = catalogue.articles_by_ktype(&ktype)?;
+        let mut names = Names::new(&catalogue);
+        let articles = schema::articles_of(&catalogue, &keys)?
+            .iter()
+            .map(|a| names.summary(a))
+            .collect::<Result<_, _>>()?;
+        Ok(Json(KtypeArticles {
+            vehicle: Vehicle::from(&vehicle),
+            articles,
+        }))
+    }
+}
+
+/// The vehicle of a Ktype, or the 404 every Ktype route answers for an unknown one.
+pub fn known_vehicle(
+    catalogue: &Catalogue,
+    ktype: &str,
+) -> Result<crate::catalogue::Vehicle, Problem> {
+    catalogue
+        .vehicle(ktype)?
+        .ok_or_else(|| Problem::not_found(format!("no vehicle has the Ktype '{ktype}'")))
+}
+
+fn article_answer(catalogue: &Catalogue, reference: String) -> Result<ArticleAnswer, Problem> {
+    let keys = catalogue.articles_by_reference(&reference)?;
+    let found = schema::articles_of(catalogue, &keys)?;
+    if found.is_empty() {
+        return Err(Problem::not_found(format!(
+            "no article has the reference '{reference}'"
+        )));
+    }
+    let mut names = Names::new(catalogue);
+    let articles = found
+        .iter()
+        .map(|a| names.article(a))
+        .collect::<Result<_, _>>()?;
+    Ok(ArticleAnswer {
+        normalised_reference: normalise_reference(&reference),
+        reference,
+        articles,
+    })
+}
+
+fn cross_reference_answer(
+    catalogue: &Catalogue,
+    reference: String,
+) -> Result<CrossReferenceAnswer, Problem> {
+    let own = schema::articles_of(catalogue, &catalogue.articles_by_reference(&reference)?)?;
+    let hits = catalogue.articles_by_cross_number(&reference)?;
+    if own.is_empty() && hits.is_empty() {
+        return Err(Problem::not_found(format!(
+            "no article and no cross-reference has the number '{reference}'"
+        )));
+    }
+    let mut names = Names::new(catalogue);
+    let mut out = Vec::new();
+    // Each article once per link, in a stable order.
+    let mut seen = BTreeSet::new();
+    for article in &own {
+        for x in catalogue.cross_references_of(&article.key)? {
+            if !seen.insert((
+                CrossDirection::FromArticle as u8,
+                x.article.clone(),
+                x.number.clone(),
+            )) {
+                continue;
+            }
+            out.push(cross_reference(
+                &mut names,
+                CrossDirection::FromArticle,
+                article,
+                x.kind.into(),
+                x.number,
+                x.manufacturer_id,
+            )?);
+        }
+    }
+    for hit in hits {
+        let Some(article) = catalogue.article(&hit.article)? else {
+            continue;
+        };
+        if !seen.insert((
+            CrossDirection::ToArticle as u8,
+            hit.article.clone(),
+            hit.number.clone(),
+        )) {
+            continue;
+        }
+        out.push(cross_reference(
+            &mut names,
+            CrossDirection::ToArticle,
+            &article,
+            hit.kind.into(),
+            hit.number,
+            hit.manufacturer_id,
+        )?);
+    }
+    Ok(CrossReferenceAnswer {
+        normalised_reference: normalise_reference(&reference),
+        reference,
+        cross_references: out,
+    })
+}
+
+fn cross_reference(
+    names: &mut Names,
+    direction: CrossDirection,
+    article: &crate::catalogue::Article,
+    kind: CrossKind,
+    number: String,
+    manufacturer_id: Option<u32>,
+) -> Result<CrossReference, Problem> {
+    let manufacturer_name = match manufacturer_id {
+        Some(m) => Some(names.manufacturer(m)?),
+        None => None,
+    };
+    Ok(CrossReference {
+        direction,
+        brand_id: article.key.brand_id,
+        brand_name: names.brand(article.key.brand_id)?,
+        article_reference: article.reference.clone(),
+        genart: article.genart,
+        genart_name: names.genart(article.genart)?,
+        kind,
+        number,
+        manufacturer_id,
+        manufacturer_name,
+    })
+}

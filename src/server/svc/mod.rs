@@ -1,0 +1,158 @@
+//! The `/svc` routes (V2 integration) as poem-openapi operations: the OpenAPI document is
+//! generated from this code, so it cannot drift from what the server does.
+
+mod export_rows;
+mod exports;
+mod imports;
+mod lookups;
+mod prices;
+mod schema;
+
+use poem::http::StatusCode;
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{OpenApi, Tags};
+
+pub use imports::Jobs;
+
+use super::auth::Credentials;
+use super::problem::{ApiError, Problem, Unimplemented};
+
+#[derive(Tags)]
+pub enum ApiTag {
+    /// Articles and cross-references by reference, articles by vehicle.
+    Lookups,
+    /// Prices by vehicle, kit prices and exhaust kit prices.
+    Prices,
+    /// Streamed exports per brand or competitor manufacturer, as JSON or CSV.
+    Exports,
+    /// Imports from the import inbox, run as jobs.
+    Imports,
+    /// Synchronisation and media publishing.
+    Synchronisation,
+}
+
+/// Every `/svc` operation.
+pub fn api() -> impl OpenApi {
+    (
+        lookups::LookupApi,
+        prices::PriceApi,
+        exports::ExportApi,
+        imports::ImportApi,
+        LaterApi,
+    )
+}
+
+/// The routes a later release implements; until then they say so.
+struct LaterApi;
+
+fn not_yet(route: &str) -> ApiError<Unimplemented> {
+    Problem::new(
+        StatusCode::NOT_IMPLEMENTED,
+        format!("`{route}` is not implemented in this release"),
+    )
+    .into()
+}
+
+#[OpenApi(tag = "ApiTag::Synchronisation")]
+impl LaterApi {
+    /// Pulls catalogue data of `importType` from the configured upstream. Not implemented
+    /// in this release: answers 501.
+    #[oai(path = "/svc/syncTecdoc", method = "get", operation_id = "syncTecdoc")]
+    async fn sync_tecdoc(
+        &self,
+        /// The data set to synchronise.
+        #[oai(name = "importType")]
+        _import_type: Query<imports::ImportTypeName>,
+        /// `true`: reload in full instead of what changed since the last sync.
+        #[oai(name = "refresh")]
+        _refresh: Query<bool>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Result<Json<imports::JobStatus>, ApiError<Unimplemented>> {
+        Err(not_yet("syncTecdoc"))
+    }
+
+    /// Builds a brand's DMM package, optionally publishing it and fetching 360-degree frames.
+    /// Not implemented in this release: answers 501.
+    #[oai(path = "/svc/apiDMM", method = "get", operation_id = "apiDMM")]
+    async fn api_dmm(
+        &self,
+        /// The brand.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        _brand_id: Query<u32>,
+        /// `true`: deliver the package to the configured publish target.
+        #[oai(name = "publish", default)]
+        _publish: Query<bool>,
+        /// `true`: fetch the 360-degree frames into the local media store first.
+        #[oai(name = "download360", default)]
+        _download360: Query<bool>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Result<Json<imports::JobStatus>, ApiError<Unimplemented>> {
+        Err(not_yet("apiDMM"))
+    }
+}
+
+/// The path parameters of the routes that take them, in order, so that a path with an
+/// empty segment (`/svc/e/k/`) is answered with the parameter's name instead of a bare 404.
+const PATH_ROUTES: [(&str, &[&str]); 6] = [
+    ("/svc/getCrossRefsOrArticle/", &["reference"]),
+    ("/svc/getArticlesByKtype/", &["ktype"]),
+    ("/svc/getPricesByKtype/", &["ktype"]),
+    ("/svc/price/", &["genart", "is_kit", "ktype"]),
+    ("/svc/e/k/", &["ktype"]),
+    ("/svc/jobs/", &["id"]),
+];
+
+/// The parameter a path leaves empty, for a path that no route matched.
+pub fn empty_path_parameter(path: &str) -> Option<&'static str> {
+    for (prefix, params) in PATH_ROUTES {
+        let base = prefix.trim_end_matches('/');
+        let rest = if path == base {
+            ""
+        } else if let Some(r) = path.strip_prefix(prefix) {
+            r
+        } else {
+            continue;
+        };
+        let segments: Vec<&str> = if rest.is_empty() {
+            Vec::new()
+        } else {
+            rest.split('/').collect()
+        };
+        if segments.len() > params.len() {
+            return None;
+        }
+        return params
+            .iter()
+            .enumerate()
+            .find(|(i, _)| segments.get(*i).is_none_or(|s| s.is_empty()))
+            .map(|(_, p)| *p);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::empty_path_parameter;
+
+    #[test]
+    fn empty_segments_name_their_parameter() {
+        assert_eq!(empty_path_parameter("/svc/e/k/"), Some("ktype"));
+        assert_eq!(empty_path_parameter("/svc/e/k"), Some("ktype"));
+        assert_eq!(empty_path_parameter("/svc/price//1/10"), Some("genart"));
+        assert_eq!(empty_path_parameter("/svc/price/4000/1/"), Some("ktype"));
+        assert_eq!(empty_path_parameter("/svc/price/4000//x"), Some("is_kit"));
+        assert_eq!(
+            empty_path_parameter("/svc/getCrossRefsOrArticle/"),
+            Some("reference")
+        );
+        assert_eq!(empty_path_parameter("/svc/price/1/2/3/4"), None);
+        assert_eq!(empty_path_parameter("/svc/nothing"), None);
+    }
+}

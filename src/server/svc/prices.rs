@@ -1,0 +1,405 @@
+//! Prices by vehicle: `getPricesByKtype`, `price/:genart/:is_kit/:ktype` and the exhaust kit
+//! `e/k/:ktype`. A kit's price is its own list price where it has one, else the sum of its
+//! components' list prices times their quantities.
+
+use std::sync::Arc;
+
+use poem::web::Data;
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Enum, Object, OpenApi};
+
+use super::ApiTag;
+use super::lookups::known_vehicle;
+use super::schema::{Names, Price};
+use crate::catalogue::{self as model, Amount, ArticleKey, Date};
+use crate::server::AppState;
+use crate::server::auth::Credentials;
+use crate::server::problem::{ApiError, Lookup, Problem};
+use crate::store::Catalogue;
+
+type Answer<T> = Result<Json<T>, ApiError<Lookup>>;
+
+/// Which article a price belongs to.
+#[derive(Debug, Clone, Object)]
+#[oai(rename = "ArticleRef", rename_all = "camelCase")]
+pub struct ArticleRef {
+    pub brand_id: u32,
+    pub brand_name: String,
+    pub reference: String,
+    pub genart: u32,
+    pub genart_name: String,
+}
+
+/// Every price of an article.
+#[derive(Debug, Object)]
+#[oai(rename = "ArticlePrices", rename_all = "camelCase")]
+pub struct ArticlePrices {
+    pub article: ArticleRef,
+    pub prices: Vec<Price>,
+}
+
+/// The prices of the articles linked to a Ktype.
+#[derive(Debug, Object)]
+#[oai(rename = "KtypePrices", rename_all = "camelCase")]
+pub struct KtypePrices {
+    pub ktype: String,
+    pub articles: Vec<ArticlePrices>,
+}
+
+/// Where a kit's price comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename = "KitPriceSource", rename_all = "snake_case")]
+pub enum KitPriceSource {
+    /// The kit's own list price.
+    Own,
+    /// The sum of its components' list prices times their quantities.
+    Components,
+    /// A component has no current list price (or they differ in currency): no amount.
+    Incomplete,
+}
+
+/// One component of a kit with its current list price.
+#[derive(Debug, Object)]
+#[oai(rename = "KitComponentPrice", rename_all = "camelCase")]
+pub struct KitComponentPrice {
+    pub article: ArticleRef,
+    pub quantity: u32,
+    /// The component's current list price, per piece.
+    #[oai(skip_serializing_if_is_none)]
+    pub unit_amount: Option<String>,
+    #[oai(skip_serializing_if_is_none)]
+    pub currency: Option<String>,
+}
+
+/// The price of a kit for a Ktype.
+#[derive(Debug, Object)]
+#[oai(rename = "KitPrice", rename_all = "camelCase")]
+pub struct KitPrice {
+    /// The kit article; absent for an exhaust kit composed of the parts that fit.
+    #[oai(skip_serializing_if_is_none)]
+    pub kit: Option<ArticleRef>,
+    pub source: KitPriceSource,
+    #[oai(skip_serializing_if_is_none)]
+    pub currency: Option<String>,
+    /// A decimal number as text; absent when `source` is `incomplete`.
+    #[oai(skip_serializing_if_is_none)]
+    pub amount: Option<String>,
+    pub components: Vec<KitComponentPrice>,
+}
+
+/// Prices of one generic article for a Ktype: single articles (`isKit` false) or kits.
+#[derive(Debug, Object)]
+#[oai(rename = "GenartPrices", rename_all = "camelCase")]
+pub struct GenartPrices {
+    pub ktype: String,
+    pub genart: u32,
+    pub is_kit: bool,
+    /// With `is_kit=0`: the articles of the genart that fit, with their prices.
+    pub articles: Vec<ArticlePrices>,
+    /// With `is_kit=1`: the kits of the genart for the Ktype, with their prices.
+    pub kits: Vec<KitPrice>,
+}
+
+/// The exhaust kit(s) of a Ktype.
+#[derive(Debug, Object)]
+#[oai(rename = "ExhaustKit", rename_all = "camelCase")]
+pub struct ExhaustKit {
+    pub ktype: String,
+    /// The generic articles that count as exhaust system (configuration).
+    pub exhaust_genarts: Vec<u32>,
+    /// Kits defined for the Ktype whose components are all exhaust parts; where none is
+    /// defined, one kit composed of the cheapest fitting part of each exhaust genart.
+    pub kits: Vec<KitPrice>,
+}
+
+pub struct PriceApi;
+
+#[OpenApi(tag = "ApiTag::Prices")]
+impl PriceApi {
+    /// The prices of every article linked to a Ktype.
+    ///
+    /// An unknown Ktype is 404; a known one without articles answers an empty list.
+    #[oai(
+        path = "/svc/getPricesByKtype/:ktype",
+        method = "get",
+        operation_id = "getPricesByKtype"
+    )]
+    async fn get_prices_by_ktype(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The vehicle type (Ktype).
+        #[oai(validator(min_length = 1))]
+        ktype: Path<String>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Answer<KtypePrices> {
+        let catalogue = state.store.catalogue();
+        known_vehicle(&catalogue, &ktype)?;
+        let keys = catalogue.articles_by_ktype(&ktype)?;
+        let mut pricing = Pricing::new(&catalogue);
+        Ok(Json(KtypePrices {
+            articles: pricing.article_prices(&keys)?,
+            ktype: ktype.0,
+        }))
+    }
+
+    /// Prices of a generic article for a Ktype: of its single articles (`is_kit=0`) or of
+    /// its kits (`is_kit=1`).
+    #[oai(
+        path = "/svc/price/:genart/:is_kit/:ktype",
+        method = "get",
+        operation_id = "price"
+    )]
+    async fn price(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The generic article.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        genart: Path<u32>,
+        /// 1: kit prices; 0: single articles.
+        #[oai(validator(minimum(value = "0"), maximum(value = "1")))]
+        is_kit: Path<u8>,
+        /// The vehicle type (Ktype).
+        #[oai(validator(min_length = 1))]
+        ktype: Path<String>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Answer<GenartPrices> {
+        let catalogue = state.store.catalogue();
+        known_vehicle(&catalogue, &ktype)?;
+        if catalogue.generic_article(genart.0)?.is_none() {
+            return Err(
+                Problem::not_found(format!("no generic article has the id {}", genart.0)).into(),
+            );
+        }
+        let keys = catalogue.articles_by_genart_ktype(genart.0, &ktype)?;
+        let mut pricing = Pricing::new(&catalogue);
+        let is_kit = is_kit.0 == 1;
+        let (articles, kits) = if is_kit {
+            let mut kits = Vec::new();
+            for kit in catalogue.kits_by_ktype(&ktype)? {
+                if catalogue
+                    .article(&kit)?
+                    .is_some_and(|a| a.genart == genart.0)
+                {
+                    kits.push(kit);
+                }
+            }
+            (Vec::new(), pricing.kit_prices(&kits, &ktype)?)
+        } else {
+            let kits = catalogue.kits_by_ktype(&ktype)?;
+            let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
+            (pricing.article_prices(&singles)?, Vec::new())
+        };
+        Ok(Json(GenartPrices {
+            ktype: ktype.0,
+            genart: genart.0,
+            is_kit,
+            articles,
+            kits,
+        }))
+    }
+
+    /// The exhaust kit price of a Ktype.
+    ///
+    /// Which generic articles count as exhaust system is configuration (`exhaust_genarts`).
+    #[oai(
+        path = "/svc/e/k/:ktype",
+        method = "get",
+        operation_id = "exhaustKitPrice"
+    )]
+    async fn exhaust_kit(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The vehicle type (Ktype).
+        #[oai(validator(min_length = 1))]
+        ktype: Path<String>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+    ) -> Answer<ExhaustKit> {
+        let catalogue = state.store.catalogue();
+        known_vehicle(&catalogue, &ktype)?;
+        let exhaust = &state.settings.exhaust_genarts;
+        let mut pricing = Pricing::new(&catalogue);
+        let mut kits = Vec::new();
+        for kit in catalogue.kits_by_ktype(&ktype)? {
+            let components = catalogue.kit_components(&kit, &ktype)?;
+            let mut all_exhaust = !components.is_empty();
+            for c in &components {
+                let genart = catalogue.article(&c.component)?.map(|a| a.genart);
+                all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
+            }
+            if all_exhaust {
+                kits.push(pricing.kit_price(Some(&kit), &components)?);
+            }
+        }
+        if kits.is_empty() {
+            let mut parts = Vec::new();
+            for &genart in exhaust {
+                let fitting = catalogue.articles_by_genart_ktype(genart, &ktype)?;
+                if let Some(cheapest) = pricing.cheapest(&fitting)? {
+                    parts.push(model::KitComponent {
+                        kit: cheapest.clone(),
+                        ktype: ktype.0.clone(),
+                        component: cheapest,
+                        quantity: 1,
+                    });
+                }
+            }
+            if !parts.is_empty() {
+                kits.push(pricing.kit_price(None, &parts)?);
+            }
+        }
+        Ok(Json(ExhaustKit {
+            ktype: ktype.0,
+            exhaust_genarts: exhaust.clone(),
+            kits,
+        }))
+    }
+}
+
+/// Prices of one answer, with names looked up once.
+struct Pricing<'a> {
+    catalogue: &'a Catalogue,
+    names: Names<'a>,
+    today: Date,
+}
+
+impl<'a> Pricing<'a> {
+    fn new(catalogue: &'a Catalogue) -> Self {
+        Pricing {
+            catalogue,
+            names: Names::new(catalogue),
+            today: Date::today(),
+        }
+    }
+
+    fn article_ref(&mut self, a: &model::Article) -> Result<ArticleRef, Problem> {
+        Ok(ArticleRef {
+            brand_id: a.key.brand_id,
+            brand_name: self.names.brand(a.key.brand_id)?,
+            reference: a.reference.clone(),
+            genart: a.genart,
+            genart_name: self.names.genart(a.genart)?,
+        })
+    }
+
+    fn article_prices(&mut self, keys: &[ArticleKey]) -> Result<Vec<ArticlePrices>, Problem> {
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            let Some(article) = self.catalogue.article(key)? else {
+                continue;
+            };
+            out.push(ArticlePrices {
+                article: self.article_ref(&article)?,
+                prices: self
+                    .catalogue
+                    .prices_of(key)?
+                    .iter()
+                    .map(Price::from)
+                    .collect(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The list price valid today; the most recent where several are.
+    fn current_list_price(&self, key: &ArticleKey) -> Result<Option<model::Price>, Problem> {
+        let today = self.today;
+        Ok(self
+            .catalogue
+            .prices_of(key)?
+            .into_iter()
+            .filter(|p| p.price_type.eq_ignore_ascii_case("list"))
+            .filter(|p| p.valid_from.is_none_or(|d| d <= today))
+            .filter(|p| p.valid_to.is_none_or(|d| d >= today))
+            .max_by_key(|p| p.valid_from))
+    }
+
+    /// The article with the lowest current list price; the first where none has one.
+    fn cheapest(&self, keys: &[ArticleKey]) -> Result<Option<ArticleKey>, Problem> {
+        let mut best: Option<(Option<Amount>, &ArticleKey)> = None;
+        for key in keys {
+            let amount = self.current_list_price(key)?.map(|p| p.amount);
+            let better = match &best {
+                None => true,
+                Some((None, _)) => amount.is_some(),
+                Some((Some(b), _)) => amount.is_some_and(|a| a < *b),
+            };
+            if better {
+                best = Some((amount, key));
+            }
+        }
+        Ok(best.map(|(_, k)| k.clone()))
+    }
+
+    fn kit_prices(&mut self, kits: &[ArticleKey], ktype: &str) -> Result<Vec<KitPrice>, Problem> {
+        let mut out = Vec::with_capacity(kits.len());
+        for kit in kits {
+            let components = self.catalogue.kit_components(kit, ktype)?;
+            out.push(self.kit_price(Some(kit), &components)?);
+        }
+        Ok(out)
+    }
+
+    fn kit_price(
+        &mut self,
+        kit: Option<&ArticleKey>,
+        components: &[model::KitComponent],
+    ) -> Result<KitPrice, Problem> {
+        let mut lines = Vec::with_capacity(components.len());
+        let mut sum: Option<(String, Amount)> = Some((String::new(), Amount(0)));
+        for c in components {
+            let Some(article) = self.catalogue.article(&c.component)? else {
+                continue;
+            };
+            let price = self.current_list_price(&c.component)?;
+            sum = match (sum, &price) {
+                (Some((currency, total)), Some(p))
+                    if currency.is_empty() || currency == p.currency =>
+                {
+                    Some((p.currency.clone(), total + p.amount.times(c.quantity)))
+                }
+                _ => None,
+            };
+            lines.push(KitComponentPrice {
+                article: self.article_ref(&article)?,
+                quantity: c.quantity,
+                unit_amount: price.as_ref().map(|p| p.amount.to_string()),
+                currency: price.map(|p| p.currency),
+            });
+        }
+        let own = match kit {
+            Some(k) => self.current_list_price(k)?,
+            None => None,
+        };
+        let kit_ref = match kit {
+            Some(k) => match self.catalogue.article(k)? {
+                Some(a) => Some(self.article_ref(&a)?),
+                None => None,
+            },
+            None => None,
+        };
+        let (source, currency, amount) = match (own, sum) {
+            (Some(p), _) => (KitPriceSource::Own, Some(p.currency), Some(p.amount)),
+            (None, Some((currency, total))) if !lines.is_empty() => {
+                (KitPriceSource::Components, Some(currency), Some(total))
+            }
+            _ => (KitPriceSource::Incomplete, None, None),
+        };
+        Ok(KitPrice {
+            kit: kit_ref,
+            source,
+            currency,
+            amount: amount.map(|a| a.to_string()),
+            components: lines,
+        })
+    }
+}

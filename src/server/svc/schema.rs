@@ -1,0 +1,373 @@
+//! The bodies the `/svc` lookups and price routes answer with. Each type is a named schema
+//! of the OpenAPI document; its doc comments are the document's descriptions.
+
+use poem_openapi::{Enum, Object};
+use serde::Serialize;
+
+use crate::catalogue::{self as model, ArticleKey};
+use crate::store::{Catalogue, StoreError};
+
+/// An article's lifecycle status.
+#[derive(Debug, Clone, Copy, Enum, Serialize)]
+#[oai(rename = "ArticleStatus", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum ArticleStatus {
+    Active,
+    Announced,
+    Discontinued,
+}
+
+impl From<model::ArticleStatus> for ArticleStatus {
+    fn from(s: model::ArticleStatus) -> Self {
+        match s {
+            model::ArticleStatus::Active => ArticleStatus::Active,
+            model::ArticleStatus::Announced => ArticleStatus::Announced,
+            model::ArticleStatus::Discontinued => ArticleStatus::Discontinued,
+        }
+    }
+}
+
+/// What kind of number a cross-reference is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
+#[oai(rename = "CrossReferenceKind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum CrossKind {
+    /// A vehicle maker's original-equipment number.
+    Oe,
+    /// Another parts maker's number for the same part.
+    Competitor,
+    /// A reference of one of the maker's other brands.
+    Internal,
+    /// A trade number.
+    Trade,
+    /// An EAN/GTIN of the article.
+    Ean,
+}
+
+impl From<model::CrossKind> for CrossKind {
+    fn from(k: model::CrossKind) -> Self {
+        match k {
+            model::CrossKind::Oe => CrossKind::Oe,
+            model::CrossKind::Competitor => CrossKind::Competitor,
+            model::CrossKind::Internal => CrossKind::Internal,
+            model::CrossKind::Trade => CrossKind::Trade,
+            model::CrossKind::Ean => CrossKind::Ean,
+        }
+    }
+}
+
+/// A technical criterion of an article.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "Criterion")]
+pub struct Criterion {
+    pub name: String,
+    pub value: String,
+    /// Empty where the value has no unit.
+    pub unit: String,
+}
+
+/// Another number an article carries.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleNumber", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleNumber {
+    pub kind: CrossKind,
+    /// The number as written.
+    pub number: String,
+    /// The vehicle maker (OE) or parts maker (competitor) of the number.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manufacturer_id: Option<u32>,
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manufacturer_name: Option<String>,
+}
+
+/// A price of an article.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "Price", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
+pub struct Price {
+    /// `list` at least; `net` and others as the maker publishes them.
+    pub price_type: String,
+    /// ISO 4217 code.
+    pub currency: String,
+    /// A decimal number as text (`19.27`), so no precision is lost.
+    pub amount: String,
+    /// First day of validity (`YYYY-MM-DD`), if limited.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valid_from: Option<String>,
+    /// Last day of validity (`YYYY-MM-DD`), if limited.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valid_to: Option<String>,
+}
+
+impl poem_openapi::types::Example for Price {
+    fn example() -> Self {
+        Price {
+            price_type: "list".into(),
+            currency: "EUR".into(),
+            amount: "61.07".into(),
+            valid_from: Some("2026-01-01".into()),
+            valid_to: None,
+        }
+    }
+}
+
+impl From<&model::Price> for Price {
+    fn from(p: &model::Price) -> Self {
+        Price {
+            price_type: p.price_type.clone(),
+            currency: p.currency.clone(),
+            amount: p.amount.to_string(),
+            valid_from: p.valid_from.map(|d| d.to_string()),
+            valid_to: p.valid_to.map(|d| d.to_string()),
+        }
+    }
+}
+
+/// An image, a document or one frame of a 360-degree spin set.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "Media")]
+pub struct Media {
+    /// `image`, `document` or `spin360`.
+    pub kind: String,
+    /// The 360 set a frame belongs to.
+    pub set: String,
+    /// Order within the article (frames: within the set).
+    pub position: u32,
+    pub uri: String,
+    pub description: String,
+}
+
+impl From<&model::Media> for Media {
+    fn from(m: &model::Media) -> Self {
+        Media {
+            kind: media_kind(m.kind).into(),
+            set: m.set.clone(),
+            position: m.position,
+            uri: m.uri.clone(),
+            description: m.description.clone(),
+        }
+    }
+}
+
+pub fn media_kind(kind: model::MediaKind) -> &'static str {
+    match kind {
+        model::MediaKind::Image => "image",
+        model::MediaKind::Document => "document",
+        model::MediaKind::Spin360 => "spin360",
+    }
+}
+
+/// An article with everything the catalogue holds on it but its vehicles.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "Article", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct Article {
+    pub brand_id: u32,
+    pub brand_name: String,
+    /// The reference as the maker writes it.
+    pub reference: String,
+    /// Upper-case letters and digits only: what every lookup compares.
+    pub normalised_reference: String,
+    pub genart: u32,
+    pub genart_name: String,
+    pub description: String,
+    pub status: ArticleStatus,
+    /// EAN/GTIN codes.
+    pub eans: Vec<String>,
+    pub packaging_unit: u32,
+    /// References of the same brand that replace this article.
+    pub replaced_by: Vec<String>,
+    pub criteria: Vec<Criterion>,
+    /// OE, competitor, internal and trade numbers of the article.
+    pub numbers: Vec<ArticleNumber>,
+    pub prices: Vec<Price>,
+    pub media: Vec<Media>,
+}
+
+/// An article in a list: who makes it, what it is, and how it fits.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleSummary", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleSummary {
+    pub brand_id: u32,
+    pub brand_name: String,
+    pub reference: String,
+    pub genart: u32,
+    pub genart_name: String,
+    pub description: String,
+    pub status: ArticleStatus,
+}
+
+/// A vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "Vehicle", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct Vehicle {
+    pub ktype: String,
+    pub make: String,
+    pub model: String,
+    pub type_name: String,
+    pub engine: String,
+    pub fuel: String,
+    pub kw: u16,
+    pub hp: u16,
+    pub ccm: u32,
+    /// `YYYY` or `YYYY-MM`.
+    pub year_from: String,
+    /// `YYYY` or `YYYY-MM`; absent while the type is built.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year_to: Option<String>,
+}
+
+impl From<&model::Vehicle> for Vehicle {
+    fn from(v: &model::Vehicle) -> Self {
+        Vehicle {
+            ktype: v.ktype.clone(),
+            make: v.make.clone(),
+            model: v.model.clone(),
+            type_name: v.type_name.clone(),
+            engine: v.engine.clone(),
+            fuel: v.fuel.clone(),
+            kw: v.kw,
+            hp: v.hp,
+            ccm: v.ccm,
+            year_from: v.year_from.to_string(),
+            year_to: v.year_to.map(|y| y.to_string()),
+        }
+    }
+}
+
+/// Names of brands, genarts and manufacturers, looked up once per answer.
+pub struct Names<'a> {
+    catalogue: &'a Catalogue,
+    brands: std::collections::HashMap<u32, String>,
+    genarts: std::collections::HashMap<u32, String>,
+    manufacturers: std::collections::HashMap<u32, String>,
+}
+
+impl<'a> Names<'a> {
+    pub fn new(catalogue: &'a Catalogue) -> Self {
+        Names {
+            catalogue,
+            brands: Default::default(),
+            genarts: Default::default(),
+            manufacturers: Default::default(),
+        }
+    }
+
+    pub fn brand(&mut self, id: u32) -> Result<String, StoreError> {
+        if let Some(n) = self.brands.get(&id) {
+            return Ok(n.clone());
+        }
+        let name = self
+            .catalogue
+            .brand(id)?
+            .map(|b| b.name)
+            .unwrap_or_default();
+        self.brands.insert(id, name.clone());
+        Ok(name)
+    }
+
+    pub fn genart(&mut self, id: u32) -> Result<String, StoreError> {
+        if let Some(n) = self.genarts.get(&id) {
+            return Ok(n.clone());
+        }
+        let name = self
+            .catalogue
+            .generic_article(id)?
+            .map(|g| g.name)
+            .unwrap_or_default();
+        self.genarts.insert(id, name.clone());
+        Ok(name)
+    }
+
+    pub fn manufacturer(&mut self, id: u32) -> Result<String, StoreError> {
+        if let Some(n) = self.manufacturers.get(&id) {
+            return Ok(n.clone());
+        }
+        let name = self
+            .catalogue
+            .manufacturer(id)?
+            .map(|m| m.name)
+            .unwrap_or_default();
+        self.manufacturers.insert(id, name.clone());
+        Ok(name)
+    }
+
+    pub fn summary(&mut self, a: &model::Article) -> Result<ArticleSummary, StoreError> {
+        Ok(ArticleSummary {
+            brand_id: a.key.brand_id,
+            brand_name: self.brand(a.key.brand_id)?,
+            reference: a.reference.clone(),
+            genart: a.genart,
+            genart_name: self.genart(a.genart)?,
+            description: a.description.clone(),
+            status: a.status.into(),
+        })
+    }
+
+    /// The article with its criteria, numbers, prices and media.
+    pub fn article(&mut self, a: &model::Article) -> Result<Article, StoreError> {
+        let c = self.catalogue;
+        let key = &a.key;
+        let mut numbers = Vec::new();
+        for x in c.cross_references_of(key)? {
+            let manufacturer_name = match x.manufacturer_id {
+                Some(m) => Some(self.manufacturer(m)?),
+                None => None,
+            };
+            numbers.push(ArticleNumber {
+                kind: x.kind.into(),
+                number: x.number,
+                manufacturer_id: x.manufacturer_id,
+                manufacturer_name,
+            });
+        }
+        Ok(Article {
+            brand_id: key.brand_id,
+            brand_name: self.brand(key.brand_id)?,
+            reference: a.reference.clone(),
+            normalised_reference: key.reference.clone(),
+            genart: a.genart,
+            genart_name: self.genart(a.genart)?,
+            description: a.description.clone(),
+            status: a.status.into(),
+            eans: a.eans.clone(),
+            packaging_unit: a.packaging_unit,
+            replaced_by: a.replaced_by.clone(),
+            criteria: c
+                .criteria_of(key)?
+                .into_iter()
+                .map(|k| Criterion {
+                    name: k.name,
+                    value: k.value,
+                    unit: k.unit,
+                })
+                .collect(),
+            numbers,
+            prices: c.prices_of(key)?.iter().map(Price::from).collect(),
+            media: c.media_of(key)?.iter().map(Media::from).collect(),
+        })
+    }
+}
+
+/// The articles of the keys, skipping keys an index holds but the article tree does not
+/// (which `check` would report).
+pub fn articles_of(
+    catalogue: &Catalogue,
+    keys: &[ArticleKey],
+) -> Result<Vec<model::Article>, StoreError> {
+    let mut out = Vec::with_capacity(keys.len());
+    for key in keys {
+        if let Some(a) = catalogue.article(key)? {
+            out.push(a);
+        }
+    }
+    Ok(out)
+}
