@@ -212,7 +212,13 @@ fn problem_of(err: poem::Error, path: &str) -> Problem {
         return Problem::bad_parameter(e.name, parameter_message(e.name, &e.reason));
     }
     if let Some(e) = err.downcast_ref::<ParsePathError>() {
-        return Problem::bad_parameter(e.name, parameter_message(e.name, &e.reason));
+        let name = e
+            .name
+            .strip_prefix("param")
+            .and_then(|i| i.parse().ok())
+            .and_then(|i| super::svc::path_parameter_name(path, i))
+            .unwrap_or(e.name);
+        return Problem::bad_parameter(name, parameter_message(name, &e.reason));
     }
     let status = err.status();
     if status == StatusCode::NOT_FOUND {

@@ -1,6 +1,8 @@
 //! What the integration tests share: the real binary, run as a user would run it.
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

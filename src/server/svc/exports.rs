@@ -39,7 +39,7 @@ fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<model::Manufacture
         return Err(Problem::bad_parameter(
             "manufacturer_id",
             format!(
-                "manufacturer {id} ({}) is a vehicle maker: competitor references belong to parts makers",
+                "manufacturer_id {id} ({}) is a vehicle maker: competitor references belong to parts makers",
                 maker.name
             ),
         ));

@@ -81,7 +81,10 @@ impl LaterApi {
     async fn api_dmm(
         &self,
         /// The brand.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            name = "brand_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         _brand_id: Query<u32>,
         /// `true`: deliver the package to the configured publish target.
         #[oai(name = "publish", default)]
@@ -108,6 +111,14 @@ const PATH_ROUTES: [(&str, &[&str]); 6] = [
     ("/svc/e/k/", &["ktype"]),
     ("/svc/jobs/", &["id"]),
 ];
+
+/// The name of a route's `index`th path parameter (poem-openapi reports some as `param<N>`).
+pub fn path_parameter_name(path: &str, index: usize) -> Option<&'static str> {
+    PATH_ROUTES
+        .iter()
+        .find(|(prefix, _)| path.starts_with(prefix))
+        .and_then(|(_, params)| params.get(index).copied())
+}
 
 /// The parameter a path leaves empty, for a path that no route matched.
 pub fn empty_path_parameter(path: &str) -> Option<&'static str> {

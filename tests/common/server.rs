@@ -1,0 +1,139 @@
+//! A running `partscat serve` on a loopback port, as a client meets it.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{bin, path};
+
+pub const DEMO_KEY: &str = "pc_test_demo_key";
+
+pub struct Served {
+    child: Child,
+    pub base: String,
+    pub log: PathBuf,
+    _dir: Option<tempfile::TempDir>,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn header(&self, name: &str) -> String {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap_or("").to_owned())
+            .unwrap_or_default()
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+impl Served {
+    /// The demo appliance on a fresh store, ready.
+    pub fn demo(extra: &[&str]) -> Served {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let mut s = Served::start(
+            &data,
+            &[&["--demo", "--demo-key", DEMO_KEY], extra].concat(),
+        );
+        s._dir = Some(dir);
+        s
+    }
+
+    /// `serve` on the store at `data`, ready.
+    pub fn start(data: &Path, args: &[&str]) -> Served {
+        let port = free_port();
+        let log = data.with_extension("log");
+        let child = Command::new(bin())
+            .args(["serve", "--data", path(data)])
+            .args(["--listen", &format!("127.0.0.1:{port}")])
+            .args(args)
+            .env_remove("PARTSCAT_DATA")
+            .env("PARTSCAT_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        let served = Served {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            log,
+            _dir: None,
+        };
+        served.wait_ready();
+        served
+    }
+
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let client = client();
+        loop {
+            if let Ok(r) = client.get(format!("{}/ready", self.base)).send()
+                && r.status().as_u16() == 200
+            {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the server did not become ready");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// `path` with the demo provider's credentials in the query.
+    pub fn url(&self, path: &str) -> String {
+        let sep = if path.contains('?') { '&' } else { '?' };
+        format!("{}{path}{sep}provider=demo&api_key={DEMO_KEY}", self.base)
+    }
+
+    /// GET with credentials.
+    pub fn get(&self, path: &str) -> Reply {
+        self.fetch(client().get(self.url(path)))
+    }
+
+    pub fn fetch(&self, request: reqwest::blocking::RequestBuilder) -> Reply {
+        let r = request.send().unwrap();
+        Reply {
+            status: r.status().as_u16(),
+            headers: r.headers().clone(),
+            body: r.bytes().unwrap().to_vec(),
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
