@@ -27,6 +27,8 @@ pub struct Settings {
     pub cache_mb: u64,
     /// The import inbox: `importArticles` reads its `fileId` from here, nowhere else.
     pub inbox: PathBuf,
+    /// How long `importArticles` waits for an import before answering 202 with its job.
+    pub import_wait_ms: u64,
 }
 
 impl Default for Settings {
@@ -38,6 +40,7 @@ impl Default for Settings {
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::from("partscat-inbox"),
+            import_wait_ms: 2000,
         }
     }
 }
@@ -66,6 +69,7 @@ struct FileLayer {
     log: Option<String>,
     cache_mb: Option<u64>,
     inbox: Option<PathBuf>,
+    import_wait_ms: Option<u64>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -81,16 +85,17 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 6] = [
+const KNOWN_KEYS: [&str; 7] = [
     "listen",
     "data_dir",
     "log",
     "cache_mb",
     "inbox",
+    "import_wait_ms",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 7] = [
+const KNOWN_ENV: [&str; 8] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -98,6 +103,7 @@ const KNOWN_ENV: [&str; 7] = [
     "PARTSCAT_CACHE_MB",
     "PARTSCAT_EXHAUST_GENARTS",
     "PARTSCAT_INBOX",
+    "PARTSCAT_IMPORT_WAIT_MS",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -186,6 +192,14 @@ impl Settings {
         if let Some(v) = env("PARTSCAT_INBOX") {
             settings.inbox = PathBuf::from(v);
         }
+        if let Some(v) = env("PARTSCAT_IMPORT_WAIT_MS") {
+            settings.import_wait_ms = v.trim().parse().map_err(|_| {
+                ConfigError::Env(
+                    "PARTSCAT_IMPORT_WAIT_MS",
+                    format!("'{v}' is not a number of milliseconds"),
+                )
+            })?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -243,6 +257,9 @@ impl Settings {
         }
         if let Some(d) = layer.inbox {
             self.inbox = d;
+        }
+        if let Some(ms) = layer.import_wait_ms {
+            self.import_wait_ms = ms;
         }
         if let Some(l) = layer.log {
             self.log = l;

@@ -58,18 +58,24 @@ pub fn client() -> reqwest::blocking::Client {
 impl Served {
     /// The demo appliance on a fresh store, ready.
     pub fn demo(extra: &[&str]) -> Served {
+        Served::demo_with_env(extra, &[])
+    }
+
+    pub fn demo_with_env(extra: &[&str], vars: &[(&str, &str)]) -> Served {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
-        let mut s = Served::start(
-            &data,
-            &[&["--demo", "--demo-key", DEMO_KEY], extra].concat(),
-        );
+        let args = [&["--demo", "--demo-key", DEMO_KEY], extra].concat();
+        let mut s = Served::start_with_env(&data, &args, vars);
         s._dir = Some(dir);
         s
     }
 
     /// `serve` on the store at `data`, ready.
     pub fn start(data: &Path, args: &[&str]) -> Served {
+        Served::start_with_env(data, args, &[])
+    }
+
+    pub fn start_with_env(data: &Path, args: &[&str], vars: &[(&str, &str)]) -> Served {
         let port = free_port();
         let log = data.with_extension("log");
         let child = Command::new(bin())
@@ -78,6 +84,7 @@ impl Served {
             .args(args)
             .env_remove("PARTSCAT_DATA")
             .env("PARTSCAT_LOG", "info")
+            .envs(vars.iter().copied())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()

@@ -19,8 +19,6 @@ use crate::server::AppState;
 use crate::server::auth::{Caller, Credentials};
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 
-/// How long the route waits for an import before answering 202 instead of the report.
-const ANSWER_WITHIN: Duration = Duration::from_secs(2);
 /// Finished jobs kept for `GET /svc/jobs/:id`.
 const JOBS_KEPT: usize = 100;
 
@@ -399,7 +397,8 @@ impl ImportApi {
                 }
             });
         });
-        match tokio::time::timeout(ANSWER_WITHIN, task).await {
+        let wait = Duration::from_millis(state.settings.import_wait_ms);
+        match tokio::time::timeout(wait, task).await {
             Ok(_) => Ok(ImportAnswer::Finished(Json(job.snapshot()))),
             Err(_) => {
                 let status = job.snapshot();

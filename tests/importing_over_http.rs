@@ -1,0 +1,194 @@
+//! The catalogue team drops a file into the import inbox and calls `importArticles`: a dry
+//! run first, then the import, polled as a job when it takes a while.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::generate;
+use common::server::{Served, client};
+use serde_json::Value;
+
+fn serve_with_inbox(inbox: &Path, wait_ms: &str) -> Served {
+    Served::demo_with_env(
+        &["--inbox", inbox.to_str().unwrap()],
+        &[("PARTSCAT_IMPORT_WAIT_MS", wait_ms)],
+    )
+}
+
+/// The demo's prices with one amount changed.
+fn changed_prices(inbox: &Path) {
+    let demo = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/prices.csv"
+    ))
+    .unwrap();
+    let changed = demo.replacen(
+        "1,0 986 A45 240,list,EUR,117.63",
+        "1,0 986 A45 240,list,EUR,99.90",
+        1,
+    );
+    assert_ne!(demo, changed);
+    std::fs::write(inbox.join("prices.csv"), changed).unwrap();
+}
+
+fn kit_price(s: &Served) -> Value {
+    let body = s.get("/svc/getPricesByKtype/10219").json();
+    body["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["article"]["reference"] == "0 986 A45 240")
+        .unwrap()["prices"][0]["amount"]
+        .clone()
+}
+
+#[test]
+fn a_dry_run_reports_and_an_import_commits() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    changed_prices(&inbox);
+    let s = serve_with_inbox(&inbox, "5000");
+
+    let dry = s.get("/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=true");
+    assert_eq!(dry.status, 200, "{}", dry.text());
+    let job = dry.json();
+    assert_eq!(job["state"], "succeeded", "{job}");
+    assert_eq!(job["dryRun"], true);
+    assert_eq!(job["startedBy"], "demo");
+    assert_eq!(job["report"]["verdict"], "dry_run");
+    assert_eq!(job["report"]["changed"], 1);
+    assert_eq!(kit_price(&s), "117.63", "a dry run writes nothing");
+
+    let real = s.get("/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=false");
+    assert_eq!(real.status, 200, "{}", real.text());
+    let job = real.json();
+    assert_eq!(job["report"]["verdict"], "committed", "{job}");
+    assert!(job["report"]["dataVersion"].as_u64().unwrap() >= 2);
+    assert_eq!(kit_price(&s), "99.90");
+
+    // The job stays readable.
+    let id = job["id"].as_u64().unwrap();
+    let again = s.get(&format!("/svc/jobs/{id}")).json();
+    assert_eq!(again["report"]["verdict"], "committed");
+}
+
+#[test]
+fn a_file_with_invalid_rows_is_rejected_with_line_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    std::fs::write(
+        inbox.join("bad.csv"),
+        "brand_id,reference,price_type,currency,amount,valid_from,valid_to\n\
+         1,0 986 A45 240,list,EUR,12.50,2026-01-01,\n\
+         1,0 986 A45 240,list,EUR,twelve,2026-01-01,\n",
+    )
+    .unwrap();
+    let s = serve_with_inbox(&inbox, "5000");
+    let job = s
+        .get("/svc/importArticles?fileId=bad.csv&importType=prices&dryRun=false")
+        .json();
+    assert_eq!(job["state"], "rejected", "{job}");
+    assert_eq!(job["report"]["verdict"], "rejected");
+    assert_eq!(job["report"]["errors"][0]["line"], 3, "{job}");
+    assert_eq!(kit_price(&s), "117.63", "nothing was written");
+}
+
+#[test]
+fn file_ids_outside_the_inbox_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    std::fs::write(dir.path().join("outside.csv"), "x\n").unwrap();
+    std::fs::write(inbox.join(".hidden.csv"), "x\n").unwrap();
+    std::fs::create_dir(inbox.join("sub")).unwrap();
+    let s = serve_with_inbox(&inbox, "5000");
+    for bad in [
+        "../x",
+        "..",
+        "../outside.csv",
+        "/etc/passwd",
+        "%2Fetc%2Fpasswd",
+        "sub%2Fx.csv",
+        "..%5Coutside.csv",
+        ".hidden.csv",
+        "sub",
+        "",
+    ] {
+        let r = s.get(&format!(
+            "/svc/importArticles?fileId={bad}&importType=prices&dryRun=true"
+        ));
+        assert_eq!(r.status, 400, "{bad}: {}", r.text());
+        assert_eq!(r.json()["parameter"], "fileId", "{bad}");
+    }
+    let missing = s.get("/svc/importArticles?fileId=none.csv&importType=prices&dryRun=true");
+    assert_eq!(missing.status, 404);
+
+    let bad_type = s.get("/svc/importArticles?fileId=x.csv&importType=parts&dryRun=true");
+    assert_eq!(bad_type.status, 400);
+    let body = bad_type.json();
+    assert_eq!(body["parameter"], "importType");
+    assert!(
+        body["detail"].as_str().unwrap().contains("competitor_refs"),
+        "{body}"
+    );
+    for dry in ["", "yes", "1"] {
+        let r = s.get(&format!(
+            "/svc/importArticles?fileId=x.csv&importType=prices&dryRun={dry}"
+        ));
+        assert_eq!(r.status, 400);
+        assert_eq!(r.json()["parameter"], "dryRun");
+    }
+    let r = s.get("/svc/importArticles?fileId=x.csv&importType=prices");
+    assert_eq!(r.json()["parameter"], "dryRun");
+    assert_eq!(s.get("/svc/jobs/12345").status, 404);
+    assert_eq!(s.get("/svc/jobs/x").json()["parameter"], "id");
+}
+
+#[test]
+fn a_long_import_is_a_job_and_a_second_one_meanwhile_is_409() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    generate(200_000, 11, &inbox);
+    // Answer with the job at once, however quick the import.
+    let s = serve_with_inbox(&inbox, "0");
+    let c = client();
+    let first = s.get("/svc/importArticles?fileId=articles.csv&importType=articles&dryRun=false");
+    assert_eq!(first.status, 202, "{}", first.text());
+    let job = first.json();
+    assert_eq!(job["state"], "running");
+    let location = first.header("location");
+    assert_eq!(location, format!("/svc/jobs/{}", job["id"]));
+    assert_eq!(job["statusUrl"], location.as_str());
+
+    let second = s.get("/svc/importArticles?fileId=articles.csv&importType=articles&dryRun=true");
+    assert_eq!(second.status, 409, "{}", second.text());
+    assert_eq!(second.header("content-type"), "application/problem+json");
+
+    // Lookups go on while it runs.
+    assert_eq!(s.get("/svc/getArticlesByKtype/10219").status, 200);
+
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let done = loop {
+        let status = s.fetch(c.get(s.url(&location))).json();
+        if status["state"] != "running" {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the job did not finish");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(done["state"], "succeeded", "{done}");
+    assert_eq!(done["report"]["verdict"], "committed");
+    assert_eq!(
+        done["progress"]["bytesRead"],
+        done["progress"]["bytesTotal"]
+    );
+    assert!(done["finishedAt"].as_u64().unwrap() >= done["startedAt"].as_u64().unwrap());
+
+    // Once it has finished, the next import may run.
+    let next = s.get("/svc/importArticles?fileId=articles.csv&importType=articles&dryRun=true");
+    assert_eq!(next.status, 202);
+}
