@@ -15,7 +15,7 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// An error, as RFC 9457 describes it.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "Problem")]
+#[oai(rename = "Problem", example)]
 pub struct ProblemDetails {
     /// A URI naming the kind of problem; `about:blank` when the status says it all.
     #[oai(rename = "type")]
@@ -123,7 +123,7 @@ status_sets! {
     /// Imports: a second one while one runs is a conflict.
     Import = [400, 401, 403, 404, 409, 429, 503];
     /// Routes a later release implements.
-    Unimplemented = [401, 403, 429, 501];
+    Unimplemented = [400, 401, 403, 429, 501];
 }
 
 /// A `Problem` whose documented statuses are `S`'s.

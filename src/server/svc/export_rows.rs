@@ -17,7 +17,7 @@ fn opt<T: ToString>(v: &Option<T>) -> String {
 
 /// How an article fits one vehicle.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "Fitment", rename_all = "camelCase")]
+#[oai(rename = "Fitment", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct Fitment {
     pub ktype: String,
@@ -99,7 +99,7 @@ pub fn status_name(s: super::schema::ArticleStatus) -> &'static str {
 /// `exportCatalogue` with `is_flat_export=true`: one row per article × vehicle. An article
 /// that fits no vehicle has one row with empty vehicle columns, so none goes missing.
 #[derive(Debug, Clone, Default, Object, Serialize)]
-#[oai(rename = "FlatCatalogueRow", rename_all = "camelCase")]
+#[oai(rename = "FlatCatalogueRow", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct FlatCatalogueRow {
     pub brand_id: u32,
@@ -196,7 +196,7 @@ impl FlatCatalogueRow {
 
 /// `exportGolda`: the Golda distributor layout, one row per article × vehicle application.
 #[derive(Debug, Clone, Default, Object, Serialize)]
-#[oai(rename = "GoldaRow", rename_all = "camelCase")]
+#[oai(rename = "GoldaRow", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct GoldaRow {
     pub reference: String,
@@ -254,7 +254,7 @@ impl CsvRow for GoldaRow {
 
 /// `exportAtc`: one row per article × technical criterion.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "AtcRow", rename_all = "camelCase")]
+#[oai(rename = "AtcRow", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct AtcRow {
     pub brand_id: u32,
@@ -295,7 +295,7 @@ impl CsvRow for AtcRow {
 
 /// `exportRefConcurrente(Interne)`: a competitor's number and the maker's article it matches.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "CompetitorReferenceRow", rename_all = "camelCase")]
+#[oai(rename = "CompetitorReferenceRow", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct CompetitorReferenceRow {
     pub manufacturer_id: u32,
@@ -360,7 +360,7 @@ pub struct DmmSpinSet {
 /// `DMM`: the digital media manifest of an article with media. As CSV, one row per article
 /// with the URIs `|`-separated.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "DmmArticle", rename_all = "camelCase")]
+#[oai(rename = "DmmArticle", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct DmmArticle {
     pub brand_id: u32,

@@ -40,7 +40,7 @@ pub enum CrossDirection {
 
 /// One link between one of the maker's articles and another number.
 #[derive(Debug, Object)]
-#[oai(rename = "CrossReference", rename_all = "camelCase")]
+#[oai(rename = "CrossReference", rename_all = "camelCase", example)]
 pub struct CrossReference {
     pub direction: CrossDirection,
     pub brand_id: u32,

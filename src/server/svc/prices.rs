@@ -7,7 +7,10 @@ use std::sync::Arc;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use poem_openapi::types::{ParseError, ParseFromParameter, ParseResult, Type};
 use poem_openapi::{Enum, Object, OpenApi};
+use std::borrow::Cow;
 
 use super::ApiTag;
 use super::lookups::known_vehicle;
@@ -22,7 +25,7 @@ type Answer<T> = Result<Json<T>, ApiError<Lookup>>;
 
 /// Which article a price belongs to.
 #[derive(Debug, Clone, Object)]
-#[oai(rename = "ArticleRef", rename_all = "camelCase")]
+#[oai(rename = "ArticleRef", rename_all = "camelCase", example)]
 pub struct ArticleRef {
     pub brand_id: u32,
     pub brand_name: String,
@@ -113,6 +116,45 @@ pub struct ExhaustKit {
     pub kits: Vec<KitPrice>,
 }
 
+/// `is_kit`: `0` or `1`, said as an integer enum in the document.
+#[derive(Debug, Clone, Copy)]
+pub struct IsKit(bool);
+
+impl Type for IsKit {
+    const IS_REQUIRED: bool = true;
+    type RawValueType = Self;
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        "integer(0|1)".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        MetaSchemaRef::Inline(Box::new(MetaSchema {
+            enum_items: vec![0.into(), 1.into()],
+            ..MetaSchema::new("integer")
+        }))
+    }
+
+    fn as_raw_value(&self) -> Option<&Self> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(&'a self) -> Box<dyn Iterator<Item = &'a Self> + 'a> {
+        Box::new(std::iter::once(self))
+    }
+}
+
+impl ParseFromParameter for IsKit {
+    fn parse_from_parameter(value: &str) -> ParseResult<Self> {
+        match value {
+            "0" => Ok(IsKit(false)),
+            "1" => Ok(IsKit(true)),
+            _ => Err(ParseError::custom("must be 0 or 1")),
+        }
+    }
+}
+
 pub struct PriceApi;
 
 #[OpenApi(tag = "ApiTag::Prices")]
@@ -160,8 +202,7 @@ impl PriceApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
         genart: Path<u32>,
         /// 1: kit prices; 0: single articles.
-        #[oai(validator(minimum(value = "0"), maximum(value = "1")))]
-        is_kit: Path<u8>,
+        is_kit: Path<IsKit>,
         /// The vehicle type (Ktype).
         #[oai(validator(min_length = 1))]
         ktype: Path<String>,
@@ -179,7 +220,7 @@ impl PriceApi {
         }
         let keys = catalogue.articles_by_genart_ktype(genart.0, &ktype)?;
         let mut pricing = Pricing::new(&catalogue);
-        let is_kit = is_kit.0 == 1;
+        let is_kit = is_kit.0.0;
         let (articles, kits) = if is_kit {
             let mut kits = Vec::new();
             for kit in catalogue.kits_by_ktype(&ktype)? {

@@ -58,7 +58,7 @@ impl From<model::CrossKind> for CrossKind {
 
 /// A technical criterion of an article.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "Criterion")]
+#[oai(rename = "Criterion", example)]
 pub struct Criterion {
     pub name: String,
     pub value: String,
@@ -68,7 +68,7 @@ pub struct Criterion {
 
 /// Another number an article carries.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "ArticleNumber", rename_all = "camelCase")]
+#[oai(rename = "ArticleNumber", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleNumber {
     pub kind: CrossKind,
@@ -104,18 +104,6 @@ pub struct Price {
     pub valid_to: Option<String>,
 }
 
-impl poem_openapi::types::Example for Price {
-    fn example() -> Self {
-        Price {
-            price_type: "list".into(),
-            currency: "EUR".into(),
-            amount: "61.07".into(),
-            valid_from: Some("2026-01-01".into()),
-            valid_to: None,
-        }
-    }
-}
-
 impl From<&model::Price> for Price {
     fn from(p: &model::Price) -> Self {
         Price {
@@ -130,7 +118,7 @@ impl From<&model::Price> for Price {
 
 /// An image, a document or one frame of a 360-degree spin set.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "Media")]
+#[oai(rename = "Media", example)]
 pub struct Media {
     /// `image`, `document` or `spin360`.
     pub kind: String,
@@ -164,7 +152,7 @@ pub fn media_kind(kind: model::MediaKind) -> &'static str {
 
 /// An article with everything the catalogue holds on it but its vehicles.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "Article", rename_all = "camelCase")]
+#[oai(rename = "Article", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct Article {
     pub brand_id: u32,
@@ -191,7 +179,7 @@ pub struct Article {
 
 /// An article in a list: who makes it, what it is, and how it fits.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "ArticleSummary", rename_all = "camelCase")]
+#[oai(rename = "ArticleSummary", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleSummary {
     pub brand_id: u32,
@@ -205,7 +193,7 @@ pub struct ArticleSummary {
 
 /// A vehicle type.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "Vehicle", rename_all = "camelCase")]
+#[oai(rename = "Vehicle", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct Vehicle {
     pub ktype: String,
