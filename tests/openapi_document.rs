@@ -9,8 +9,14 @@ use serde_json::Value;
 
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/openapi.json");
 
-/// Route, path parameters, query parameters (name, required) besides `provider`.
-const ROUTES: [(&str, &[&str], &[(&str, bool)]); 15] = [
+/// A route, its path parameters, and its query parameters (name, required) besides `provider`.
+type Route = (
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, bool)],
+);
+
+const ROUTES: [Route; 15] = [
     (
         "/svc/exportGolda",
         &[],
