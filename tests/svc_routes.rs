@@ -251,12 +251,8 @@ fn exports_reject_bad_identifiers_and_booleans() {
         400,
         Some("manufacturer_id"),
     );
-    assert_problem(
-        &s,
-        "/svc/exportRefConcurrente?manufacturer_id=6",
-        400,
-        Some("manufacturer_id"),
-    );
+    // A vehicle maker is no competitor.
+    assert_problem(&s, "/svc/exportRefConcurrente?manufacturer_id=6", 404, None);
     assert_problem(
         &s,
         "/svc/exportRefConcurrente?manufacturer_id=999",

@@ -198,7 +198,18 @@ pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<R
     let path = req.uri().path().to_owned();
     let response = match next.call(req).await {
         Ok(r) => r.into_response(),
-        Err(err) => problem_of(err, &path).into_response(),
+        Err(err) => {
+            let problem = problem_of(err, &path);
+            let mut response = problem.clone().into_response();
+            // RFC 9110: a 405 lists the methods the resource takes; every route is GET.
+            if problem.status() == StatusCode::METHOD_NOT_ALLOWED {
+                response.headers_mut().insert(
+                    poem::http::header::ALLOW,
+                    poem::http::HeaderValue::from_static("GET, HEAD"),
+                );
+            }
+            response
+        }
     };
     Ok(response)
 }
@@ -249,6 +260,8 @@ fn parameter_message(name: &str, reason: &str) -> String {
         "must be `true` or `false`".to_owned()
     } else if reason.contains("ImportType") {
         format!("must be one of: {}", crate::import::ImportType::names())
+    } else if name == "fileId" {
+        "must be a plain file name in the import inbox (no paths, no hidden files)".to_owned()
     } else if name == "is_kit" {
         "must be 0 or 1".to_owned()
     } else if reason.contains("integer") || reason.contains("minimum(1,") {

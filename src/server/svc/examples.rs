@@ -9,6 +9,32 @@ use super::prices::ArticleRef;
 use super::schema::*;
 use crate::server::problem::ProblemDetails;
 
+// Parameter examples: what "Try it out" in `/docs` starts from, all present in the demo.
+
+pub fn provider() -> String {
+    "demo".into()
+}
+
+pub fn reference() -> String {
+    "0 986 494 958".into()
+}
+
+pub fn ktype() -> String {
+    "10219".into()
+}
+
+pub fn brand_id() -> u32 {
+    1
+}
+
+pub fn manufacturer_id() -> u32 {
+    102
+}
+
+pub fn genart() -> u32 {
+    3500
+}
+
 impl Example for ProblemDetails {
     fn example() -> Self {
         ProblemDetails {

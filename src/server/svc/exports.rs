@@ -35,14 +35,12 @@ fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<model::Manufacture
     let maker = catalogue
         .manufacturer(id)?
         .ok_or_else(|| Problem::not_found(format!("no manufacturer has the id {id}")))?;
+    // A vehicle maker has OE numbers, not competitor references: no competitor has this id.
     if maker.kind != ManufacturerKind::PartsMaker {
-        return Err(Problem::bad_parameter(
-            "manufacturer_id",
-            format!(
-                "manufacturer_id {id} ({}) is a vehicle maker: competitor references belong to parts makers",
-                maker.name
-            ),
-        ));
+        return Err(Problem::not_found(format!(
+            "manufacturer_id {id} ({}) is a vehicle maker, not a competitor: competitor references belong to parts makers",
+            maker.name
+        )));
     }
     Ok(maker)
 }
@@ -108,7 +106,10 @@ impl ExportApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The brand to export.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::brand_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         brand_id: Query<u32>,
         /// `true`: CSV instead of JSON.
         #[oai(default)]
@@ -117,7 +118,7 @@ impl ExportApi {
         #[oai(default)]
         is_flat_export: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CatalogueExportRow> {
@@ -163,13 +164,16 @@ impl ExportApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The brand to export.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::brand_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         brand_id: Query<u32>,
         /// `true`: CSV instead of JSON.
         #[oai(default)]
         is_csv_export: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<GoldaRow> {
@@ -187,13 +191,16 @@ impl ExportApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The brand to export.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::brand_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         brand_id: Query<u32>,
         /// `true`: CSV instead of JSON.
         #[oai(default)]
         is_csv_export: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<AtcRow> {
@@ -235,10 +242,13 @@ impl ExportApi {
         state: Data<&Arc<AppState>>,
         req: &Request,
         /// The competitor (a parts maker).
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::manufacturer_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         manufacturer_id: Query<u32>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CompetitorReferenceRow> {
@@ -261,13 +271,19 @@ impl ExportApi {
         state: Data<&Arc<AppState>>,
         req: &Request,
         /// The competitor (a parts maker).
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::manufacturer_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         manufacturer_id: Query<u32>,
         /// The maker's brand the rows are restricted to.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::brand_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         brand_id: Query<u32>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CompetitorReferenceRow> {
@@ -290,10 +306,13 @@ impl ExportApi {
         state: Data<&Arc<AppState>>,
         req: &Request,
         /// The brand to export.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::brand_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         brand_id: Query<u32>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<DmmArticle> {

@@ -320,7 +320,14 @@ impl ImportApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// A file name in the import inbox.
-        #[oai(name = "fileId", validator(min_length = 1, max_length = 255))]
+        #[oai(
+            name = "fileId",
+            validator(
+                min_length = 1,
+                max_length = 255,
+                pattern = r"^[^./\\:\x00][^/\\:\x00]*$"
+            )
+        )]
         file_id: Query<String>,
         /// The data set the file holds.
         #[oai(name = "importType")]
@@ -329,7 +336,7 @@ impl ImportApi {
         #[oai(name = "dryRun")]
         dry_run: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -414,14 +421,14 @@ impl ImportApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The job's id, from `importArticles`.
-        #[oai(validator(minimum(value = "1")))]
-        id: Path<u64>,
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        id: Path<u32>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Result<Json<JobStatus>, ApiError<JobLookup>> {
-        match state.jobs.get(id.0) {
+        match state.jobs.get(u64::from(id.0)) {
             Some(job) => Ok(Json(job.snapshot())),
             None => Err(Problem::not_found(format!("there is no job {}", id.0)).into()),
         }

@@ -104,14 +104,17 @@ impl LookupApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The reference or number to look up.
-        #[oai(validator(min_length = 1))]
+        #[oai(
+            example = "crate::server::svc::examples::reference",
+            validator(min_length = 1)
+        )]
         reference: Path<String>,
         /// Present: answer the article whose own reference this is.
         mainref: Query<Option<String>>,
         /// Present: answer the cross-references of the number.
         crossrefs: Query<Option<String>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Answer<CrossRefsOrArticle> {
@@ -156,10 +159,13 @@ impl LookupApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
-        #[oai(validator(min_length = 1))]
+        #[oai(
+            example = "crate::server::svc::examples::ktype",
+            validator(min_length = 1)
+        )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Answer<KtypeArticles> {

@@ -69,7 +69,7 @@ impl LaterApi {
         #[oai(name = "refresh")]
         _refresh: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Result<Json<imports::JobStatus>, ApiError<Unimplemented>> {
@@ -94,7 +94,7 @@ impl LaterApi {
         #[oai(name = "download360", default)]
         _download360: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Result<Json<imports::JobStatus>, ApiError<Unimplemented>> {

@@ -171,10 +171,13 @@ impl PriceApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
-        #[oai(validator(min_length = 1))]
+        #[oai(
+            example = "crate::server::svc::examples::ktype",
+            validator(min_length = 1)
+        )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Answer<KtypePrices> {
@@ -199,15 +202,21 @@ impl PriceApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The generic article.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::genart",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         genart: Path<u32>,
         /// 1: kit prices; 0: single articles.
         is_kit: Path<IsKit>,
         /// The vehicle type (Ktype).
-        #[oai(validator(min_length = 1))]
+        #[oai(
+            example = "crate::server::svc::examples::ktype",
+            validator(min_length = 1)
+        )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Answer<GenartPrices> {
@@ -258,10 +267,13 @@ impl PriceApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
-        #[oai(validator(min_length = 1))]
+        #[oai(
+            example = "crate::server::svc::examples::ktype",
+            validator(min_length = 1)
+        )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider")]
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Answer<ExhaustKit> {

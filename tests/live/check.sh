@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Checks against the live demo appliance, as its clients meet it:
+#   - schemathesis on /openapi.json, every operation, with the demo provider's key;
+#   - headless Chromium renders /docs and lists every route of the document.
+# Needs: target/release/partscat, $VENV/bin/schemathesis, chromium.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+VENV=${VENV:-target/ci-venv}
+BIN=target/release/partscat
+KEY=pc_live_check_key
+WORK=$(mktemp -d)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+BASE=http://127.0.0.1:$PORT
+
+"$BIN" serve --demo --demo-key "$KEY" --data "$WORK/data" --inbox "$WORK/inbox" \
+    --listen "127.0.0.1:$PORT" >"$WORK/stdout" 2>"$WORK/server.log" &
+SERVER=$!
+stop() {
+    kill "$SERVER" 2>/dev/null || true
+    wait "$SERVER" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap stop EXIT
+
+for _ in $(seq 1 600); do
+    curl -fs "$BASE/ready" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+curl -fs "$BASE/ready" >/dev/null
+
+echo "== schemathesis against $BASE/openapi.json"
+PARTSCAT_DEMO_KEY=$KEY "$VENV/bin/schemathesis" \
+    --config-file tests/schemathesis/schemathesis.toml \
+    run "$BASE/openapi.json" --max-examples 100 --seed 2026
+
+echo "== /docs in headless Chromium"
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$WORK/chromium" --virtual-time-budget=15000 \
+    --dump-dom "$BASE/docs" 2>/dev/null >"$WORK/docs.html"
+missing=0
+routes=$(curl -fs "$BASE/openapi.json" | python3 -c 'import json,sys; print("\n".join(json.load(sys.stdin)["paths"]))')
+for route in $routes; do
+    if ! grep -qF "data-path=\"$route\"" "$WORK/docs.html"; then
+        echo "/docs does not list $route"
+        missing=$((missing + 1))
+    fi
+done
+count=$(echo "$routes" | wc -l)
+echo "/docs lists $((count - missing)) of $count routes"
+[ "$missing" -eq 0 ]
+echo "$((count - missing)) passed, $missing failed"
