@@ -29,10 +29,68 @@ pub enum Format {
     Csv,
 }
 
-/// A row of a CSV export: its documented, stable column set and its cells.
+/// A row of a CSV export: its documented, stable column set and its cells, in that order.
 pub trait CsvRow {
     const COLUMNS: &'static [&'static str];
-    fn cells(&self, out: &mut Vec<String>);
+    fn write_cells(&self, line: &mut CsvLine<'_>);
+}
+
+/// One CSV record being written: cells go straight into the export's buffer.
+pub struct CsvLine<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl CsvLine<'_> {
+    fn separator(&mut self) {
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+    }
+
+    /// A text cell: quoted per RFC 4180 where needed, formula-like text neutralised.
+    pub fn text(&mut self, cell: &str) {
+        self.separator();
+        let guard = formula_like(cell);
+        if cell.contains([',', '"', '\r', '\n']) {
+            self.out.push(b'"');
+            if guard {
+                self.out.push(b'\'');
+            }
+            for &b in cell.as_bytes() {
+                if b == b'"' {
+                    self.out.push(b'"');
+                }
+                self.out.push(b);
+            }
+            self.out.push(b'"');
+        } else {
+            if guard {
+                self.out.push(b'\'');
+            }
+            self.out.extend_from_slice(cell.as_bytes());
+        }
+    }
+
+    /// A number cell (never quoted, never neutralised).
+    pub fn number(&mut self, n: impl std::fmt::Display) {
+        use std::io::Write;
+        self.separator();
+        let _ = write!(self.out, "{n}");
+    }
+
+    /// A number cell that may be absent.
+    pub fn maybe<N: std::fmt::Display>(&mut self, n: Option<N>) {
+        match n {
+            Some(n) => self.number(n),
+            None => self.separator(),
+        }
+    }
+
+    fn end(self) {
+        self.out.extend_from_slice(b"\r\n");
+    }
 }
 
 /// Why a scan stopped before its end.
@@ -53,7 +111,6 @@ impl From<StoreError> for Stop {
 pub struct RowWriter<R> {
     format: Format,
     buffer: Vec<u8>,
-    cells: Vec<String>,
     rows: u64,
     tx: mpsc::Sender<io::Result<Bytes>>,
     _row: PhantomData<fn(&R)>,
@@ -64,7 +121,6 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
         let mut w = RowWriter {
             format,
             buffer: Vec::with_capacity(CHUNK_BYTES + 4096),
-            cells: Vec::new(),
             rows: 0,
             tx,
             _row: PhantomData,
@@ -72,8 +128,11 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
         match format {
             Format::Json => w.buffer.push(b'['),
             Format::Csv => {
-                let header: Vec<String> = R::COLUMNS.iter().map(|c| c.to_string()).collect();
-                write_csv_record(&mut w.buffer, &header);
+                let mut line = w.csv_line();
+                for column in R::COLUMNS {
+                    line.text(column);
+                }
+                line.end();
             }
         }
         w
@@ -90,12 +149,9 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
                     .map_err(|e| Stop::Store(StoreError::Engine(e.to_string())))?;
             }
             Format::Csv => {
-                self.cells.clear();
-                row.cells(&mut self.cells);
-                for cell in &mut self.cells {
-                    neutralise_formula(cell);
-                }
-                write_csv_record(&mut self.buffer, &self.cells);
+                let mut line = self.csv_line();
+                row.write_cells(&mut line);
+                line.end();
             }
         }
         self.rows += 1;
@@ -103,6 +159,13 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
             self.send()?;
         }
         Ok(())
+    }
+
+    fn csv_line(&mut self) -> CsvLine<'_> {
+        CsvLine {
+            out: &mut self.buffer,
+            first: true,
+        }
     }
 
     fn send(&mut self) -> Result<(), Stop> {
@@ -122,31 +185,15 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
     }
 }
 
-/// RFC 4180: quote a cell that holds a separator, a quote or a line break; CRLF line ends.
-fn write_csv_record(out: &mut Vec<u8>, cells: &[String]) {
-    for (i, cell) in cells.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        if cell.contains([',', '"', '\r', '\n']) {
-            out.push(b'"');
-            out.extend_from_slice(cell.replace('"', "\"\"").as_bytes());
-            out.push(b'"');
-        } else {
-            out.extend_from_slice(cell.as_bytes());
-        }
-    }
-    out.extend_from_slice(b"\r\n");
-}
-
-/// A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a
-/// leading `'`; plain numbers such as `-12.50` stay numbers.
-pub fn neutralise_formula(cell: &mut String) {
-    let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    let number = cell.parse::<f64>().is_ok() && !cell.contains(['e', 'E', 'n', 'N', 'i', 'I']);
-    if risky && !number {
-        cell.insert(0, '\'');
-    }
+/// Whether a spreadsheet would run the cell as a formula (`=`, `+`, `-`, `@`, tab or CR
+/// first); plain numbers such as `-12.50` are numbers, not formulas.
+pub fn formula_like(cell: &str) -> bool {
+    cell.starts_with(['=', '+', '-', '@', '\t', '\r'])
+        && !(cell.len() > 1
+            && cell[1..]
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+            && cell.as_bytes()[1].is_ascii_digit())
 }
 
 /// A streamed export answer: `application/json` (an array of `J`) or `text/csv`, with a
@@ -261,6 +308,19 @@ impl<J: Type> ApiResponse for ExportResponse<J> {
 mod tests {
     use super::*;
 
+    fn csv(cells: &[&str]) -> String {
+        let mut out = Vec::new();
+        let mut line = CsvLine {
+            out: &mut out,
+            first: true,
+        };
+        for c in cells {
+            line.text(c);
+        }
+        line.end();
+        String::from_utf8(out).unwrap()
+    }
+
     #[test]
     fn formulas_are_neutralised_and_numbers_kept() {
         for (input, expected) in [
@@ -269,23 +329,23 @@ mod tests {
             ("@SUM(A1)", "'@SUM(A1)"),
             ("-12.50", "-12.50"),
             ("-", "'-"),
-            ("\tx", "'\tx"),
-            ("0 986 494 048", "0 986 494 048"),
             ("-inf", "'-inf"),
+            ("0 986 494 048", "0 986 494 048"),
+            (
+                "=HYPERLINK(\"x\",\"y\")",
+                "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"",
+            ),
         ] {
-            let mut cell = input.to_string();
-            neutralise_formula(&mut cell);
-            assert_eq!(cell, expected, "{input}");
+            assert_eq!(csv(&[input]), format!("{expected}\r\n"), "{input}");
         }
+        assert_eq!(csv(&["\tx"]), "'\tx\r\n");
     }
 
     #[test]
     fn csv_cells_are_quoted_per_rfc_4180() {
-        let mut out = Vec::new();
-        write_csv_record(
-            &mut out,
-            &["a,b".into(), "say \"hi\"".into(), "plain".into()],
+        assert_eq!(
+            csv(&["a,b", "say \"hi\"", "plain", "two\nlines"]),
+            "\"a,b\",\"say \"\"hi\"\"\",plain,\"two\nlines\"\r\n"
         );
-        assert_eq!(out, b"\"a,b\",\"say \"\"hi\"\"\",plain\r\n");
     }
 }

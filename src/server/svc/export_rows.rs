@@ -5,15 +5,7 @@ use poem_openapi::Object;
 use serde::Serialize;
 
 use super::schema::{Article, Vehicle};
-use crate::server::streaming::CsvRow;
-
-fn join(values: &[String]) -> String {
-    values.join("|")
-}
-
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(T::to_string).unwrap_or_default()
-}
+use crate::server::streaming::{CsvLine, CsvRow};
 
 /// How an article fits one vehicle.
 #[derive(Debug, Clone, Object, Serialize)]
@@ -57,33 +49,31 @@ impl CsvRow for CatalogueArticle {
         "ktypes",
     ];
 
-    fn cells(&self, out: &mut Vec<String>) {
+    fn write_cells(&self, line: &mut CsvLine<'_>) {
         let a = &self.article;
         let list = a.prices.iter().find(|p| p.price_type == "list");
-        let oe: Vec<String> = a
+        line.number(a.brand_id);
+        line.text(&a.brand_name);
+        line.text(&a.reference);
+        line.text(&a.normalised_reference);
+        line.number(a.genart);
+        line.text(&a.genart_name);
+        line.text(&a.description);
+        line.text(status_name(a.status));
+        line.text(&a.eans.join("|"));
+        line.number(a.packaging_unit);
+        line.text(&a.replaced_by.join("|"));
+        line.text(list.map_or("", |p| p.amount.as_str()));
+        line.text(list.map_or("", |p| p.currency.as_str()));
+        let oe: Vec<&str> = a
             .numbers
             .iter()
             .filter(|n| n.kind == super::schema::CrossKind::Oe)
-            .map(|n| n.number.clone())
+            .map(|n| n.number.as_str())
             .collect();
-        let ktypes: Vec<String> = self.vehicles.iter().map(|v| v.ktype.clone()).collect();
-        out.extend([
-            a.brand_id.to_string(),
-            a.brand_name.clone(),
-            a.reference.clone(),
-            a.normalised_reference.clone(),
-            a.genart.to_string(),
-            a.genart_name.clone(),
-            a.description.clone(),
-            status_name(a.status).into(),
-            join(&a.eans),
-            a.packaging_unit.to_string(),
-            join(&a.replaced_by),
-            list.map(|p| p.amount.clone()).unwrap_or_default(),
-            list.map(|p| p.currency.clone()).unwrap_or_default(),
-            join(&oe),
-            join(&ktypes),
-        ]);
+        line.text(&oe.join("|"));
+        let ktypes: Vec<&str> = self.vehicles.iter().map(|v| v.ktype.as_str()).collect();
+        line.text(&ktypes.join("|"));
     }
 }
 
@@ -151,34 +141,52 @@ impl CsvRow for FlatCatalogueRow {
         "quantity",
     ];
 
-    fn cells(&self, out: &mut Vec<String>) {
-        out.extend([
-            self.brand_id.to_string(),
-            self.brand_name.clone(),
-            self.reference.clone(),
-            self.genart.to_string(),
-            self.genart_name.clone(),
-            self.description.clone(),
-            self.status.clone(),
-            self.ean.clone(),
-            self.ktype.clone(),
-            self.make.clone(),
-            self.model.clone(),
-            self.type_name.clone(),
-            self.engine.clone(),
-            self.fuel.clone(),
-            opt(&self.kw),
-            opt(&self.hp),
-            opt(&self.ccm),
-            self.year_from.clone(),
-            self.year_to.clone(),
-            self.position.clone(),
-            opt(&self.quantity),
-        ]);
+    fn write_cells(&self, line: &mut CsvLine<'_>) {
+        line.number(self.brand_id);
+        line.text(&self.brand_name);
+        line.text(&self.reference);
+        line.number(self.genart);
+        line.text(&self.genart_name);
+        line.text(&self.description);
+        line.text(&self.status);
+        line.text(&self.ean);
+        line.text(&self.ktype);
+        line.text(&self.make);
+        line.text(&self.model);
+        line.text(&self.type_name);
+        line.text(&self.engine);
+        line.text(&self.fuel);
+        line.maybe(self.kw);
+        line.maybe(self.hp);
+        line.maybe(self.ccm);
+        line.text(&self.year_from);
+        line.text(&self.year_to);
+        line.text(&self.position);
+        line.maybe(self.quantity);
     }
 }
 
 impl FlatCatalogueRow {
+    pub fn clear_vehicle(&mut self) {
+        for field in [
+            &mut self.ktype,
+            &mut self.make,
+            &mut self.model,
+            &mut self.type_name,
+            &mut self.engine,
+            &mut self.fuel,
+            &mut self.year_from,
+            &mut self.year_to,
+            &mut self.position,
+        ] {
+            field.clear();
+        }
+        self.kw = None;
+        self.hp = None;
+        self.ccm = None;
+        self.quantity = None;
+    }
+
     pub fn set_vehicle(&mut self, v: &Vehicle) {
         self.ktype.clone_from(&v.ktype);
         self.make.clone_from(&v.make);
@@ -190,7 +198,8 @@ impl FlatCatalogueRow {
         self.hp = Some(v.hp);
         self.ccm = Some(v.ccm);
         self.year_from.clone_from(&v.year_from);
-        self.year_to = v.year_to.clone().unwrap_or_default();
+        self.year_to.clear();
+        self.year_to.push_str(v.year_to.as_deref().unwrap_or(""));
     }
 }
 
@@ -216,6 +225,34 @@ pub struct GoldaRow {
     pub currency: String,
 }
 
+impl GoldaRow {
+    /// The vehicle columns: of the vehicle, or only the Ktype where the catalogue lacks it.
+    pub fn set_vehicle(&mut self, v: Option<&Vehicle>, ktype: &str) {
+        match v {
+            Some(v) => {
+                self.ktype.clone_from(&v.ktype);
+                self.make.clone_from(&v.make);
+                self.model.clone_from(&v.model);
+                self.year_from.clone_from(&v.year_from);
+                self.year_to.clear();
+                self.year_to.push_str(v.year_to.as_deref().unwrap_or(""));
+            }
+            None => {
+                for field in [
+                    &mut self.make,
+                    &mut self.model,
+                    &mut self.year_from,
+                    &mut self.year_to,
+                ] {
+                    field.clear();
+                }
+                self.ktype.clear();
+                self.ktype.push_str(ktype);
+            }
+        }
+    }
+}
+
 impl CsvRow for GoldaRow {
     const COLUMNS: &'static [&'static str] = &[
         "reference",
@@ -233,22 +270,20 @@ impl CsvRow for GoldaRow {
         "currency",
     ];
 
-    fn cells(&self, out: &mut Vec<String>) {
-        out.extend([
-            self.reference.clone(),
-            self.brand_id.to_string(),
-            self.brand_name.clone(),
-            self.genart.to_string(),
-            self.genart_name.clone(),
-            self.ktype.clone(),
-            self.make.clone(),
-            self.model.clone(),
-            self.year_from.clone(),
-            self.year_to.clone(),
-            self.ean.clone(),
-            self.price.clone(),
-            self.currency.clone(),
-        ]);
+    fn write_cells(&self, line: &mut CsvLine<'_>) {
+        line.text(&self.reference);
+        line.number(self.brand_id);
+        line.text(&self.brand_name);
+        line.number(self.genart);
+        line.text(&self.genart_name);
+        line.text(&self.ktype);
+        line.text(&self.make);
+        line.text(&self.model);
+        line.text(&self.year_from);
+        line.text(&self.year_to);
+        line.text(&self.ean);
+        line.text(&self.price);
+        line.text(&self.currency);
     }
 }
 
@@ -279,17 +314,15 @@ impl CsvRow for AtcRow {
         "unit",
     ];
 
-    fn cells(&self, out: &mut Vec<String>) {
-        out.extend([
-            self.brand_id.to_string(),
-            self.brand_name.clone(),
-            self.reference.clone(),
-            self.genart.to_string(),
-            self.genart_name.clone(),
-            self.criterion.clone(),
-            self.value.clone(),
-            self.unit.clone(),
-        ]);
+    fn write_cells(&self, line: &mut CsvLine<'_>) {
+        line.number(self.brand_id);
+        line.text(&self.brand_name);
+        line.text(&self.reference);
+        line.number(self.genart);
+        line.text(&self.genart_name);
+        line.text(&self.criterion);
+        line.text(&self.value);
+        line.text(&self.unit);
     }
 }
 
@@ -323,18 +356,16 @@ impl CsvRow for CompetitorReferenceRow {
         "description",
     ];
 
-    fn cells(&self, out: &mut Vec<String>) {
-        out.extend([
-            self.manufacturer_id.to_string(),
-            self.manufacturer_name.clone(),
-            self.competitor_number.clone(),
-            self.brand_id.to_string(),
-            self.brand_name.clone(),
-            self.reference.clone(),
-            self.genart.to_string(),
-            self.genart_name.clone(),
-            self.description.clone(),
-        ]);
+    fn write_cells(&self, line: &mut CsvLine<'_>) {
+        line.number(self.manufacturer_id);
+        line.text(&self.manufacturer_name);
+        line.text(&self.competitor_number);
+        line.number(self.brand_id);
+        line.text(&self.brand_name);
+        line.text(&self.reference);
+        line.number(self.genart);
+        line.text(&self.genart_name);
+        line.text(&self.description);
     }
 }
 
@@ -386,7 +417,7 @@ impl CsvRow for DmmArticle {
         "spin_frames",
     ];
 
-    fn cells(&self, out: &mut Vec<String>) {
+    fn write_cells(&self, line: &mut CsvLine<'_>) {
         let uris = |files: &[DmmFile]| {
             files
                 .iter()
@@ -394,18 +425,16 @@ impl CsvRow for DmmArticle {
                 .collect::<Vec<_>>()
                 .join("|")
         };
-        let sets: Vec<String> = self.spin_sets.iter().map(|s| s.set.clone()).collect();
+        let sets: Vec<&str> = self.spin_sets.iter().map(|s| s.set.as_str()).collect();
         let frames: usize = self.spin_sets.iter().map(|s| s.frames.len()).sum();
-        out.extend([
-            self.brand_id.to_string(),
-            self.brand_name.clone(),
-            self.reference.clone(),
-            self.genart.to_string(),
-            self.genart_name.clone(),
-            uris(&self.images),
-            uris(&self.documents),
-            join(&sets),
-            frames.to_string(),
-        ]);
+        line.number(self.brand_id);
+        line.text(&self.brand_name);
+        line.text(&self.reference);
+        line.number(self.genart);
+        line.text(&self.genart_name);
+        line.text(&uris(&self.images));
+        line.text(&uris(&self.documents));
+        line.text(&sets.join("|"));
+        line.number(frames);
     }
 }

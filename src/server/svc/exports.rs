@@ -333,14 +333,8 @@ pub enum CatalogueExportRow {
     Flat(FlatCatalogueRow),
 }
 
-fn first_ean(a: &model::Article) -> String {
-    a.eans.first().cloned().unwrap_or_default()
-}
-
-fn status_text(a: &model::Article) -> String {
-    status_name(a.status.into()).into()
-}
-
+/// One buffer row per export, refilled with `clone_from` so its strings keep their
+/// allocations: the scan allocates per article, not per row.
 fn flat_catalogue(
     catalogue: &Catalogue,
     brand_id: u32,
@@ -348,29 +342,35 @@ fn flat_catalogue(
 ) -> Result<(), Stop> {
     let mut names = Names::new(catalogue);
     let mut vehicles = VehicleCache::new(catalogue);
+    let mut row = FlatCatalogueRow {
+        brand_id,
+        brand_name: names.brand(brand_id)?,
+        ..Default::default()
+    };
     for article in catalogue.articles_of_brand(brand_id) {
         let article = article?;
-        let base = FlatCatalogueRow {
-            brand_id,
-            brand_name: names.brand(brand_id)?,
-            reference: article.reference.clone(),
-            genart: article.genart,
-            genart_name: names.genart(article.genart)?,
-            description: article.description.clone(),
-            status: status_text(&article),
-            ean: first_ean(&article),
-            ..Default::default()
-        };
+        row.reference.clone_from(&article.reference);
+        row.genart = article.genart;
+        row.genart_name.clear();
+        row.genart_name.push_str(names.genart_name(article.genart)?);
+        row.description.clone_from(&article.description);
+        row.status.clear();
+        row.status.push_str(status_name(article.status.into()));
+        row.ean.clear();
+        row.ean
+            .push_str(article.eans.first().map_or("", String::as_str));
         let links = catalogue.links_of(&article.key)?;
         if links.is_empty() {
-            w.row(&base)?;
+            row.clear_vehicle();
+            w.row(&row)?;
         }
         for link in links {
-            let mut row = base.clone();
-            if let Some(v) = vehicles.get(&link.ktype)? {
-                row.set_vehicle(v);
-            } else {
-                row.ktype = link.ktype;
+            match vehicles.get(&link.ktype)? {
+                Some(v) => row.set_vehicle(v),
+                None => {
+                    row.clear_vehicle();
+                    row.ktype = link.ktype;
+                }
             }
             row.position = link.position;
             row.quantity = Some(link.quantity);
@@ -384,6 +384,11 @@ fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> R
     let mut names = Names::new(catalogue);
     let mut vehicles = VehicleCache::new(catalogue);
     let today = Date::today();
+    let mut row = GoldaRow {
+        brand_id,
+        brand_name: names.brand(brand_id)?,
+        ..Default::default()
+    };
     for article in catalogue.articles_of_brand(brand_id) {
         let article = article?;
         let price = catalogue
@@ -393,36 +398,25 @@ fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> R
             .filter(|p| p.valid_from.is_none_or(|d| d <= today))
             .filter(|p| p.valid_to.is_none_or(|d| d >= today))
             .max_by_key(|p| p.valid_from);
-        let base = GoldaRow {
-            reference: article.reference.clone(),
-            brand_id,
-            brand_name: names.brand(brand_id)?,
-            genart: article.genart,
-            genart_name: names.genart(article.genart)?,
-            ean: first_ean(&article),
-            price: price
-                .as_ref()
-                .map(|p| p.amount.to_string())
-                .unwrap_or_default(),
-            currency: price.map(|p| p.currency).unwrap_or_default(),
-            ..Default::default()
-        };
+        row.reference.clone_from(&article.reference);
+        row.genart = article.genart;
+        row.genart_name.clear();
+        row.genart_name.push_str(names.genart_name(article.genart)?);
+        row.ean.clear();
+        row.ean
+            .push_str(article.eans.first().map_or("", String::as_str));
+        row.price = price
+            .as_ref()
+            .map(|p| p.amount.to_string())
+            .unwrap_or_default();
+        row.currency = price.map(|p| p.currency).unwrap_or_default();
         let links = catalogue.links_of(&article.key)?;
         if links.is_empty() {
-            w.row(&base)?;
+            row.set_vehicle(None, "");
+            w.row(&row)?;
         }
         for link in links {
-            let mut row = base.clone();
-            match vehicles.get(&link.ktype)? {
-                Some(v) => {
-                    row.ktype.clone_from(&v.ktype);
-                    row.make.clone_from(&v.make);
-                    row.model.clone_from(&v.model);
-                    row.year_from.clone_from(&v.year_from);
-                    row.year_to = v.year_to.clone().unwrap_or_default();
-                }
-                None => row.ktype = link.ktype,
-            }
+            row.set_vehicle(vehicles.get(&link.ktype)?, &link.ktype);
             w.row(&row)?;
         }
     }

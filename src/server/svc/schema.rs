@@ -250,29 +250,37 @@ impl<'a> Names<'a> {
     }
 
     pub fn brand(&mut self, id: u32) -> Result<String, StoreError> {
-        if let Some(n) = self.brands.get(&id) {
-            return Ok(n.clone());
+        self.brand_name(id).map(str::to_owned)
+    }
+
+    /// The brand's name, borrowed from the cache (for loops that reuse their buffers).
+    pub fn brand_name(&mut self, id: u32) -> Result<&str, StoreError> {
+        if !self.brands.contains_key(&id) {
+            let name = self
+                .catalogue
+                .brand(id)?
+                .map(|b| b.name)
+                .unwrap_or_default();
+            self.brands.insert(id, name);
         }
-        let name = self
-            .catalogue
-            .brand(id)?
-            .map(|b| b.name)
-            .unwrap_or_default();
-        self.brands.insert(id, name.clone());
-        Ok(name)
+        Ok(self.brands.get(&id).map_or("", String::as_str))
     }
 
     pub fn genart(&mut self, id: u32) -> Result<String, StoreError> {
-        if let Some(n) = self.genarts.get(&id) {
-            return Ok(n.clone());
+        self.genart_name(id).map(str::to_owned)
+    }
+
+    /// The genart's name, borrowed from the cache.
+    pub fn genart_name(&mut self, id: u32) -> Result<&str, StoreError> {
+        if !self.genarts.contains_key(&id) {
+            let name = self
+                .catalogue
+                .generic_article(id)?
+                .map(|g| g.name)
+                .unwrap_or_default();
+            self.genarts.insert(id, name);
         }
-        let name = self
-            .catalogue
-            .generic_article(id)?
-            .map(|g| g.name)
-            .unwrap_or_default();
-        self.genarts.insert(id, name.clone());
-        Ok(name)
+        Ok(self.genarts.get(&id).map_or("", String::as_str))
     }
 
     pub fn manufacturer(&mut self, id: u32) -> Result<String, StoreError> {
