@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Requests/s of the lookups under wrk -t2 -c64 over many different keys, beside the same
+# server's /health in the same run, on a generated catalogue.
+#
+#   bash benches/load/lookups_vs_health.sh [ARTICLES] [SECONDS]   (defaults 100000, 15)
+#
+# Needs wrk (Debian: apt-get install wrk). Prints requests/s of each and the ratio to /health.
+set -euo pipefail
+articles=${1:-100000}
+seconds=${2:-15}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/partscat-load.XXXXXX)
+server=
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+cargo build --release --manifest-path "$root/Cargo.toml" >/dev/null
+bin="$root/target/release/partscat"
+"$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
+"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+key=pc_bench_key
+PARTSCAT_LOG=warn "$bin" serve --data "$work/store" --demo --demo-key "$key" \
+  --listen "127.0.0.1:$port" >/dev/null 2>"$work/server.log" &
+server=$!
+until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
+
+auth="provider=demo&api_key=$key"
+urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
+# Every reference (as written, so the normaliser runs) and every Ktype of the catalogue.
+tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
+  | urlencode | shuf --random-source=<(yes) -n 50000 >"$work/refs"
+tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
+sed "s|^|/svc/getCrossRefsOrArticle/|; s|\$|?mainref\&$auth|" "$work/refs" >"$work/article.paths"
+sed "s|^|/svc/getCrossRefsOrArticle/|; s|\$|?crossrefs\&$auth|" "$work/refs" >"$work/crossrefs.paths"
+sed "s|^|/svc/getArticlesByKtype/|; s|\$|?$auth|" "$work/ktypes" >"$work/ktype.paths"
+echo "/health" >"$work/health.paths"
+echo "catalogue: $articles articles; $(wc -l <"$work/refs") references, $(wc -l <"$work/ktypes") Ktypes"
+
+run() { # name → requests/s
+  local out
+  out=$(PATHS="$work/$1.paths" wrk -t2 -c64 -d"${seconds}s" -s "$root/benches/load/pick_path.lua" \
+    "http://127.0.0.1:$port" 2>&1)
+  if echo "$out" | grep -q "Non-2xx"; then
+    echo "$1: some answers were not 2xx:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "$out" | awk '/Requests\/sec/ {print $2}'
+}
+
+# Warm the store's cache with one pass over each lookup, then measure, /health first and last.
+for p in article crossrefs ktype; do run "$p" >/dev/null; done
+health1=$(run health)
+article=$(run article)
+crossrefs=$(run crossrefs)
+ktype=$(run ktype)
+health2=$(run health)
+health=$(echo "($health1 + $health2) / 2" | bc -l)
+printf '%-40s %10.0f req/s\n' "/health (mean of before and after)" "$health"
+for pair in "getCrossRefsOrArticle?mainref:$article" "getCrossRefsOrArticle?crossrefs:$crossrefs" "getArticlesByKtype:$ktype"; do
+  name=${pair%%:*} rate=${pair##*:}
+  printf '%-40s %10.0f req/s  %.2fx /health\n' "$name" "$rate" "$(echo "$rate / $health" | bc -l)"
+done
