@@ -298,6 +298,8 @@ fn a_call_without_valid_credentials_is_401() {
         format!("{route}?provider=demo&api_key=wrong"),
         format!("{route}?provider=other&api_key={DEMO_KEY}"),
         format!("{route}?api_key={DEMO_KEY}"),
+        format!("{route}?provider=demo&api_key={DEMO_KEY}&api_key={DEMO_KEY}"),
+        format!("{route}?provider=demo&api_key={DEMO_KEY}&api_key=other"),
     ] {
         let r = s.fetch(c.get(&url));
         assert_eq!(r.status, 401, "{url}");
@@ -335,6 +337,20 @@ fn a_call_without_valid_credentials_is_401() {
 #[test]
 fn unknown_paths_and_methods_are_problems_too() {
     let s = demo();
+    assert_problem(&s, "/svc/getArticlesByKtype/%FF", 400, Some("ktype"));
+    assert_problem(&s, "/svc/price/3500/%C3%28/10219", 400, Some("is_kit"));
+    assert_problem(
+        &s,
+        "/svc/exportGolda?brand_id=1&brand_id=2",
+        400,
+        Some("brand_id"),
+    );
+    assert_problem(
+        &s,
+        "/svc/getCrossRefsOrArticle/0986494958?mainref&mainref",
+        400,
+        Some("mainref"),
+    );
     assert_problem(&s, "/svc/nothingHere", 404, None);
     let r = s.fetch(client().post(s.url("/svc/exportGolda?brand_id=1")));
     assert_eq!(r.status, 405);

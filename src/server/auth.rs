@@ -65,6 +65,9 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     for (name, value) in form_urlencoded::parse(query.as_bytes()) {
         match name.as_ref() {
             "provider" => provider = Some(value.into_owned()),
+            "api_key" if !keys.is_empty() => {
+                return Err(unauthorized("the request repeats `api_key`"));
+            }
             "api_key" => keys.push(value.into_owned()),
             _ => {}
         }

@@ -63,6 +63,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .at("/openapi.yaml", api.spec_endpoint_yaml())
         .nest("/docs", api.swagger_ui())
         .nest("/", api)
+        .around(svc::reject_repeated_parameters)
         .around(auth::require_caller)
         .around(require_ready)
         .around(connection::bound_body)

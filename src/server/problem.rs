@@ -231,6 +231,14 @@ fn problem_of(err: poem::Error, path: &str) -> Problem {
             .unwrap_or(e.name);
         return Problem::bad_parameter(name, parameter_message(name, &e.reason));
     }
+    if err.is::<poem::error::ParsePathError>() {
+        // poem could not decode a path segment (not UTF-8).
+        let name = super::svc::undecodable_path_parameter(path).unwrap_or("path");
+        return Problem::bad_parameter(
+            name,
+            format!("path parameter `{name}` is not valid percent-encoded UTF-8"),
+        );
+    }
     let status = err.status();
     if status == StatusCode::NOT_FOUND {
         if let Some(name) = super::svc::empty_path_parameter(path) {

@@ -102,6 +102,29 @@ impl LaterApi {
     }
 }
 
+/// Every `/svc` query parameter takes one value: a repeated one is ambiguous, so it is a 400
+/// naming it rather than a silent choice of the first.
+pub async fn reject_repeated_parameters<E: poem::Endpoint>(
+    next: E,
+    req: poem::Request,
+) -> poem::Result<poem::Response> {
+    use poem::IntoResponse;
+    if req.uri().path().starts_with("/svc/") {
+        let query = req.uri().query().unwrap_or("");
+        let mut seen = std::collections::HashSet::new();
+        for (name, _) in form_urlencoded::parse(query.as_bytes()) {
+            if !seen.insert(name.clone()) {
+                return Ok(Problem::bad_parameter(
+                    &name,
+                    format!("parameter `{name}` is given more than once"),
+                )
+                .into_response());
+            }
+        }
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
 /// The path parameters of the routes that take them, in order, so that a path with an
 /// empty segment (`/svc/e/k/`) is answered with the parameter's name instead of a bare 404.
 const PATH_ROUTES: [(&str, &[&str]); 6] = [
@@ -119,6 +142,33 @@ pub fn path_parameter_name(path: &str, index: usize) -> Option<&'static str> {
         .iter()
         .find(|(prefix, _)| path.starts_with(prefix))
         .and_then(|(_, params)| params.get(index).copied())
+}
+
+/// The first path parameter whose segment does not decode to UTF-8.
+pub fn undecodable_path_parameter(path: &str) -> Option<&'static str> {
+    let (prefix, params) = PATH_ROUTES.iter().find(|(p, _)| path.starts_with(p))?;
+    path[prefix.len()..]
+        .split('/')
+        .zip(params.iter())
+        .find(|(segment, _)| percent_decoded(segment).is_none())
+        .map(|(_, name)| *name)
+}
+
+fn percent_decoded(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The parameter a path leaves empty, for a path that no route matched.
@@ -166,5 +216,13 @@ mod tests {
         );
         assert_eq!(empty_path_parameter("/svc/price/1/2/3/4"), None);
         assert_eq!(empty_path_parameter("/svc/nothing"), None);
+    }
+
+    #[test]
+    fn undecodable_segments_name_their_parameter() {
+        use super::undecodable_path_parameter as bad;
+        assert_eq!(bad("/svc/price/1/%FF/10"), Some("is_kit"));
+        assert_eq!(bad("/svc/getArticlesByKtype/%C3%28"), Some("ktype"));
+        assert_eq!(bad("/svc/getArticlesByKtype/%C3%A9"), None);
     }
 }
