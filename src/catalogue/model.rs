@@ -139,6 +139,23 @@ pub struct Price {
     pub amount: Amount,
 }
 
+impl Price {
+    /// A `list` price valid on `day` (its dates are inclusive).
+    pub fn is_list_price_on(&self, day: Date) -> bool {
+        self.price_type.eq_ignore_ascii_case("list")
+            && self.valid_from.is_none_or(|d| d <= day)
+            && self.valid_to.is_none_or(|d| d >= day)
+    }
+}
+
+/// The list price valid on `day`; where several are, the one valid from the latest date.
+pub fn current_list_price(prices: Vec<Price>, day: Date) -> Option<Price> {
+    prices
+        .into_iter()
+        .filter(|p| p.is_list_price_on(day))
+        .max_by_key(|p| p.valid_from)
+}
+
 /// One component of a kit article, for a Ktype.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KitComponent {

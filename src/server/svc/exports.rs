@@ -391,13 +391,7 @@ fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> R
     };
     for article in catalogue.articles_of_brand(brand_id) {
         let article = article?;
-        let price = catalogue
-            .prices_of(&article.key)?
-            .into_iter()
-            .filter(|p| p.price_type.eq_ignore_ascii_case("list"))
-            .filter(|p| p.valid_from.is_none_or(|d| d <= today))
-            .filter(|p| p.valid_to.is_none_or(|d| d >= today))
-            .max_by_key(|p| p.valid_from);
+        let price = model::current_list_price(catalogue.prices_of(&article.key)?, today);
         row.reference.clone_from(&article.reference);
         row.genart = article.genart;
         row.genart_name.clear();

@@ -363,17 +363,11 @@ impl<'a> Pricing<'a> {
         Ok(out)
     }
 
-    /// The list price valid today; the most recent where several are.
     fn current_list_price(&self, key: &ArticleKey) -> Result<Option<model::Price>, Problem> {
-        let today = self.today;
-        Ok(self
-            .catalogue
-            .prices_of(key)?
-            .into_iter()
-            .filter(|p| p.price_type.eq_ignore_ascii_case("list"))
-            .filter(|p| p.valid_from.is_none_or(|d| d <= today))
-            .filter(|p| p.valid_to.is_none_or(|d| d >= today))
-            .max_by_key(|p| p.valid_from))
+        Ok(model::current_list_price(
+            self.catalogue.prices_of(key)?,
+            self.today,
+        ))
     }
 
     /// The article with the lowest current list price; the first where none has one.
