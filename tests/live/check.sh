@@ -13,6 +13,11 @@ WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 BASE=http://127.0.0.1:$PORT
 
+# A file in the inbox, so importArticles gets past "no such file" (the demo's own prices:
+# importing them changes nothing).
+mkdir -p "$WORK/inbox"
+cp assets/demo/prices.csv "$WORK/inbox/prices.csv"
+
 "$BIN" serve --demo --demo-key "$KEY" --data "$WORK/data" --inbox "$WORK/inbox" \
     --listen "127.0.0.1:$PORT" >"$WORK/stdout" 2>"$WORK/server.log" &
 SERVER=$!

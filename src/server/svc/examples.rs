@@ -4,8 +4,9 @@
 use poem_openapi::types::Example;
 
 use super::export_rows::*;
+use super::imports::{ImportTypeName, JobProgress, JobState, JobStatus, Report};
 use super::lookups::{CrossDirection, CrossReference};
-use super::prices::ArticleRef;
+use super::prices::{ArticlePrices, ArticleRef, KitComponentPrice, KitPrice, KitPriceSource};
 use super::schema::*;
 use crate::server::problem::ProblemDetails;
 
@@ -274,4 +275,95 @@ impl Example for Price {
             valid_to: None,
         }
     }
+}
+
+impl Example for ArticlePrices {
+    fn example() -> Self {
+        ArticlePrices {
+            article: ArticleRef::example(),
+            prices: vec![Price::example()],
+        }
+    }
+}
+
+impl Example for KitComponentPrice {
+    fn example() -> Self {
+        KitComponentPrice {
+            article: ArticleRef {
+                brand_id: 1,
+                brand_name: "Veltra Brakes".into(),
+                reference: "0 986 478 849".into(),
+                genart: 82,
+                genart_name: "Brake Disc".into(),
+            },
+            quantity: 2,
+            unit_amount: Some("70.68".into()),
+            currency: Some("EUR".into()),
+        }
+    }
+}
+
+impl Example for KitPrice {
+    fn example() -> Self {
+        KitPrice {
+            kit: Some(ArticleRef {
+                brand_id: 1,
+                brand_name: "Veltra Brakes".into(),
+                reference: "0 986 A45 240".into(),
+                genart: 3500,
+                genart_name: "Brake Kit".into(),
+            }),
+            source: KitPriceSource::Own,
+            currency: Some("EUR".into()),
+            amount: Some("117.63".into()),
+            components: vec![KitComponentPrice::example()],
+        }
+    }
+}
+
+impl Example for Report {
+    fn example() -> Self {
+        Report {
+            verdict: "committed".into(),
+            data_version: Some(2),
+            import_type: "prices".into(),
+            rows: 2502,
+            added: 0,
+            changed: 1,
+            unchanged: 2501,
+            rejected: 0,
+            errors: Vec::new(),
+        }
+    }
+}
+
+impl Example for JobStatus {
+    fn example() -> Self {
+        JobStatus {
+            id: 1,
+            state: JobState::Succeeded,
+            file_id: "prices.csv".into(),
+            import_type: ImportTypeName::Prices,
+            dry_run: false,
+            started_by: "demo".into(),
+            status_url: "/svc/jobs/1".into(),
+            started_at: 1_795_000_000,
+            finished_at: Some(1_795_000_001),
+            progress: JobProgress {
+                phase: "finished".into(),
+                bytes_read: 131_072,
+                bytes_total: 131_072,
+            },
+            report: Some(Report::example()),
+            error: None,
+        }
+    }
+}
+
+pub fn file_id() -> String {
+    "prices.csv".into()
+}
+
+pub fn job_id() -> u32 {
+    1
 }

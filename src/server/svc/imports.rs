@@ -96,7 +96,7 @@ pub struct RowError {
 
 /// What an import did, or would do in a dry run.
 #[derive(Debug, Clone, Object)]
-#[oai(rename = "ImportReport", rename_all = "camelCase")]
+#[oai(rename = "ImportReport", rename_all = "camelCase", example)]
 pub struct Report {
     /// `committed`, `nothing_changed`, `dry_run` or `rejected`.
     pub verdict: String,
@@ -161,7 +161,7 @@ pub struct JobProgress {
 
 /// An import job.
 #[derive(Debug, Clone, Object)]
-#[oai(rename = "Job", rename_all = "camelCase")]
+#[oai(rename = "Job", rename_all = "camelCase", example)]
 pub struct JobStatus {
     pub id: u64,
     pub state: JobState,
@@ -322,6 +322,7 @@ impl ImportApi {
         /// A file name in the import inbox.
         #[oai(
             name = "fileId",
+            example = "crate::server::svc::examples::file_id",
             validator(
                 min_length = 1,
                 max_length = 255,
@@ -421,7 +422,10 @@ impl ImportApi {
         &self,
         state: Data<&Arc<AppState>>,
         /// The job's id, from `importArticles`.
-        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        #[oai(
+            example = "crate::server::svc::examples::job_id",
+            validator(minimum(value = "1"), maximum(value = "4294967295"))
+        )]
         id: Path<u32>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]

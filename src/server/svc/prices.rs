@@ -36,7 +36,7 @@ pub struct ArticleRef {
 
 /// Every price of an article.
 #[derive(Debug, Object)]
-#[oai(rename = "ArticlePrices", rename_all = "camelCase")]
+#[oai(rename = "ArticlePrices", rename_all = "camelCase", example)]
 pub struct ArticlePrices {
     pub article: ArticleRef,
     pub prices: Vec<Price>,
@@ -64,7 +64,7 @@ pub enum KitPriceSource {
 
 /// One component of a kit with its current list price.
 #[derive(Debug, Object)]
-#[oai(rename = "KitComponentPrice", rename_all = "camelCase")]
+#[oai(rename = "KitComponentPrice", rename_all = "camelCase", example)]
 pub struct KitComponentPrice {
     pub article: ArticleRef,
     pub quantity: u32,
@@ -77,7 +77,7 @@ pub struct KitComponentPrice {
 
 /// The price of a kit for a Ktype.
 #[derive(Debug, Object)]
-#[oai(rename = "KitPrice", rename_all = "camelCase")]
+#[oai(rename = "KitPrice", rename_all = "camelCase", example)]
 pub struct KitPrice {
     /// The kit article; absent for an exhaust kit composed of the parts that fit.
     #[oai(skip_serializing_if_is_none)]
