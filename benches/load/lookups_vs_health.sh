@@ -35,9 +35,9 @@ urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.
 tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
   | urlencode | shuf --random-source=<(yes) -n 50000 >"$work/refs"
 tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
-sed "s|^|/svc/getCrossRefsOrArticle/|; s|\$|?mainref\&$auth|" "$work/refs" >"$work/article.paths"
-sed "s|^|/svc/getCrossRefsOrArticle/|; s|\$|?crossrefs\&$auth|" "$work/refs" >"$work/crossrefs.paths"
-sed "s|^|/svc/getArticlesByKtype/|; s|\$|?$auth|" "$work/ktypes" >"$work/ktype.paths"
+awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/article.paths"
+awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"
+awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?" a}' "$work/ktypes" >"$work/ktype.paths"
 echo "/health" >"$work/health.paths"
 echo "catalogue: $articles articles; $(wc -l <"$work/refs") references, $(wc -l <"$work/ktypes") Ktypes"
 

@@ -5,6 +5,7 @@ mod auth;
 mod compression;
 mod connection;
 mod health;
+mod json_body;
 mod problem;
 mod streaming;
 mod svc;

@@ -10,45 +10,58 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use poem::http::StatusCode;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
-use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
+use serde::Serialize;
 
 use super::ApiTag;
 use crate::import::{self, ImportFile, ImportReport, ImportType, Source, Verdict};
 use crate::server::AppState;
 use crate::server::auth::{Caller, Credentials};
+use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 
 /// Finished jobs kept for `GET /svc/jobs/:id`.
 const JOBS_KEPT: usize = 100;
 
 /// The data sets `importType` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
 #[oai(rename = "ImportType")]
 pub enum ImportTypeName {
     #[oai(rename = "brands")]
+    #[serde(rename = "brands")]
     Brands,
     #[oai(rename = "manufacturers")]
+    #[serde(rename = "manufacturers")]
     Manufacturers,
     #[oai(rename = "genarts")]
+    #[serde(rename = "genarts")]
     Genarts,
     #[oai(rename = "vehicles")]
+    #[serde(rename = "vehicles")]
     Vehicles,
     #[oai(rename = "articles")]
+    #[serde(rename = "articles")]
     Articles,
     #[oai(rename = "criteria")]
+    #[serde(rename = "criteria")]
     Criteria,
     #[oai(rename = "crossrefs")]
+    #[serde(rename = "crossrefs")]
     Crossrefs,
     #[oai(rename = "competitor_refs")]
+    #[serde(rename = "competitor_refs")]
     CompetitorRefs,
     #[oai(rename = "links")]
+    #[serde(rename = "links")]
     Links,
     #[oai(rename = "prices")]
+    #[serde(rename = "prices")]
     Prices,
     #[oai(rename = "kits")]
+    #[serde(rename = "kits")]
     Kits,
     #[oai(rename = "media")]
+    #[serde(rename = "media")]
     Media,
 }
 
@@ -73,8 +86,9 @@ impl From<ImportTypeName> for ImportType {
 }
 
 /// Where a job is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
 #[oai(rename = "JobState", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum JobState {
     Running,
     /// Committed, nothing to change, or a dry run that found every row valid.
@@ -86,7 +100,7 @@ pub enum JobState {
 }
 
 /// A rejected row.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "ImportRowError")]
 pub struct RowError {
     /// The line in the file (the header is line 1).
@@ -95,13 +109,15 @@ pub struct RowError {
 }
 
 /// What an import did, or would do in a dry run.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "ImportReport", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct Report {
     /// `committed`, `nothing_changed`, `dry_run` or `rejected`.
     pub verdict: String,
     /// The catalogue's data version after a commit.
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data_version: Option<u64>,
     pub import_type: String,
     pub rows: u64,
@@ -150,8 +166,9 @@ impl From<&ImportReport> for Report {
 }
 
 /// How far a running import is.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "JobProgress", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct JobProgress {
     /// `reading` while rows are read and checked, then the commit's phases.
     pub phase: String,
@@ -160,8 +177,9 @@ pub struct JobProgress {
 }
 
 /// An import job.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "Job", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct JobStatus {
     pub id: u64,
     pub state: JobState,
@@ -175,13 +193,16 @@ pub struct JobStatus {
     /// Unix seconds.
     pub started_at: u64,
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<u64>,
     pub progress: JobProgress,
     /// Once the job has finished (succeeded or rejected).
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
     /// Why a failed job failed.
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -189,10 +210,10 @@ pub struct JobStatus {
 pub enum ImportAnswer {
     /// The import finished within moments; the job carries its report.
     #[oai(status = 200)]
-    Finished(Json<JobStatus>),
+    Finished(JsonBody<JobStatus>),
     /// The import runs on; poll the URL in `Location` (and `statusUrl`).
     #[oai(status = 202)]
-    Accepted(Json<JobStatus>, #[oai(header = "Location")] String),
+    Accepted(JsonBody<JobStatus>, #[oai(header = "Location")] String),
 }
 
 struct Job {
@@ -407,11 +428,11 @@ impl ImportApi {
         });
         let wait = Duration::from_millis(state.settings.import_wait_ms);
         match tokio::time::timeout(wait, task).await {
-            Ok(_) => Ok(ImportAnswer::Finished(Json(job.snapshot()))),
+            Ok(_) => Ok(ImportAnswer::Finished(JsonBody(job.snapshot()))),
             Err(_) => {
                 let status = job.snapshot();
                 let location = status.status_url.clone();
-                Ok(ImportAnswer::Accepted(Json(status), location))
+                Ok(ImportAnswer::Accepted(JsonBody(status), location))
             }
         }
     }
@@ -431,9 +452,9 @@ impl ImportApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
-    ) -> Result<Json<JobStatus>, ApiError<JobLookup>> {
+    ) -> Result<JsonBody<JobStatus>, ApiError<JobLookup>> {
         match state.jobs.get(u64::from(id.0)) {
-            Some(job) => Ok(Json(job.snapshot())),
+            Some(job) => Ok(JsonBody(job.snapshot())),
             None => Err(Problem::not_found(format!("there is no job {}", id.0)).into()),
         }
     }

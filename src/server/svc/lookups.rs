@@ -5,22 +5,24 @@ use std::sync::Arc;
 
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
-use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
+use serde::Serialize;
 
 use super::ApiTag;
 use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
+use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::store::Catalogue;
 
-type Answer<T> = Result<Json<T>, ApiError<Lookup>>;
+type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
 
 /// The articles whose own reference is the one asked for (one per brand that has it).
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "ArticleAnswer", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct ArticleAnswer {
     /// The reference as asked.
     pub reference: String,
@@ -29,8 +31,9 @@ pub struct ArticleAnswer {
 }
 
 /// Which side of a cross-reference the number asked for is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
 #[oai(rename = "CrossDirection", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum CrossDirection {
     /// The number asked for is the maker's article; `number` is one of its other numbers.
     FromArticle,
@@ -39,8 +42,9 @@ pub enum CrossDirection {
 }
 
 /// One link between one of the maker's articles and another number.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "CrossReference", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct CrossReference {
     pub direction: CrossDirection,
     pub brand_id: u32,
@@ -53,14 +57,17 @@ pub struct CrossReference {
     /// The other number, as written.
     pub number: String,
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub manufacturer_id: Option<u32>,
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub manufacturer_name: Option<String>,
 }
 
 /// The cross-references of every article the number identifies, in both directions.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "CrossReferenceAnswer", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct CrossReferenceAnswer {
     pub reference: String,
     pub normalised_reference: String,
@@ -68,16 +75,18 @@ pub struct CrossReferenceAnswer {
 }
 
 /// What `getCrossRefsOrArticle` answers: the article, or the cross-references.
-#[derive(Debug, poem_openapi::Union)]
+#[derive(Debug, poem_openapi::Union, Serialize)]
 #[oai(rename = "CrossRefsOrArticle")]
+#[serde(untagged)]
 pub enum CrossRefsOrArticle {
     Article(ArticleAnswer),
     CrossReferences(CrossReferenceAnswer),
 }
 
 /// A vehicle and the articles linked to it.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "KtypeArticles", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct KtypeArticles {
     pub vehicle: Vehicle,
     pub articles: Vec<ArticleSummary>,
@@ -144,7 +153,7 @@ impl LookupApi {
         } else {
             CrossRefsOrArticle::CrossReferences(cross_reference_answer(&catalogue, reference)?)
         };
-        Ok(Json(answer))
+        Ok(JsonBody(answer))
     }
 
     /// The vehicle of a Ktype and the articles linked to it.
@@ -177,7 +186,7 @@ impl LookupApi {
             .iter()
             .map(|a| names.summary(a))
             .collect::<Result<_, _>>()?;
-        Ok(Json(KtypeArticles {
+        Ok(JsonBody(KtypeArticles {
             vehicle: Vehicle::from(&vehicle),
             articles,
         }))

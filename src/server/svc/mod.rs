@@ -11,7 +11,6 @@ mod schema;
 
 use poem::http::StatusCode;
 use poem_openapi::param::Query;
-use poem_openapi::payload::Json;
 use poem_openapi::{OpenApi, Tags};
 
 pub use imports::Jobs;
@@ -72,7 +71,7 @@ impl LaterApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
-    ) -> Result<Json<imports::JobStatus>, ApiError<Unimplemented>> {
+    ) -> Result<super::json_body::JsonBody<imports::JobStatus>, ApiError<Unimplemented>> {
         Err(not_yet("syncTecdoc"))
     }
 
@@ -97,7 +96,7 @@ impl LaterApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
-    ) -> Result<Json<imports::JobStatus>, ApiError<Unimplemented>> {
+    ) -> Result<super::json_body::JsonBody<imports::JobStatus>, ApiError<Unimplemented>> {
         Err(not_yet("apiDMM"))
     }
 }

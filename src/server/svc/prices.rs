@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
-use poem_openapi::payload::Json;
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
 use poem_openapi::types::{ParseError, ParseFromParameter, ParseResult, Type};
 use poem_openapi::{Enum, Object, OpenApi};
+use serde::Serialize;
 use std::borrow::Cow;
 
 use super::ApiTag;
@@ -18,14 +18,16 @@ use super::schema::{Names, Price};
 use crate::catalogue::{self as model, Amount, ArticleKey, Date};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
+use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::store::Catalogue;
 
-type Answer<T> = Result<Json<T>, ApiError<Lookup>>;
+type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
 
 /// Which article a price belongs to.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "ArticleRef", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct ArticleRef {
     pub brand_id: u32,
     pub brand_name: String,
@@ -35,24 +37,27 @@ pub struct ArticleRef {
 }
 
 /// Every price of an article.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "ArticlePrices", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct ArticlePrices {
     pub article: ArticleRef,
     pub prices: Vec<Price>,
 }
 
 /// The prices of the articles linked to a Ktype.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "KtypePrices", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct KtypePrices {
     pub ktype: String,
     pub articles: Vec<ArticlePrices>,
 }
 
 /// Where a kit's price comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
 #[oai(rename = "KitPriceSource", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum KitPriceSource {
     /// The kit's own list price.
     Own,
@@ -63,37 +68,45 @@ pub enum KitPriceSource {
 }
 
 /// One component of a kit with its current list price.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "KitComponentPrice", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct KitComponentPrice {
     pub article: ArticleRef,
     pub quantity: u32,
     /// The component's current list price, per piece.
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_amount: Option<String>,
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
 }
 
 /// The price of a kit for a Ktype.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "KitPrice", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
 pub struct KitPrice {
     /// The kit article; absent for an exhaust kit composed of the parts that fit.
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub kit: Option<ArticleRef>,
     pub source: KitPriceSource,
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     /// A decimal number as text; absent when `source` is `incomplete`.
     #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<String>,
     pub components: Vec<KitComponentPrice>,
 }
 
 /// Prices of one generic article for a Ktype: single articles (`isKit` false) or kits.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "GenartPrices", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct GenartPrices {
     pub ktype: String,
     pub genart: u32,
@@ -105,8 +118,9 @@ pub struct GenartPrices {
 }
 
 /// The exhaust kit(s) of a Ktype.
-#[derive(Debug, Object)]
+#[derive(Debug, Object, Serialize)]
 #[oai(rename = "ExhaustKit", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct ExhaustKit {
     pub ktype: String,
     /// The generic articles that count as exhaust system (configuration).
@@ -185,7 +199,7 @@ impl PriceApi {
         known_vehicle(&catalogue, &ktype)?;
         let keys = catalogue.articles_by_ktype(&ktype)?;
         let mut pricing = Pricing::new(&catalogue);
-        Ok(Json(KtypePrices {
+        Ok(JsonBody(KtypePrices {
             articles: pricing.article_prices(&keys)?,
             ktype: ktype.0,
         }))
@@ -246,7 +260,7 @@ impl PriceApi {
             let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
             (pricing.article_prices(&singles)?, Vec::new())
         };
-        Ok(Json(GenartPrices {
+        Ok(JsonBody(GenartPrices {
             ktype: ktype.0,
             genart: genart.0,
             is_kit,
@@ -310,7 +324,7 @@ impl PriceApi {
                 kits.push(pricing.kit_price(None, &parts)?);
             }
         }
-        Ok(Json(ExhaustKit {
+        Ok(JsonBody(ExhaustKit {
             ktype: ktype.0,
             exhaust_genarts: exhaust.clone(),
             kits,
