@@ -29,6 +29,8 @@ pub struct Settings {
     pub inbox: PathBuf,
     /// How long `importArticles` waits for an import before answering 202 with its job.
     pub import_wait_ms: u64,
+    /// The byte budget of finished lookup answers kept for repeated lookups, in MiB; 0: none.
+    pub answer_cache_mb: u64,
 }
 
 impl Default for Settings {
@@ -41,6 +43,7 @@ impl Default for Settings {
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::from("partscat-inbox"),
             import_wait_ms: 2000,
+            answer_cache_mb: 128,
         }
     }
 }
@@ -70,6 +73,7 @@ struct FileLayer {
     cache_mb: Option<u64>,
     inbox: Option<PathBuf>,
     import_wait_ms: Option<u64>,
+    answer_cache_mb: Option<u64>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -85,17 +89,18 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 7] = [
+const KNOWN_KEYS: [&str; 8] = [
     "listen",
     "data_dir",
     "log",
     "cache_mb",
     "inbox",
     "import_wait_ms",
+    "answer_cache_mb",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 8] = [
+const KNOWN_ENV: [&str; 9] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -104,6 +109,7 @@ const KNOWN_ENV: [&str; 8] = [
     "PARTSCAT_EXHAUST_GENARTS",
     "PARTSCAT_INBOX",
     "PARTSCAT_IMPORT_WAIT_MS",
+    "PARTSCAT_ANSWER_CACHE_MB",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -200,6 +206,14 @@ impl Settings {
                 )
             })?;
         }
+        if let Some(v) = env("PARTSCAT_ANSWER_CACHE_MB") {
+            settings.answer_cache_mb = v.trim().parse().map_err(|_| {
+                ConfigError::Env(
+                    "PARTSCAT_ANSWER_CACHE_MB",
+                    format!("'{v}' is not a size in MiB"),
+                )
+            })?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -257,6 +271,9 @@ impl Settings {
         }
         if let Some(d) = layer.inbox {
             self.inbox = d;
+        }
+        if let Some(mb) = layer.answer_cache_mb {
+            self.answer_cache_mb = mb;
         }
         if let Some(ms) = layer.import_wait_ms {
             self.import_wait_ms = ms;

@@ -17,8 +17,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --release --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/release/partscat"
+cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
+bin="$root/target/dist/partscat"
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 

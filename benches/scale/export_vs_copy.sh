@@ -19,8 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --release --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/release/partscat"
+cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
+bin="$root/target/dist/partscat"
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 brand=$(tail -n +2 "$work/csv/articles.csv" | cut -d, -f1 | sort | uniq -c | sort -rn | head -n 1 | awk '{print $2}')

@@ -13,8 +13,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-scale.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-cargo build --release --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/release/partscat"
+cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
+bin="$root/target/dist/partscat"
 
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 rows=0

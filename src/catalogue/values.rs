@@ -41,7 +41,7 @@ impl fmt::Display for YearMonth {
 }
 
 /// A calendar date, written `YYYY-MM-DD`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Date {
     pub year: u16,
     pub month: u8,

@@ -17,7 +17,7 @@ use crate::store::{ProviderRecord, hash_key};
 /// The authenticated caller, in the request's extensions for handlers that need it.
 #[derive(Debug, Clone)]
 pub struct Caller {
-    pub provider: ProviderRecord,
+    pub provider: Arc<ProviderRecord>,
 }
 
 // The three places a key may be. These types declare them in the document; `authenticate`
@@ -64,11 +64,11 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     let mut keys = Vec::new();
     for (name, value) in form_urlencoded::parse(query.as_bytes()) {
         match name.as_ref() {
-            "provider" => provider = Some(value.into_owned()),
             "api_key" if !keys.is_empty() => {
                 return Err(unauthorized("the request repeats `api_key`"));
             }
-            "api_key" => keys.push(value.into_owned()),
+            "api_key" => keys.push(value),
+            "provider" => provider = Some(value),
             _ => {}
         }
     }
@@ -76,10 +76,10 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
         let key = value
             .to_str()
             .map_err(|_| unauthorized("the X-Api-Key header is not text"))?;
-        keys.push(key.to_owned());
+        keys.push(key.into());
     }
     if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
-        keys.push(basic_user(value)?);
+        keys.push(basic_user(value)?.into());
     }
     let Some(provider) = provider.filter(|p| !p.is_empty()) else {
         return Err(unauthorized(
@@ -99,7 +99,7 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     let denied = || unauthorized("the provider or its key is not valid");
     let record = state
         .store
-        .provider(&provider)
+        .provider(provider.as_ref())
         .map_err(Problem::from)?
         .filter(|r| r.enabled)
         .ok_or_else(denied)?;

@@ -192,6 +192,11 @@ pub async fn bound_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<
         return Ok(too_large(limit).into_response());
     }
     let body = req.take_body();
+    if body.is_empty() {
+        // No body at all (a plain GET): nothing to bound.
+        req.set_body(body);
+        return Ok(next.call(req).await?.into_response());
+    }
     let mut seen = 0u64;
     let bounded = body.into_bytes_stream().map(move |chunk| {
         let chunk: Bytes = chunk?;

@@ -1,6 +1,7 @@
 //! The HTTP server: poem on tokio, listening on every configured address, stopping gracefully
 //! on SIGTERM or Ctrl-C and flushing the store before it exits.
 
+mod answer_cache;
 mod auth;
 mod compression;
 mod connection;
@@ -28,12 +29,14 @@ pub struct AppState {
     pub settings: Settings,
     ready: AtomicBool,
     jobs: svc::Jobs,
+    answers: answer_cache::AnswerCache,
 }
 
 impl AppState {
     pub fn new(store: Arc<Store>, settings: Settings) -> Arc<AppState> {
         Arc::new(AppState {
             store,
+            answers: answer_cache::AnswerCache::new(settings.answer_cache_mb),
             settings,
             ready: AtomicBool::new(false),
             jobs: svc::Jobs::default(),

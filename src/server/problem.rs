@@ -195,11 +195,12 @@ impl<S: StatusSet> ApiResponse for ApiError<S> {
 /// Renders every error that leaves the application as problem+json: poem-openapi's parse
 /// errors become 400s naming the parameter, unknown paths 404s, and so on.
 pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let path = req.uri().path().to_owned();
+    // A `Uri` clone shares its bytes; the path is read only when there is an error.
+    let uri = req.uri().clone();
     let response = match next.call(req).await {
         Ok(r) => r.into_response(),
         Err(err) => {
-            let problem = problem_of(err, &path);
+            let problem = problem_of(err, uri.path());
             let mut response = problem.clone().into_response();
             // RFC 9110: a 405 lists the methods the resource takes; every route is GET.
             if problem.status() == StatusCode::METHOD_NOT_ALLOWED {

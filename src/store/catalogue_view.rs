@@ -1,6 +1,7 @@
 //! A consistent view of one generation of the catalogue, with the lookups the routes need.
 
-use std::sync::Mutex;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
@@ -16,6 +17,16 @@ pub struct Catalogue {
     manifest: Manifest,
     trees: Vec<sled::Tree>,
     drop_when_released: Mutex<Vec<String>>,
+    names: OnceLock<Names>,
+}
+
+/// The names of the small reference tables, read once per generation: every answer names
+/// brands, genarts and manufacturers, and a map beats a tree descent per name.
+#[derive(Debug, Default)]
+pub struct Names {
+    pub brands: HashMap<u32, String>,
+    pub generic_articles: HashMap<u32, String>,
+    pub manufacturers: HashMap<u32, String>,
 }
 
 /// An article found through a cross number.
@@ -48,6 +59,7 @@ impl Catalogue {
             manifest,
             trees,
             drop_when_released: Mutex::new(Vec::new()),
+            names: OnceLock::new(),
         })
     }
 
@@ -100,6 +112,27 @@ impl Catalogue {
 
     pub fn brands(&self) -> impl Iterator<Item = Result<Brand, StoreError>> + '_ {
         self.scan(Vec::new())
+    }
+
+    /// The names of every brand, genart and manufacturer of this generation.
+    pub fn names(&self) -> Result<&Names, StoreError> {
+        if let Some(names) = self.names.get() {
+            return Ok(names);
+        }
+        let mut names = Names::default();
+        for b in self.brands() {
+            let b = b?;
+            names.brands.insert(b.id, b.name);
+        }
+        for g in self.scan::<GenericArticle>(Vec::new()) {
+            let g = g?;
+            names.generic_articles.insert(g.id, g.name);
+        }
+        for m in self.scan::<Manufacturer>(Vec::new()) {
+            let m = m?;
+            names.manufacturers.insert(m.id, m.name);
+        }
+        Ok(self.names.get_or_init(|| names))
     }
 
     pub fn manufacturer(&self, id: u32) -> Result<Option<Manufacturer>, StoreError> {

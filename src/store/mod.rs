@@ -19,7 +19,7 @@ mod staging;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-pub use catalogue_view::{Catalogue, CrossHit};
+pub use catalogue_view::{Catalogue, CrossHit, Names};
 pub use error::StoreError;
 pub use layout::TreeName;
 pub use providers::{ProviderRecord, Scope, generate_key, hash_key};
@@ -45,6 +45,7 @@ pub struct Store {
     path: PathBuf,
     current: RwLock<Arc<Catalogue>>,
     writer: Mutex<()>,
+    providers: providers::ProviderTables,
 }
 
 impl Store {
@@ -105,11 +106,12 @@ impl Store {
         drop_orphans(&db, &manifest)?;
         let catalogue = Catalogue::open(&db, manifest)?;
         Ok(Store {
-            db,
             meta,
             path: path.into(),
             current: RwLock::new(Arc::new(catalogue)),
             writer: Mutex::new(()),
+            providers: providers::ProviderTables::open(&db)?,
+            db,
         })
     }
 

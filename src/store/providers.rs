@@ -1,6 +1,9 @@
 //! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
 //! Providers live outside the catalogue generations: imports never touch them.
 
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
 use bincode::{Decode, Encode};
 use sha2::{Digest, Sha256};
 
@@ -42,6 +45,23 @@ pub fn generate_key() -> Result<String, StoreError> {
     Ok(format!("pc_{}", hex::encode(bytes)))
 }
 
+/// The provider trees, and the decoded records every authenticated request reads.
+pub(super) struct ProviderTables {
+    records: sled::Tree,
+    by_key: sled::Tree,
+    decoded: RwLock<HashMap<String, Arc<ProviderRecord>>>,
+}
+
+impl ProviderTables {
+    pub(super) fn open(db: &sled::Db) -> Result<ProviderTables, StoreError> {
+        Ok(ProviderTables {
+            records: db.open_tree(PROVIDERS)?,
+            by_key: db.open_tree(KEYS)?,
+            decoded: RwLock::new(HashMap::new()),
+        })
+    }
+}
+
 impl Store {
     /// Creates or replaces a provider with one static key (given, or generated); returns it.
     pub fn put_provider(
@@ -63,35 +83,56 @@ impl Store {
             scopes,
             key_hashes: vec![hash],
         };
-        let providers = self.db.open_tree(PROVIDERS)?;
-        let keys = self.db.open_tree(KEYS)?;
+        let tables = &self.providers;
         if let Some(old) = self.provider(id)? {
-            for old_hash in old.key_hashes {
-                keys.remove(old_hash)?;
+            for old_hash in &old.key_hashes {
+                tables.by_key.remove(old_hash)?;
             }
         }
         let encoded = bincode::encode_to_vec(&record, bincode::config::standard())
             .map_err(|e| StoreError::Engine(e.to_string()))?;
-        providers.insert(id.as_bytes(), encoded)?;
-        keys.insert(hash, id.as_bytes())?;
+        tables.records.insert(id.as_bytes(), encoded)?;
+        tables.by_key.insert(hash, id.as_bytes())?;
         self.db.flush()?;
+        tables
+            .decoded
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_owned(), Arc::new(record));
         Ok(key)
     }
 
-    pub fn provider(&self, id: &str) -> Result<Option<ProviderRecord>, StoreError> {
-        let providers = self.db.open_tree(PROVIDERS)?;
-        let Some(bytes) = providers.get(id.as_bytes())? else {
+    /// A provider by id, decoded once and then kept in memory until it changes.
+    pub fn provider(&self, id: &str) -> Result<Option<Arc<ProviderRecord>>, StoreError> {
+        let tables = &self.providers;
+        if let Some(record) = tables
+            .decoded
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+        {
+            return Ok(Some(record.clone()));
+        }
+        let Some(bytes) = tables.records.get(id.as_bytes())? else {
             return Ok(None);
         };
-        bincode::decode_from_slice(&bytes, bincode::config::standard())
-            .map(|(p, _)| Some(p))
-            .map_err(|e| StoreError::Engine(format!("provider {id} cannot be read: {e}")))
+        let (record, _): (ProviderRecord, _) =
+            bincode::decode_from_slice(&bytes, bincode::config::standard())
+                .map_err(|e| StoreError::Engine(format!("provider {id} cannot be read: {e}")))?;
+        let record = Arc::new(record);
+        tables
+            .decoded
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.to_owned(), record.clone());
+        Ok(Some(record))
     }
 
     /// The provider a static key belongs to.
     pub fn provider_of_key(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let keys = self.db.open_tree(KEYS)?;
-        Ok(keys
+        Ok(self
+            .providers
+            .by_key
             .get(hash_key(key))?
             .map(|id| String::from_utf8_lossy(&id).into_owned()))
     }

@@ -132,7 +132,7 @@ impl ExportApi {
             }));
         }
         Ok(stream(format, &stem, move |w| {
-            let mut names = Names::new(&catalogue);
+            let names = Names::new(&catalogue);
             for article in catalogue.articles_of_brand(brand.id) {
                 let article = article?;
                 let vehicles = catalogue
@@ -208,7 +208,7 @@ impl ExportApi {
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
         Ok(stream(format_of(is_csv_export.0), &stem, move |w| {
-            let mut names = Names::new(&catalogue);
+            let names = Names::new(&catalogue);
             for article in catalogue.articles_of_brand(brand.id) {
                 let article = article?;
                 let genart_name = names.genart(article.genart)?;
@@ -340,7 +340,7 @@ fn flat_catalogue(
     brand_id: u32,
     w: &mut RowWriter<FlatCatalogueRow>,
 ) -> Result<(), Stop> {
-    let mut names = Names::new(catalogue);
+    let names = Names::new(catalogue);
     let mut vehicles = VehicleCache::new(catalogue);
     let mut row = FlatCatalogueRow {
         brand_id,
@@ -381,7 +381,7 @@ fn flat_catalogue(
 }
 
 fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> Result<(), Stop> {
-    let mut names = Names::new(catalogue);
+    let names = Names::new(catalogue);
     let mut vehicles = VehicleCache::new(catalogue);
     let today = Date::today();
     let mut row = GoldaRow {
@@ -423,7 +423,7 @@ fn competitor_references(
     only_brand: Option<u32>,
     w: &mut RowWriter<CompetitorReferenceRow>,
 ) -> Result<(), Stop> {
-    let mut names = Names::new(catalogue);
+    let names = Names::new(catalogue);
     for hit in catalogue.competitor_references_of(maker.id) {
         let hit = hit?;
         if only_brand.is_some_and(|b| b != hit.article.brand_id) {
@@ -452,7 +452,7 @@ fn dmm(
     brand: &model::Brand,
     w: &mut RowWriter<DmmArticle>,
 ) -> Result<(), Stop> {
-    let mut names = Names::new(catalogue);
+    let names = Names::new(catalogue);
     for article in catalogue.articles_of_brand(brand.id) {
         let article = article?;
         let media = catalogue.media_of(&article.key)?;

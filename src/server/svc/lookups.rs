@@ -12,12 +12,12 @@ use super::ApiTag;
 use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
+use crate::server::answer_cache::{JsonBytes, LookupKind};
 use crate::server::auth::Credentials;
-use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::store::Catalogue;
 
-type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
+type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
 /// The articles whose own reference is the one asked for (one per brand that has it).
 #[derive(Debug, Object, Serialize)]
@@ -146,14 +146,25 @@ impl LookupApi {
             }
         };
         let catalogue = state.store.catalogue();
-        let reference = reference.0;
-        // Lookups take microseconds: they run on the request's task.
-        let answer = if want_article {
-            CrossRefsOrArticle::Article(article_answer(&catalogue, reference)?)
+        let kind = if want_article {
+            LookupKind::Article
         } else {
-            CrossRefsOrArticle::CrossReferences(cross_reference_answer(&catalogue, reference)?)
+            LookupKind::CrossReferences
         };
-        Ok(JsonBody(answer))
+        // Lookups take microseconds: they run on the request's task.
+        let answer = state
+            .answers
+            .answer(catalogue.data_version(), kind, &reference, || {
+                Ok(if want_article {
+                    CrossRefsOrArticle::Article(article_answer(&catalogue, reference.0.clone())?)
+                } else {
+                    CrossRefsOrArticle::CrossReferences(cross_reference_answer(
+                        &catalogue,
+                        reference.0.clone(),
+                    )?)
+                })
+            })?;
+        Ok(answer)
     }
 
     /// The vehicle of a Ktype and the articles linked to it.
@@ -179,17 +190,25 @@ impl LookupApi {
         _credentials: Credentials,
     ) -> Answer<KtypeArticles> {
         let catalogue = state.store.catalogue();
-        let vehicle = known_vehicle(&catalogue, &ktype)?;
-        let keys = catalogue.articles_by_ktype(&ktype)?;
-        let mut names = Names::new(&catalogue);
-        let articles = schema::articles_of(&catalogue, &keys)?
-            .iter()
-            .map(|a| names.summary(a))
-            .collect::<Result<_, _>>()?;
-        Ok(JsonBody(KtypeArticles {
-            vehicle: Vehicle::from(&vehicle),
-            articles,
-        }))
+        let answer = state.answers.answer(
+            catalogue.data_version(),
+            LookupKind::KtypeArticles,
+            &ktype,
+            || {
+                let vehicle = known_vehicle(&catalogue, &ktype)?;
+                let keys = catalogue.articles_by_ktype(&ktype)?;
+                let names = Names::new(&catalogue);
+                let articles = schema::articles_of(&catalogue, &keys)?
+                    .iter()
+                    .map(|a| names.summary(a))
+                    .collect::<Result<_, _>>()?;
+                Ok(KtypeArticles {
+                    vehicle: Vehicle::from(&vehicle),
+                    articles,
+                })
+            },
+        )?;
+        Ok(answer)
     }
 }
 
@@ -211,7 +230,7 @@ fn article_answer(catalogue: &Catalogue, reference: String) -> Result<ArticleAns
             "no article has the reference '{reference}'"
         )));
     }
-    let mut names = Names::new(catalogue);
+    let names = Names::new(catalogue);
     let articles = found
         .iter()
         .map(|a| names.article(a))
@@ -234,7 +253,7 @@ fn cross_reference_answer(
             "no article and no cross-reference has the number '{reference}'"
         )));
     }
-    let mut names = Names::new(catalogue);
+    let names = Names::new(catalogue);
     let mut out = Vec::new();
     // Each article once per link, in a stable order.
     let mut seen = BTreeSet::new();
@@ -248,7 +267,7 @@ fn cross_reference_answer(
                 continue;
             }
             out.push(cross_reference(
-                &mut names,
+                &names,
                 CrossDirection::FromArticle,
                 article,
                 x.kind.into(),
@@ -269,7 +288,7 @@ fn cross_reference_answer(
             continue;
         }
         out.push(cross_reference(
-            &mut names,
+            &names,
             CrossDirection::ToArticle,
             &article,
             hit.kind.into(),
@@ -285,7 +304,7 @@ fn cross_reference_answer(
 }
 
 fn cross_reference(
-    names: &mut Names,
+    names: &Names,
     direction: CrossDirection,
     article: &crate::catalogue::Article,
     kind: CrossKind,

@@ -17,12 +17,12 @@ use super::lookups::known_vehicle;
 use super::schema::{Names, Price};
 use crate::catalogue::{self as model, Amount, ArticleKey, Date};
 use crate::server::AppState;
+use crate::server::answer_cache::{JsonBytes, LookupKind};
 use crate::server::auth::Credentials;
-use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::store::Catalogue;
 
-type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
+type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
 /// Which article a price belongs to.
 #[derive(Debug, Clone, Object, Serialize)]
@@ -196,13 +196,21 @@ impl PriceApi {
         _credentials: Credentials,
     ) -> Answer<KtypePrices> {
         let catalogue = state.store.catalogue();
-        known_vehicle(&catalogue, &ktype)?;
-        let keys = catalogue.articles_by_ktype(&ktype)?;
-        let mut pricing = Pricing::new(&catalogue);
-        Ok(JsonBody(KtypePrices {
-            articles: pricing.article_prices(&keys)?,
-            ktype: ktype.0,
-        }))
+        let answer = state.answers.answer(
+            catalogue.data_version(),
+            LookupKind::KtypePrices,
+            &ktype,
+            || {
+                known_vehicle(&catalogue, &ktype)?;
+                let keys = catalogue.articles_by_ktype(&ktype)?;
+                let mut pricing = Pricing::new(&catalogue);
+                Ok(KtypePrices {
+                    articles: pricing.article_prices(&keys)?,
+                    ktype: ktype.0.clone(),
+                })
+            },
+        )?;
+        Ok(answer)
     }
 
     /// Prices of a generic article for a Ktype: of its single articles (`is_kit=0`) or of
@@ -235,38 +243,48 @@ impl PriceApi {
         _credentials: Credentials,
     ) -> Answer<GenartPrices> {
         let catalogue = state.store.catalogue();
-        known_vehicle(&catalogue, &ktype)?;
-        if catalogue.generic_article(genart.0)?.is_none() {
-            return Err(
-                Problem::not_found(format!("no generic article has the id {}", genart.0)).into(),
-            );
-        }
-        let keys = catalogue.articles_by_genart_ktype(genart.0, &ktype)?;
-        let mut pricing = Pricing::new(&catalogue);
         let is_kit = is_kit.0.0;
-        let (articles, kits) = if is_kit {
-            let mut kits = Vec::new();
-            for kit in catalogue.kits_by_ktype(&ktype)? {
-                if catalogue
-                    .article(&kit)?
-                    .is_some_and(|a| a.genart == genart.0)
-                {
-                    kits.push(kit);
-                }
-            }
-            (Vec::new(), pricing.kit_prices(&kits, &ktype)?)
-        } else {
-            let kits = catalogue.kits_by_ktype(&ktype)?;
-            let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
-            (pricing.article_prices(&singles)?, Vec::new())
-        };
-        Ok(JsonBody(GenartPrices {
-            ktype: ktype.0,
+        let kind = LookupKind::GenartPrices {
             genart: genart.0,
             is_kit,
-            articles,
-            kits,
-        }))
+        };
+        let answer = state
+            .answers
+            .answer(catalogue.data_version(), kind, &ktype, || {
+                known_vehicle(&catalogue, &ktype)?;
+                if catalogue.generic_article(genart.0)?.is_none() {
+                    return Err(Problem::not_found(format!(
+                        "no generic article has the id {}",
+                        genart.0
+                    )));
+                }
+                let keys = catalogue.articles_by_genart_ktype(genart.0, &ktype)?;
+                let mut pricing = Pricing::new(&catalogue);
+                let (articles, kits) = if is_kit {
+                    let mut kits = Vec::new();
+                    for kit in catalogue.kits_by_ktype(&ktype)? {
+                        if catalogue
+                            .article(&kit)?
+                            .is_some_and(|a| a.genart == genart.0)
+                        {
+                            kits.push(kit);
+                        }
+                    }
+                    (Vec::new(), pricing.kit_prices(&kits, &ktype)?)
+                } else {
+                    let kits = catalogue.kits_by_ktype(&ktype)?;
+                    let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
+                    (pricing.article_prices(&singles)?, Vec::new())
+                };
+                Ok(GenartPrices {
+                    ktype: ktype.0.clone(),
+                    genart: genart.0,
+                    is_kit,
+                    articles,
+                    kits,
+                })
+            })?;
+        Ok(answer)
     }
 
     /// The exhaust kit price of a Ktype.
@@ -292,43 +310,51 @@ impl PriceApi {
         _credentials: Credentials,
     ) -> Answer<ExhaustKit> {
         let catalogue = state.store.catalogue();
-        known_vehicle(&catalogue, &ktype)?;
-        let exhaust = &state.settings.exhaust_genarts;
-        let mut pricing = Pricing::new(&catalogue);
-        let mut kits = Vec::new();
-        for kit in catalogue.kits_by_ktype(&ktype)? {
-            let components = catalogue.kit_components(&kit, &ktype)?;
-            let mut all_exhaust = !components.is_empty();
-            for c in &components {
-                let genart = catalogue.article(&c.component)?.map(|a| a.genart);
-                all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
-            }
-            if all_exhaust {
-                kits.push(pricing.kit_price(Some(&kit), &components)?);
-            }
-        }
-        if kits.is_empty() {
-            let mut parts = Vec::new();
-            for &genart in exhaust {
-                let fitting = catalogue.articles_by_genart_ktype(genart, &ktype)?;
-                if let Some(cheapest) = pricing.cheapest(&fitting)? {
-                    parts.push(model::KitComponent {
-                        kit: cheapest.clone(),
-                        ktype: ktype.0.clone(),
-                        component: cheapest,
-                        quantity: 1,
-                    });
+        let answer = state.answers.answer(
+            catalogue.data_version(),
+            LookupKind::ExhaustKit,
+            &ktype,
+            || {
+                known_vehicle(&catalogue, &ktype)?;
+                let exhaust = &state.settings.exhaust_genarts;
+                let mut pricing = Pricing::new(&catalogue);
+                let mut kits = Vec::new();
+                for kit in catalogue.kits_by_ktype(&ktype)? {
+                    let components = catalogue.kit_components(&kit, &ktype)?;
+                    let mut all_exhaust = !components.is_empty();
+                    for c in &components {
+                        let genart = catalogue.article(&c.component)?.map(|a| a.genart);
+                        all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
+                    }
+                    if all_exhaust {
+                        kits.push(pricing.kit_price(Some(&kit), &components)?);
+                    }
                 }
-            }
-            if !parts.is_empty() {
-                kits.push(pricing.kit_price(None, &parts)?);
-            }
-        }
-        Ok(JsonBody(ExhaustKit {
-            ktype: ktype.0,
-            exhaust_genarts: exhaust.clone(),
-            kits,
-        }))
+                if kits.is_empty() {
+                    let mut parts = Vec::new();
+                    for &genart in exhaust {
+                        let fitting = catalogue.articles_by_genart_ktype(genart, &ktype)?;
+                        if let Some(cheapest) = pricing.cheapest(&fitting)? {
+                            parts.push(model::KitComponent {
+                                kit: cheapest.clone(),
+                                ktype: ktype.0.clone(),
+                                component: cheapest,
+                                quantity: 1,
+                            });
+                        }
+                    }
+                    if !parts.is_empty() {
+                        kits.push(pricing.kit_price(None, &parts)?);
+                    }
+                }
+                Ok(ExhaustKit {
+                    ktype: ktype.0.clone(),
+                    exhaust_genarts: exhaust.clone(),
+                    kits,
+                })
+            },
+        )?;
+        Ok(answer)
     }
 }
 

@@ -231,72 +231,55 @@ impl From<&model::Vehicle> for Vehicle {
     }
 }
 
-/// Names of brands, genarts and manufacturers, looked up once per answer.
+/// Names of brands, genarts and manufacturers, from the generation's name tables.
 pub struct Names<'a> {
     catalogue: &'a Catalogue,
-    brands: std::collections::HashMap<u32, String>,
-    genarts: std::collections::HashMap<u32, String>,
-    manufacturers: std::collections::HashMap<u32, String>,
 }
 
 impl<'a> Names<'a> {
     pub fn new(catalogue: &'a Catalogue) -> Self {
-        Names {
-            catalogue,
-            brands: Default::default(),
-            genarts: Default::default(),
-            manufacturers: Default::default(),
-        }
+        Names { catalogue }
     }
 
-    pub fn brand(&mut self, id: u32) -> Result<String, StoreError> {
+    pub fn brand(&self, id: u32) -> Result<String, StoreError> {
         self.brand_name(id).map(str::to_owned)
     }
 
-    /// The brand's name, borrowed from the cache (for loops that reuse their buffers).
-    pub fn brand_name(&mut self, id: u32) -> Result<&str, StoreError> {
-        if !self.brands.contains_key(&id) {
-            let name = self
-                .catalogue
-                .brand(id)?
-                .map(|b| b.name)
-                .unwrap_or_default();
-            self.brands.insert(id, name);
-        }
-        Ok(self.brands.get(&id).map_or("", String::as_str))
+    /// The brand's name, borrowed (for loops that reuse their buffers); empty if unknown.
+    pub fn brand_name(&self, id: u32) -> Result<&'a str, StoreError> {
+        Ok(self
+            .catalogue
+            .names()?
+            .brands
+            .get(&id)
+            .map_or("", String::as_str))
     }
 
-    pub fn genart(&mut self, id: u32) -> Result<String, StoreError> {
+    pub fn genart(&self, id: u32) -> Result<String, StoreError> {
         self.genart_name(id).map(str::to_owned)
     }
 
-    /// The genart's name, borrowed from the cache.
-    pub fn genart_name(&mut self, id: u32) -> Result<&str, StoreError> {
-        if !self.genarts.contains_key(&id) {
-            let name = self
-                .catalogue
-                .generic_article(id)?
-                .map(|g| g.name)
-                .unwrap_or_default();
-            self.genarts.insert(id, name);
-        }
-        Ok(self.genarts.get(&id).map_or("", String::as_str))
-    }
-
-    pub fn manufacturer(&mut self, id: u32) -> Result<String, StoreError> {
-        if let Some(n) = self.manufacturers.get(&id) {
-            return Ok(n.clone());
-        }
-        let name = self
+    /// The genart's name, borrowed; empty if unknown.
+    pub fn genart_name(&self, id: u32) -> Result<&'a str, StoreError> {
+        Ok(self
             .catalogue
-            .manufacturer(id)?
-            .map(|m| m.name)
-            .unwrap_or_default();
-        self.manufacturers.insert(id, name.clone());
-        Ok(name)
+            .names()?
+            .generic_articles
+            .get(&id)
+            .map_or("", String::as_str))
     }
 
-    pub fn summary(&mut self, a: &model::Article) -> Result<ArticleSummary, StoreError> {
+    pub fn manufacturer(&self, id: u32) -> Result<String, StoreError> {
+        Ok(self
+            .catalogue
+            .names()?
+            .manufacturers
+            .get(&id)
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    pub fn summary(&self, a: &model::Article) -> Result<ArticleSummary, StoreError> {
         Ok(ArticleSummary {
             brand_id: a.key.brand_id,
             brand_name: self.brand(a.key.brand_id)?,
@@ -309,7 +292,7 @@ impl<'a> Names<'a> {
     }
 
     /// The article with its criteria, numbers, prices and media.
-    pub fn article(&mut self, a: &model::Article) -> Result<Article, StoreError> {
+    pub fn article(&self, a: &model::Article) -> Result<Article, StoreError> {
         let c = self.catalogue;
         let key = &a.key;
         let mut numbers = Vec::new();

@@ -1,0 +1,157 @@
+//! Finished lookup answers, as the bytes that went out, for one catalogue generation.
+//!
+//! The catalogue changes only when an import commits, and every answer is a function of the
+//! route, its key, the data version and (for kit prices) the day. Keeping the serialised answer of recent keys turns a
+//! repeated lookup into a map probe: the lookup routes then cost what `/health` costs plus
+//! authentication. The key carries the data version, so an import makes every older answer
+//! unreachable at once; they age out under the byte budget (`answer_cache_mb`, 0 turns the
+//! cache off). Errors are never kept.
+
+use std::marker::PhantomData;
+
+use bytes::Bytes;
+use poem::http::header;
+use poem::{IntoResponse, Response};
+use poem_openapi::ApiResponse;
+use poem_openapi::payload::Payload;
+use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchemaRef, Registry};
+use poem_openapi::types::Type;
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
+use serde::Serialize;
+
+use super::json_body::JSON;
+use super::problem::Problem;
+
+/// The lookup an answer belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LookupKind {
+    Article,
+    CrossReferences,
+    KtypeArticles,
+    KtypePrices,
+    GenartPrices { genart: u32, is_kit: bool },
+    ExhaustKit,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct AnswerKey {
+    data_version: u64,
+    /// Kit prices use the list prices valid today: an answer is good for one day.
+    day: crate::catalogue::Date,
+    lookup: LookupKind,
+    /// The path parameter as the client wrote it (answers echo it).
+    key: String,
+}
+
+#[derive(Clone)]
+struct ByBytes;
+
+impl Weighter<AnswerKey, Bytes> for ByBytes {
+    fn weight(&self, key: &AnswerKey, answer: &Bytes) -> u64 {
+        (key.key.len() + answer.len() + 64) as u64
+    }
+}
+
+pub struct AnswerCache {
+    answers: Option<Cache<AnswerKey, Bytes, ByBytes>>,
+}
+
+impl AnswerCache {
+    pub fn new(budget_mb: u64) -> AnswerCache {
+        let bytes = budget_mb * 1024 * 1024;
+        let answers = (bytes > 0).then(|| {
+            // quick_cache sizes its tables from an estimate of the entry count.
+            let estimated = (bytes / 4096).max(64) as usize;
+            Cache::with_weighter(estimated, bytes, ByBytes)
+        });
+        AnswerCache { answers }
+    }
+
+    /// The answer for `key`, from the cache or from `build`.
+    pub fn answer<T: Serialize>(
+        &self,
+        data_version: u64,
+        lookup: LookupKind,
+        key: &str,
+        build: impl FnOnce() -> Result<T, Problem>,
+    ) -> Result<JsonBytes<T>, Problem> {
+        let Some(answers) = &self.answers else {
+            return serialised(&build()?).map(JsonBytes::new);
+        };
+        let key = AnswerKey {
+            data_version,
+            day: crate::catalogue::Date::today(),
+            lookup,
+            key: key.to_owned(),
+        };
+        if let Some(bytes) = answers.get(&key) {
+            return Ok(JsonBytes::new(bytes));
+        }
+        let bytes = serialised(&build()?)?;
+        answers.insert(key, bytes.clone());
+        Ok(JsonBytes::new(bytes))
+    }
+}
+
+fn serialised<T: Serialize>(value: &T) -> Result<Bytes, Problem> {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .map_err(Problem::internal)
+}
+
+/// A JSON answer already serialised; the document shows `T`'s schema.
+pub struct JsonBytes<T> {
+    bytes: Bytes,
+    _schema: PhantomData<fn() -> T>,
+}
+
+impl<T> JsonBytes<T> {
+    fn new(bytes: Bytes) -> Self {
+        JsonBytes {
+            bytes,
+            _schema: PhantomData,
+        }
+    }
+}
+
+impl<T: Type> Payload for JsonBytes<T> {
+    const CONTENT_TYPE: &'static str = JSON;
+
+    fn schema_ref() -> MetaSchemaRef {
+        T::schema_ref()
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
+
+impl<T> IntoResponse for JsonBytes<T> {
+    fn into_response(self) -> Response {
+        Response::builder()
+            .header(header::CONTENT_TYPE, JSON)
+            .body(self.bytes)
+    }
+}
+
+impl<T: Type> ApiResponse for JsonBytes<T> {
+    fn meta() -> MetaResponses {
+        MetaResponses {
+            responses: vec![MetaResponse {
+                description: "",
+                status: Some(200),
+                status_range: None,
+                content: vec![MetaMediaType {
+                    content_type: JSON,
+                    schema: T::schema_ref(),
+                }],
+                headers: vec![],
+            }],
+        }
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
