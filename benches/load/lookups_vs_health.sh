@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Requests/s of the lookups under wrk -t2 -c64 over many different keys, beside the same
-# server's /health in the same run, on a generated catalogue.
+# server's /health in the same run, on a generated catalogue: once with the answer cache
+# large enough for every key (the steady state of a busy appliance), once with it off (every
+# lookup read from the store), each on its own copy of the store.
 #
 #   bash benches/load/lookups_vs_health.sh [ARTICLES] [SECONDS]   (defaults 100000, 15)
 #
@@ -10,9 +12,9 @@ articles=${1:-100000}
 seconds=${2:-15}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-load.XXXXXX)
-server=
+servers=()
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -22,12 +24,19 @@ bin="$root/target/dist/partscat"
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cp -r "$work/store" "$work/store-uncached"
 key=pc_bench_key
-PARTSCAT_LOG=warn "$bin" serve --data "$work/store" --demo --demo-key "$key" \
-  --listen "127.0.0.1:$port" >/dev/null 2>"$work/server.log" &
-server=$!
-until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
+start_server() { # store, answer cache MiB → port
+  local port
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  PARTSCAT_LOG=warn PARTSCAT_ANSWER_CACHE_MB=$2 "$bin" serve --data "$1" --demo --demo-key "$key" \
+    --listen "127.0.0.1:$port" >/dev/null 2>>"$work/server.log" &
+  servers+=($!)
+  until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
+  echo "$port"
+}
+cached=$(start_server "$work/store" 1024)
+uncached=$(start_server "$work/store-uncached" 0)
 
 auth="provider=demo&api_key=$key"
 urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
@@ -41,10 +50,10 @@ awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?" a}' "$work/ktypes" >"
 echo "/health" >"$work/health.paths"
 echo "catalogue: $articles articles; $(wc -l <"$work/refs") references, $(wc -l <"$work/ktypes") Ktypes"
 
-run() { # name → requests/s
+run() { # name, port → requests/s
   local out
   out=$(PATHS="$work/$1.paths" wrk -t2 -c64 -d"${seconds}s" -s "$root/benches/load/pick_path.lua" \
-    "http://127.0.0.1:$port" 2>&1)
+    "http://127.0.0.1:$2" 2>&1)
   if echo "$out" | grep -q "Non-2xx"; then
     echo "$1: some answers were not 2xx:" >&2
     echo "$out" >&2
@@ -53,16 +62,22 @@ run() { # name → requests/s
   echo "$out" | awk '/Requests\/sec/ {print $2}'
 }
 
-# Warm the store's cache with one pass over each lookup, then measure, /health first and last.
-for p in article crossrefs ktype; do run "$p" >/dev/null; done
-health1=$(run health)
-article=$(run article)
-crossrefs=$(run crossrefs)
-ktype=$(run ktype)
-health2=$(run health)
+# Warm both stores' caches (and fill the answer cache) with one pass over each lookup, then
+# measure; /health first and last.
+for p in article crossrefs ktype; do run "$p" "$cached" >/dev/null; run "$p" "$uncached" >/dev/null; done
+health1=$(run health "$cached")
+declare -A rate
+for p in article crossrefs ktype; do
+  rate[$p,cached]=$(run "$p" "$cached")
+  rate[$p,uncached]=$(run "$p" "$uncached")
+done
+health2=$(run health "$cached")
 health=$(echo "($health1 + $health2) / 2" | bc -l)
-printf '%-40s %10.0f req/s\n' "/health (mean of before and after)" "$health"
-for pair in "getCrossRefsOrArticle?mainref:$article" "getCrossRefsOrArticle?crossrefs:$crossrefs" "getArticlesByKtype:$ktype"; do
-  name=${pair%%:*} rate=${pair##*:}
-  printf '%-40s %10.0f req/s  %.2fx /health\n' "$name" "$rate" "$(echo "$rate / $health" | bc -l)"
+printf '%-34s %10.0f req/s\n' "/health (mean of before and after)" "$health"
+printf '%-34s %22s %22s\n' "" "answer cache on" "answer cache off"
+for pair in "getCrossRefsOrArticle?mainref:article" "getCrossRefsOrArticle?crossrefs:crossrefs" "getArticlesByKtype:ktype"; do
+  name=${pair%%:*} p=${pair##*:}
+  on=${rate[$p,cached]} off=${rate[$p,uncached]}
+  printf '%-34s %8.0f req/s %5.2fx  %8.0f req/s %5.2fx\n' "$name" "$on" "$(echo "$on / $health" | bc -l)" \
+    "$off" "$(echo "$off / $health" | bc -l)"
 done

@@ -58,6 +58,9 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
         .description(include_str!("openapi_description.md"))
 }
 
+/// The routes and, from the inside out, what every request passes: one value per query
+/// parameter, authentication of `/svc`, readiness, the body bound, compression of the answer,
+/// and problem+json for every error.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
     Route::new()
@@ -74,11 +77,6 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(compression::compress_large)
         .around(problem::render_errors)
         .data(state)
-}
-
-/// The OpenAPI document, for tests and golden files.
-pub fn openapi_json() -> String {
-    openapi().spec()
 }
 
 /// `/svc` answers 503 until the catalogue is loaded.
