@@ -7,20 +7,12 @@
 //! unreachable at once; they age out under the byte budget (`answer_cache_mb`, 0 turns the
 //! cache off). Errors are never kept.
 
-use std::marker::PhantomData;
-
 use bytes::Bytes;
-use poem::http::header;
-use poem::{IntoResponse, Response};
-use poem_openapi::ApiResponse;
-use poem_openapi::payload::Payload;
-use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSchemaRef, Registry};
-use poem_openapi::types::Type;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use serde::Serialize;
 
-use super::json_body::JSON;
+pub use super::json_body::JsonBytes;
 use super::problem::Problem;
 
 /// The lookup an answer belongs to.
@@ -98,60 +90,4 @@ fn serialised<T: Serialize>(value: &T) -> Result<Bytes, Problem> {
     serde_json::to_vec(value)
         .map(Bytes::from)
         .map_err(Problem::internal)
-}
-
-/// A JSON answer already serialised; the document shows `T`'s schema.
-pub struct JsonBytes<T> {
-    bytes: Bytes,
-    _schema: PhantomData<fn() -> T>,
-}
-
-impl<T> JsonBytes<T> {
-    fn new(bytes: Bytes) -> Self {
-        JsonBytes {
-            bytes,
-            _schema: PhantomData,
-        }
-    }
-}
-
-impl<T: Type> Payload for JsonBytes<T> {
-    const CONTENT_TYPE: &'static str = JSON;
-
-    fn schema_ref() -> MetaSchemaRef {
-        T::schema_ref()
-    }
-
-    fn register(registry: &mut Registry) {
-        T::register(registry);
-    }
-}
-
-impl<T> IntoResponse for JsonBytes<T> {
-    fn into_response(self) -> Response {
-        Response::builder()
-            .header(header::CONTENT_TYPE, JSON)
-            .body(self.bytes)
-    }
-}
-
-impl<T: Type> ApiResponse for JsonBytes<T> {
-    fn meta() -> MetaResponses {
-        MetaResponses {
-            responses: vec![MetaResponse {
-                description: "",
-                status: Some(200),
-                status_range: None,
-                content: vec![MetaMediaType {
-                    content_type: JSON,
-                    schema: T::schema_ref(),
-                }],
-                headers: vec![],
-            }],
-        }
-    }
-
-    fn register(registry: &mut Registry) {
-        T::register(registry);
-    }
 }

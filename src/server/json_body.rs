@@ -1,7 +1,10 @@
-//! A JSON body written by serde straight into bytes. poem-openapi's `Json` first builds a
+//! JSON bodies written by serde straight into bytes. poem-openapi's `Json` first builds a
 //! `serde_json::Value` tree (an allocation per field) and then writes it; on the lookup
 //! routes that tree cost more than the lookup. The schema still comes from the type.
 
+use std::marker::PhantomData;
+
+use bytes::Bytes;
 use poem::http::header;
 use poem::{IntoResponse, Response};
 use poem_openapi::ApiResponse;
@@ -37,20 +40,70 @@ impl<T: Serialize + Send> IntoResponse for JsonBody<T> {
     }
 }
 
+/// A 200 with a JSON body of `T`'s schema.
+fn json_200<T: Type>() -> MetaResponses {
+    MetaResponses {
+        responses: vec![MetaResponse {
+            description: "",
+            status: Some(200),
+            status_range: None,
+            content: vec![MetaMediaType {
+                content_type: JSON,
+                schema: T::schema_ref(),
+            }],
+            headers: vec![],
+        }],
+    }
+}
+
 impl<T: Type + Send> ApiResponse for JsonBody<T> {
     fn meta() -> MetaResponses {
-        MetaResponses {
-            responses: vec![MetaResponse {
-                description: "",
-                status: Some(200),
-                status_range: None,
-                content: vec![MetaMediaType {
-                    content_type: JSON,
-                    schema: T::schema_ref(),
-                }],
-                headers: vec![],
-            }],
+        json_200::<T>()
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
+
+/// A JSON answer already serialised; the document shows `T`'s schema.
+pub struct JsonBytes<T> {
+    bytes: Bytes,
+    _schema: PhantomData<fn() -> T>,
+}
+
+impl<T> JsonBytes<T> {
+    pub fn new(bytes: Bytes) -> Self {
+        JsonBytes {
+            bytes,
+            _schema: PhantomData,
         }
+    }
+}
+
+impl<T: Type> Payload for JsonBytes<T> {
+    const CONTENT_TYPE: &'static str = JSON;
+
+    fn schema_ref() -> MetaSchemaRef {
+        T::schema_ref()
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}
+
+impl<T> IntoResponse for JsonBytes<T> {
+    fn into_response(self) -> Response {
+        Response::builder()
+            .header(header::CONTENT_TYPE, JSON)
+            .body(self.bytes)
+    }
+}
+
+impl<T: Type> ApiResponse for JsonBytes<T> {
+    fn meta() -> MetaResponses {
+        json_200::<T>()
     }
 
     fn register(registry: &mut Registry) {
