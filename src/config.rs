@@ -31,6 +31,9 @@ pub struct Settings {
     pub import_wait_ms: u64,
     /// The byte budget of finished lookup answers kept for repeated lookups, in MiB; 0: none.
     pub answer_cache_mb: u64,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` name the real client. From any
+    /// other peer those headers are ignored.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for Settings {
@@ -44,6 +47,7 @@ impl Default for Settings {
             inbox: PathBuf::from("partscat-inbox"),
             import_wait_ms: 2000,
             answer_cache_mb: 128,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -74,6 +78,7 @@ struct FileLayer {
     inbox: Option<PathBuf>,
     import_wait_ms: Option<u64>,
     answer_cache_mb: Option<u64>,
+    trusted_proxies: Option<Vec<String>>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -89,7 +94,7 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 8] = [
+const KNOWN_KEYS: [&str; 9] = [
     "listen",
     "data_dir",
     "log",
@@ -97,10 +102,11 @@ const KNOWN_KEYS: [&str; 8] = [
     "inbox",
     "import_wait_ms",
     "answer_cache_mb",
+    "trusted_proxies",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 9] = [
+const KNOWN_ENV: [&str; 10] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -110,6 +116,7 @@ const KNOWN_ENV: [&str; 9] = [
     "PARTSCAT_INBOX",
     "PARTSCAT_IMPORT_WAIT_MS",
     "PARTSCAT_ANSWER_CACHE_MB",
+    "PARTSCAT_TRUSTED_PROXIES",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -119,6 +126,20 @@ fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
             s.trim().parse().map_err(|_| {
                 format!("'{s}' is not an address with a port (127.0.0.1:8080, [::1]:8080)")
             })
+        })
+        .collect()
+}
+
+/// Addresses or CIDR ranges: `10.0.0.5`, `10.0.0.0/24`, `::1`.
+fn parse_networks(items: &[String]) -> Result<Vec<ipnet::IpNet>, String> {
+    items
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<ipnet::IpNet>()
+                .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| format!("'{s}' is not an address or a CIDR range (10.0.0.0/24)"))
         })
         .collect()
 }
@@ -214,6 +235,11 @@ impl Settings {
                 )
             })?;
         }
+        if let Some(v) = env("PARTSCAT_TRUSTED_PROXIES") {
+            let items: Vec<String> = v.split(',').map(str::to_owned).collect();
+            settings.trusted_proxies = parse_networks(&items)
+                .map_err(|e| ConfigError::Env("PARTSCAT_TRUSTED_PROXIES", e))?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -271,6 +297,10 @@ impl Settings {
         }
         if let Some(d) = layer.inbox {
             self.inbox = d;
+        }
+        if let Some(items) = layer.trusted_proxies {
+            self.trusted_proxies =
+                parse_networks(&items).map_err(|e| fail(format!("trusted_proxies: {e}")))?;
         }
         if let Some(mb) = layer.answer_cache_mb {
             self.answer_cache_mb = mb;

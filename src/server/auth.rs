@@ -1,6 +1,7 @@
-//! Who is calling: the one authentication path for `/svc` (and, later, SOAP and JSON).
-//! A call names its provider (`provider`) and presents one of its static keys in the query
-//! (`api_key`), the `X-Api-Key` header, or HTTP Basic with the key as user name.
+//! Who is calling, and may they: the one authentication and authorisation path for `/svc`
+//! (and, later, SOAP and JSON). A call names its provider (`provider`) and presents one of its
+//! static keys in the query (`api_key`), the `X-Api-Key` header, or HTTP Basic with the key as
+//! user name. Each route needs a scope of the provider's (`read`, `export`, `admin`).
 
 use std::sync::Arc;
 
@@ -11,8 +12,9 @@ use poem_openapi::SecurityScheme;
 use poem_openapi::auth::{ApiKey, Basic};
 
 use super::AppState;
+use super::client_address::client_ip;
 use super::problem::Problem;
-use crate::store::{ProviderRecord, hash_key};
+use crate::store::{ProviderRecord, Scope, hash_key};
 
 /// The authenticated caller, in the request's extensions for handlers that need it.
 #[derive(Debug, Clone)]
@@ -89,6 +91,15 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     keys.dedup();
     let key = match keys.as_slice() {
         [] => {
+            let peer = req.remote_addr().as_socket_addr().copied();
+            let ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
+            if matches!(ip, Some(std::net::IpAddr::V6(_))) {
+                // Addresses are admitted over IPv4 only; over IPv6 a key is needed.
+                return Err(Problem::new(
+                    StatusCode::FORBIDDEN,
+                    "Access denied: addresses are admitted over IPv4 only; over IPv6 present a key",
+                ));
+            }
             return Err(unauthorized(
                 "no credentials: pass the key as `api_key`, in `X-Api-Key`, or as the Basic user name",
             ));
@@ -136,7 +147,35 @@ fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
     }
 }
 
-/// Authenticates every `/svc` request before it is routed.
+/// The scope a `/svc` route needs: lookups and prices `read`, exports and DMM `export`,
+/// imports, jobs, synchronisation and apiDMM `admin`. Unknown paths need none (they are 404).
+fn required_scope(path: &str) -> Option<Scope> {
+    let route = path.strip_prefix("/svc/")?;
+    let name = route.split('/').next().unwrap_or("");
+    match name {
+        "getCrossRefsOrArticle" | "getArticlesByKtype" | "getPricesByKtype" | "price" | "e" => {
+            Some(Scope::Read)
+        }
+        "exportGolda"
+        | "exportCatalogue"
+        | "exportRefConcurrente"
+        | "exportRefConcurrenteInterne"
+        | "exportAtc"
+        | "DMM" => Some(Scope::Export),
+        "importArticles" | "jobs" | "syncTecdoc" | "apiDMM" => Some(Scope::Admin),
+        _ => None,
+    }
+}
+
+fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Read => "read",
+        Scope::Export => "export",
+        Scope::Admin => "admin",
+    }
+}
+
+/// Authenticates every `/svc` request before it is routed, and checks its scope.
 pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     if !req.uri().path().starts_with("/svc/") {
         return Ok(next.call(req).await?.into_response());
@@ -147,6 +186,16 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
         .ok_or_else(|| Problem::internal("application state missing"))?;
     match authenticate(&state, &req) {
         Ok(caller) => {
+            if let Some(scope) = required_scope(req.uri().path())
+                && !caller.provider.scopes.contains(&scope)
+            {
+                let detail = format!(
+                    "Access denied: provider `{}` lacks the `{}` scope this route needs",
+                    caller.provider.id,
+                    scope_name(scope)
+                );
+                return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
+            }
             req.extensions_mut().insert(caller);
             Ok(next.call(req).await?.into_response())
         }

@@ -1,8 +1,10 @@
 //! The HTTP server: poem on tokio, listening on every configured address, stopping gracefully
 //! on SIGTERM or Ctrl-C and flushing the store before it exits.
 
+mod access_log;
 mod answer_cache;
 mod auth;
+mod client_address;
 mod compression;
 mod connection;
 mod health;
@@ -59,8 +61,8 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 }
 
 /// The routes and, from the inside out, what every request passes: one value per query
-/// parameter, authentication of `/svc`, readiness, the body bound, compression of the answer,
-/// and problem+json for every error.
+/// parameter, authentication and scopes of `/svc`, readiness, the body bound, compression of
+/// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
     Route::new()
@@ -76,6 +78,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(connection::bound_body)
         .around(compression::compress_large)
         .around(problem::render_errors)
+        .around(access_log::log_access)
         .data(state)
 }
 

@@ -1,0 +1,178 @@
+//! Clients authenticate as a provider: over IPv6 a key is needed ("Access denied" without),
+//! forwarding headers count only from trusted proxies, each route needs its scope, and no
+//! key ever reaches the log.
+
+mod common;
+
+use std::path::Path;
+
+use common::server::{DEMO_KEY, Served, client};
+use partscat::store::{Scope, Store};
+
+const ROUTE: &str = "/svc/getArticlesByKtype/10219";
+
+fn v6_port_free() -> Option<u16> {
+    std::net::TcpListener::bind("[::1]:0")
+        .ok()
+        .and_then(|l| l.local_addr().ok())
+        .map(|a| a.port())
+}
+
+#[test]
+fn over_ipv6_a_key_is_needed_and_admits() {
+    let Some(v6) = v6_port_free() else {
+        eprintln!("no IPv6 loopback on this machine: nothing to test");
+        return;
+    };
+    let s = Served::demo(&["--listen", &format!("[::1]:{v6}")]);
+    let c = client();
+    let v6_base = format!("http://[::1]:{v6}");
+
+    let denied = s.fetch(c.get(format!("{v6_base}{ROUTE}?provider=demo")));
+    assert_eq!(denied.status, 403);
+    assert!(denied.text().contains("Access denied"), "{}", denied.text());
+    // A forged forwarding header from an untrusted peer changes nothing.
+    let forged = s.fetch(
+        c.get(format!("{v6_base}{ROUTE}?provider=demo"))
+            .header("X-Forwarded-For", "127.0.0.1")
+            .header("X-Real-IP", "127.0.0.1")
+            .header("Forwarded", "for=127.0.0.1"),
+    );
+    assert_eq!(forged.status, 403);
+
+    let admitted = s.fetch(c.get(format!("{v6_base}{ROUTE}?provider=demo&api_key={DEMO_KEY}")));
+    assert_eq!(admitted.status, 200);
+
+    // Over IPv4 a missing key is a 401, whatever the headers claim.
+    let v4 = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .header("X-Forwarded-For", "::1"),
+    );
+    assert_eq!(v4.status, 401);
+}
+
+#[test]
+fn a_trusted_proxy_names_the_client() {
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_TRUSTED_PROXIES", "127.0.0.1/32")]);
+    let c = client();
+    // The proxy on 127.0.0.1 says the client came over IPv6: it needs a key.
+    let via_proxy = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .header("X-Forwarded-For", "2001:db8::7"),
+    );
+    assert_eq!(via_proxy.status, 403, "{}", via_proxy.text());
+    let forwarded = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .header("Forwarded", "for=\"[2001:db8::7]:4711\""),
+    );
+    assert_eq!(forwarded.status, 403);
+    let v4_client = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .header("X-Forwarded-For", "192.0.2.1"),
+    );
+    assert_eq!(v4_client.status, 401);
+}
+
+/// A store with the demo catalogue and one provider per scope (`<scope>` with key
+/// `key-<scope>`), prepared before the server opens it.
+fn store_with_scoped_providers(data: &Path) {
+    let store = Store::open(data).unwrap();
+    partscat::demo::load_demo_catalogue(&store, &partscat::import::Quiet).unwrap();
+    for (id, scope) in [
+        ("reader", Scope::Read),
+        ("exporter", Scope::Export),
+        ("operator", Scope::Admin),
+    ] {
+        store
+            .put_provider(id, id, vec![scope], Some(&format!("key-{id}")))
+            .unwrap();
+    }
+    store.flush().unwrap();
+}
+
+#[test]
+fn each_route_needs_its_scope() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    store_with_scoped_providers(&data);
+    let s = Served::start(&data, &["--inbox", dir.path().to_str().unwrap()]);
+    let c = client();
+    let routes = [
+        ("reader", "/svc/getArticlesByKtype/10219"),
+        ("reader", "/svc/getCrossRefsOrArticle/0986494958?mainref"),
+        ("reader", "/svc/getPricesByKtype/10219"),
+        ("reader", "/svc/price/3500/1/10219"),
+        ("reader", "/svc/e/k/10219"),
+        ("exporter", "/svc/exportGolda?brand_id=1"),
+        ("exporter", "/svc/exportCatalogue?brand_id=1"),
+        ("exporter", "/svc/exportAtc?brand_id=1"),
+        ("exporter", "/svc/DMM?brand_id=1"),
+        ("exporter", "/svc/exportRefConcurrente?manufacturer_id=102"),
+        ("operator", "/svc/jobs/1"),
+        (
+            "operator",
+            "/svc/importArticles?fileId=none.csv&importType=prices&dryRun=true",
+        ),
+    ];
+    for (owner, route) in routes {
+        for provider in ["reader", "exporter", "operator"] {
+            let sep = if route.contains('?') { '&' } else { '?' };
+            let url = format!(
+                "{}{route}{sep}provider={provider}&api_key=key-{provider}",
+                s.base
+            );
+            let r = s.fetch(c.get(url));
+            if provider == owner {
+                assert_ne!(r.status, 403, "{provider} on {route}: {}", r.text());
+                assert_ne!(r.status, 401, "{provider} on {route}");
+            } else {
+                assert_eq!(r.status, 403, "{provider} on {route}: {}", r.text());
+                let body = r.json();
+                assert!(body["detail"].as_str().unwrap().contains("scope"), "{body}");
+            }
+        }
+    }
+}
+
+#[test]
+fn no_key_reaches_the_log() {
+    let s = Served::demo(&[]);
+    let c = client();
+    let secret_query = "pc_in_the_query_0123456789";
+    let url = format!("{}{ROUTE}?provider=demo&api_key={DEMO_KEY}", s.base);
+    assert_eq!(s.fetch(c.get(&url)).status, 200);
+    let header = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .header("X-Api-Key", DEMO_KEY),
+    );
+    assert_eq!(header.status, 200);
+    let basic = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .basic_auth(DEMO_KEY, Some("")),
+    );
+    assert_eq!(basic.status, 200);
+    let wrong = s.fetch(c.get(format!(
+        "{}{ROUTE}?provider=demo&api_key={secret_query}",
+        s.base
+    )));
+    assert_eq!(wrong.status, 401);
+    let wrong_header = s.fetch(
+        c.get(format!("{}{ROUTE}?provider=demo", s.base))
+            .header("X-Api-Key", secret_query)
+            .header("Authorization", format!("Bearer {secret_query}")),
+    );
+    assert_eq!(wrong_header.status, 401);
+
+    // The access lines are written after the answers; give the writer a moment.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while s.log_text().matches("request").count() < 5 {
+        assert!(std::time::Instant::now() < deadline, "{}", s.log_text());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let log = s.log_text();
+    assert!(log.contains("api_key=[redacted]"), "{log}");
+    assert!(log.contains(ROUTE), "{log}");
+    for secret in [DEMO_KEY, secret_query] {
+        assert!(!log.contains(secret), "the log holds a key: {log}");
+    }
+}
