@@ -34,6 +34,8 @@ pub struct Settings {
     /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` name the real client. From any
     /// other peer those headers are ignored.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Requests a second each provider may make (in bursts of as many); 0: no limit.
+    pub rate_limit_per_second: u32,
 }
 
 impl Default for Settings {
@@ -48,6 +50,7 @@ impl Default for Settings {
             import_wait_ms: 2000,
             answer_cache_mb: 128,
             trusted_proxies: Vec::new(),
+            rate_limit_per_second: 0,
         }
     }
 }
@@ -79,6 +82,7 @@ struct FileLayer {
     import_wait_ms: Option<u64>,
     answer_cache_mb: Option<u64>,
     trusted_proxies: Option<Vec<String>>,
+    rate_limit_per_second: Option<u32>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -94,7 +98,7 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 9] = [
+const KNOWN_KEYS: [&str; 10] = [
     "listen",
     "data_dir",
     "log",
@@ -103,10 +107,11 @@ const KNOWN_KEYS: [&str; 9] = [
     "import_wait_ms",
     "answer_cache_mb",
     "trusted_proxies",
+    "rate_limit_per_second",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 10] = [
+const KNOWN_ENV: [&str; 11] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -117,6 +122,7 @@ const KNOWN_ENV: [&str; 10] = [
     "PARTSCAT_IMPORT_WAIT_MS",
     "PARTSCAT_ANSWER_CACHE_MB",
     "PARTSCAT_TRUSTED_PROXIES",
+    "PARTSCAT_RATE_LIMIT_PER_SECOND",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -240,6 +246,14 @@ impl Settings {
             settings.trusted_proxies = parse_networks(&items)
                 .map_err(|e| ConfigError::Env("PARTSCAT_TRUSTED_PROXIES", e))?;
         }
+        if let Some(v) = env("PARTSCAT_RATE_LIMIT_PER_SECOND") {
+            settings.rate_limit_per_second = v.trim().parse().map_err(|_| {
+                ConfigError::Env(
+                    "PARTSCAT_RATE_LIMIT_PER_SECOND",
+                    format!("'{v}' is not a number of requests a second"),
+                )
+            })?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -301,6 +315,9 @@ impl Settings {
         if let Some(items) = layer.trusted_proxies {
             self.trusted_proxies =
                 parse_networks(&items).map_err(|e| fail(format!("trusted_proxies: {e}")))?;
+        }
+        if let Some(n) = layer.rate_limit_per_second {
+            self.rate_limit_per_second = n;
         }
         if let Some(mb) = layer.answer_cache_mb {
             self.answer_cache_mb = mb;

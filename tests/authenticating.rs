@@ -176,3 +176,24 @@ fn no_key_reaches_the_log() {
         assert!(!log.contains(secret), "the log holds a key: {log}");
     }
 }
+
+#[test]
+fn a_provider_over_its_rate_limit_gets_429_with_retry_after() {
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_RATE_LIMIT_PER_SECOND", "5")]);
+    let c = client();
+    let replies: Vec<_> = (0..20).map(|_| s.get(ROUTE)).collect();
+    let limited: Vec<_> = replies.iter().filter(|r| r.status == 429).collect();
+    assert!(
+        !limited.is_empty(),
+        "20 requests at once stayed under 5 a second"
+    );
+    assert!(replies.iter().all(|r| r.status == 200 || r.status == 429));
+    let first = limited[0];
+    assert_eq!(first.header("content-type"), "application/problem+json");
+    let wait: u64 = first.header("retry-after").parse().unwrap();
+    assert!((1..=2).contains(&wait), "Retry-After: {wait}");
+    // Probes are not limited, and after the wait the provider is served again.
+    assert_eq!(s.fetch(c.get(format!("{}/health", s.base))).status, 200);
+    std::thread::sleep(std::time::Duration::from_secs(wait));
+    assert_eq!(s.get(ROUTE).status, 200);
+}

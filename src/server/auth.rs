@@ -175,7 +175,8 @@ fn scope_name(scope: Scope) -> &'static str {
     }
 }
 
-/// Authenticates every `/svc` request before it is routed, and checks its scope.
+/// Authenticates every `/svc` request before it is routed, checks its scope and its
+/// provider's rate limit.
 pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     if !req.uri().path().starts_with("/svc/") {
         return Ok(next.call(req).await?.into_response());
@@ -195,6 +196,20 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
                     scope_name(scope)
                 );
                 return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
+            }
+            if let Err(wait) = state.rate_limits.check(&caller.provider.id) {
+                let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+                let detail = format!(
+                    "provider `{}` is over its rate limit; retry after {seconds} s",
+                    caller.provider.id
+                );
+                let mut response =
+                    Problem::new(StatusCode::TOO_MANY_REQUESTS, detail).into_response();
+                response.headers_mut().insert(
+                    poem::http::header::RETRY_AFTER,
+                    poem::http::HeaderValue::from(seconds),
+                );
+                return Ok(response);
             }
             req.extensions_mut().insert(caller);
             Ok(next.call(req).await?.into_response())

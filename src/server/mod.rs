@@ -10,6 +10,7 @@ mod connection;
 mod health;
 mod json_body;
 mod problem;
+mod rate_limit;
 mod streaming;
 mod svc;
 
@@ -32,6 +33,7 @@ pub struct AppState {
     ready: AtomicBool,
     jobs: svc::Jobs,
     answers: answer_cache::AnswerCache,
+    rate_limits: rate_limit::RateLimits,
 }
 
 impl AppState {
@@ -39,6 +41,7 @@ impl AppState {
         Arc::new(AppState {
             store,
             answers: answer_cache::AnswerCache::new(settings.answer_cache_mb),
+            rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
             settings,
             ready: AtomicBool::new(false),
             jobs: svc::Jobs::default(),
