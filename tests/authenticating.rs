@@ -197,3 +197,61 @@ fn a_provider_over_its_rate_limit_gets_429_with_retry_after() {
     std::thread::sleep(std::time::Duration::from_secs(wait));
     assert_eq!(s.get(ROUTE).status, 200);
 }
+
+/// A store with the demo catalogue and a provider `shop` whitelisting 127.0.0.1 and
+/// 127.0.0.8/30, with key `key-shop`.
+fn store_with_whitelist(data: &Path) {
+    let store = Store::open(data).unwrap();
+    partscat::demo::load_demo_catalogue(&store, &partscat::import::Quiet).unwrap();
+    store
+        .put_provider("shop", "Shop", vec![Scope::Read], Some("key-shop"))
+        .unwrap();
+    let mut shop = (*store.provider("shop").unwrap().unwrap()).clone();
+    for entry in ["127.0.0.1/32", "127.0.0.8/30"] {
+        shop.whitelist
+            .push(entry.parse::<ipnet::Ipv4Net>().unwrap().into());
+    }
+    store.save_provider(shop).unwrap();
+    store.flush().unwrap();
+}
+
+fn client_from(ip: &str) -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .local_address(ip.parse::<std::net::IpAddr>().unwrap())
+        .timeout(std::time::Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn whitelisted_addresses_are_admitted_without_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    store_with_whitelist(&data);
+    let s = Served::start(&data, &[]);
+    let url = format!("{}{ROUTE}?provider=shop", s.base);
+    for (from, admitted) in [
+        ("127.0.0.1", true),
+        ("127.0.0.3", false),
+        ("127.0.0.8", true),
+        ("127.0.0.11", true),
+        ("127.0.0.12", false),
+    ] {
+        let r = s.fetch(client_from(from).get(&url));
+        let expected = if admitted { 200 } else { 401 };
+        assert_eq!(r.status, expected, "from {from}: {}", r.text());
+    }
+    // The whitelist is the provider's own: another provider name from the same address is not
+    // admitted, and a key still works from anywhere.
+    let other = s.fetch(client_from("127.0.0.1").get(format!("{}{ROUTE}?provider=demo", s.base)));
+    assert_eq!(other.status, 401);
+    let keyed = s.fetch(client_from("127.0.0.3").get(format!("{url}&api_key=key-shop")));
+    assert_eq!(keyed.status, 200);
+    // A forged header does not lend a whitelisted address to another client.
+    let forged = s.fetch(
+        client_from("127.0.0.3")
+            .get(&url)
+            .header("X-Forwarded-For", "127.0.0.1"),
+    );
+    assert_eq!(forged.status, 401);
+}

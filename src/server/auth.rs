@@ -3,6 +3,7 @@
 //! static keys in the query (`api_key`), the `X-Api-Key` header, or HTTP Basic with the key as
 //! user name. Each route needs a scope of the provider's (`read`, `export`, `admin`).
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use base64::Engine as _;
@@ -90,38 +91,51 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     };
     keys.dedup();
     let key = match keys.as_slice() {
-        [] => {
-            let peer = req.remote_addr().as_socket_addr().copied();
-            let ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
-            if matches!(ip, Some(std::net::IpAddr::V6(_))) {
-                // Addresses are admitted over IPv4 only; over IPv6 a key is needed.
-                return Err(Problem::new(
-                    StatusCode::FORBIDDEN,
-                    "Access denied: addresses are admitted over IPv4 only; over IPv6 present a key",
-                ));
-            }
-            return Err(unauthorized(
-                "no credentials: pass the key as `api_key`, in `X-Api-Key`, or as the Basic user name",
-            ));
-        }
+        [] => return admit_by_address(state, req, &provider),
         [key] => key,
         _ => return Err(unauthorized("the request carries different keys")),
     };
     let denied = || unauthorized("the provider or its key is not valid");
     let record = state
         .store
-        .provider(provider.as_ref())
+        .provider(&provider)
         .map_err(Problem::from)?
         .filter(|r| r.enabled)
         .ok_or_else(denied)?;
     let presented = hash_key(key);
-    let known = record.key_hashes.iter().fold(false, |found, h| {
+    let matches = record.key_hashes.iter().fold(false, |found, h| {
         found | bool::from(subtle_eq(h, &presented))
     });
-    if !known {
+    if !matches {
         return Err(denied());
     }
     Ok(Caller { provider: record })
+}
+
+/// A call without a key is admitted by its IPv4 address, in the provider's whitelist. Over
+/// IPv6 it is 403 `Access denied`; an unknown provider and an address it does not admit get
+/// the same 401.
+fn admit_by_address(state: &AppState, req: &Request, provider: &str) -> Result<Caller, Problem> {
+    let peer = req.remote_addr().as_socket_addr().copied();
+    let not_admitted = || {
+        unauthorized(
+            "no credentials, and this address is not admitted: pass the key as `api_key`, in `X-Api-Key`, or as the Basic user name",
+        )
+    };
+    let ip = match client_ip(peer, req.headers(), &state.settings.trusted_proxies) {
+        Some(IpAddr::V4(ip)) => ip,
+        Some(IpAddr::V6(_)) => {
+            return Err(Problem::new(
+                StatusCode::FORBIDDEN,
+                "Access denied: addresses are admitted over IPv4 only; over IPv6 present a key",
+            ));
+        }
+        None => return Err(not_admitted()),
+    };
+    match state.store.provider(provider).map_err(Problem::from)? {
+        Some(record) if record.enabled && record.admits(ip) => Ok(Caller { provider: record }),
+        _ => Err(not_admitted()),
+    }
 }
 
 fn subtle_eq(a: &[u8; 32], b: &[u8; 32]) -> subtle::Choice {

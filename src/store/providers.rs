@@ -1,5 +1,10 @@
 //! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
 //! Providers live outside the catalogue generations: imports never touch them.
+//!
+//! A record is stored as `0xFF 0x02` and its bincode. The first layout (no brands, whitelist
+//! or limits) was bare bincode, whose first byte, a length, is never `0xFF`: such records are
+//! read as the first layout with the new fields at their defaults, and rewritten in the new
+//! one the next time they change.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -23,6 +28,34 @@ pub enum Scope {
     Admin,
 }
 
+const LAYOUT_2: [u8; 2] = [0xFF, 2];
+
+/// An IPv4 address or CIDR range of a whitelist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
+pub struct Ipv4Range {
+    network: u32,
+    prefix: u8,
+}
+
+impl From<ipnet::Ipv4Net> for Ipv4Range {
+    fn from(net: ipnet::Ipv4Net) -> Self {
+        let net = net.trunc();
+        Ipv4Range {
+            network: net.network().to_bits(),
+            prefix: net.prefix_len(),
+        }
+    }
+}
+
+impl Ipv4Range {
+    pub fn net(self) -> ipnet::Ipv4Net {
+        ipnet::Ipv4Net::new_assert(
+            std::net::Ipv4Addr::from_bits(self.network),
+            self.prefix.min(32),
+        )
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
 pub struct ProviderRecord {
     pub id: String,
@@ -31,6 +64,71 @@ pub struct ProviderRecord {
     pub scopes: Vec<Scope>,
     /// SHA-256 of each static key.
     pub key_hashes: Vec<[u8; 32]>,
+    /// The brands the provider may see; empty: every brand.
+    pub brands: Vec<u32>,
+    /// IPv4 addresses and ranges admitted without a key.
+    pub whitelist: Vec<Ipv4Range>,
+    /// The longest dynamic address grant the provider may issue, in hours (1 to 24).
+    pub max_grant_hours: u8,
+}
+
+/// The first stored layout, read for stores written before brands and whitelists.
+#[derive(Decode)]
+#[cfg_attr(test, derive(Encode))]
+struct ProviderRecordV1 {
+    id: String,
+    name: String,
+    enabled: bool,
+    scopes: Vec<Scope>,
+    key_hashes: Vec<[u8; 32]>,
+}
+
+impl ProviderRecord {
+    /// An enabled provider with these scopes, no keys, every brand, no whitelist.
+    pub fn new(id: &str, name: &str, scopes: Vec<Scope>) -> ProviderRecord {
+        ProviderRecord {
+            id: id.into(),
+            name: name.into(),
+            enabled: true,
+            scopes,
+            key_hashes: Vec::new(),
+            brands: Vec::new(),
+            whitelist: Vec::new(),
+            max_grant_hours: 1,
+        }
+    }
+
+    /// Whether the whitelist admits the address.
+    pub fn admits(&self, ip: std::net::Ipv4Addr) -> bool {
+        self.whitelist.iter().any(|r| r.net().contains(&ip))
+    }
+
+    /// Whether the provider may see the brand.
+    pub fn sees_brand(&self, brand_id: u32) -> bool {
+        self.brands.is_empty() || self.brands.contains(&brand_id)
+    }
+
+    fn encode(&self) -> Result<Vec<u8>, StoreError> {
+        let mut out = LAYOUT_2.to_vec();
+        bincode::encode_into_std_write(self, &mut out, bincode::config::standard())
+            .map_err(|e| StoreError::Engine(e.to_string()))?;
+        Ok(out)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<ProviderRecord, String> {
+        let config = bincode::config::standard();
+        if let Some(rest) = bytes.strip_prefix(&LAYOUT_2) {
+            return bincode::decode_from_slice(rest, config)
+                .map(|(r, _)| r)
+                .map_err(|e| e.to_string());
+        }
+        let (v1, _): (ProviderRecordV1, _) =
+            bincode::decode_from_slice(bytes, config).map_err(|e| e.to_string())?;
+        let mut record = ProviderRecord::new(&v1.id, &v1.name, v1.scopes);
+        record.enabled = v1.enabled;
+        record.key_hashes = v1.key_hashes;
+        Ok(record)
+    }
 }
 
 pub fn hash_key(key: &str) -> [u8; 32] {
@@ -75,31 +173,36 @@ impl Store {
             Some(k) => k.to_owned(),
             None => generate_key()?,
         };
-        let hash = hash_key(&key);
-        let record = ProviderRecord {
-            id: id.into(),
-            name: name.into(),
-            enabled: true,
-            scopes,
-            key_hashes: vec![hash],
-        };
+        let mut record = ProviderRecord::new(id, name, scopes);
+        record.key_hashes.push(hash_key(&key));
+        self.save_provider(record)?;
+        Ok(key)
+    }
+
+    /// Writes a provider record, keeps the key index in step, and flushes before it returns.
+    pub fn save_provider(&self, record: ProviderRecord) -> Result<(), StoreError> {
         let tables = &self.providers;
-        if let Some(old) = self.provider(id)? {
-            for old_hash in &old.key_hashes {
+        let id = record.id.clone();
+        if let Some(old) = self.provider(&id)? {
+            for old_hash in old
+                .key_hashes
+                .iter()
+                .filter(|h| !record.key_hashes.contains(h))
+            {
                 tables.by_key.remove(old_hash)?;
             }
         }
-        let encoded = bincode::encode_to_vec(&record, bincode::config::standard())
-            .map_err(|e| StoreError::Engine(e.to_string()))?;
-        tables.records.insert(id.as_bytes(), encoded)?;
-        tables.by_key.insert(hash, id.as_bytes())?;
+        tables.records.insert(id.as_bytes(), record.encode()?)?;
+        for hash in &record.key_hashes {
+            tables.by_key.insert(hash, id.as_bytes())?;
+        }
         self.db.flush()?;
         tables
             .decoded
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(id.to_owned(), Arc::new(record));
-        Ok(key)
+            .insert(id, Arc::new(record));
+        Ok(())
     }
 
     /// A provider by id, decoded once and then kept in memory until it changes.
@@ -116,9 +219,8 @@ impl Store {
         let Some(bytes) = tables.records.get(id.as_bytes())? else {
             return Ok(None);
         };
-        let (record, _): (ProviderRecord, _) =
-            bincode::decode_from_slice(&bytes, bincode::config::standard())
-                .map_err(|e| StoreError::Engine(format!("provider {id} cannot be read: {e}")))?;
+        let record = ProviderRecord::decode(&bytes)
+            .map_err(|e| StoreError::Engine(format!("provider {id} cannot be read: {e}")))?;
         let record = Arc::new(record);
         tables
             .decoded
@@ -141,6 +243,34 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_of_the_first_layout_are_read_with_defaults() {
+        let v1 = ProviderRecordV1 {
+            id: "demo".into(),
+            name: "Demo".into(),
+            enabled: false,
+            scopes: vec![Scope::Read, Scope::Admin],
+            key_hashes: vec![hash_key("k")],
+        };
+        let bytes = bincode::encode_to_vec(&v1, bincode::config::standard()).unwrap();
+        assert_ne!(bytes[0], 0xFF);
+        let read = ProviderRecord::decode(&bytes).unwrap();
+        assert_eq!(read.id, "demo");
+        assert!(!read.enabled);
+        assert_eq!(read.scopes, vec![Scope::Read, Scope::Admin]);
+        assert_eq!(read.key_hashes, vec![hash_key("k")]);
+        assert!(read.brands.is_empty() && read.whitelist.is_empty());
+
+        let mut now = read.clone();
+        now.brands = vec![2];
+        now.whitelist = vec!["10.1.2.0/24".parse::<ipnet::Ipv4Net>().unwrap().into()];
+        let again = ProviderRecord::decode(&now.encode().unwrap()).unwrap();
+        assert_eq!(again, now);
+        assert!(again.admits("10.1.2.200".parse().unwrap()));
+        assert!(!again.admits("10.1.3.1".parse().unwrap()));
+        assert!(again.sees_brand(2) && !again.sees_brand(1));
+    }
 
     #[test]
     fn keys_are_found_by_hash_and_never_stored_in_plain_text() {
