@@ -255,3 +255,99 @@ fn whitelisted_addresses_are_admitted_without_a_key() {
     );
     assert_eq!(forged.status, 401);
 }
+
+#[test]
+fn a_brand_restricted_provider_sees_only_its_brands() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let store = Store::open(&data).unwrap();
+        partscat::demo::load_demo_catalogue(&store, &partscat::import::Quiet).unwrap();
+        let scopes = vec![Scope::Read, Scope::Export];
+        store
+            .put_provider("brand2", "Brand two only", scopes, Some("key-brand2"))
+            .unwrap();
+        let mut record = (*store.provider("brand2").unwrap().unwrap()).clone();
+        record.brands = vec![2];
+        store.save_provider(record).unwrap();
+        partscat::demo::create_demo_provider(&store, Some(DEMO_KEY)).unwrap();
+        store.flush().unwrap();
+    }
+    let s = Served::start(&data, &[]);
+    let c = client();
+    let get = |provider: &str, key: &str, route: &str| {
+        let sep = if route.contains('?') { '&' } else { '?' };
+        s.fetch(c.get(format!(
+            "{}{route}{sep}provider={provider}&api_key={key}",
+            s.base
+        )))
+    };
+    let restricted = |route: &str| get("brand2", "key-brand2", route);
+    let everyone = |route: &str| get("demo", DEMO_KEY, route);
+
+    // Routes that name a brand: 403 for another brand, served for its own.
+    for route in [
+        "/svc/exportGolda?brand_id=1",
+        "/svc/exportCatalogue?brand_id=1",
+        "/svc/DMM?brand_id=1",
+    ] {
+        let r = restricted(route);
+        assert_eq!(r.status, 403, "{route}: {}", r.text());
+        assert!(r.text().contains("Access denied"));
+        assert_eq!(
+            restricted(&route.replace("brand_id=1", "brand_id=2")).status,
+            200
+        );
+    }
+    assert_eq!(
+        restricted("/svc/exportRefConcurrenteInterne?manufacturer_id=102&brand_id=1").status,
+        403
+    );
+    // An export without a brand parameter holds only its brands' rows.
+    let all = everyone("/svc/exportRefConcurrente?manufacturer_id=102").json();
+    let mine = restricted("/svc/exportRefConcurrente?manufacturer_id=102").json();
+    let all = all.as_array().unwrap();
+    let mine = mine.as_array().unwrap();
+    assert!(
+        all.iter().any(|r| r["brandId"] != 2),
+        "the demo has other brands' rows"
+    );
+    assert!(!mine.is_empty());
+    assert!(mine.iter().all(|r| r["brandId"] == 2));
+    assert_eq!(mine.len(), all.iter().filter(|r| r["brandId"] == 2).count());
+
+    // Lookups: another brand's article is not found; lists hold only its brands.
+    assert_eq!(
+        everyone("/svc/getCrossRefsOrArticle/0986494958?mainref").status,
+        200
+    );
+    assert_eq!(
+        restricted("/svc/getCrossRefsOrArticle/0986494958?mainref").status,
+        404
+    );
+    let ktype = restricted("/svc/getArticlesByKtype/10219").json();
+    assert!(
+        ktype["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["brandId"] == 2)
+    );
+    let everyone_ktype = everyone("/svc/getArticlesByKtype/10219").json();
+    assert!(
+        everyone_ktype["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["brandId"] != 2),
+        "the answer cache keeps the two providers' answers apart"
+    );
+    let prices = restricted("/svc/getPricesByKtype/10219").json();
+    assert!(
+        prices["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["article"]["brandId"] == 2)
+    );
+}

@@ -34,6 +34,8 @@ struct AnswerKey {
     lookup: LookupKind,
     /// The path parameter as the client wrote it (answers echo it).
     key: String,
+    /// The brands the caller may see (empty: all): a restricted provider's answers are its own.
+    brands: Vec<u32>,
 }
 
 #[derive(Clone)]
@@ -41,7 +43,7 @@ struct ByBytes;
 
 impl Weighter<AnswerKey, Bytes> for ByBytes {
     fn weight(&self, key: &AnswerKey, answer: &Bytes) -> u64 {
-        (key.key.len() + answer.len() + 64) as u64
+        (key.key.len() + key.brands.len() * 4 + answer.len() + 64) as u64
     }
 }
 
@@ -66,6 +68,7 @@ impl AnswerCache {
         data_version: u64,
         lookup: LookupKind,
         key: &str,
+        brands: &[u32],
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
         let Some(answers) = &self.answers else {
@@ -76,6 +79,7 @@ impl AnswerCache {
             day: crate::catalogue::Date::today(),
             lookup,
             key: key.to_owned(),
+            brands: brands.to_vec(),
         };
         if let Some(bytes) = answers.get(&key) {
             return Ok(JsonBytes::new(bytes));

@@ -181,6 +181,30 @@ fn required_scope(path: &str) -> Option<Scope> {
     }
 }
 
+/// The `brand_id` a request names, where it is a number (validation answers the rest).
+fn requested_brand(req: &Request) -> Option<u32> {
+    let query = req.uri().query()?;
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "brand_id")
+        .and_then(|(_, value)| value.parse().ok())
+}
+
+impl Caller {
+    /// The brands this caller may see; empty: every brand.
+    pub fn brands(&self) -> &[u32] {
+        &self.provider.brands
+    }
+
+    /// Keeps the articles of brands this caller may see.
+    pub fn visible(
+        &self,
+        mut keys: Vec<crate::catalogue::ArticleKey>,
+    ) -> Vec<crate::catalogue::ArticleKey> {
+        keys.retain(|k| self.provider.sees_brand(k.brand_id));
+        keys
+    }
+}
+
 fn scope_name(scope: Scope) -> &'static str {
     match scope {
         Scope::Read => "read",
@@ -208,6 +232,15 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
                     "Access denied: provider `{}` lacks the `{}` scope this route needs",
                     caller.provider.id,
                     scope_name(scope)
+                );
+                return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
+            }
+            if let Some(brand) = requested_brand(&req)
+                && !caller.provider.sees_brand(brand)
+            {
+                let detail = format!(
+                    "Access denied: provider `{}` may not see brand {brand}",
+                    caller.provider.id
                 );
                 return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
             }

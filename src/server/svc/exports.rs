@@ -15,7 +15,7 @@ use super::export_rows::*;
 use super::schema::{Names, Vehicle};
 use crate::catalogue::{self as model, Date, ManufacturerKind};
 use crate::server::AppState;
-use crate::server::auth::Credentials;
+use crate::server::auth::{Caller, Credentials};
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::{ExportResponse, Format, RowWriter, Stop, stream};
 use crate::store::Catalogue;
@@ -90,6 +90,8 @@ impl<'a> VehicleCache<'a> {
     }
 }
 
+// Each operation parameter is a function argument in poem-openapi.
+#[allow(clippy::too_many_arguments)]
 #[OpenApi(tag = "ApiTag::Exports")]
 impl ExportApi {
     /// The catalogue of a brand.
@@ -251,12 +253,15 @@ impl ExportApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
+        caller: Data<&Caller>,
     ) -> Export<CompetitorReferenceRow> {
         let catalogue = state.store.catalogue();
         let maker = known_competitor(&catalogue, manufacturer_id.0)?;
         let stem = format!("competitor-refs-{}", maker.id);
+        // A brand-restricted provider gets its brands' rows only.
+        let provider = caller.provider.clone();
         Ok(stream(negotiated(req), &stem, move |w| {
-            competitor_references(&catalogue, &maker, None, w)
+            competitor_references(&catalogue, &maker, |b| provider.sees_brand(b), w)
         }))
     }
 
@@ -292,7 +297,7 @@ impl ExportApi {
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
         Ok(stream(negotiated(req), &stem, move |w| {
-            competitor_references(&catalogue, &maker, Some(brand.id), w)
+            competitor_references(&catalogue, &maker, |b| b == brand.id, w)
         }))
     }
 
@@ -420,13 +425,13 @@ fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> R
 fn competitor_references(
     catalogue: &Catalogue,
     maker: &model::Manufacturer,
-    only_brand: Option<u32>,
+    shown: impl Fn(u32) -> bool,
     w: &mut RowWriter<CompetitorReferenceRow>,
 ) -> Result<(), Stop> {
     let names = Names::new(catalogue);
     for hit in catalogue.competitor_references_of(maker.id) {
         let hit = hit?;
-        if only_brand.is_some_and(|b| b != hit.article.brand_id) {
+        if !shown(hit.article.brand_id) {
             continue;
         }
         let Some(article) = catalogue.article(&hit.article)? else {

@@ -13,7 +13,7 @@ use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{JsonBytes, LookupKind};
-use crate::server::auth::Credentials;
+use crate::server::auth::{Caller, Credentials};
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::store::Catalogue;
 
@@ -94,6 +94,8 @@ pub struct KtypeArticles {
 
 pub struct LookupApi;
 
+// Each operation parameter is a function argument in poem-openapi.
+#[allow(clippy::too_many_arguments)]
 #[OpenApi(tag = "ApiTag::Lookups")]
 impl LookupApi {
     /// An article, or the cross-references of a number.
@@ -126,6 +128,7 @@ impl LookupApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
+        caller: Data<&Caller>,
     ) -> Answer<CrossRefsOrArticle> {
         let want_article = match (mainref.0.is_some(), crossrefs.0.is_some()) {
             (true, false) => true,
@@ -152,18 +155,27 @@ impl LookupApi {
             LookupKind::CrossReferences
         };
         // Lookups take microseconds: they run on the request's task.
-        let answer = state
-            .answers
-            .answer(catalogue.data_version(), kind, &reference, || {
+        let answer = state.answers.answer(
+            catalogue.data_version(),
+            kind,
+            &reference,
+            caller.brands(),
+            || {
                 Ok(if want_article {
-                    CrossRefsOrArticle::Article(article_answer(&catalogue, reference.0.clone())?)
+                    CrossRefsOrArticle::Article(article_answer(
+                        &catalogue,
+                        &caller,
+                        reference.0.clone(),
+                    )?)
                 } else {
                     CrossRefsOrArticle::CrossReferences(cross_reference_answer(
                         &catalogue,
+                        &caller,
                         reference.0.clone(),
                     )?)
                 })
-            })?;
+            },
+        )?;
         Ok(answer)
     }
 
@@ -188,15 +200,17 @@ impl LookupApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
+        caller: Data<&Caller>,
     ) -> Answer<KtypeArticles> {
         let catalogue = state.store.catalogue();
         let answer = state.answers.answer(
             catalogue.data_version(),
             LookupKind::KtypeArticles,
             &ktype,
+            caller.brands(),
             || {
                 let vehicle = known_vehicle(&catalogue, &ktype)?;
-                let keys = catalogue.articles_by_ktype(&ktype)?;
+                let keys = caller.visible(catalogue.articles_by_ktype(&ktype)?);
                 let names = Names::new(&catalogue);
                 let articles = schema::articles_of(&catalogue, &keys)?
                     .iter()
@@ -222,8 +236,12 @@ pub fn known_vehicle(
         .ok_or_else(|| Problem::not_found(format!("no vehicle has the Ktype '{ktype}'")))
 }
 
-fn article_answer(catalogue: &Catalogue, reference: String) -> Result<ArticleAnswer, Problem> {
-    let keys = catalogue.articles_by_reference(&reference)?;
+fn article_answer(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    reference: String,
+) -> Result<ArticleAnswer, Problem> {
+    let keys = caller.visible(catalogue.articles_by_reference(&reference)?);
     let found = schema::articles_of(catalogue, &keys)?;
     if found.is_empty() {
         return Err(Problem::not_found(format!(
@@ -244,10 +262,13 @@ fn article_answer(catalogue: &Catalogue, reference: String) -> Result<ArticleAns
 
 fn cross_reference_answer(
     catalogue: &Catalogue,
+    caller: &Caller,
     reference: String,
 ) -> Result<CrossReferenceAnswer, Problem> {
-    let own = schema::articles_of(catalogue, &catalogue.articles_by_reference(&reference)?)?;
-    let hits = catalogue.articles_by_cross_number(&reference)?;
+    let own_keys = caller.visible(catalogue.articles_by_reference(&reference)?);
+    let own = schema::articles_of(catalogue, &own_keys)?;
+    let mut hits = catalogue.articles_by_cross_number(&reference)?;
+    hits.retain(|h| caller.provider.sees_brand(h.article.brand_id));
     if own.is_empty() && hits.is_empty() {
         return Err(Problem::not_found(format!(
             "no article and no cross-reference has the number '{reference}'"

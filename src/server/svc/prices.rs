@@ -18,7 +18,7 @@ use super::schema::{Names, Price};
 use crate::catalogue::{self as model, Amount, ArticleKey, Date};
 use crate::server::AppState;
 use crate::server::answer_cache::{JsonBytes, LookupKind};
-use crate::server::auth::Credentials;
+use crate::server::auth::{Caller, Credentials};
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::store::Catalogue;
 
@@ -171,6 +171,8 @@ impl ParseFromParameter for IsKit {
 
 pub struct PriceApi;
 
+// Each operation parameter is a function argument in poem-openapi.
+#[allow(clippy::too_many_arguments)]
 #[OpenApi(tag = "ApiTag::Prices")]
 impl PriceApi {
     /// The prices of every article linked to a Ktype.
@@ -194,15 +196,17 @@ impl PriceApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
+        caller: Data<&Caller>,
     ) -> Answer<KtypePrices> {
         let catalogue = state.store.catalogue();
         let answer = state.answers.answer(
             catalogue.data_version(),
             LookupKind::KtypePrices,
             &ktype,
+            caller.brands(),
             || {
                 known_vehicle(&catalogue, &ktype)?;
-                let keys = catalogue.articles_by_ktype(&ktype)?;
+                let keys = caller.visible(catalogue.articles_by_ktype(&ktype)?);
                 let mut pricing = Pricing::new(&catalogue);
                 Ok(KtypePrices {
                     articles: pricing.article_prices(&keys)?,
@@ -241,6 +245,7 @@ impl PriceApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
+        caller: Data<&Caller>,
     ) -> Answer<GenartPrices> {
         let catalogue = state.store.catalogue();
         let is_kit = is_kit.0.0;
@@ -248,9 +253,12 @@ impl PriceApi {
             genart: genart.0,
             is_kit,
         };
-        let answer = state
-            .answers
-            .answer(catalogue.data_version(), kind, &ktype, || {
+        let answer = state.answers.answer(
+            catalogue.data_version(),
+            kind,
+            &ktype,
+            caller.brands(),
+            || {
                 known_vehicle(&catalogue, &ktype)?;
                 if catalogue.generic_article(genart.0)?.is_none() {
                     return Err(Problem::not_found(format!(
@@ -258,11 +266,11 @@ impl PriceApi {
                         genart.0
                     )));
                 }
-                let keys = catalogue.articles_by_genart_ktype(genart.0, &ktype)?;
+                let keys = caller.visible(catalogue.articles_by_genart_ktype(genart.0, &ktype)?);
                 let mut pricing = Pricing::new(&catalogue);
                 let (articles, kits) = if is_kit {
                     let mut kits = Vec::new();
-                    for kit in catalogue.kits_by_ktype(&ktype)? {
+                    for kit in caller.visible(catalogue.kits_by_ktype(&ktype)?) {
                         if catalogue
                             .article(&kit)?
                             .is_some_and(|a| a.genart == genart.0)
@@ -283,7 +291,8 @@ impl PriceApi {
                     articles,
                     kits,
                 })
-            })?;
+            },
+        )?;
         Ok(answer)
     }
 
@@ -308,18 +317,20 @@ impl PriceApi {
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
         _credentials: Credentials,
+        caller: Data<&Caller>,
     ) -> Answer<ExhaustKit> {
         let catalogue = state.store.catalogue();
         let answer = state.answers.answer(
             catalogue.data_version(),
             LookupKind::ExhaustKit,
             &ktype,
+            caller.brands(),
             || {
                 known_vehicle(&catalogue, &ktype)?;
                 let exhaust = &state.settings.exhaust_genarts;
                 let mut pricing = Pricing::new(&catalogue);
                 let mut kits = Vec::new();
-                for kit in catalogue.kits_by_ktype(&ktype)? {
+                for kit in caller.visible(catalogue.kits_by_ktype(&ktype)?) {
                     let components = catalogue.kit_components(&kit, &ktype)?;
                     let mut all_exhaust = !components.is_empty();
                     for c in &components {
@@ -333,7 +344,8 @@ impl PriceApi {
                 if kits.is_empty() {
                     let mut parts = Vec::new();
                     for &genart in exhaust {
-                        let fitting = catalogue.articles_by_genart_ktype(genart, &ktype)?;
+                        let fitting =
+                            caller.visible(catalogue.articles_by_genart_ktype(genart, &ktype)?);
                         if let Some(cheapest) = pricing.cheapest(&fitting)? {
                             parts.push(model::KitComponent {
                                 kit: cheapest.clone(),
