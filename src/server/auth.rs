@@ -59,8 +59,9 @@ fn unauthorized(detail: &str) -> Problem {
     Problem::new(StatusCode::UNAUTHORIZED, detail)
 }
 
-/// The provider the request names and the key it presents; every failure is the same 401
-/// for a wrong key, an unknown provider or a disabled one, so a caller learns nothing.
+/// The provider the request names, admitted by the one key it presents or, without a key, by
+/// its IPv4 address. A wrong key, an unknown provider and a disabled one get the same 401, so
+/// a caller learns nothing from the difference.
 pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> {
     let query = req.uri().query().unwrap_or("");
     let mut provider = None;
