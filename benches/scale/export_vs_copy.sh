@@ -12,9 +12,11 @@ articles=${1:-1000000}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-export.XXXXXX)
 server=
+# shellcheck source=benches/scale/postgres.sh
+source "$root/benches/scale/postgres.sh"
 cleanup() {
   [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  [ -n "${stop_pg:-}" ] && $stop_pg
+  stop_postgres
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -61,21 +63,10 @@ printf 'partscat flat JSON export: %d MB in %.2f s = %.1f MB/s\n' $((json_bytes 
 printf 'server RSS: %d MiB before, peak %d MiB during CSV, %d MiB during JSON, %d MiB after\n' \
   $((before / 1024)) $((csv_peak / 1024)) $((json_peak / 1024)) $((after / 1024))
 
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$pg_bin" ]; then
+if ! start_postgres 55433; then
   echo "PostgreSQL is not installed: no side-by-side figure"
   exit 0
 fi
-chmod 755 "$work"
-pgdata="$work/pg"
-runas=()
-[ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
-mkdir -p "$pgdata" && chown "$( [ "$(id -u)" = 0 ] && echo postgres || id -un)" "$pgdata"
-"${runas[@]}" "$pg_bin/initdb" -D "$pgdata" -A trust >/dev/null
-"${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" -o "-k $pgdata -p 55433 -c listen_addresses=''" -l "$pgdata/server.log" start >/dev/null
-stop_pg() { "${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" stop -m fast >/dev/null 2>&1 || true; }
-stop_pg=stop_pg
-psql=("${runas[@]}" "$pg_bin/psql" -h "$pgdata" -p 55433 -U postgres -q -v ON_ERROR_STOP=1)
 "${psql[@]}" <<'SQL'
 CREATE TABLE brands (brand_id int PRIMARY KEY, name text);
 CREATE TABLE genarts (genart_id int PRIMARY KEY, name text);

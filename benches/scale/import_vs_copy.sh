@@ -35,21 +35,13 @@ printf 'partscat import: %.1f s, %.0f rows/s, store %d MiB (%.2fx the CSV)\n' \
   "$pc_secs" "$pc_rate" $((store_bytes / 1048576)) "$(echo "$store_bytes / $csv_bytes" | bc -l)"
 fi
 
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$pg_bin" ]; then
+# shellcheck source=benches/scale/postgres.sh
+source "$root/benches/scale/postgres.sh"
+trap 'stop_postgres; rm -rf "$work"' EXIT
+if ! start_postgres 55432; then
   echo "PostgreSQL is not installed: no side-by-side figure"
   exit 0
 fi
-chmod 755 "$work"
-pgdata="$work/pg"
-runas=()
-[ "$(id -u)" = 0 ] && runas=(runuser -u postgres --)
-mkdir -p "$pgdata" && chown "$( [ "$(id -u)" = 0 ] && echo postgres || id -un)" "$pgdata"
-"${runas[@]}" "$pg_bin/initdb" -D "$pgdata" -A trust >/dev/null
-"${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" -o "-k $pgdata -p 55432 -c listen_addresses='' -c fsync=on" -l "$pgdata/server.log" start >/dev/null
-stop_pg() { "${runas[@]}" "$pg_bin/pg_ctl" -D "$pgdata" stop -m fast >/dev/null 2>&1 || true; rm -rf "$work"; }
-trap stop_pg EXIT
-psql=("${runas[@]}" "$pg_bin/psql" -h "$pgdata" -p 55432 -U postgres -q -v ON_ERROR_STOP=1)
 
 "${psql[@]}" <<'SQL'
 CREATE FUNCTION norm(text) RETURNS text IMMUTABLE LANGUAGE sql AS $$ SELECT regexp_replace(upper($1), '[^A-Z0-9]', '', 'g') $$;
