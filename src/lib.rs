@@ -1,5 +1,6 @@
 //! partscat: an on-premise automotive parts-catalogue appliance.
 
+pub mod access;
 pub mod catalogue;
 pub mod config;
 pub mod demo;

@@ -351,3 +351,66 @@ fn a_brand_restricted_provider_sees_only_its_brands() {
             .all(|a| a["article"]["brandId"] == 2)
     );
 }
+
+#[test]
+fn dynamic_grants_admit_until_their_expiry_second() {
+    use partscat::store::hash_key;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    // Grants written as the library writes them, expiring a few seconds from now, so the
+    // test sees them work and then stop. (Their durations and caps are tested in `access`.)
+    let expires_at = now + 5;
+    {
+        let store = Store::open(&data).unwrap();
+        partscat::demo::load_demo_catalogue(&store, &partscat::import::Quiet).unwrap();
+        store
+            .put_provider("shop", "Shop", vec![Scope::Read], Some("key-shop"))
+            .unwrap();
+        store
+            .grant_address("shop", "127.0.0.2".parse().unwrap(), expires_at)
+            .unwrap();
+        store
+            .grant_key("shop", hash_key("pc_dynamic_for_a_user"), expires_at)
+            .unwrap();
+    }
+    let s = Served::start(&data, &[]);
+    let by_address = format!("{}{ROUTE}?provider=shop", s.base);
+    let by_key = format!("{by_address}&api_key=pc_dynamic_for_a_user");
+    let other_provider = format!(
+        "{}{ROUTE}?provider=demo&api_key=pc_dynamic_for_a_user",
+        s.base
+    );
+    assert_eq!(
+        s.fetch(client_from("127.0.0.2").get(&by_address)).status,
+        200
+    );
+    assert_eq!(
+        s.fetch(client_from("127.0.0.3").get(&by_address)).status,
+        401
+    );
+    assert_eq!(s.fetch(client_from("127.0.0.3").get(&by_key)).status, 200);
+    assert_eq!(
+        s.fetch(client_from("127.0.0.3").get(&other_provider))
+            .status,
+        401
+    );
+
+    // At the expiry second both stop working.
+    while std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        < expires_at
+    {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(
+        s.fetch(client_from("127.0.0.2").get(&by_address)).status,
+        401
+    );
+    assert_eq!(s.fetch(client_from("127.0.0.3").get(&by_key)).status, 401);
+}

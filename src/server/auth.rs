@@ -15,6 +15,7 @@ use poem_openapi::auth::{ApiKey, Basic};
 use super::AppState;
 use super::client_address::client_ip;
 use super::problem::Problem;
+use crate::access;
 use crate::store::{ProviderRecord, Scope, hash_key};
 
 /// The authenticated caller, in the request's extensions for handlers that need it.
@@ -104,18 +105,21 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
         .filter(|r| r.enabled)
         .ok_or_else(denied)?;
     let presented = hash_key(key);
-    let matches = record.key_hashes.iter().fold(false, |found, h| {
+    let static_key = record.key_hashes.iter().fold(false, |found, h| {
         found | bool::from(subtle_eq(h, &presented))
     });
-    if !matches {
+    let admitted = static_key
+        || access::dynamic_key_admitted(&state.store, state.clock.as_ref(), &provider, &presented)
+            .map_err(Problem::from)?;
+    if !admitted {
         return Err(denied());
     }
     Ok(Caller { provider: record })
 }
 
-/// A call without a key is admitted by its IPv4 address, in the provider's whitelist. Over
-/// IPv6 it is 403 `Access denied`; an unknown provider and an address it does not admit get
-/// the same 401.
+/// A call without a key is admitted by its IPv4 address: in the provider's whitelist, or
+/// under an unexpired dynamic grant. Over IPv6 it is 403 `Access denied`; an unknown provider
+/// and an address it does not admit get the same 401.
 fn admit_by_address(state: &AppState, req: &Request, provider: &str) -> Result<Caller, Problem> {
     let peer = req.remote_addr().as_socket_addr().copied();
     let not_admitted = || {
@@ -133,9 +137,15 @@ fn admit_by_address(state: &AppState, req: &Request, provider: &str) -> Result<C
         }
         None => return Err(not_admitted()),
     };
-    match state.store.provider(provider).map_err(Problem::from)? {
-        Some(record) if record.enabled && record.admits(ip) => Ok(Caller { provider: record }),
-        _ => Err(not_admitted()),
+    let record = match state.store.provider(provider).map_err(Problem::from)? {
+        Some(record) if record.enabled => record,
+        _ => return Err(not_admitted()),
+    };
+    let granted = || access::address_admitted(&state.store, state.clock.as_ref(), provider, ip);
+    if record.admits(ip) || granted().map_err(Problem::from)? {
+        Ok(Caller { provider: record })
+    } else {
+        Err(not_admitted())
     }
 }
 

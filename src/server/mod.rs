@@ -34,6 +34,8 @@ pub struct AppState {
     jobs: svc::Jobs,
     answers: answer_cache::AnswerCache,
     rate_limits: rate_limit::RateLimits,
+    /// The clock grants expire by.
+    pub clock: Arc<dyn crate::access::Clock>,
 }
 
 impl AppState {
@@ -42,6 +44,7 @@ impl AppState {
             store,
             answers: answer_cache::AnswerCache::new(settings.answer_cache_mb),
             rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
+            clock: Arc::new(crate::access::SystemClock),
             settings,
             ready: AtomicBool::new(false),
             jobs: svc::Jobs::default(),
@@ -122,10 +125,31 @@ pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
     for address in &addresses {
         tracing::info!(%address, "listening");
     }
+    tokio::spawn(sweep_expired_grants(state.clone()));
     Server::new_with_acceptor(acceptor)
         .idle_timeout(IDLE_TIMEOUT)
         .run_with_graceful_shutdown(app(state), shutdown_signal(), Some(Duration::from_secs(10)))
         .await
+}
+
+/// How often expired grants are removed from the store (they stop working at their expiry
+/// second whether swept or not).
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+async fn sweep_expired_grants(state: Arc<AppState>) {
+    let mut every = tokio::time::interval(SWEEP_EVERY);
+    loop {
+        every.tick().await;
+        let state = state.clone();
+        let swept =
+            tokio::task::spawn_blocking(move || state.store.sweep_grants(state.clock.now())).await;
+        match swept {
+            Ok(Ok(0)) => {}
+            Ok(Ok(n)) => tracing::info!(swept = n, "expired grants removed"),
+            Ok(Err(e)) => tracing::warn!(error = %e, "expired grants could not be removed"),
+            Err(e) => tracing::warn!(error = %e, "the grant sweeper failed"),
+        }
+    }
 }
 
 async fn shutdown_signal() {

@@ -8,6 +8,7 @@
 mod catalogue_view;
 pub mod check;
 mod error;
+mod grants;
 mod indexes;
 mod keys;
 mod layout;
@@ -46,6 +47,7 @@ pub struct Store {
     current: RwLock<Arc<Catalogue>>,
     writer: Mutex<()>,
     providers: providers::ProviderTables,
+    grants: grants::GrantTables,
 }
 
 impl Store {
@@ -111,6 +113,7 @@ impl Store {
             current: RwLock::new(Arc::new(catalogue)),
             writer: Mutex::new(()),
             providers: providers::ProviderTables::open(&db)?,
+            grants: grants::GrantTables::open(&db)?,
             db,
         })
     }

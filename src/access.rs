@@ -1,0 +1,196 @@
+//! Dynamic access for end users, as library calls: an application admits an end user's IPv4
+//! address (`addDynamicAddress`) or hands out a dynamic key (`addDynamicAPIKey`) for a while.
+//! The SOAP and JSON endpoints expose these; `/svc` authentication consults them.
+//!
+//! A grant works until its expiry second and not at it. The clock is a parameter so tests
+//! can move time instead of sleeping.
+
+use std::net::Ipv4Addr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::store::{ProviderRecord, Store, StoreError, generate_key, hash_key};
+
+/// Unix seconds.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> u64;
+}
+
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0)
+    }
+}
+
+/// No grant lasts longer than a day, whatever the provider's cap says.
+pub const MAX_VALIDITY_HOURS: u32 = 24;
+/// An address grant lasts an hour unless the call says otherwise.
+pub const DEFAULT_ADDRESS_HOURS: u32 = 1;
+/// A dynamic key lasts a day unless the call says otherwise.
+pub const DEFAULT_KEY_HOURS: u32 = 24;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GrantError {
+    /// The requested validity is outside what the provider may grant: refused, not clamped.
+    #[error("Field 'validityHours' must be between 1 and {max}")]
+    Validity { max: u32 },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressGrant {
+    pub provider: String,
+    pub address: Ipv4Addr,
+    pub validity_hours: u32,
+    pub expires_at: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyGrant {
+    pub provider: String,
+    /// Shown once; the store keeps only its hash.
+    pub api_key: String,
+    pub validity_hours: u32,
+    pub expires_at: u64,
+}
+
+fn validity(requested: Option<u32>, default: u32, cap: u32) -> Result<u32, GrantError> {
+    let hours = requested.unwrap_or(default);
+    if hours == 0 || hours > cap {
+        return Err(GrantError::Validity { max: cap });
+    }
+    Ok(hours)
+}
+
+/// Admits `address` for the provider for `hours` (default 1, at most the provider's
+/// `max_grant_hours`, never above 24). Durable before it returns.
+pub fn add_dynamic_address(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &ProviderRecord,
+    address: Ipv4Addr,
+    hours: Option<u32>,
+) -> Result<AddressGrant, GrantError> {
+    let cap = u32::from(provider.max_grant_hours).clamp(1, MAX_VALIDITY_HOURS);
+    let hours = validity(hours, DEFAULT_ADDRESS_HOURS, cap)?;
+    let expires_at = clock.now() + u64::from(hours) * 3600;
+    store.grant_address(&provider.id, address, expires_at)?;
+    tracing::info!(target: "partscat::audit", provider = %provider.id, %address, hours, expires_at, "dynamic address granted");
+    Ok(AddressGrant {
+        provider: provider.id.clone(),
+        address,
+        validity_hours: hours,
+        expires_at,
+    })
+}
+
+/// A new dynamic key for the provider, valid `hours` (default 24, 1 to 24).
+pub fn add_dynamic_key(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &ProviderRecord,
+    hours: Option<u32>,
+) -> Result<KeyGrant, GrantError> {
+    let hours = validity(hours, DEFAULT_KEY_HOURS, MAX_VALIDITY_HOURS)?;
+    let api_key = generate_key()?;
+    let expires_at = clock.now() + u64::from(hours) * 3600;
+    store.grant_key(&provider.id, hash_key(&api_key), expires_at)?;
+    tracing::info!(target: "partscat::audit", provider = %provider.id, hours, expires_at, "dynamic key granted");
+    Ok(KeyGrant {
+        provider: provider.id.clone(),
+        api_key,
+        validity_hours: hours,
+        expires_at,
+    })
+}
+
+/// Whether an unexpired grant admits `address` for the provider.
+pub fn address_admitted(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &str,
+    address: Ipv4Addr,
+) -> Result<bool, StoreError> {
+    Ok(store
+        .address_grant(provider, address)?
+        .is_some_and(|expires_at| clock.now() < expires_at))
+}
+
+/// Whether `key_hash` is an unexpired dynamic key of the provider.
+pub fn dynamic_key_admitted(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &str,
+    key_hash: &[u8; 32],
+) -> Result<bool, StoreError> {
+    Ok(store
+        .dynamic_key(key_hash)?
+        .is_some_and(|(owner, expires_at)| owner == provider && clock.now() < expires_at))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::*;
+    use crate::store::Scope;
+
+    struct FixedClock(AtomicU64);
+
+    impl Clock for FixedClock {
+        fn now(&self) -> u64 {
+            self.0.load(Ordering::Relaxed)
+        }
+    }
+
+    #[test]
+    fn grants_work_until_their_expiry_second_and_not_at_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let clock = FixedClock(AtomicU64::new(1_000_000));
+        let mut shop = ProviderRecord::new("shop", "Shop", vec![Scope::Read]);
+        let ip: Ipv4Addr = "127.0.0.2".parse().unwrap();
+
+        let grant = add_dynamic_address(&store, &clock, &shop, ip, None).unwrap();
+        assert_eq!(grant.validity_hours, 1);
+        assert_eq!(grant.expires_at, 1_000_000 + 3600);
+        assert!(address_admitted(&store, &clock, "shop", ip).unwrap());
+        assert!(!address_admitted(&store, &clock, "other", ip).unwrap());
+        clock.0.store(grant.expires_at - 1, Ordering::Relaxed);
+        assert!(address_admitted(&store, &clock, "shop", ip).unwrap());
+        clock.0.store(grant.expires_at, Ordering::Relaxed);
+        assert!(!address_admitted(&store, &clock, "shop", ip).unwrap());
+
+        // Above the provider's cap: refused, not clamped; the cap may be raised to 24, no more.
+        assert!(matches!(
+            add_dynamic_address(&store, &clock, &shop, ip, Some(2)),
+            Err(GrantError::Validity { max: 1 })
+        ));
+        shop.max_grant_hours = 48;
+        assert!(add_dynamic_address(&store, &clock, &shop, ip, Some(24)).is_ok());
+        assert!(add_dynamic_address(&store, &clock, &shop, ip, Some(25)).is_err());
+        assert!(add_dynamic_address(&store, &clock, &shop, ip, Some(0)).is_err());
+
+        let key = add_dynamic_key(&store, &clock, &shop, None).unwrap();
+        assert_eq!(key.validity_hours, 24);
+        let hash = hash_key(&key.api_key);
+        assert!(dynamic_key_admitted(&store, &clock, "shop", &hash).unwrap());
+        assert!(!dynamic_key_admitted(&store, &clock, "other", &hash).unwrap());
+        clock.0.store(key.expires_at, Ordering::Relaxed);
+        assert!(!dynamic_key_admitted(&store, &clock, "shop", &hash).unwrap());
+        assert!(matches!(
+            add_dynamic_key(&store, &clock, &shop, Some(25)),
+            Err(GrantError::Validity { max: 24 })
+        ));
+        let err = add_dynamic_key(&store, &clock, &shop, Some(25)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Field 'validityHours' must be between 1 and 24"
+        );
+    }
+}

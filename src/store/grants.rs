@@ -1,0 +1,173 @@
+//! Dynamic grants: an end user's IPv4 address, or a dynamic key, admitted for a provider
+//! until an expiry second. Like providers, they live outside the catalogue generations.
+//!
+//! Trees (numbers big-endian, parts joined by `0xFF`):
+//! - `providerip_grant`: provider id, 0xFF, IPv4 as u32 → expiry (unix seconds, u64).
+//! - `dynkeyhash_grant`: SHA-256 of the key → expiry (u64), then the provider id.
+//! - `grantexpiry_grant`: expiry (u64), kind (`a` address, `k` key), the other tree's key → ()
+//!   so the sweeper finds what has expired without reading the rest.
+//!
+//! Every grant is flushed before the call that made it returns, so it survives a restart.
+
+use std::net::Ipv4Addr;
+
+use super::Store;
+use super::error::StoreError;
+
+const ADDRESSES: &str = "providerip_grant";
+const KEYS: &str = "dynkeyhash_grant";
+const BY_EXPIRY: &str = "grantexpiry_grant";
+
+const ADDRESS: u8 = b'a';
+const KEY: u8 = b'k';
+
+pub(super) struct GrantTables {
+    addresses: sled::Tree,
+    keys: sled::Tree,
+    by_expiry: sled::Tree,
+}
+
+impl GrantTables {
+    pub(super) fn open(db: &sled::Db) -> Result<GrantTables, StoreError> {
+        Ok(GrantTables {
+            addresses: db.open_tree(ADDRESSES)?,
+            keys: db.open_tree(KEYS)?,
+            by_expiry: db.open_tree(BY_EXPIRY)?,
+        })
+    }
+}
+
+fn address_key(provider: &str, ip: Ipv4Addr) -> Vec<u8> {
+    let mut k = provider.as_bytes().to_vec();
+    k.push(0xFF);
+    k.extend_from_slice(&ip.to_bits().to_be_bytes());
+    k
+}
+
+fn expiry_key(expires_at: u64, kind: u8, key: &[u8]) -> Vec<u8> {
+    let mut k = expires_at.to_be_bytes().to_vec();
+    k.push(kind);
+    k.extend_from_slice(key);
+    k
+}
+
+fn read_u64(bytes: &[u8]) -> Option<u64> {
+    Some(u64::from_be_bytes(bytes.get(..8)?.try_into().ok()?))
+}
+
+impl Store {
+    /// Admits `ip` for `provider` until `expires_at` (unix seconds); a later grant for the same
+    /// address replaces the earlier one.
+    pub fn grant_address(
+        &self,
+        provider: &str,
+        ip: Ipv4Addr,
+        expires_at: u64,
+    ) -> Result<(), StoreError> {
+        let g = &self.grants;
+        let key = address_key(provider, ip);
+        if let Some(old) = g.addresses.insert(&key, &expires_at.to_be_bytes())?
+            && let Some(old) = read_u64(&old)
+        {
+            g.by_expiry.remove(expiry_key(old, ADDRESS, &key))?;
+        }
+        g.by_expiry
+            .insert(expiry_key(expires_at, ADDRESS, &key), &[])?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// Until when `ip` is admitted for `provider`, if a grant exists (expired or not).
+    pub fn address_grant(&self, provider: &str, ip: Ipv4Addr) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .grants
+            .addresses
+            .get(address_key(provider, ip))?
+            .and_then(|v| read_u64(&v)))
+    }
+
+    /// Stores a dynamic key (by its hash) for `provider` until `expires_at`.
+    pub fn grant_key(
+        &self,
+        provider: &str,
+        key_hash: [u8; 32],
+        expires_at: u64,
+    ) -> Result<(), StoreError> {
+        let g = &self.grants;
+        let mut value = expires_at.to_be_bytes().to_vec();
+        value.extend_from_slice(provider.as_bytes());
+        g.keys.insert(key_hash, value)?;
+        g.by_expiry
+            .insert(expiry_key(expires_at, KEY, &key_hash), &[])?;
+        self.db.flush()?;
+        Ok(())
+    }
+
+    /// The provider and expiry of a dynamic key, if it exists (expired or not).
+    pub fn dynamic_key(&self, key_hash: &[u8; 32]) -> Result<Option<(String, u64)>, StoreError> {
+        Ok(self.grants.keys.get(key_hash)?.and_then(|v| {
+            let expires_at = read_u64(&v)?;
+            let provider = String::from_utf8(v[8..].to_vec()).ok()?;
+            Some((provider, expires_at))
+        }))
+    }
+
+    /// Removes every grant that expired at or before `now`; returns how many.
+    pub fn sweep_grants(&self, now: u64) -> Result<usize, StoreError> {
+        let g = &self.grants;
+        let mut swept = 0;
+        for entry in g.by_expiry.range(..expiry_key(now + 1, 0, &[])) {
+            let (k, _) = entry?;
+            let Some(expires_at) = read_u64(&k) else {
+                continue;
+            };
+            let (kind, key) = (k.get(8).copied(), &k[9.min(k.len())..]);
+            let tree = match kind {
+                Some(ADDRESS) => &g.addresses,
+                Some(KEY) => &g.keys,
+                _ => continue,
+            };
+            // Remove the grant only if it was not renewed since.
+            if tree.get(key)?.and_then(|v| read_u64(&v)) == Some(expires_at) {
+                tree.remove(key)?;
+            }
+            g.by_expiry.remove(&k)?;
+            swept += 1;
+        }
+        if swept > 0 {
+            self.db.flush()?;
+        }
+        Ok(swept)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grants_are_found_until_swept_and_survive_a_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let ip: Ipv4Addr = "127.0.0.2".parse().unwrap();
+        {
+            let store = Store::open(dir.path()).unwrap();
+            store.grant_address("shop", ip, 1_000).unwrap();
+            store.grant_key("shop", [7; 32], 2_000).unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.address_grant("shop", ip).unwrap(), Some(1_000));
+        assert_eq!(store.address_grant("other", ip).unwrap(), None);
+        assert_eq!(
+            store.dynamic_key(&[7; 32]).unwrap(),
+            Some(("shop".into(), 2_000))
+        );
+        // A renewal survives the sweep of the grant it replaced.
+        store.grant_address("shop", ip, 3_000).unwrap();
+        assert_eq!(store.sweep_grants(1_500).unwrap(), 0);
+        assert_eq!(store.address_grant("shop", ip).unwrap(), Some(3_000));
+        assert_eq!(store.sweep_grants(2_000).unwrap(), 1);
+        assert_eq!(store.dynamic_key(&[7; 32]).unwrap(), None);
+        assert_eq!(store.sweep_grants(3_000).unwrap(), 1);
+        assert_eq!(store.address_grant("shop", ip).unwrap(), None);
+    }
+}
