@@ -301,13 +301,19 @@ mod tests {
             store.provider("acme").unwrap().unwrap().key_hashes,
             vec![hash_key(&second)]
         );
+        // A dynamic key handed to an end user is stored as its hash too.
+        let acme = store.provider("acme").unwrap().unwrap();
+        let dynamic =
+            crate::access::add_dynamic_key(&store, &crate::access::SystemClock, &acme, None)
+                .unwrap()
+                .api_key;
         store.flush().unwrap();
 
         for entry in std::fs::read_dir(dir.path()).unwrap() {
             let path = entry.unwrap().path();
             if path.is_file() {
                 let bytes = std::fs::read(&path).unwrap();
-                for key in [&first, &second] {
+                for key in [&first, &second, &dynamic] {
                     assert!(
                         !bytes.windows(key.len()).any(|w| w == key.as_bytes()),
                         "{key} in {}",
