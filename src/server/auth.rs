@@ -255,7 +255,7 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
                 );
                 return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
             }
-            if let Err(wait) = state.rate_limits.check(&caller.provider.id) {
+            if let Err(wait) = state.rate_limits.check(&caller.provider) {
                 let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
                 let detail = format!(
                     "provider `{}` is over its rate limit; retry after {seconds} s",

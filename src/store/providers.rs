@@ -70,6 +70,8 @@ pub struct ProviderRecord {
     pub whitelist: Vec<Ipv4Range>,
     /// The longest dynamic address grant the provider may issue, in hours (1 to 24).
     pub max_grant_hours: u8,
+    /// Requests a second the provider may make; 0: the server's `rate_limit_per_second`.
+    pub rate_limit_per_second: u32,
 }
 
 /// The first stored layout, read for stores written before brands and whitelists.
@@ -95,6 +97,7 @@ impl ProviderRecord {
             brands: Vec::new(),
             whitelist: Vec::new(),
             max_grant_hours: 1,
+            rate_limit_per_second: 0,
         }
     }
 
