@@ -277,12 +277,24 @@ impl Jobs {
     }
 }
 
-/// Frees the one import slot when the job ends, however it ends.
-struct ImportSlot<'a>(&'a AtomicBool);
+/// Ends a job however its thread ends: a job still `running` then (the import panicked) is
+/// marked failed instead of running for ever, and the one import slot is freed.
+struct JobEnd<'a> {
+    job: &'a Job,
+    slot: &'a AtomicBool,
+}
 
-impl Drop for ImportSlot<'_> {
+impl Drop for JobEnd<'_> {
     fn drop(&mut self) {
-        self.0.store(false, Ordering::Release);
+        self.job.update(|s| {
+            if s.state == JobState::Running {
+                s.state = JobState::Failed;
+                s.finished_at = Some(now());
+                s.error =
+                    Some("the import stopped unexpectedly; the cause is in the server log".into());
+            }
+        });
+        self.slot.store(false, Ordering::Release);
     }
 }
 
@@ -404,7 +416,10 @@ impl ImportApi {
         };
         let dry = dry_run.0;
         let task = tokio::task::spawn_blocking(move || {
-            let _release = ImportSlot(&app.jobs.importing);
+            let _end = JobEnd {
+                job: runner.as_ref(),
+                slot: &app.jobs.importing,
+            };
             let outcome = import::import(&app.store, &[file], dry, runner.as_ref());
             runner.update(|s| {
                 s.finished_at = Some(now());
