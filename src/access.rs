@@ -8,7 +8,7 @@
 use std::net::Ipv4Addr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::store::{ProviderRecord, Store, StoreError, generate_key, hash_key};
+use crate::store::{AuditEntry, ProviderRecord, Store, StoreError, generate_key, hash_key};
 
 /// Unix seconds.
 pub trait Clock: Send + Sync {
@@ -79,8 +79,14 @@ pub fn add_dynamic_address(
     let cap = u32::from(provider.max_grant_hours).clamp(1, MAX_VALIDITY_HOURS);
     let hours = validity(hours, DEFAULT_ADDRESS_HOURS, cap)?;
     let expires_at = clock.now() + u64::from(hours) * 3600;
+    audit_grant(
+        store,
+        clock,
+        provider,
+        "grant.address",
+        format!("{address} for {hours} h, until {expires_at}"),
+    )?;
     store.grant_address(&provider.id, address, expires_at)?;
-    tracing::info!(target: "partscat::audit", provider = %provider.id, %address, hours, expires_at, "dynamic address granted");
     Ok(AddressGrant {
         provider: provider.id.clone(),
         address,
@@ -99,13 +105,40 @@ pub fn add_dynamic_key(
     let hours = validity(hours, DEFAULT_KEY_HOURS, MAX_VALIDITY_HOURS)?;
     let api_key = generate_key()?;
     let expires_at = clock.now() + u64::from(hours) * 3600;
-    store.grant_key(&provider.id, hash_key(&api_key), expires_at)?;
-    tracing::info!(target: "partscat::audit", provider = %provider.id, hours, expires_at, "dynamic key granted");
+    let hash = hash_key(&api_key);
+    audit_grant(
+        store,
+        clock,
+        provider,
+        "grant.key",
+        format!(
+            "key {} for {hours} h, until {expires_at}",
+            crate::admin::key_id(&hash)
+        ),
+    )?;
+    store.grant_key(&provider.id, hash, expires_at)?;
     Ok(KeyGrant {
         provider: provider.id.clone(),
         api_key,
         validity_hours: hours,
         expires_at,
+    })
+}
+
+/// Grants are audited with the provider that issued them; the grant's write flushes the entry.
+fn audit_grant(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &ProviderRecord,
+    action: &str,
+    detail: String,
+) -> Result<(), StoreError> {
+    store.record_audit(&AuditEntry {
+        at: clock.now(),
+        operator: format!("provider {}", provider.id),
+        action: action.into(),
+        provider: provider.id.clone(),
+        detail,
     })
 }
 

@@ -36,6 +36,10 @@ pub struct Settings {
     pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Requests a second each provider may make (in bursts of as many); 0: no limit.
     pub rate_limit_per_second: u32,
+    /// The admin API's Unix socket; unset: `admin.sock` in the data directory; empty: none.
+    pub admin_socket: Option<PathBuf>,
+    /// Audit entries older than this many days are removed.
+    pub audit_retention_days: u32,
 }
 
 impl Default for Settings {
@@ -51,6 +55,8 @@ impl Default for Settings {
             answer_cache_mb: 128,
             trusted_proxies: Vec::new(),
             rate_limit_per_second: 0,
+            admin_socket: None,
+            audit_retention_days: 365,
         }
     }
 }
@@ -83,6 +89,8 @@ struct FileLayer {
     answer_cache_mb: Option<u64>,
     trusted_proxies: Option<Vec<String>>,
     rate_limit_per_second: Option<u32>,
+    admin_socket: Option<PathBuf>,
+    audit_retention_days: Option<u32>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -98,7 +106,7 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 10] = [
+const KNOWN_KEYS: [&str; 12] = [
     "listen",
     "data_dir",
     "log",
@@ -108,10 +116,12 @@ const KNOWN_KEYS: [&str; 10] = [
     "answer_cache_mb",
     "trusted_proxies",
     "rate_limit_per_second",
+    "admin_socket",
+    "audit_retention_days",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 11] = [
+const KNOWN_ENV: [&str; 13] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -123,6 +133,8 @@ const KNOWN_ENV: [&str; 11] = [
     "PARTSCAT_ANSWER_CACHE_MB",
     "PARTSCAT_TRUSTED_PROXIES",
     "PARTSCAT_RATE_LIMIT_PER_SECOND",
+    "PARTSCAT_ADMIN_SOCKET",
+    "PARTSCAT_AUDIT_RETENTION_DAYS",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -170,7 +182,25 @@ fn parse_genarts(text: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
+fn parse_retention(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&days| days >= 1)
+        .ok_or_else(|| format!("'{text}' is not a number of days (1 or more)"))
+}
+
 impl Settings {
+    /// Where the admin API listens: `admin_socket`, else `admin.sock` in the data directory;
+    /// `None` when `admin_socket` is set empty.
+    pub fn admin_socket_path(&self) -> Option<PathBuf> {
+        match &self.admin_socket {
+            None => Some(self.data_dir.join("admin.sock")),
+            Some(p) if p.as_os_str().is_empty() => None,
+            Some(p) => Some(p.clone()),
+        }
+    }
+
     /// Builds the settings and the warnings to log once logging is up.
     pub fn load(overrides: &Overrides) -> Result<(Settings, Vec<String>), ConfigError> {
         Self::load_from(
@@ -254,6 +284,13 @@ impl Settings {
                 )
             })?;
         }
+        if let Some(v) = env("PARTSCAT_ADMIN_SOCKET") {
+            settings.admin_socket = Some(PathBuf::from(v));
+        }
+        if let Some(v) = env("PARTSCAT_AUDIT_RETENTION_DAYS") {
+            settings.audit_retention_days = parse_retention(&v)
+                .map_err(|e| ConfigError::Env("PARTSCAT_AUDIT_RETENTION_DAYS", e))?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -315,6 +352,13 @@ impl Settings {
         if let Some(items) = layer.trusted_proxies {
             self.trusted_proxies =
                 parse_networks(&items).map_err(|e| fail(format!("trusted_proxies: {e}")))?;
+        }
+        if let Some(p) = layer.admin_socket {
+            self.admin_socket = Some(p);
+        }
+        if let Some(days) = layer.audit_retention_days {
+            self.audit_retention_days = parse_retention(&days.to_string())
+                .map_err(|e| fail(format!("audit_retention_days: {e}")))?;
         }
         if let Some(n) = layer.rate_limit_per_second {
             self.rate_limit_per_second = n;

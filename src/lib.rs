@@ -1,6 +1,7 @@
 //! partscat: an on-premise automotive parts-catalogue appliance.
 
 pub mod access;
+pub mod admin;
 pub mod catalogue;
 pub mod config;
 pub mod demo;

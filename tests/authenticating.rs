@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::server::{DEMO_KEY, Served, client};
+use common::server::{DEMO_KEY, Served, client, client_from};
 use partscat::store::{Scope, Store};
 
 const ROUTE: &str = "/svc/getArticlesByKtype/10219";
@@ -213,14 +213,6 @@ fn store_with_whitelist(data: &Path) {
     }
     store.save_provider(shop).unwrap();
     store.flush().unwrap();
-}
-
-fn client_from(ip: &str) -> reqwest::blocking::Client {
-    reqwest::blocking::Client::builder()
-        .local_address(ip.parse::<std::net::IpAddr>().unwrap())
-        .timeout(std::time::Duration::from_secs(30))
-        .build()
-        .unwrap()
 }
 
 #[test]

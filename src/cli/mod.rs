@@ -1,5 +1,6 @@
-//! Command-line interface: `serve`, `import`, `check`, `gen`.
+//! Command-line interface: `serve`, `import`, `check`, `gen`, `admin`.
 
+mod admin;
 mod progress;
 
 use std::net::SocketAddr;
@@ -28,10 +29,10 @@ struct Cli {
 #[derive(Args)]
 struct Common {
     /// TOML configuration file (default: /etc/partscat/partscat.toml if it exists).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", global = true)]
     config: Option<PathBuf>,
     /// The store's directory.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     data: Option<PathBuf>,
 }
 
@@ -79,6 +80,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Administer providers, keys, whitelists, scopes and brands, and read the audit trail.
+    Admin(admin::AdminArgs),
     /// Generate a deterministic catalogue as import CSV files.
     Gen {
         /// Number of articles.
@@ -159,6 +162,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             json,
             path,
         ),
+        Command::Admin(args) => admin::run(args),
         Command::Check { common, json } => check_store(settings(&common, Vec::new(), None)?, json),
         Command::Gen {
             articles,

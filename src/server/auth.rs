@@ -13,7 +13,7 @@ use poem_openapi::SecurityScheme;
 use poem_openapi::auth::{ApiKey, Basic};
 
 use super::AppState;
-use super::client_address::client_ip;
+use super::client_address::{client_ip, direct_from_loopback};
 use super::problem::Problem;
 use crate::access;
 use crate::store::{ProviderRecord, Scope, hash_key};
@@ -172,9 +172,12 @@ fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
     }
 }
 
-/// The scope a `/svc` route needs: lookups and prices `read`, exports and DMM `export`,
-/// imports, jobs, synchronisation and apiDMM `admin`. Unknown paths need none (they are 404).
+/// The scope a route needs: lookups and prices `read`, exports and DMM `export`, imports,
+/// jobs, synchronisation, apiDMM and the admin API `admin`. Unknown paths need none (they are 404).
 fn required_scope(path: &str) -> Option<Scope> {
+    if path == "/admin" || path.starts_with("/admin/") {
+        return Some(Scope::Admin);
+    }
     let route = path.strip_prefix("/svc/")?;
     let name = route.split('/').next().unwrap_or("");
     match name {
@@ -216,19 +219,20 @@ impl Caller {
     }
 }
 
-fn scope_name(scope: Scope) -> &'static str {
-    match scope {
-        Scope::Read => "read",
-        Scope::Export => "export",
-        Scope::Admin => "admin",
-    }
-}
-
 /// Authenticates every `/svc` request before it is routed, checks its scope and its
 /// provider's rate limit.
 pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    if !req.uri().path().starts_with("/svc/") {
+    let path = req.uri().path();
+    let admin = path == "/admin" || path.starts_with("/admin/");
+    if !admin && !path.starts_with("/svc/") {
         return Ok(next.call(req).await?.into_response());
+    }
+    if admin && !direct_from_loopback(req.remote_addr().as_socket_addr().copied(), req.headers()) {
+        return Ok(Problem::new(
+            StatusCode::FORBIDDEN,
+            "Access denied: the admin API answers on loopback only (or on its Unix socket)",
+        )
+        .into_response());
     }
     let state = req
         .data::<Arc<AppState>>()
@@ -242,7 +246,7 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
                 let detail = format!(
                     "Access denied: provider `{}` lacks the `{}` scope this route needs",
                     caller.provider.id,
-                    scope_name(scope)
+                    scope.name()
                 );
                 return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
             }

@@ -33,6 +33,15 @@ pub fn client_ip(
     )
 }
 
+/// Whether a request comes straight from this machine: a loopback peer that relays for
+/// nobody (a proxy on this host would be loopback too, so any forwarding header disqualifies).
+pub fn direct_from_loopback(peer: Option<SocketAddr>, headers: &HeaderMap) -> bool {
+    let relayed = ["forwarded", "x-forwarded-for", "x-real-ip"]
+        .iter()
+        .any(|name| headers.contains_key(*name));
+    !relayed && peer.is_some_and(|p| p.ip().to_canonical().is_loopback())
+}
+
 /// The addresses the proxies recorded, nearest last; `None` if a hop cannot be read.
 fn forwarded_chain(headers: &HeaderMap) -> Option<Vec<IpAddr>> {
     let forwarded: Vec<&str> = headers

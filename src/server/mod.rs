@@ -2,6 +2,7 @@
 //! on SIGTERM or Ctrl-C and flushing the store before it exits.
 
 mod access_log;
+mod admin_api;
 mod answer_cache;
 mod auth;
 mod client_address;
@@ -67,7 +68,7 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 }
 
 /// The routes and, from the inside out, what every request passes: one value per query
-/// parameter, authentication and scopes of `/svc`, readiness, the body bound, compression of
+/// parameter, authentication and scopes of `/svc` and `/admin`, readiness, the body bound, compression of
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
@@ -77,6 +78,10 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .at("/openapi.json", api.spec_endpoint())
         .at("/openapi.yaml", api.spec_endpoint_yaml())
         .nest("/docs", api.swagger_ui())
+        .nest(
+            "/admin",
+            admin_api::routes().data(admin_api::AdminChannel::Loopback),
+        )
         .nest("/", api)
         .around(svc::reject_repeated_parameters)
         .around(auth::require_caller)
@@ -122,32 +127,63 @@ pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
         inner: listener.into_acceptor().await?,
         header_timeout: connection::HEADER_READ_TIMEOUT,
     };
+    let admin_socket = match state.settings.admin_socket_path() {
+        Some(path) => Some((admin_api::bind_socket(&path)?, path)),
+        None => None,
+    };
     for address in &addresses {
         tracing::info!(%address, "listening");
     }
-    tokio::spawn(sweep_expired_grants(state.clone()));
-    Server::new_with_acceptor(acceptor)
+    tokio::spawn(sweep_expired(state.clone()));
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
+    let stopped = |mut stopping: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopping.wait_for(|s| *s).await;
+    };
+    let admin = {
+        let (state, stopping) = (state.clone(), stopping.clone());
+        async move {
+            match admin_socket {
+                Some((acceptor, path)) => {
+                    admin_api::serve_socket(state, acceptor, path, stopped(stopping)).await
+                }
+                None => Ok(()),
+            }
+        }
+    };
+    let main = Server::new_with_acceptor(acceptor)
         .idle_timeout(IDLE_TIMEOUT)
-        .run_with_graceful_shutdown(app(state), shutdown_signal(), Some(Duration::from_secs(10)))
-        .await
+        .run_with_graceful_shutdown(app(state), stopped(stopping), Some(Duration::from_secs(10)));
+    tokio::try_join!(main, admin).map(|_| ())
 }
 
-/// How often expired grants are removed from the store (they stop working at their expiry
-/// second whether swept or not).
+/// How often expired grants and audit entries past retention are removed (grants stop
+/// working at their expiry second whether swept or not).
 const SWEEP_EVERY: Duration = Duration::from_secs(60);
 
-async fn sweep_expired_grants(state: Arc<AppState>) {
+async fn sweep_expired(state: Arc<AppState>) {
     let mut every = tokio::time::interval(SWEEP_EVERY);
     loop {
         every.tick().await;
         let state = state.clone();
-        let swept =
-            tokio::task::spawn_blocking(move || state.store.sweep_grants(state.clock.now())).await;
+        let swept = tokio::task::spawn_blocking(move || {
+            let now = state.clock.now();
+            let retention = u64::from(state.settings.audit_retention_days) * 86_400;
+            let grants = state.store.sweep_grants(now)?;
+            let audit = state.store.trim_audit(now.saturating_sub(retention))?;
+            Ok::<_, crate::store::StoreError>((grants, audit))
+        })
+        .await;
         match swept {
-            Ok(Ok(0)) => {}
-            Ok(Ok(n)) => tracing::info!(swept = n, "expired grants removed"),
-            Ok(Err(e)) => tracing::warn!(error = %e, "expired grants could not be removed"),
-            Err(e) => tracing::warn!(error = %e, "the grant sweeper failed"),
+            Ok(Ok((0, 0))) => {}
+            Ok(Ok((grants, audit))) => {
+                tracing::info!(grants, audit_entries = audit, "expired entries removed")
+            }
+            Ok(Err(e)) => tracing::warn!(error = %e, "expired entries could not be removed"),
+            Err(e) => tracing::warn!(error = %e, "the sweeper failed"),
         }
     }
 }

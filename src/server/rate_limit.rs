@@ -29,6 +29,14 @@ impl RateLimits {
         }
     }
 
+    /// Drops a deleted provider's limiter.
+    pub fn forget(&self, provider: &str) {
+        self.limiters
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(provider);
+    }
+
     /// `Err` with how long to wait when the provider is over its limit.
     pub fn check(&self, provider: &ProviderRecord) -> Result<(), Duration> {
         let per_second = match provider.rate_limit_per_second {

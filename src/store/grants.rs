@@ -112,6 +112,42 @@ impl Store {
         }))
     }
 
+    /// Revokes a dynamic key at once; returns its provider, if it existed. Flushed.
+    pub fn revoke_dynamic_key(&self, key_hash: &[u8; 32]) -> Result<Option<String>, StoreError> {
+        let owner = self.dynamic_key(key_hash)?;
+        if let Some((_, expires_at)) = &owner {
+            let g = &self.grants;
+            g.keys.remove(key_hash)?;
+            g.by_expiry.remove(expiry_key(*expires_at, KEY, key_hash))?;
+            self.db.flush()?;
+        }
+        Ok(owner.map(|(provider, _)| provider))
+    }
+
+    /// Removes every grant of a provider (it is being deleted); the caller flushes.
+    pub(super) fn remove_grants_of(&self, provider: &str) -> Result<(), StoreError> {
+        let g = &self.grants;
+        let mut prefix = provider.as_bytes().to_vec();
+        prefix.push(0xFF);
+        for item in g.addresses.scan_prefix(&prefix) {
+            let (key, value) = item?;
+            if let Some(expires_at) = read_u64(&value) {
+                g.by_expiry.remove(expiry_key(expires_at, ADDRESS, &key))?;
+            }
+            g.addresses.remove(key)?;
+        }
+        for item in g.keys.iter() {
+            let (hash, value) = item?;
+            if value.get(8..) == Some(provider.as_bytes()) {
+                if let Some(expires_at) = read_u64(&value) {
+                    g.by_expiry.remove(expiry_key(expires_at, KEY, &hash))?;
+                }
+                g.keys.remove(hash)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Removes every grant that expired at or before `now`; returns how many.
     pub fn sweep_grants(&self, now: u64) -> Result<usize, StoreError> {
         let g = &self.grants;

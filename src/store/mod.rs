@@ -5,6 +5,7 @@
 //! key followed by a flush; every tree it names was flushed before that write. See
 //! `docs/store-layout.md`.
 
+mod audit;
 mod catalogue_view;
 pub mod check;
 mod error;
@@ -20,10 +21,11 @@ mod staging;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
+pub use audit::AuditEntry;
 pub use catalogue_view::{Catalogue, CrossHit, Names};
 pub use error::StoreError;
 pub use layout::TreeName;
-pub use providers::{ProviderRecord, Scope, generate_key, hash_key};
+pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key};
 pub use staging::{Change, Outcome, Staging};
 
 use layout::Manifest;

@@ -28,6 +28,22 @@ pub enum Scope {
     Admin,
 }
 
+impl Scope {
+    pub const ALL: [Scope; 3] = [Scope::Read, Scope::Export, Scope::Admin];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Export => "export",
+            Scope::Admin => "admin",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
 const LAYOUT_2: [u8; 2] = [0xFF, 2];
 
 /// An IPv4 address or CIDR range of a whitelist.
@@ -231,6 +247,39 @@ impl Store {
             .unwrap_or_else(|e| e.into_inner())
             .insert(id.to_owned(), record.clone());
         Ok(Some(record))
+    }
+
+    /// Every provider, by id.
+    pub fn providers(&self) -> Result<Vec<Arc<ProviderRecord>>, StoreError> {
+        let mut all = Vec::new();
+        for item in self.providers.records.iter().keys() {
+            let id = item?;
+            if let Some(record) = self.provider(&String::from_utf8_lossy(&id))? {
+                all.push(record);
+            }
+        }
+        Ok(all)
+    }
+
+    /// Removes a provider, its keys and its grants; flushed before it returns. `false` if
+    /// there was no such provider.
+    pub fn delete_provider(&self, id: &str) -> Result<bool, StoreError> {
+        let Some(record) = self.provider(id)? else {
+            return Ok(false);
+        };
+        let tables = &self.providers;
+        for hash in &record.key_hashes {
+            tables.by_key.remove(hash)?;
+        }
+        tables.records.remove(id.as_bytes())?;
+        self.remove_grants_of(id)?;
+        self.db.flush()?;
+        tables
+            .decoded
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id);
+        Ok(true)
     }
 
     /// The provider a static key belongs to.

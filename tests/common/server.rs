@@ -13,6 +13,8 @@ pub struct Served {
     child: Child,
     pub base: String,
     pub log: PathBuf,
+    /// The store's directory.
+    pub data: PathBuf,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -55,6 +57,15 @@ pub fn client() -> reqwest::blocking::Client {
         .unwrap()
 }
 
+/// A client whose connections come from `ip` (any 127.0.0.0/8 address works on loopback).
+pub fn client_from(ip: &str) -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .local_address(ip.parse::<std::net::IpAddr>().unwrap())
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
 impl Served {
     /// The demo appliance on a fresh store, ready.
     pub fn demo(extra: &[&str]) -> Served {
@@ -93,6 +104,7 @@ impl Served {
             child,
             base: format!("http://127.0.0.1:{port}"),
             log,
+            data: data.to_path_buf(),
             _dir: None,
         };
         served.wait_ready();
@@ -130,6 +142,24 @@ impl Served {
             status: r.status().as_u16(),
             headers: r.headers().clone(),
             body: r.bytes().unwrap().to_vec(),
+        }
+    }
+
+    /// Stops the server as systemd does (SIGTERM) and waits for it to exit.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not stop on SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
         }
     }
 

@@ -1,0 +1,279 @@
+//! The admin API, which `partscat admin` talks to while the server runs (only one process can
+//! open the store). It answers on a Unix socket, where the socket file's permissions (the
+//! service's user and root) are the credential, and under `/admin` on the HTTP listeners for a
+//! provider with the `admin` scope calling from loopback.
+//!
+//! - `GET /admin/providers`, `POST /admin/providers` (a `NewProvider`; 201 with the key, once)
+//! - `GET|PATCH|DELETE /admin/providers/:id` (PATCH takes a `Change`)
+//! - `GET /admin/audit?limit=N`
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::listener::UnixAcceptor;
+use poem::web::{Data, Path as PathParam, Query};
+use poem::{Body, EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::AppState;
+use super::auth::Caller;
+use super::problem::Problem;
+use crate::admin::{self, AdminError, Operator};
+
+/// How a request reached the admin API, which says who acts.
+#[derive(Debug, Clone, Copy)]
+pub enum AdminChannel {
+    /// The Unix socket; the operator names themself in `X-Partscat-Operator`.
+    Socket,
+    /// `/admin` on an HTTP listener, as an authenticated provider with the `admin` scope.
+    Loopback,
+}
+
+/// The header `partscat admin` sends to name the person at the terminal, for the audit.
+pub const OPERATOR_HEADER: &str = "x-partscat-operator";
+
+pub fn routes() -> Route {
+    Route::new()
+        .at("/providers", get(list_providers).post(create_provider))
+        .at(
+            "/providers/:id",
+            get(show_provider)
+                .patch(change_provider)
+                .delete(delete_provider),
+        )
+        .at("/audit", get(audit_trail))
+}
+
+impl From<AdminError> for Problem {
+    fn from(e: AdminError) -> Problem {
+        match e {
+            AdminError::UnknownProvider(_)
+            | AdminError::UnknownKey { .. }
+            | AdminError::NotListed { .. } => Problem::not_found(e.to_string()),
+            AdminError::Exists(_) => Problem::new(StatusCode::CONFLICT, e.to_string()),
+            AdminError::Invalid(_) => Problem::new(StatusCode::BAD_REQUEST, e.to_string()),
+            AdminError::Store(e) => Problem::from(e),
+        }
+    }
+}
+
+fn operator(req: &Request) -> Result<Operator, Problem> {
+    match req.data::<AdminChannel>() {
+        Some(AdminChannel::Socket) => {
+            let named = req
+                .headers()
+                .get(OPERATOR_HEADER)
+                .and_then(|v| v.to_str().ok())
+                .map(|v| v.chars().filter(|c| !c.is_control()).take(100).collect())
+                .unwrap_or_else(|| "unnamed".to_owned());
+            Ok(Operator(format!("admin socket ({named})")))
+        }
+        Some(AdminChannel::Loopback) => {
+            let caller = req
+                .extensions()
+                .get::<Caller>()
+                .ok_or_else(|| Problem::internal("admin request without a caller"))?;
+            let from = req
+                .remote_addr()
+                .as_socket_addr()
+                .map(|a| a.ip().to_canonical().to_string())
+                .unwrap_or_default();
+            Ok(Operator(format!(
+                "provider {} from {from}",
+                caller.provider.id
+            )))
+        }
+        None => Err(Problem::internal("admin request without a channel")),
+    }
+}
+
+/// Runs an admin call off the async threads (it flushes the store).
+async fn blocking<T: Send + 'static>(
+    call: impl FnOnce() -> Result<T, AdminError> + Send + 'static,
+) -> Result<T, Problem> {
+    tokio::task::spawn_blocking(call)
+        .await
+        .map_err(Problem::internal)?
+        .map_err(Problem::from)
+}
+
+/// Answers carry keys once; no cache may keep them.
+fn json_answer(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(bytes) => Response::builder()
+            .status(status)
+            .content_type("application/json")
+            .header(poem::http::header::CACHE_CONTROL, "no-store")
+            .body(bytes),
+        Err(e) => Problem::internal(e).into_response(),
+    }
+}
+
+async fn read_json<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, Problem> {
+    let bytes = body.into_bytes().await.map_err(|e| {
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            format!("the body cannot be read: {e}"),
+        )
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            format!("the body is not a valid {what}: {e}"),
+        )
+    })
+}
+
+#[handler]
+async fn list_providers(state: Data<&Arc<AppState>>) -> Result<Response, Problem> {
+    let state = Arc::clone(state.0);
+    let providers = blocking(move || admin::list(&state.store)).await?;
+    Ok(json_answer(StatusCode::OK, &providers))
+}
+
+#[handler]
+async fn create_provider(
+    req: &Request,
+    state: Data<&Arc<AppState>>,
+    body: Body,
+) -> Result<Response, Problem> {
+    let operator = operator(req)?;
+    let new: admin::NewProvider = read_json(body, "provider (id, scopes, …)").await?;
+    let state = Arc::clone(state.0);
+    let outcome =
+        blocking(move || admin::create(&state.store, state.clock.as_ref(), &operator, new)).await?;
+    let mut response = json_answer(StatusCode::CREATED, &outcome);
+    if let Ok(location) = format!("/admin/providers/{}", outcome.provider.id).parse() {
+        response
+            .headers_mut()
+            .insert(poem::http::header::LOCATION, location);
+    }
+    Ok(response)
+}
+
+#[handler]
+async fn show_provider(
+    state: Data<&Arc<AppState>>,
+    PathParam(id): PathParam<String>,
+) -> Result<Response, Problem> {
+    let state = Arc::clone(state.0);
+    let provider = blocking(move || admin::show(&state.store, &id)).await?;
+    Ok(json_answer(StatusCode::OK, &provider))
+}
+
+#[handler]
+async fn change_provider(
+    req: &Request,
+    state: Data<&Arc<AppState>>,
+    PathParam(id): PathParam<String>,
+    body: Body,
+) -> Result<Response, Problem> {
+    let operator = operator(req)?;
+    let change: admin::Change = read_json(body, "change (an object with an `action`)").await?;
+    let state = Arc::clone(state.0);
+    let outcome =
+        blocking(move || admin::change(&state.store, state.clock.as_ref(), &operator, &id, change))
+            .await?;
+    Ok(json_answer(StatusCode::OK, &outcome))
+}
+
+#[handler]
+async fn delete_provider(
+    req: &Request,
+    state: Data<&Arc<AppState>>,
+    PathParam(id): PathParam<String>,
+) -> Result<Response, Problem> {
+    let operator = operator(req)?;
+    let state = Arc::clone(state.0);
+    let gone = id.clone();
+    blocking(move || {
+        admin::delete(&state.store, state.clock.as_ref(), &operator, &id)?;
+        state.rate_limits.forget(&id);
+        Ok(())
+    })
+    .await?;
+    Ok(json_answer(
+        StatusCode::OK,
+        &serde_json::json!({ "deleted": gone }),
+    ))
+}
+
+#[derive(Deserialize)]
+struct AuditQuery {
+    limit: Option<String>,
+}
+
+/// The most audit entries one call returns.
+const MAX_AUDIT_ENTRIES: usize = 10_000;
+
+#[handler]
+async fn audit_trail(
+    state: Data<&Arc<AppState>>,
+    Query(query): Query<AuditQuery>,
+) -> Result<Response, Problem> {
+    let limit = match query.limit.as_deref() {
+        None => 100,
+        Some(text) => text
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_AUDIT_ENTRIES).contains(n))
+            .ok_or_else(|| {
+                Problem::bad_parameter(
+                    "limit",
+                    format!("`limit` must be a number from 1 to {MAX_AUDIT_ENTRIES}"),
+                )
+            })?,
+    };
+    let state = Arc::clone(state.0);
+    let entries = blocking(move || admin::audit_trail(&state.store, limit)).await?;
+    Ok(json_answer(StatusCode::OK, &entries))
+}
+
+/// Binds the admin socket: a stale socket file of an earlier run is replaced, anything else
+/// at the path is refused. Only the owner (the service's user) and root may connect.
+pub fn bind_socket(path: &Path) -> std::io::Result<UnixAcceptor> {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let failed = |e: std::io::Error| {
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot open the admin socket {}: {e}", path.display()),
+        )
+    };
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_socket() => std::fs::remove_file(path).map_err(failed)?,
+        Ok(_) => {
+            return Err(failed(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "something other than a socket is there",
+            )));
+        }
+        Err(_) => {}
+    }
+    let listener = std::os::unix::net::UnixListener::bind(path).map_err(failed)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(failed)?;
+    listener.set_nonblocking(true).map_err(failed)?;
+    UnixAcceptor::from_std(listener).map_err(failed)
+}
+
+/// Serves the admin API on its socket until `stop` resolves, then removes the socket file.
+pub async fn serve_socket(
+    state: Arc<AppState>,
+    acceptor: UnixAcceptor,
+    path: PathBuf,
+    stop: impl std::future::Future<Output = ()> + Send,
+) -> std::io::Result<()> {
+    tracing::info!(socket = %path.display(), "admin API listening");
+    let app = Route::new()
+        .nest("/admin", routes())
+        .around(super::connection::bound_body)
+        .around(super::problem::render_errors)
+        .data(AdminChannel::Socket)
+        .data(state);
+    let served = Server::new_with_acceptor(acceptor)
+        .run_with_graceful_shutdown(app, stop, Some(std::time::Duration::from_secs(5)))
+        .await;
+    let _ = std::fs::remove_file(&path);
+    served
+}
