@@ -13,6 +13,25 @@ pub const DEFAULT_CONFIG_FILE: &str = "/etc/partscat/partscat.toml";
 /// The generic articles that make up an exhaust system by default (the demo catalogue's).
 pub const DEFAULT_EXHAUST_GENARTS: [u32; 5] = [4000, 4010, 4020, 4030, 4040];
 
+/// Who may read `/metrics`: anyone, providers with the `admin` scope, or nobody.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetricsAccess {
+    Open,
+    Admin,
+    Off,
+}
+
+impl MetricsAccess {
+    pub fn from_name(name: &str) -> Option<MetricsAccess> {
+        match name.trim() {
+            "open" => Some(MetricsAccess::Open),
+            "admin" => Some(MetricsAccess::Admin),
+            "off" => Some(MetricsAccess::Off),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// Addresses to listen on; several allow IPv4 and IPv6 at once.
@@ -40,6 +59,8 @@ pub struct Settings {
     pub admin_socket: Option<PathBuf>,
     /// Audit entries older than this many days are removed.
     pub audit_retention_days: u32,
+    /// Who may read `/metrics`.
+    pub metrics: MetricsAccess,
 }
 
 impl Default for Settings {
@@ -57,6 +78,7 @@ impl Default for Settings {
             rate_limit_per_second: 0,
             admin_socket: None,
             audit_retention_days: 365,
+            metrics: MetricsAccess::Open,
         }
     }
 }
@@ -91,6 +113,7 @@ struct FileLayer {
     rate_limit_per_second: Option<u32>,
     admin_socket: Option<PathBuf>,
     audit_retention_days: Option<u32>,
+    metrics: Option<String>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -106,7 +129,7 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 12] = [
+const KNOWN_KEYS: [&str; 13] = [
     "listen",
     "data_dir",
     "log",
@@ -118,10 +141,11 @@ const KNOWN_KEYS: [&str; 12] = [
     "rate_limit_per_second",
     "admin_socket",
     "audit_retention_days",
+    "metrics",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 13] = [
+const KNOWN_ENV: [&str; 14] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -135,6 +159,7 @@ const KNOWN_ENV: [&str; 13] = [
     "PARTSCAT_RATE_LIMIT_PER_SECOND",
     "PARTSCAT_ADMIN_SOCKET",
     "PARTSCAT_AUDIT_RETENTION_DAYS",
+    "PARTSCAT_METRICS",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -180,6 +205,10 @@ fn parse_genarts(text: &str) -> Result<Vec<u32>, String> {
                 .ok_or_else(|| format!("'{s}' is not a positive integer"))
         })
         .collect()
+}
+
+fn parse_metrics(text: &str) -> Result<MetricsAccess, String> {
+    MetricsAccess::from_name(text).ok_or_else(|| format!("'{text}' is not one of open, admin, off"))
 }
 
 fn parse_retention(text: &str) -> Result<u32, String> {
@@ -291,6 +320,10 @@ impl Settings {
             settings.audit_retention_days = parse_retention(&v)
                 .map_err(|e| ConfigError::Env("PARTSCAT_AUDIT_RETENTION_DAYS", e))?;
         }
+        if let Some(v) = env("PARTSCAT_METRICS") {
+            settings.metrics =
+                parse_metrics(&v).map_err(|e| ConfigError::Env("PARTSCAT_METRICS", e))?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -359,6 +392,9 @@ impl Settings {
         if let Some(days) = layer.audit_retention_days {
             self.audit_retention_days = parse_retention(&days.to_string())
                 .map_err(|e| fail(format!("audit_retention_days: {e}")))?;
+        }
+        if let Some(m) = layer.metrics {
+            self.metrics = parse_metrics(&m).map_err(|e| fail(format!("metrics: {e}")))?;
         }
         if let Some(n) = layer.rate_limit_per_second {
             self.rate_limit_per_second = n;

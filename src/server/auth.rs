@@ -16,6 +16,7 @@ use super::AppState;
 use super::client_address::{client_ip, direct_from_loopback};
 use super::problem::Problem;
 use crate::access;
+use crate::config::MetricsAccess;
 use crate::store::{ProviderRecord, Scope, hash_key};
 
 /// The authenticated caller, in the request's extensions for handlers that need it.
@@ -172,27 +173,14 @@ fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
     }
 }
 
-/// The scope a route needs: lookups and prices `read`, exports and DMM `export`, imports,
-/// jobs, synchronisation, apiDMM and the admin API `admin`. Unknown paths need none (they are 404).
+/// The scope a route needs (see `svc::ROUTES`); the admin API (and `/metrics`, when it is
+/// guarded) needs `admin`. Unknown paths
+/// need none (they are 404).
 fn required_scope(path: &str) -> Option<Scope> {
-    if path == "/admin" || path.starts_with("/admin/") {
+    if path == "/admin" || path.starts_with("/admin/") || path == "/metrics" {
         return Some(Scope::Admin);
     }
-    let route = path.strip_prefix("/svc/")?;
-    let name = route.split('/').next().unwrap_or("");
-    match name {
-        "getCrossRefsOrArticle" | "getArticlesByKtype" | "getPricesByKtype" | "price" | "e" => {
-            Some(Scope::Read)
-        }
-        "exportGolda"
-        | "exportCatalogue"
-        | "exportRefConcurrente"
-        | "exportRefConcurrenteInterne"
-        | "exportAtc"
-        | "DMM" => Some(Scope::Export),
-        "importArticles" | "jobs" | "syncTecdoc" | "apiDMM" => Some(Scope::Admin),
-        _ => None,
-    }
+    super::svc::route_of(path).map(|(_, scope)| scope)
 }
 
 /// The `brand_id` a request names, where it is a number (validation answers the rest).
@@ -224,7 +212,11 @@ impl Caller {
 pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     let path = req.uri().path();
     let admin = path == "/admin" || path.starts_with("/admin/");
-    if !admin && !path.starts_with("/svc/") {
+    let guarded_metrics = path == "/metrics"
+        && req
+            .data::<Arc<AppState>>()
+            .is_some_and(|s| s.settings.metrics == MetricsAccess::Admin);
+    if !admin && !guarded_metrics && !path.starts_with("/svc/") {
         return Ok(next.call(req).await?.into_response());
     }
     if admin && !direct_from_loopback(req.remote_addr().as_socket_addr().copied(), req.headers()) {

@@ -10,6 +10,7 @@ mod compression;
 mod connection;
 mod health;
 mod json_body;
+mod metrics;
 mod problem;
 mod rate_limit;
 mod streaming;
@@ -35,6 +36,7 @@ pub struct AppState {
     jobs: svc::Jobs,
     answers: answer_cache::AnswerCache,
     rate_limits: rate_limit::RateLimits,
+    metrics: metrics::Metrics,
     /// The clock grants expire by.
     pub clock: Arc<dyn crate::access::Clock>,
 }
@@ -45,6 +47,7 @@ impl AppState {
             store,
             answers: answer_cache::AnswerCache::new(settings.answer_cache_mb),
             rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
+            metrics: metrics::Metrics::default(),
             clock: Arc::new(crate::access::SystemClock),
             settings,
             ready: AtomicBool::new(false),
@@ -75,6 +78,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
     Route::new()
         .at("/health", get(health::health))
         .at("/ready", get(health::ready))
+        .at("/metrics", get(metrics::metrics))
         .at("/openapi.json", api.spec_endpoint())
         .at("/openapi.yaml", api.spec_endpoint_yaml())
         .nest("/docs", api.swagger_ui())
@@ -86,9 +90,12 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(svc::reject_repeated_parameters)
         .around(auth::require_caller)
         .around(require_ready)
+        // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
+        .boxed()
         .around(connection::bound_body)
         .around(compression::compress_large)
         .around(problem::render_errors)
+        .around(metrics::count_requests)
         .around(access_log::log_access)
         .data(state)
 }

@@ -17,6 +17,7 @@ pub use imports::Jobs;
 
 use super::auth::Credentials;
 use super::problem::{ApiError, Problem, Unimplemented};
+use crate::store::Scope;
 
 #[derive(Tags)]
 pub enum ApiTag {
@@ -122,6 +123,32 @@ pub async fn reject_repeated_parameters<E: poem::Endpoint>(
         }
     }
     Ok(next.call(req).await?.into_response())
+}
+
+/// Every route by its first path segment, with the scope it needs: lookups and prices
+/// `read`, exports and DMM `export`, imports, jobs, synchronisation and apiDMM `admin`.
+pub const ROUTES: [(&str, Scope); 15] = [
+    ("getCrossRefsOrArticle", Scope::Read),
+    ("getArticlesByKtype", Scope::Read),
+    ("getPricesByKtype", Scope::Read),
+    ("price", Scope::Read),
+    ("e", Scope::Read),
+    ("exportGolda", Scope::Export),
+    ("exportCatalogue", Scope::Export),
+    ("exportRefConcurrente", Scope::Export),
+    ("exportRefConcurrenteInterne", Scope::Export),
+    ("exportAtc", Scope::Export),
+    ("DMM", Scope::Export),
+    ("importArticles", Scope::Admin),
+    ("jobs", Scope::Admin),
+    ("syncTecdoc", Scope::Admin),
+    ("apiDMM", Scope::Admin),
+];
+
+/// The route a `/svc` path belongs to: its name and scope.
+pub fn route_of(path: &str) -> Option<(&'static str, Scope)> {
+    let name = path.strip_prefix("/svc/")?.split('/').next()?;
+    ROUTES.iter().find(|(n, _)| *n == name).copied()
 }
 
 /// The path parameters of the routes that take them, in order, so that a path with an
