@@ -138,6 +138,9 @@ fn the_admin_command_manages_providers_of_a_running_server() {
             .contains("between 1 and 24")
     );
 
+    let renamed = admin_json(&data, &["provider", "rename", "shop", "Shop & Co"]);
+    assert_eq!(renamed["provider"]["name"], "Shop & Co");
+
     // Disable and enable.
     admin_json(&data, &["provider", "disable", "shop"]);
     assert_eq!(
@@ -187,6 +190,7 @@ fn the_admin_command_manages_providers_of_a_running_server() {
             "brands.set",
             "brands.set",
             "limits.set",
+            "provider.rename",
             "provider.disable",
             "provider.enable",
             "provider.delete"

@@ -108,6 +108,8 @@ enum ProviderCommand {
     Enable { id: String },
     /// Deletes a provider with its keys and grants.
     Delete { id: String },
+    /// Changes a provider's display name.
+    Rename { id: String, name: String },
 }
 
 #[derive(Subcommand)]
@@ -365,6 +367,9 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
             }
             ProviderCommand::Enable { id } => {
                 print_outcome(&backend.change(&id, Change::Enable)?, json)
+            }
+            ProviderCommand::Rename { id, name } => {
+                print_outcome(&backend.change(&id, Change::Rename { name })?, json)
             }
             ProviderCommand::Delete { id } => {
                 backend.delete(&id)?;
