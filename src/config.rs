@@ -61,6 +61,11 @@ pub struct Settings {
     pub audit_retention_days: u32,
     /// Who may read `/metrics`.
     pub metrics: MetricsAccess,
+    /// Where clients reach this server (`https://parts.example.lan`), for the addresses the
+    /// WSDLs give; unset: the address each client used (its `Host` header).
+    pub base_url: Option<String>,
+    /// The path the SOAP and JSON endpoints live under (`{base_url}{soap_prefix}/services/…`).
+    pub soap_prefix: String,
 }
 
 impl Default for Settings {
@@ -79,6 +84,8 @@ impl Default for Settings {
             admin_socket: None,
             audit_retention_days: 365,
             metrics: MetricsAccess::Open,
+            base_url: None,
+            soap_prefix: "/ws/3.0".into(),
         }
     }
 }
@@ -114,6 +121,8 @@ struct FileLayer {
     admin_socket: Option<PathBuf>,
     audit_retention_days: Option<u32>,
     metrics: Option<String>,
+    base_url: Option<String>,
+    soap_prefix: Option<String>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -129,7 +138,7 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 13] = [
+const KNOWN_KEYS: [&str; 15] = [
     "listen",
     "data_dir",
     "log",
@@ -142,10 +151,12 @@ const KNOWN_KEYS: [&str; 13] = [
     "admin_socket",
     "audit_retention_days",
     "metrics",
+    "base_url",
+    "soap_prefix",
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 14] = [
+const KNOWN_ENV: [&str; 16] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
@@ -160,6 +171,8 @@ const KNOWN_ENV: [&str; 14] = [
     "PARTSCAT_ADMIN_SOCKET",
     "PARTSCAT_AUDIT_RETENTION_DAYS",
     "PARTSCAT_METRICS",
+    "PARTSCAT_BASE_URL",
+    "PARTSCAT_SOAP_PREFIX",
 ];
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
@@ -205,6 +218,48 @@ fn parse_genarts(text: &str) -> Result<Vec<u32>, String> {
                 .ok_or_else(|| format!("'{s}' is not a positive integer"))
         })
         .collect()
+}
+
+/// `http(s)://host[:port][/path]`, kept without a trailing slash; empty: none.
+fn parse_base_url(text: &str) -> Result<Option<String>, String> {
+    let text = text.trim().trim_end_matches('/');
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let rest = text
+        .strip_prefix("http://")
+        .or_else(|| text.strip_prefix("https://"))
+        .ok_or_else(|| format!("'{text}' is not an http:// or https:// address"))?;
+    if rest.is_empty() || rest.contains(char::is_whitespace) || rest.contains(['?', '#']) {
+        return Err(format!(
+            "'{text}' is not a base address (https://host[:port][/path])"
+        ));
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// A path prefix of at least one segment, clear of the other routes: `/ws/3.0`.
+fn parse_prefix(text: &str) -> Result<String, String> {
+    let text = text.trim().trim_end_matches('/');
+    let taken = [
+        "/svc", "/admin", "/docs", "/openapi", "/health", "/ready", "/metrics",
+    ];
+    let fine = text.len() > 1
+        && !taken
+            .iter()
+            .any(|t| text == *t || text.starts_with(&format!("{t}/")))
+        && text.starts_with('/')
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+        && !text.contains("//");
+    if fine {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "'{text}' is not a path prefix of its own (/ws/3.0; not /svc, /admin, /docs, …)"
+        ))
+    }
 }
 
 fn parse_metrics(text: &str) -> Result<MetricsAccess, String> {
@@ -324,6 +379,14 @@ impl Settings {
             settings.metrics =
                 parse_metrics(&v).map_err(|e| ConfigError::Env("PARTSCAT_METRICS", e))?;
         }
+        if let Some(v) = env("PARTSCAT_BASE_URL") {
+            settings.base_url =
+                parse_base_url(&v).map_err(|e| ConfigError::Env("PARTSCAT_BASE_URL", e))?;
+        }
+        if let Some(v) = env("PARTSCAT_SOAP_PREFIX") {
+            settings.soap_prefix =
+                parse_prefix(&v).map_err(|e| ConfigError::Env("PARTSCAT_SOAP_PREFIX", e))?;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -392,6 +455,12 @@ impl Settings {
         if let Some(days) = layer.audit_retention_days {
             self.audit_retention_days = parse_retention(&days.to_string())
                 .map_err(|e| fail(format!("audit_retention_days: {e}")))?;
+        }
+        if let Some(u) = layer.base_url {
+            self.base_url = parse_base_url(&u).map_err(|e| fail(format!("base_url: {e}")))?;
+        }
+        if let Some(p) = layer.soap_prefix {
+            self.soap_prefix = parse_prefix(&p).map_err(|e| fail(format!("soap_prefix: {e}")))?;
         }
         if let Some(m) = layer.metrics {
             self.metrics = parse_metrics(&m).map_err(|e| fail(format!("metrics: {e}")))?;

@@ -6,4 +6,4 @@ pub mod values;
 
 pub use model::*;
 pub use reference::normalise_reference;
-pub use values::{Amount, Date, YearMonth};
+pub use values::{Amount, Date, YearMonth, utc_timestamp};

@@ -103,6 +103,18 @@ fn days_in_month(year: u16, month: u8) -> u8 {
     }
 }
 
+/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_timestamp(secs: u64) -> String {
+    let second = secs % 86_400;
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        Date::from_unix_days((secs / 86_400) as i64),
+        second / 3600,
+        second % 3600 / 60,
+        second % 60
+    )
+}
+
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 
 use partscat::access::SystemClock;
 use partscat::admin::{self, Change, NewProvider, Operator, Outcome, ProviderView};
-use partscat::catalogue::Date;
+use partscat::catalogue::utc_timestamp;
 use partscat::config::Settings;
 use partscat::store::{AuditEntry, Store, StoreError};
 
@@ -437,7 +437,7 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                 for e in &entries {
                     println!(
                         "{}  {:<14} {:<18} {}  {}",
-                        timestamp(e.at),
+                        utc_timestamp(e.at),
                         e.action,
                         e.provider,
                         e.operator,
@@ -536,17 +536,4 @@ fn print_table(providers: &[ProviderView]) {
             or_all(&p.whitelist, "-"),
         );
     }
-}
-
-/// Unix seconds as `YYYY-MM-DD HH:MM:SSZ`.
-fn timestamp(at: u64) -> String {
-    let days = (at / 86_400) as i64;
-    let second = at % 86_400;
-    format!(
-        "{} {:02}:{:02}:{:02}Z",
-        Date::from_unix_days(days),
-        second / 3600,
-        second % 3600 / 60,
-        second % 60
-    )
 }

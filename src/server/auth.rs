@@ -61,10 +61,25 @@ fn unauthorized(detail: &str) -> Problem {
     Problem::new(StatusCode::UNAUTHORIZED, detail)
 }
 
+/// How a call was admitted.
+#[derive(Debug, Clone)]
+pub struct Admission {
+    pub caller: Caller,
+    /// By a static key or the whitelist, not by a dynamic grant.
+    pub static_credentials: bool,
+    /// The client's address (the peer, or what a trusted proxy names).
+    pub client_ip: Option<IpAddr>,
+}
+
 /// The provider the request names, admitted by the one key it presents or, without a key, by
 /// its IPv4 address. A wrong key, an unknown provider and a disabled one get the same 401, so
-/// a caller learns nothing from the difference.
-pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> {
+/// a caller learns nothing from the difference. `provider_in_body` is the SOAP and JSON
+/// requests' own `provider` field, which the query parameter may stand in for.
+pub fn authenticate(
+    state: &AppState,
+    req: &Request,
+    provider_in_body: Option<&str>,
+) -> Result<Admission, Problem> {
     let query = req.uri().query().unwrap_or("");
     let mut provider = None;
     let mut keys = Vec::new();
@@ -87,14 +102,25 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
         keys.push(basic_user(value)?.into());
     }
+    let provider = match (provider_in_body.filter(|p| !p.is_empty()), provider) {
+        (Some(body), Some(query)) if !query.is_empty() && query != body => {
+            return Err(unauthorized(
+                "the request's `provider` field and the query's `provider` differ",
+            ));
+        }
+        (Some(body), _) => Some(body.to_owned().into()),
+        (None, query) => query,
+    };
     let Some(provider) = provider.filter(|p| !p.is_empty()) else {
         return Err(unauthorized(
             "the `provider` parameter is missing: name the ProviderId the call is made for",
         ));
     };
+    let peer = req.remote_addr().as_socket_addr().copied();
+    let client_ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
     keys.dedup();
     let key = match keys.as_slice() {
-        [] => return admit_by_address(state, req, &provider),
+        [] => return admit_by_address(state, client_ip, &provider),
         [key] => key,
         _ => return Err(unauthorized("the request carries different keys")),
     };
@@ -115,20 +141,27 @@ pub fn authenticate(state: &AppState, req: &Request) -> Result<Caller, Problem> 
     if !admitted {
         return Err(denied());
     }
-    Ok(Caller { provider: record })
+    Ok(Admission {
+        caller: Caller { provider: record },
+        static_credentials: static_key,
+        client_ip,
+    })
 }
 
 /// A call without a key is admitted by its IPv4 address: in the provider's whitelist, or
 /// under an unexpired dynamic grant. Over IPv6 it is 403 `Access denied`; an unknown provider
 /// and an address it does not admit get the same 401.
-fn admit_by_address(state: &AppState, req: &Request, provider: &str) -> Result<Caller, Problem> {
-    let peer = req.remote_addr().as_socket_addr().copied();
+fn admit_by_address(
+    state: &AppState,
+    client_ip: Option<IpAddr>,
+    provider: &str,
+) -> Result<Admission, Problem> {
     let not_admitted = || {
         unauthorized(
             "no credentials, and this address is not admitted: pass the key as `api_key`, in `X-Api-Key`, or as the Basic user name",
         )
     };
-    let ip = match client_ip(peer, req.headers(), &state.settings.trusted_proxies) {
+    let ip = match client_ip {
         Some(IpAddr::V4(ip)) => ip,
         Some(IpAddr::V6(_)) => {
             return Err(Problem::new(
@@ -142,9 +175,14 @@ fn admit_by_address(state: &AppState, req: &Request, provider: &str) -> Result<C
         Some(record) if record.enabled => record,
         _ => return Err(not_admitted()),
     };
+    let whitelisted = record.admits(ip);
     let granted = || access::address_admitted(&state.store, state.clock.as_ref(), provider, ip);
-    if record.admits(ip) || granted().map_err(Problem::from)? {
-        Ok(Caller { provider: record })
+    if whitelisted || granted().map_err(Problem::from)? {
+        Ok(Admission {
+            caller: Caller { provider: record },
+            static_credentials: whitelisted,
+            client_ip,
+        })
     } else {
         Err(not_admitted())
     }
@@ -230,44 +268,85 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
         .data::<Arc<AppState>>()
         .cloned()
         .ok_or_else(|| Problem::internal("application state missing"))?;
-    match authenticate(&state, &req) {
-        Ok(caller) => {
-            if let Some(scope) = required_scope(req.uri().path())
-                && !caller.provider.scopes.contains(&scope)
-            {
-                let detail = format!(
-                    "Access denied: provider `{}` lacks the `{}` scope this route needs",
-                    caller.provider.id,
-                    scope.name()
-                );
-                return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
-            }
-            if let Some(brand) = requested_brand(&req)
-                && !caller.provider.sees_brand(brand)
-            {
-                let detail = format!(
-                    "Access denied: provider `{}` may not see brand {brand}",
-                    caller.provider.id
-                );
-                return Ok(Problem::new(StatusCode::FORBIDDEN, detail).into_response());
-            }
-            if let Err(wait) = state.rate_limits.check(&caller.provider) {
-                let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
-                let detail = format!(
+    let admission = match authenticate(&state, &req, None) {
+        Ok(admission) => admission,
+        Err(problem) => return Ok(problem.into_response()),
+    };
+    let caller = admission.caller;
+    let checked = required_scope(req.uri().path())
+        .map_or(Ok(()), |scope| check_scope(&caller, scope))
+        .and_then(|()| match requested_brand(&req) {
+            Some(brand) => check_brand(&caller, brand),
+            None => Ok(()),
+        });
+    if let Err(problem) = checked {
+        return Ok(problem.into_response());
+    }
+    if let Err(limited) = check_rate(&state, &caller) {
+        return Ok(limited.into_response());
+    }
+    req.extensions_mut().insert(caller);
+    Ok(next.call(req).await?.into_response())
+}
+
+/// 403 unless the caller's provider has the scope.
+pub fn check_scope(caller: &Caller, scope: Scope) -> Result<(), Problem> {
+    if caller.provider.scopes.contains(&scope) {
+        return Ok(());
+    }
+    Err(Problem::new(
+        StatusCode::FORBIDDEN,
+        format!(
+            "Access denied: provider `{}` lacks the `{}` scope this route needs",
+            caller.provider.id,
+            scope.name()
+        ),
+    ))
+}
+
+/// 403 unless the caller may see the brand.
+pub fn check_brand(caller: &Caller, brand: u32) -> Result<(), Problem> {
+    if caller.provider.sees_brand(brand) {
+        return Ok(());
+    }
+    Err(Problem::new(
+        StatusCode::FORBIDDEN,
+        format!(
+            "Access denied: provider `{}` may not see brand {brand}",
+            caller.provider.id
+        ),
+    ))
+}
+
+/// Over its provider's rate limit: how long to wait, and the 429 that says so.
+pub struct RateLimited {
+    pub retry_after_seconds: u64,
+    pub problem: Problem,
+}
+
+impl IntoResponse for RateLimited {
+    fn into_response(self) -> Response {
+        let mut response = self.problem.into_response();
+        response.headers_mut().insert(
+            poem::http::header::RETRY_AFTER,
+            poem::http::HeaderValue::from(self.retry_after_seconds),
+        );
+        response
+    }
+}
+
+pub fn check_rate(state: &AppState, caller: &Caller) -> Result<(), RateLimited> {
+    state.rate_limits.check(&caller.provider).map_err(|wait| {
+        let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+        RateLimited {
+            retry_after_seconds: seconds,
+            problem: Problem::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
                     "provider `{}` is over its rate limit; retry after {seconds} s",
                     caller.provider.id
-                );
-                let mut response =
-                    Problem::new(StatusCode::TOO_MANY_REQUESTS, detail).into_response();
-                response.headers_mut().insert(
-                    poem::http::header::RETRY_AFTER,
-                    poem::http::HeaderValue::from(seconds),
-                );
-                return Ok(response);
-            }
-            req.extensions_mut().insert(caller);
-            Ok(next.call(req).await?.into_response())
+                ),
+            ),
         }
-        Err(problem) => Ok(problem.into_response()),
-    }
+    })
 }

@@ -79,6 +79,10 @@ impl<T> JsonBytes<T> {
             _schema: PhantomData,
         }
     }
+
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
 }
 
 impl<T: Type> Payload for JsonBytes<T> {

@@ -98,6 +98,8 @@ fn route_label(path: &str) -> &'static str {
         _ if path == "/docs" || path.starts_with("/docs/") => "docs",
         _ if path == "/admin" || path.starts_with("/admin/") => "admin",
         _ if path.starts_with("/svc/") => "svc_unknown",
+        _ if path.ends_with(".soapEndpoint") => "soap",
+        _ if path.ends_with(".jsonEndpoint") => "json",
         _ => "other",
     }
 }

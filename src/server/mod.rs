@@ -13,6 +13,7 @@ mod json_body;
 mod metrics;
 mod problem;
 mod rate_limit;
+mod soap;
 mod streaming;
 mod svc;
 
@@ -75,6 +76,7 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
+    let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()
         .at("/health", get(health::health))
         .at("/ready", get(health::ready))
@@ -86,6 +88,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
             "/admin",
             admin_api::routes().data(admin_api::AdminChannel::Loopback),
         )
+        .nest(soap_prefix, soap::routes())
         .nest("/", api)
         .around(svc::reject_repeated_parameters)
         .around(auth::require_caller)

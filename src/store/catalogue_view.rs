@@ -29,6 +29,26 @@ pub struct Names {
     pub manufacturers: HashMap<u32, String>,
 }
 
+/// How a searched number must match a stored one; both are normalised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberMatch {
+    Exact,
+    Prefix,
+    Suffix,
+    PrefixOrSuffix,
+}
+
+impl NumberMatch {
+    pub fn accepts(self, stored: &[u8], query: &[u8]) -> bool {
+        match self {
+            NumberMatch::Exact => stored == query,
+            NumberMatch::Prefix => stored.starts_with(query),
+            NumberMatch::Suffix => stored.ends_with(query),
+            NumberMatch::PrefixOrSuffix => stored.starts_with(query) || stored.ends_with(query),
+        }
+    }
+}
+
 /// An article found through a cross number.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CrossHit {
@@ -161,22 +181,24 @@ impl Catalogue {
 
     /// Articles whose own reference normalises to the same as `written`, across brands.
     pub fn articles_by_reference(&self, written: &str) -> Result<Vec<ArticleKey>, StoreError> {
-        let reference = normalise_reference(written);
-        if reference.is_empty() {
-            return Ok(Vec::new());
-        }
+        self.references_matching(&normalise_reference(written), NumberMatch::Exact)
+    }
+
+    /// Articles whose normalised reference matches `number` (already normalised) as `how`
+    /// says, in index order.
+    pub fn references_matching(
+        &self,
+        number: &str,
+        how: NumberMatch,
+    ) -> Result<Vec<ArticleKey>, StoreError> {
         let mut found = Vec::new();
-        for entry in self
-            .tree(TreeName::RefnormArticle)
-            .scan_prefix(keys::text_prefix(&reference))
-        {
+        for entry in self.number_entries(TreeName::RefnormArticle, number, how) {
             let (k, _) = entry?;
             let mut r = KeyReader::new(&k);
-            r.text();
-            if let Some(brand_id) = r.u32() {
+            if let (Some(reference), Some(brand_id)) = (r.text(), r.u32()) {
                 found.push(ArticleKey {
                     brand_id,
-                    reference: reference.clone(),
+                    reference,
                 });
             }
         }
@@ -185,15 +207,17 @@ impl Catalogue {
 
     /// Articles that carry `written` as a cross number (OE, competitor, internal, trade, EAN).
     pub fn articles_by_cross_number(&self, written: &str) -> Result<Vec<CrossHit>, StoreError> {
-        let number = normalise_reference(written);
-        if number.is_empty() {
-            return Ok(Vec::new());
-        }
+        self.cross_numbers_matching(&normalise_reference(written), NumberMatch::Exact)
+    }
+
+    /// Articles whose cross numbers match `number` (already normalised) as `how` says.
+    pub fn cross_numbers_matching(
+        &self,
+        number: &str,
+        how: NumberMatch,
+    ) -> Result<Vec<CrossHit>, StoreError> {
         let mut found = Vec::new();
-        for entry in self
-            .tree(TreeName::CrossnumArticle)
-            .scan_prefix(keys::text_prefix(&number))
-        {
+        for entry in self.number_entries(TreeName::CrossnumArticle, number, how) {
             let (k, v) = entry?;
             let mut r = KeyReader::new(&k);
             r.text();
@@ -212,6 +236,45 @@ impl Catalogue {
             }
         }
         Ok(found)
+    }
+
+    /// The entries of a number index (keys start with a normalised number and 0xFF) whose
+    /// number matches. Exact and prefix matches are one range of the index; a suffix match
+    /// reads every key (numbers are not stored reversed).
+    fn number_entries(
+        &self,
+        tree: TreeName,
+        number: &str,
+        how: NumberMatch,
+    ) -> Box<dyn Iterator<Item = sled::Result<(sled::IVec, sled::IVec)>> + '_> {
+        if number.is_empty() {
+            return Box::new(std::iter::empty());
+        }
+        let tree = self.tree(tree);
+        match how {
+            NumberMatch::Exact => Box::new(tree.scan_prefix(keys::text_prefix(number))),
+            NumberMatch::Prefix => Box::new(tree.scan_prefix(number.as_bytes())),
+            NumberMatch::Suffix | NumberMatch::PrefixOrSuffix => {
+                let query = number.as_bytes().to_vec();
+                Box::new(tree.iter().filter(move |entry| match entry {
+                    Ok((k, _)) => {
+                        let stored = k.split(|&b| b == keys::SEP).next().unwrap_or(&[]);
+                        how.accepts(stored, &query)
+                    }
+                    Err(_) => true,
+                }))
+            }
+        }
+    }
+
+    /// Every article, brand by brand in reference order.
+    pub fn articles(&self) -> impl Iterator<Item = Result<Article, StoreError>> + '_ {
+        self.scan(Vec::new())
+    }
+
+    /// Every vehicle type, in Ktype order.
+    pub fn vehicles(&self) -> impl Iterator<Item = Result<Vehicle, StoreError>> + '_ {
+        self.scan(Vec::new())
     }
 
     /// The cross-references an article carries (its own EANs are on the article).

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use audit::AuditEntry;
-pub use catalogue_view::{Catalogue, CrossHit, Names};
+pub use catalogue_view::{Catalogue, CrossHit, Names, NumberMatch};
 pub use error::StoreError;
 pub use layout::TreeName;
 pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key};

@@ -5,9 +5,9 @@ mod examples;
 mod export_rows;
 mod exports;
 mod imports;
-mod lookups;
-mod prices;
-mod schema;
+pub(crate) mod lookups;
+pub(crate) mod prices;
+pub(crate) mod schema;
 
 use poem::http::StatusCode;
 use poem_openapi::param::Query;

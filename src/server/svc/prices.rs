@@ -198,23 +198,7 @@ impl PriceApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Answer<KtypePrices> {
-        let catalogue = state.store.catalogue();
-        let answer = state.answers.answer(
-            catalogue.data_version(),
-            LookupKind::KtypePrices,
-            &ktype,
-            caller.brands(),
-            || {
-                known_vehicle(&catalogue, &ktype)?;
-                let keys = caller.visible(catalogue.articles_by_ktype(&ktype)?);
-                let mut pricing = Pricing::new(&catalogue);
-                Ok(KtypePrices {
-                    articles: pricing.article_prices(&keys)?,
-                    ktype: ktype.0.clone(),
-                })
-            },
-        )?;
-        Ok(answer)
+        Ok(ktype_prices(&state, &caller, &ktype)?)
     }
 
     /// Prices of a generic article for a Ktype: of its single articles (`is_kit=0`) or of
@@ -247,53 +231,9 @@ impl PriceApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Answer<GenartPrices> {
-        let catalogue = state.store.catalogue();
-        let is_kit = is_kit.0.0;
-        let kind = LookupKind::GenartPrices {
-            genart: genart.0,
-            is_kit,
-        };
-        let answer = state.answers.answer(
-            catalogue.data_version(),
-            kind,
-            &ktype,
-            caller.brands(),
-            || {
-                known_vehicle(&catalogue, &ktype)?;
-                if catalogue.generic_article(genart.0)?.is_none() {
-                    return Err(Problem::not_found(format!(
-                        "no generic article has the id {}",
-                        genart.0
-                    )));
-                }
-                let keys = caller.visible(catalogue.articles_by_genart_ktype(genart.0, &ktype)?);
-                let mut pricing = Pricing::new(&catalogue);
-                let (articles, kits) = if is_kit {
-                    let mut kits = Vec::new();
-                    for kit in caller.visible(catalogue.kits_by_ktype(&ktype)?) {
-                        if catalogue
-                            .article(&kit)?
-                            .is_some_and(|a| a.genart == genart.0)
-                        {
-                            kits.push(kit);
-                        }
-                    }
-                    (Vec::new(), pricing.kit_prices(&kits, &ktype)?)
-                } else {
-                    let kits = catalogue.kits_by_ktype(&ktype)?;
-                    let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
-                    (pricing.article_prices(&singles)?, Vec::new())
-                };
-                Ok(GenartPrices {
-                    ktype: ktype.0.clone(),
-                    genart: genart.0,
-                    is_kit,
-                    articles,
-                    kits,
-                })
-            },
-        )?;
-        Ok(answer)
+        Ok(genart_prices(
+            &state, &caller, genart.0, is_kit.0.0, &ktype,
+        )?)
     }
 
     /// The exhaust kit price of a Ktype.
@@ -319,55 +259,137 @@ impl PriceApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Answer<ExhaustKit> {
-        let catalogue = state.store.catalogue();
-        let answer = state.answers.answer(
-            catalogue.data_version(),
-            LookupKind::ExhaustKit,
-            &ktype,
-            caller.brands(),
-            || {
-                known_vehicle(&catalogue, &ktype)?;
-                let exhaust = &state.settings.exhaust_genarts;
-                let mut pricing = Pricing::new(&catalogue);
-                let mut kits = Vec::new();
-                for kit in caller.visible(catalogue.kits_by_ktype(&ktype)?) {
-                    let components = catalogue.kit_components(&kit, &ktype)?;
-                    let mut all_exhaust = !components.is_empty();
-                    for c in &components {
-                        let genart = catalogue.article(&c.component)?.map(|a| a.genart);
-                        all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
-                    }
-                    if all_exhaust {
-                        kits.push(pricing.kit_price(Some(&kit), &components)?);
-                    }
-                }
-                if kits.is_empty() {
-                    let mut parts = Vec::new();
-                    for &genart in exhaust {
-                        let fitting =
-                            caller.visible(catalogue.articles_by_genart_ktype(genart, &ktype)?);
-                        if let Some(cheapest) = pricing.cheapest(&fitting)? {
-                            parts.push(model::KitComponent {
-                                kit: cheapest.clone(),
-                                ktype: ktype.0.clone(),
-                                component: cheapest,
-                                quantity: 1,
-                            });
-                        }
-                    }
-                    if !parts.is_empty() {
-                        kits.push(pricing.kit_price(None, &parts)?);
-                    }
-                }
-                Ok(ExhaustKit {
-                    ktype: ktype.0.clone(),
-                    exhaust_genarts: exhaust.clone(),
-                    kits,
-                })
-            },
-        )?;
-        Ok(answer)
+        Ok(exhaust_kit(&state, &caller, &ktype)?)
     }
+}
+
+/// The prices of the articles linked to a Ktype the caller may see; the route's and the SOAP
+/// operation's answer alike. An unknown Ktype is 404.
+pub fn ktype_prices(
+    state: &AppState,
+    caller: &Caller,
+    ktype: &str,
+) -> Result<JsonBytes<KtypePrices>, Problem> {
+    let catalogue = state.store.catalogue();
+    state.answers.answer(
+        catalogue.data_version(),
+        LookupKind::KtypePrices,
+        ktype,
+        caller.brands(),
+        || {
+            known_vehicle(&catalogue, ktype)?;
+            let keys = caller.visible(catalogue.articles_by_ktype(ktype)?);
+            let mut pricing = Pricing::new(&catalogue);
+            Ok(KtypePrices {
+                articles: pricing.article_prices(&keys)?,
+                ktype: ktype.to_owned(),
+            })
+        },
+    )
+}
+
+/// Single-article or kit prices of a generic article for a Ktype.
+pub fn genart_prices(
+    state: &AppState,
+    caller: &Caller,
+    genart: u32,
+    is_kit: bool,
+    ktype: &str,
+) -> Result<JsonBytes<GenartPrices>, Problem> {
+    let catalogue = state.store.catalogue();
+    let kind = LookupKind::GenartPrices { genart, is_kit };
+    state.answers.answer(
+        catalogue.data_version(),
+        kind,
+        ktype,
+        caller.brands(),
+        || {
+            known_vehicle(&catalogue, ktype)?;
+            if catalogue.generic_article(genart)?.is_none() {
+                return Err(Problem::not_found(format!(
+                    "no generic article has the id {genart}"
+                )));
+            }
+            let keys = caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
+            let mut pricing = Pricing::new(&catalogue);
+            let (articles, kits) = if is_kit {
+                let mut kits = Vec::new();
+                for kit in caller.visible(catalogue.kits_by_ktype(ktype)?) {
+                    if catalogue.article(&kit)?.is_some_and(|a| a.genart == genart) {
+                        kits.push(kit);
+                    }
+                }
+                (Vec::new(), pricing.kit_prices(&kits, ktype)?)
+            } else {
+                let kits = catalogue.kits_by_ktype(ktype)?;
+                let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
+                (pricing.article_prices(&singles)?, Vec::new())
+            };
+            Ok(GenartPrices {
+                ktype: ktype.to_owned(),
+                genart,
+                is_kit,
+                articles,
+                kits,
+            })
+        },
+    )
+}
+
+/// The exhaust kit price of a Ktype: its exhaust kits, else the cheapest exhaust part of
+/// each configured generic article.
+pub fn exhaust_kit(
+    state: &AppState,
+    caller: &Caller,
+    ktype: &str,
+) -> Result<JsonBytes<ExhaustKit>, Problem> {
+    let catalogue = state.store.catalogue();
+    state.answers.answer(
+        catalogue.data_version(),
+        LookupKind::ExhaustKit,
+        ktype,
+        caller.brands(),
+        || {
+            known_vehicle(&catalogue, ktype)?;
+            let exhaust = &state.settings.exhaust_genarts;
+            let mut pricing = Pricing::new(&catalogue);
+            let mut kits = Vec::new();
+            for kit in caller.visible(catalogue.kits_by_ktype(ktype)?) {
+                let components = catalogue.kit_components(&kit, ktype)?;
+                let mut all_exhaust = !components.is_empty();
+                for c in &components {
+                    let genart = catalogue.article(&c.component)?.map(|a| a.genart);
+                    all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
+                }
+                if all_exhaust {
+                    kits.push(pricing.kit_price(Some(&kit), &components)?);
+                }
+            }
+            if kits.is_empty() {
+                let mut parts = Vec::new();
+                for &genart in exhaust {
+                    let fitting =
+                        caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
+                    if let Some(cheapest) = pricing.cheapest(&fitting)? {
+                        parts.push(model::KitComponent {
+                            kit: cheapest.clone(),
+                            ktype: ktype.to_owned(),
+                            component: cheapest,
+                            quantity: 1,
+                        });
+                    }
+                }
+                if !parts.is_empty() {
+                    kits.push(pricing.kit_price(None, &parts)?);
+                }
+            }
+            Ok(ExhaustKit {
+                ktype: ktype.to_owned(),
+                exhaust_genarts: exhaust.clone(),
+                kits,
+            })
+        },
+    )
 }
 
 /// Prices of one answer, with names looked up once.

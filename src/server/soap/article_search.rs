@@ -1,0 +1,378 @@
+//! `getArticles`: articles by any of their numbers, under four match modes on normalised
+//! numbers, narrowed by brand, generic article and vehicle, with facets, page paging (as the
+//! anchor, up to a window) and a cursor that pages through a result of any size.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use base64::Engine as _;
+use serde_json::Value;
+
+use super::messages::*;
+use super::operations::{Call, Failure, linkages_of};
+use crate::catalogue::{self as model, ArticleKey, CrossKind, normalise_reference};
+use crate::server::svc::schema::{ArticleNumber, Criterion, Media, Names, Price};
+use crate::store::{Catalogue, NumberMatch};
+
+/// `perPage` at most.
+const MAX_PER_PAGE: u32 = 1000;
+const DEFAULT_PER_PAGE: u32 = 100;
+/// `page` × `perPage` may reach this far into a result; the cursor goes further.
+const PAGE_WINDOW: u32 = 10_000;
+
+const SEARCH_TYPES: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 10];
+
+pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Failure> {
+    let per_page = r.per_page.unwrap_or(DEFAULT_PER_PAGE);
+    if per_page > MAX_PER_PAGE {
+        return Err(Failure::bad(format!(
+            "Field 'perPage' must be >= 0 and <= {MAX_PER_PAGE}"
+        )));
+    }
+    let page = r.page.unwrap_or(1);
+    if page == 0 {
+        return Err(Failure::bad("Field 'page' must be >= 1"));
+    }
+    let search_type = r.search_type.unwrap_or(10);
+    if !SEARCH_TYPES.contains(&search_type) {
+        return Err(Failure::bad(
+            "Field 'searchType' must be one of 0, 1, 2, 3, 4, 5, 6, 10",
+        ));
+    }
+    let after = r.cursor.as_deref().map(decode_cursor).transpose()?;
+    for brand in &r.data_supplier_ids {
+        if !call.caller.provider.sees_brand(*brand) {
+            return Err(Failure::new(
+                403,
+                format!(
+                    "Access denied: provider `{}` may not see brand {brand}",
+                    call.caller.provider.id
+                ),
+            ));
+        }
+    }
+    let catalogue = call.state.store.catalogue();
+    let how = match r.search_match_type.unwrap_or(SearchMatchType::Exact) {
+        SearchMatchType::Exact => NumberMatch::Exact,
+        SearchMatchType::Prefix => NumberMatch::Prefix,
+        SearchMatchType::Suffix => NumberMatch::Suffix,
+        SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
+    };
+    let query = r.search_query.as_deref().map(normalise_reference);
+    let candidates = match &query {
+        Some(q) if q.is_empty() => {
+            return Err(Failure::bad(
+                "Field 'searchQuery' must hold at least one letter or digit",
+            ));
+        }
+        Some(q) => matching(&catalogue, search_type, how, q)?,
+        None => unsearched(&catalogue, &r)?,
+    };
+
+    // Filters, then the facets over everything that remains.
+    let linked: Option<HashSet<ArticleKey>> = match r.linkage_target_id.as_deref() {
+        Some(ktype) => Some(
+            catalogue
+                .articles_by_ktype(ktype.trim())?
+                .into_iter()
+                .collect(),
+        ),
+        None => None,
+    };
+    let mut matches = Vec::new();
+    let mut by_brand: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut by_genart: BTreeMap<u32, u32> = BTreeMap::new();
+    for key in candidates {
+        if !call.caller.provider.sees_brand(key.brand_id)
+            || (!r.data_supplier_ids.is_empty() && !r.data_supplier_ids.contains(&key.brand_id))
+            || linked.as_ref().is_some_and(|l| !l.contains(&key))
+        {
+            continue;
+        }
+        let Some(article) = catalogue.article(&key)? else {
+            continue;
+        };
+        if !r.generic_article_ids.is_empty() && !r.generic_article_ids.contains(&article.genart) {
+            continue;
+        }
+        *by_brand.entry(key.brand_id).or_default() += 1;
+        *by_genart.entry(article.genart).or_default() += 1;
+        matches.push(article);
+    }
+
+    let total = matches.len() as u32;
+    let max_allowed_page = if per_page == 0 {
+        0
+    } else {
+        total.div_ceil(per_page).min(PAGE_WINDOW / per_page).max(1)
+    };
+    let start = match &after {
+        Some(last) => matches.partition_point(|a| &a.key <= last),
+        None => {
+            if per_page > 0 && page > max_allowed_page {
+                return Err(Failure::bad(format!(
+                    "Field 'page' must be <= maxAllowedPage ({max_allowed_page}); page further with 'cursor'"
+                )));
+            }
+            ((page - 1) * per_page) as usize
+        }
+    };
+    let end = (start + per_page as usize).min(matches.len());
+    let shown = matches.get(start..end).unwrap_or_default();
+    let next_cursor = match shown.last() {
+        Some(last) if end < matches.len() => Some(encode_cursor(&last.key)),
+        _ => None,
+    };
+
+    let includes = Includes::of(&r);
+    let names = Names::new(&catalogue);
+    let mut articles = Vec::with_capacity(shown.len());
+    for a in shown {
+        articles.push(record(&catalogue, &names, a, &includes)?);
+    }
+    let facets = |counts: BTreeMap<u32, u32>, name: &dyn Fn(u32) -> String| -> Vec<Facet> {
+        counts
+            .into_iter()
+            .map(|(id, count)| Facet {
+                id,
+                name: name(id),
+                count,
+            })
+            .collect()
+    };
+    let brand_name = |id| names.brand(id).unwrap_or_default();
+    let genart_name = |id| names.genart(id).unwrap_or_default();
+    let search = ArticleSearch {
+        total_matching_articles: total,
+        max_allowed_page,
+        articles,
+        data_supplier_facets: if r.include_data_supplier_facets.unwrap_or(false) {
+            facets(by_brand, &brand_name)
+        } else {
+            Vec::new()
+        },
+        generic_article_facets: if r.include_generic_article_facets.unwrap_or(false) {
+            facets(by_genart, &genart_name)
+        } else {
+            Vec::new()
+        },
+        next_cursor,
+    };
+    serde_json::to_value(&search).map_err(|e| crate::server::problem::Problem::internal(e).into())
+}
+
+/// Articles whose numbers of the searched type match, in article order.
+fn matching(
+    catalogue: &Catalogue,
+    search_type: u32,
+    how: NumberMatch,
+    query: &str,
+) -> Result<BTreeSet<ArticleKey>, Failure> {
+    let mut found = BTreeSet::new();
+    let cross_kinds: &[CrossKind] = match search_type {
+        1 => &[CrossKind::Oe],
+        2 => &[CrossKind::Trade],
+        3 => &[CrossKind::Competitor, CrossKind::Internal],
+        6 => &[CrossKind::Ean],
+        10 => &[
+            CrossKind::Oe,
+            CrossKind::Competitor,
+            CrossKind::Internal,
+            CrossKind::Trade,
+            CrossKind::Ean,
+        ],
+        _ => &[],
+    };
+    if matches!(search_type, 0 | 10) {
+        found.extend(catalogue.references_matching(query, how)?);
+    }
+    if !cross_kinds.is_empty() {
+        for hit in catalogue.cross_numbers_matching(query, how)? {
+            if cross_kinds.contains(&hit.kind) {
+                found.insert(hit.article);
+            }
+        }
+    }
+    if search_type == 4 {
+        // The articles that replace the ones whose number matches.
+        for key in catalogue.references_matching(query, how)? {
+            if let Some(article) = catalogue.article(&key)? {
+                for written in &article.replaced_by {
+                    let replacement = ArticleKey {
+                        brand_id: key.brand_id,
+                        reference: normalise_reference(written),
+                    };
+                    if catalogue.article(&replacement)?.is_some() {
+                        found.insert(replacement);
+                    }
+                }
+            }
+        }
+    }
+    if search_type == 5 {
+        // The articles a matching number replaces (read from every article's replaced-by).
+        for article in catalogue.articles() {
+            let article = article?;
+            if article.replaced_by.iter().any(|written| {
+                how.accepts(normalise_reference(written).as_bytes(), query.as_bytes())
+            }) {
+                found.insert(article.key);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Without a query: the articles of the vehicle, else of the brands.
+fn unsearched(
+    catalogue: &Catalogue,
+    r: &GetArticlesRequest,
+) -> Result<BTreeSet<ArticleKey>, Failure> {
+    if let Some(ktype) = r.linkage_target_id.as_deref() {
+        return Ok(catalogue
+            .articles_by_ktype(ktype.trim())?
+            .into_iter()
+            .collect());
+    }
+    if !r.data_supplier_ids.is_empty() {
+        let mut found = BTreeSet::new();
+        for brand in &r.data_supplier_ids {
+            for article in catalogue.articles_of_brand(*brand) {
+                found.insert(article?.key);
+            }
+        }
+        return Ok(found);
+    }
+    Err(Failure::bad(
+        "Field 'searchQuery' is required (or 'linkageTargetId' or 'dataSupplierIds')",
+    ))
+}
+
+struct Includes {
+    criteria: bool,
+    gtins: bool,
+    oem: bool,
+    comparable: bool,
+    replaced_by: bool,
+    images: bool,
+    prices: bool,
+    linkages: bool,
+}
+
+impl Includes {
+    fn of(r: &GetArticlesRequest) -> Includes {
+        let all = r.include_all.unwrap_or(false);
+        let flag = |f: Option<bool>| all || f.unwrap_or(false);
+        Includes {
+            criteria: flag(r.include_article_criteria),
+            gtins: flag(r.include_gtins),
+            oem: flag(r.include_oem_numbers),
+            comparable: flag(r.include_comparable_numbers),
+            replaced_by: flag(r.include_replaced_by_articles),
+            images: flag(r.include_images),
+            prices: flag(r.include_prices),
+            linkages: flag(r.include_linkages),
+        }
+    }
+}
+
+fn record(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    a: &model::Article,
+    inc: &Includes,
+) -> Result<ArticleRecord, Failure> {
+    let key = &a.key;
+    let (mut oem_numbers, mut comparable_numbers) = (Vec::new(), Vec::new());
+    if inc.oem || inc.comparable {
+        for x in catalogue.cross_references_of(key)? {
+            let is_oe = x.kind == CrossKind::Oe;
+            if x.kind == CrossKind::Ean || (is_oe && !inc.oem) || (!is_oe && !inc.comparable) {
+                continue;
+            }
+            let number = ArticleNumber {
+                kind: x.kind.into(),
+                number: x.number,
+                manufacturer_id: x.manufacturer_id,
+                manufacturer_name: match x.manufacturer_id {
+                    Some(m) => Some(names.manufacturer(m)?),
+                    None => None,
+                },
+            };
+            if is_oe {
+                oem_numbers.push(number);
+            } else {
+                comparable_numbers.push(number);
+            }
+        }
+    }
+    Ok(ArticleRecord {
+        data_supplier_id: key.brand_id,
+        mfr_name: names.brand(key.brand_id)?,
+        article_number: a.reference.clone(),
+        normalised_article_number: key.reference.clone(),
+        generic_article_id: a.genart,
+        generic_article_description: names.genart(a.genart)?,
+        description: a.description.clone(),
+        status: a.status.into(),
+        packaging_unit: a.packaging_unit,
+        gtins: if inc.gtins {
+            a.eans.clone()
+        } else {
+            Vec::new()
+        },
+        article_criteria: if inc.criteria {
+            catalogue
+                .criteria_of(key)?
+                .into_iter()
+                .map(|c| Criterion {
+                    name: c.name,
+                    value: c.value,
+                    unit: c.unit,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        oem_numbers,
+        comparable_numbers,
+        replaced_by_articles: if inc.replaced_by {
+            a.replaced_by.clone()
+        } else {
+            Vec::new()
+        },
+        images: if inc.images {
+            catalogue.media_of(key)?.iter().map(Media::from).collect()
+        } else {
+            Vec::new()
+        },
+        prices: if inc.prices {
+            catalogue.prices_of(key)?.iter().map(Price::from).collect()
+        } else {
+            Vec::new()
+        },
+        linkages: if inc.linkages {
+            linkages_of(catalogue, key)?
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// A cursor names the last article of a page: brand and normalised reference.
+fn encode_cursor(last: &ArticleKey) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(format!("{}:{}", last.brand_id, last.reference))
+}
+
+fn decode_cursor(text: &str) -> Result<ArticleKey, Failure> {
+    let bad = || Failure::bad("Field 'cursor' is not a cursor this service gave");
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(text.trim())
+        .map_err(|_| bad())?;
+    let text = String::from_utf8(bytes).map_err(|_| bad())?;
+    let (brand, reference) = text.split_once(':').ok_or_else(bad)?;
+    Ok(ArticleKey {
+        brand_id: brand.parse().map_err(|_| bad())?,
+        reference: reference.to_owned(),
+    })
+}

@@ -1,0 +1,359 @@
+//! Reading SOAP envelopes from untrusted clients, and writing answers and faults.
+//!
+//! The reader refuses what could make a small request expensive before it costs anything: a
+//! DTD (so no entity can be declared, expanded or fetched), any entity reference other than the
+//! five predefined ones and character references, nesting deeper than `MAX_DEPTH`, more than
+//! `MAX_ELEMENTS` elements, and text beyond the body bound. It keeps a small tree of local
+//! names and text: operations read fields by name, whatever prefixes the client chose.
+
+use quick_xml::escape::{escape, resolve_predefined_entity};
+use quick_xml::events::Event;
+use quick_xml::name::ResolveResult;
+use quick_xml::reader::NsReader;
+
+/// The largest envelope read, in bytes (requests are small; answers may be large).
+pub const MAX_ENVELOPE_BYTES: usize = 1024 * 1024;
+/// The deepest element nesting accepted (envelope, body, operation, then the request's own).
+pub const MAX_DEPTH: usize = 32;
+/// The most elements one envelope may hold.
+pub const MAX_ELEMENTS: usize = 20_000;
+
+pub const SOAP11_NS: &str = "http://schemas.xmlsoap.org/soap/envelope/";
+pub const SOAP12_NS: &str = "http://www.w3.org/2003/05/soap-envelope";
+const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SoapVersion {
+    V11,
+    V12,
+}
+
+impl SoapVersion {
+    pub fn namespace(self) -> &'static str {
+        match self {
+            SoapVersion::V11 => SOAP11_NS,
+            SoapVersion::V12 => SOAP12_NS,
+        }
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            SoapVersion::V11 => "text/xml; charset=utf-8",
+            SoapVersion::V12 => "application/soap+xml; charset=utf-8",
+        }
+    }
+}
+
+/// An element: its local name, its text, and its child elements.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Element {
+    pub name: String,
+    pub text: String,
+    pub children: Vec<Element>,
+    /// `xsi:nil="true"`: present but without a value.
+    pub nil: bool,
+}
+
+impl Element {
+    pub fn child(&self, name: &str) -> Option<&Element> {
+        self.children.iter().find(|c| c.name == name)
+    }
+}
+
+/// Why an envelope was refused; the fault's text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Malformed(pub String);
+
+fn malformed(text: impl Into<String>) -> Malformed {
+    Malformed(text.into())
+}
+
+/// A parsed request envelope: its version and the one element of its body.
+#[derive(Debug)]
+pub struct Envelope {
+    pub version: SoapVersion,
+    pub operation: Element,
+}
+
+/// Parses an envelope. `Err` carries the fault text, and the version when it could be told.
+pub fn parse(bytes: &[u8]) -> Result<Envelope, (Option<SoapVersion>, Malformed)> {
+    if bytes.len() > MAX_ENVELOPE_BYTES {
+        return Err((
+            None,
+            malformed(format!(
+                "the envelope is larger than {MAX_ENVELOPE_BYTES} bytes"
+            )),
+        ));
+    }
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| (None, malformed("the envelope is not UTF-8 text")))?;
+    let (version, root) = read_tree(text)?;
+    let version = version.ok_or_else(|| {
+        (
+            None,
+            malformed(format!(
+                "the root element is `{}`, not a SOAP 1.1 or 1.2 Envelope",
+                root.name
+            )),
+        )
+    })?;
+    let fail = |m: &str| (Some(version), malformed(m));
+    let body = root
+        .child("Body")
+        .ok_or_else(|| fail("the envelope has no Body"))?;
+    let mut elements = body.children.iter();
+    let operation = elements
+        .next()
+        .ok_or_else(|| fail("the Body holds no operation element"))?;
+    if elements.next().is_some() {
+        return Err(fail("the Body holds more than one element"));
+    }
+    Ok(Envelope {
+        version,
+        operation: operation.clone(),
+    })
+}
+
+/// Reads the document into a tree; the version is that of the root `Envelope`'s namespace.
+fn read_tree(
+    text: &str,
+) -> Result<(Option<SoapVersion>, Element), (Option<SoapVersion>, Malformed)> {
+    let mut reader = NsReader::from_str(text);
+    let config = reader.config_mut();
+    config.expand_empty_elements = false;
+    config.check_end_names = true;
+    let mut version = None;
+    let mut stack: Vec<Element> = Vec::new();
+    let mut elements = 0usize;
+    let mut root = None;
+    loop {
+        let known = version;
+        let fail = |m: String| (known, malformed(m));
+        let (ns, event) = reader
+            .read_resolved_event()
+            .map_err(|e| fail(format!("the envelope is not well-formed XML: {e}")))?;
+        let is_empty = matches!(event, Event::Empty(_));
+        match event {
+            Event::Start(start) | Event::Empty(start) => {
+                elements += 1;
+                if elements > MAX_ELEMENTS {
+                    return Err(fail(format!(
+                        "the envelope has more than {MAX_ELEMENTS} elements"
+                    )));
+                }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(fail(format!(
+                        "the envelope nests deeper than {MAX_DEPTH} elements"
+                    )));
+                }
+                let name = start.local_name().as_ref().to_owned();
+                if stack.is_empty() {
+                    if root.is_some() {
+                        return Err(fail("the document has more than one root element".into()));
+                    }
+                    if name == "Envelope" {
+                        version = match ns {
+                            ResolveResult::Bound(n) if n.as_ref() == SOAP11_NS => {
+                                Some(SoapVersion::V11)
+                            }
+                            ResolveResult::Bound(n) if n.as_ref() == SOAP12_NS => {
+                                Some(SoapVersion::V12)
+                            }
+                            _ => None,
+                        };
+                    }
+                }
+                let mut nil = false;
+                for attribute in start.attributes() {
+                    let attribute =
+                        attribute.map_err(|e| fail(format!("a malformed attribute: {e}")))?;
+                    let (attr_ns, local) = reader.resolver().resolve_attribute(attribute.key);
+                    if local.as_ref() == "nil"
+                        && matches!(attr_ns, ResolveResult::Bound(n) if n.as_ref() == XSI_NS)
+                    {
+                        nil = matches!(attribute.value.as_ref(), "true" | "1");
+                    }
+                }
+                let element = Element {
+                    name,
+                    nil,
+                    ..Element::default()
+                };
+                if is_empty {
+                    close(&mut stack, &mut root, element);
+                } else {
+                    stack.push(element);
+                }
+            }
+            Event::End(_) => {
+                let element = stack
+                    .pop()
+                    .ok_or_else(|| fail("an end tag without its start".into()))?;
+                close(&mut stack, &mut root, element);
+            }
+            Event::Text(t) => append(&mut stack, &t.xml10_content()),
+            Event::CData(c) => {
+                append(&mut stack, &c.into_inner());
+            }
+            Event::GeneralRef(r) => {
+                if let Some(c) = r
+                    .resolve_char_ref()
+                    .map_err(|e| fail(format!("a bad character reference: {e}")))?
+                {
+                    let mut buf = [0u8; 4];
+                    append(&mut stack, c.encode_utf8(&mut buf));
+                } else {
+                    let name = r.xml10_content();
+                    let value = resolve_predefined_entity(&name).ok_or_else(|| {
+                        fail(format!(
+                            "the entity `&{name};` is not accepted: only the five predefined entities and character references are"
+                        ))
+                    })?;
+                    append(&mut stack, value);
+                }
+            }
+            Event::DocType(_) => {
+                return Err(fail(
+                    "a DTD is not accepted (no entities can be declared or fetched)".into(),
+                ));
+            }
+            Event::Decl(decl) => {
+                if let Some(Ok(encoding)) = decl.encoding()
+                    && !encoding.eq_ignore_ascii_case("utf-8")
+                {
+                    return Err(fail("only UTF-8 envelopes are accepted".into()));
+                }
+            }
+            Event::Comment(_) | Event::PI(_) => {}
+            Event::Eof => break,
+        }
+    }
+    if !stack.is_empty() {
+        return Err((version, malformed("the envelope ends inside an element")));
+    }
+    let root = root.ok_or_else(|| (version, malformed("the body is empty")))?;
+    Ok((version, root))
+}
+
+fn close(stack: &mut [Element], root: &mut Option<Element>, element: Element) {
+    match stack.last_mut() {
+        Some(parent) => parent.children.push(element),
+        None => *root = Some(element),
+    }
+}
+
+fn append(stack: &mut [Element], text: &str) {
+    if let Some(current) = stack.last_mut() {
+        current.text.push_str(text);
+    }
+}
+
+/// An answer envelope around `body` (already XML).
+pub fn envelope(version: SoapVersion, body: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="{}"><soap:Body>{body}</soap:Body></soap:Envelope>"#,
+        version.namespace()
+    )
+}
+
+/// A fault of the client's making, in the form of the request's SOAP version.
+pub fn client_fault(version: SoapVersion, reason: &str) -> String {
+    let reason = escape(reason);
+    let body = match version {
+        SoapVersion::V11 => format!(
+            "<soap:Fault><faultcode>soap:Client</faultcode><faultstring>{reason}</faultstring></soap:Fault>"
+        ),
+        SoapVersion::V12 => format!(
+            r#"<soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">{reason}</soap:Text></soap:Reason></soap:Fault>"#
+        ),
+    };
+    envelope(version, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn soap11(body: &str) -> String {
+        format!(
+            r#"<s:Envelope xmlns:s="{SOAP11_NS}"><s:Header/><s:Body>{body}</s:Body></s:Envelope>"#
+        )
+    }
+
+    #[test]
+    fn an_envelope_gives_its_version_and_operation() {
+        let xml = soap11(
+            r#"<p:getBrands xmlns:p="urn:x"><p:provider>demo &amp; co&#33;</p:provider><p:x xsi:nil="true" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"/><![CDATA[<raw>]]></p:getBrands>"#,
+        );
+        let e = parse(xml.as_bytes()).unwrap();
+        assert_eq!(e.version, SoapVersion::V11);
+        assert_eq!(e.operation.name, "getBrands");
+        assert_eq!(e.operation.child("provider").unwrap().text, "demo & co!");
+        assert!(e.operation.child("x").unwrap().nil);
+        assert_eq!(e.operation.text, "<raw>");
+        let v12 = format!(
+            r#"<env:Envelope xmlns:env="{SOAP12_NS}"><env:Body><getBrands/></env:Body></env:Envelope>"#
+        );
+        assert_eq!(parse(v12.as_bytes()).unwrap().version, SoapVersion::V12);
+    }
+
+    #[test]
+    fn hostile_envelopes_are_refused_with_a_reason() {
+        let laughs = r#"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><a>&lol2;</a></s:Body></s:Envelope>"#;
+        assert!(parse(laughs.as_bytes()).unwrap_err().1.0.contains("DTD"));
+        let xxe = soap11("<a>&xxe;</a>");
+        assert!(parse(xxe.as_bytes()).unwrap_err().1.0.contains("&xxe;"));
+        let deep = soap11(&format!(
+            "{}{}",
+            "<a>".repeat(10_000),
+            "</a>".repeat(10_000)
+        ));
+        let (version, why) = parse(deep.as_bytes()).unwrap_err();
+        assert_eq!(version, Some(SoapVersion::V11));
+        assert!(why.0.contains("deeper"));
+        let wide = soap11(&format!("<a>{}</a>", "<b/>".repeat(MAX_ELEMENTS + 1)));
+        assert!(
+            parse(wide.as_bytes())
+                .unwrap_err()
+                .1
+                .0
+                .contains("more than")
+        );
+        for broken in ["", "<a", "<a></b>", "not xml", "<a/><b/>"] {
+            assert!(parse(broken.as_bytes()).is_err(), "{broken}");
+        }
+        assert!(parse(b"\xff\xfe").unwrap_err().1.0.contains("UTF-8"));
+        let not_soap = "<Envelope><Body><x/></Body></Envelope>";
+        assert!(
+            parse(not_soap.as_bytes())
+                .unwrap_err()
+                .1
+                .0
+                .contains("not a SOAP")
+        );
+        assert!(
+            parse(soap11("").as_bytes())
+                .unwrap_err()
+                .1
+                .0
+                .contains("no operation")
+        );
+        assert!(
+            parse(soap11("<a/><b/>").as_bytes())
+                .unwrap_err()
+                .1
+                .0
+                .contains("more than one")
+        );
+    }
+
+    #[test]
+    fn faults_take_the_request_version() {
+        let f11 = client_fault(SoapVersion::V11, "bad <thing>");
+        assert!(f11.contains("<faultcode>soap:Client</faultcode>"));
+        assert!(f11.contains("bad &lt;thing&gt;"));
+        let f12 = client_fault(SoapVersion::V12, "x");
+        assert!(f12.contains("soap:Sender") && f12.contains(SOAP12_NS));
+    }
+}

@@ -1,0 +1,359 @@
+//! The requests and answers of the SOAP and JSON operations. Field names follow the TecDoc
+//! Pegasus 3.0 service where it has the concept (`dataSupplierIds`, `linkageTargetId`,
+//! `perPage`); each doc comment is the field's documentation in the XSD.
+
+use poem_openapi::{Enum, Object};
+use serde::{Deserialize, Serialize};
+
+use crate::server::svc::schema::{ArticleNumber, ArticleStatus, Criterion, Media, Price};
+
+macro_rules! request {
+    ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Object, Deserialize, Serialize)]
+        #[oai(rename_all = "camelCase")]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        pub struct $name {
+            /// The ProviderId the call is made for (the `provider` query parameter is also
+            /// accepted).
+            #[oai(default)]
+            #[serde(default)]
+            pub provider: Option<String>,
+            $($(#[$fdoc])* pub $field: $ty,)*
+        }
+    };
+}
+
+request!(
+    /// `getVersionInfo`: no fields but the provider.
+    GetVersionInfoRequest {}
+);
+request!(
+    /// `getBrands`: the brands (data suppliers) the provider may see.
+    GetBrandsRequest {}
+);
+request!(
+    /// `getGenericArticles`: every generic article.
+    GetGenericArticlesRequest {}
+);
+request!(
+    /// `getManufacturers`: vehicle makers and competitor parts makers.
+    GetManufacturersRequest {}
+);
+request!(
+    /// `addDynamicAddress`: admits an end user's IPv4 address for a while.
+    AddDynamicAddressRequest {
+        /// The end user's IPv4 address; omitted: the caller's own address.
+        address: Option<String>,
+        /// Whole hours, 1 to the provider's cap (default 1; never above 24).
+        validity_hours: Option<u32>,
+    }
+);
+request!(
+    /// `addDynamicAPIKey`: a new key for an end user, valid for a while.
+    AddDynamicApiKeyRequest {
+        /// Whole hours, 1 to 24 (default 24).
+        validity_hours: Option<u32>,
+    }
+);
+request!(
+    /// `getPricesByKtype`: prices of the articles linked to a vehicle type.
+    GetPricesByKtypeRequest {
+        /// The vehicle type (Ktype).
+        linkage_target_id: String,
+    }
+);
+request!(
+    /// `getKitPrice`: single-article or kit prices of a generic article for a vehicle type.
+    GetKitPriceRequest {
+        generic_article_id: u32,
+        /// true: kit prices; false: single articles.
+        is_kit: bool,
+        /// The vehicle type (Ktype).
+        linkage_target_id: String,
+    }
+);
+request!(
+    /// `getExhaustKitPrice`: the exhaust kit price of a vehicle type.
+    GetExhaustKitPriceRequest {
+        /// The vehicle type (Ktype).
+        linkage_target_id: String,
+    }
+);
+request!(
+    /// `getLinkageTargets`: vehicle types by id or by make.
+    GetLinkageTargetsRequest {
+        /// Vehicle types (Ktypes) to return.
+        linkage_target_ids: Vec<String>,
+        /// Or every vehicle type of this make (case-insensitive).
+        mfr_name: Option<String>,
+    }
+);
+request!(
+    /// `getArticleLinkages`: every vehicle an article fits, in one call.
+    GetArticleLinkagesRequest {
+        data_supplier_id: u32,
+        /// The article number, written any way (`0 986 494 048` or `0986-494.048`).
+        article_number: String,
+    }
+);
+
+/// How a number must match: on normalised numbers (letters and digits, upper case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Deserialize, Serialize)]
+#[oai(rename = "SearchMatchType", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum SearchMatchType {
+    Exact,
+    Prefix,
+    Suffix,
+    PrefixOrSuffix,
+}
+
+request!(
+    /// `getArticles`: articles by number, with filters, include flags, facets and paging.
+    GetArticlesRequest {
+        /// The number searched for, written any way.
+        search_query: Option<String>,
+        /// 0 article number, 1 OE, 2 trade, 3 comparable (competitor), 4 replacement (the
+        /// articles replacing it), 5 replaced (the articles it replaces), 6 EAN, 10 any
+        /// (default).
+        search_type: Option<u32>,
+        /// exact (default), prefix, suffix or prefix_or_suffix.
+        search_match_type: Option<SearchMatchType>,
+        /// Only these brands.
+        data_supplier_ids: Vec<u32>,
+        /// Only these generic articles.
+        generic_article_ids: Vec<u32>,
+        /// Only articles linked to this vehicle type (Ktype).
+        linkage_target_id: Option<String>,
+        /// Every include flag below.
+        include_all: Option<bool>,
+        include_article_criteria: Option<bool>,
+        #[oai(rename = "includeGTINs")]
+        #[serde(rename = "includeGTINs")]
+        include_gtins: Option<bool>,
+        #[oai(rename = "includeOEMNumbers")]
+        #[serde(rename = "includeOEMNumbers")]
+        include_oem_numbers: Option<bool>,
+        include_comparable_numbers: Option<bool>,
+        include_replaced_by_articles: Option<bool>,
+        include_images: Option<bool>,
+        include_prices: Option<bool>,
+        include_linkages: Option<bool>,
+        /// Counts of the matches per brand.
+        include_data_supplier_facets: Option<bool>,
+        /// Counts of the matches per generic article.
+        include_generic_article_facets: Option<bool>,
+        /// 1 to 1000 (default 100); 0: counts and facets only.
+        per_page: Option<u32>,
+        /// From 1 (default) to maxAllowedPage.
+        page: Option<u32>,
+        /// The `nextCursor` of the previous page: pages through a result of any size
+        /// (`page` is then ignored).
+        cursor: Option<String>,
+    }
+);
+
+/// `getVersionInfo`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct VersionInfo {
+    /// The appliance's version.
+    pub build: String,
+    /// Counts committed catalogue changes.
+    pub data_version: u64,
+    /// When the catalogue last changed (UTC, ISO 8601).
+    pub data_date: String,
+}
+
+/// A brand.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DataSupplier {
+    pub data_supplier_id: u32,
+    pub name: String,
+}
+
+/// `getBrands`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct BrandList {
+    pub data_suppliers: Vec<DataSupplier>,
+}
+
+/// A generic article.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenericArticleEntry {
+    pub generic_article_id: u32,
+    pub name: String,
+}
+
+/// `getGenericArticles`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenericArticleList {
+    pub generic_articles: Vec<GenericArticleEntry>,
+}
+
+/// A manufacturer.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ManufacturerEntry {
+    pub manufacturer_id: u32,
+    pub name: String,
+    /// `vehicle` (OE numbers) or `parts` (competitor references).
+    pub kind: String,
+}
+
+/// `getManufacturers`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ManufacturerList {
+    pub manufacturers: Vec<ManufacturerEntry>,
+}
+
+/// `addDynamicAddress`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DynamicAddress {
+    pub provider_id: String,
+    pub address: String,
+    pub validity_hours: u32,
+    /// The first second it no longer works (UTC, ISO 8601).
+    pub expires_at: String,
+}
+
+/// `addDynamicAPIKey`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DynamicApiKey {
+    pub provider_id: String,
+    /// Shown once; pass it as `api_key`, `X-Api-Key` or Basic user with this provider.
+    pub api_key: String,
+    pub validity_hours: u32,
+    /// The first second it no longer works (UTC, ISO 8601).
+    pub expires_at: String,
+}
+
+/// A vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkageTarget {
+    /// The Ktype.
+    pub linkage_target_id: String,
+    /// The make.
+    pub mfr_name: String,
+    pub model: String,
+    pub type_name: String,
+    pub engine: String,
+    pub fuel: String,
+    pub kw: u32,
+    pub hp: u32,
+    pub ccm: u32,
+    /// `YYYY` or `YYYY-MM`.
+    pub year_from: String,
+    /// `YYYY` or `YYYY-MM`; absent while the type is built.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year_to: Option<String>,
+}
+
+/// `getLinkageTargets`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkageTargetList {
+    pub linkage_targets: Vec<LinkageTarget>,
+}
+
+/// A vehicle an article fits, and how.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleLinkage {
+    pub linkage_target: LinkageTarget,
+    /// Where on the vehicle (front, rear, …); empty if not given.
+    pub position: String,
+    pub quantity: u32,
+    pub notes: String,
+}
+
+/// `getArticleLinkages`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleLinkages {
+    pub data_supplier_id: u32,
+    /// The article number as the maker writes it.
+    pub article_number: String,
+    pub linkages: Vec<ArticleLinkage>,
+}
+
+/// An article as `getArticles` answers it; the lists are filled as the include flags ask.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleRecord {
+    pub data_supplier_id: u32,
+    /// The brand's name.
+    pub mfr_name: String,
+    /// As the maker writes it.
+    pub article_number: String,
+    /// Upper-case letters and digits only: what searches compare.
+    pub normalised_article_number: String,
+    pub generic_article_id: u32,
+    pub generic_article_description: String,
+    pub description: String,
+    pub status: ArticleStatus,
+    pub packaging_unit: u32,
+    #[oai(rename = "gtins")]
+    #[serde(rename = "gtins")]
+    pub gtins: Vec<String>,
+    pub article_criteria: Vec<Criterion>,
+    pub oem_numbers: Vec<ArticleNumber>,
+    /// Competitor, internal and trade numbers.
+    pub comparable_numbers: Vec<ArticleNumber>,
+    /// Numbers of the same brand that replace it.
+    pub replaced_by_articles: Vec<String>,
+    pub images: Vec<Media>,
+    pub prices: Vec<Price>,
+    pub linkages: Vec<ArticleLinkage>,
+}
+
+/// How many matches fall on one brand or generic article.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct Facet {
+    pub id: u32,
+    pub name: String,
+    pub count: u32,
+}
+
+/// `getArticles`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleSearch {
+    pub total_matching_articles: u32,
+    /// The last page `page` may ask for at this `perPage`; further, use the cursor.
+    pub max_allowed_page: u32,
+    pub articles: Vec<ArticleRecord>,
+    pub data_supplier_facets: Vec<Facet>,
+    pub generic_article_facets: Vec<Facet>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}

@@ -1,0 +1,13 @@
+//! The SOAP and JSON endpoints: `PartsToCatDLB` (document/literal bare) and `PartsToCatDLW`
+//! (wrapped, the fields in `arg0`), one operation set on both, each as SOAP 1.1 and 1.2 and as
+//! JSON, with WSDLs and an XSD generated from the operations' types.
+
+mod article_search;
+pub mod envelope;
+mod messages;
+mod operations;
+mod service;
+mod types;
+mod wsdl;
+
+pub use service::routes;

@@ -1,0 +1,446 @@
+//! The operation set both endpoints carry: each is a request type, an answer type and a
+//! function. A failure is an answer too: its `status` and a `statusText` naming the field.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use poem_openapi::registry::Registry;
+use poem_openapi::types::Type;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::messages::*;
+use crate::access::{self, GrantError};
+use crate::catalogue::{ManufacturerKind, utc_timestamp};
+use crate::server::AppState;
+use crate::server::auth::Caller;
+use crate::server::problem::Problem;
+use crate::server::svc::prices;
+use crate::store::{Scope, StoreError};
+
+/// Who calls, and how they were admitted.
+pub struct Call<'a> {
+    pub state: &'a AppState,
+    pub caller: &'a Caller,
+    /// Admitted by a static key or the whitelist (not by a dynamic grant): only such callers
+    /// may issue grants, so an end user cannot extend their own access.
+    pub static_credentials: bool,
+    /// The client's address, as authentication saw it.
+    pub client_ip: Option<IpAddr>,
+}
+
+/// An operation-level failure: a normal answer with this status and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub status: u16,
+    pub text: String,
+}
+
+impl Failure {
+    pub fn new(status: u16, text: impl Into<String>) -> Failure {
+        Failure {
+            status,
+            text: text.into(),
+        }
+    }
+
+    pub fn bad(text: impl Into<String>) -> Failure {
+        Failure::new(400, text)
+    }
+}
+
+impl From<Problem> for Failure {
+    fn from(p: Problem) -> Failure {
+        Failure::new(p.0.status, p.0.detail)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Failure {
+        Problem::from(e).into()
+    }
+}
+
+type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
+
+pub struct Operation {
+    pub name: &'static str,
+    /// The XSD type of the request's fields.
+    pub request_type: String,
+    /// The XSD type whose fields follow `status` and `statusText` in the answer.
+    pub answer_type: String,
+    pub scope: Option<Scope>,
+    register: fn(&mut Registry),
+    run: Runner,
+}
+
+impl Operation {
+    pub fn register(&self, registry: &mut Registry) {
+        (self.register)(registry)
+    }
+
+    /// Runs the operation on fields already read by the request type.
+    pub fn run(&self, call: &Call<'_>, fields: Value) -> Result<Value, Failure> {
+        (self.run)(call, fields)
+    }
+}
+
+fn operation<Req, Ans>(
+    name: &'static str,
+    scope: Option<Scope>,
+    run: fn(&Call<'_>, Req) -> Result<Value, Failure>,
+) -> Operation
+where
+    Req: DeserializeOwned + Type + 'static,
+    Ans: Type,
+{
+    Operation {
+        name,
+        request_type: Req::name().into_owned(),
+        answer_type: Ans::name().into_owned(),
+        scope,
+        register: |registry| {
+            Req::register(registry);
+            Ans::register(registry);
+        },
+        run: Box::new(move |call, fields| {
+            let request: Req = serde_json::from_value(fields)
+                .map_err(|e| Failure::bad(format!("Unable to parse request: {e}")))?;
+            run(call, request)
+        }),
+    }
+}
+
+fn answer(value: &impl Serialize) -> Result<Value, Failure> {
+    serde_json::to_value(value).map_err(|e| Problem::internal(e).into())
+}
+
+/// A cached `/svc` answer, as fields.
+fn cached<T>(bytes: crate::server::json_body::JsonBytes<T>) -> Result<Value, Failure> {
+    serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
+}
+
+/// Every operation, in the order the WSDL lists them.
+pub fn all() -> Vec<Operation> {
+    use Scope::Read;
+    vec![
+        operation::<AddDynamicAddressRequest, DynamicAddress>(
+            "addDynamicAddress",
+            None,
+            add_dynamic_address,
+        ),
+        operation::<AddDynamicApiKeyRequest, DynamicApiKey>(
+            "addDynamicAPIKey",
+            None,
+            add_dynamic_api_key,
+        ),
+        operation::<GetArticlesRequest, ArticleSearch>(
+            "getArticles",
+            Some(Read),
+            super::article_search::get_articles,
+        ),
+        operation::<GetArticleLinkagesRequest, ArticleLinkages>(
+            "getArticleLinkages",
+            Some(Read),
+            get_article_linkages,
+        ),
+        operation::<GetLinkageTargetsRequest, LinkageTargetList>(
+            "getLinkageTargets",
+            Some(Read),
+            get_linkage_targets,
+        ),
+        operation::<GetBrandsRequest, BrandList>("getBrands", Some(Read), get_brands),
+        operation::<GetGenericArticlesRequest, GenericArticleList>(
+            "getGenericArticles",
+            Some(Read),
+            get_generic_articles,
+        ),
+        operation::<GetManufacturersRequest, ManufacturerList>(
+            "getManufacturers",
+            Some(Read),
+            get_manufacturers,
+        ),
+        operation::<GetPricesByKtypeRequest, prices::KtypePrices>(
+            "getPricesByKtype",
+            Some(Read),
+            |call, r| {
+                cached(prices::ktype_prices(
+                    call.state,
+                    call.caller,
+                    &r.linkage_target_id,
+                )?)
+            },
+        ),
+        operation::<GetKitPriceRequest, prices::GenartPrices>(
+            "getKitPrice",
+            Some(Read),
+            |call, r| {
+                cached(prices::genart_prices(
+                    call.state,
+                    call.caller,
+                    r.generic_article_id,
+                    r.is_kit,
+                    &r.linkage_target_id,
+                )?)
+            },
+        ),
+        operation::<GetExhaustKitPriceRequest, prices::ExhaustKit>(
+            "getExhaustKitPrice",
+            Some(Read),
+            |call, r| {
+                cached(prices::exhaust_kit(
+                    call.state,
+                    call.caller,
+                    &r.linkage_target_id,
+                )?)
+            },
+        ),
+        operation::<GetVersionInfoRequest, VersionInfo>("getVersionInfo", None, get_version_info),
+    ]
+}
+
+fn grant_failure(e: GrantError) -> Failure {
+    match e {
+        GrantError::Validity { .. } => Failure::bad(e.to_string()),
+        GrantError::Store(e) => e.into(),
+    }
+}
+
+fn require_static(call: &Call<'_>, operation: &str) -> Result<(), Failure> {
+    if call.static_credentials {
+        Ok(())
+    } else {
+        Err(Failure::new(
+            403,
+            format!(
+                "Access denied: {operation} needs the provider's own key or whitelisted address, not a dynamic grant"
+            ),
+        ))
+    }
+}
+
+fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<Value, Failure> {
+    require_static(call, "addDynamicAddress")?;
+    let address: Ipv4Addr = match r.address.as_deref().map(str::trim) {
+        Some(text) if !text.is_empty() => text.parse().map_err(|_| {
+            Failure::bad(format!(
+                "Field 'address' must be an IPv4 address, not '{text}'"
+            ))
+        })?,
+        _ => match call.client_ip {
+            Some(IpAddr::V4(ip)) => ip,
+            _ => {
+                return Err(Failure::bad(
+                    "Field 'address' is required: the call did not come over IPv4",
+                ));
+            }
+        },
+    };
+    let state = call.state;
+    let grant = access::add_dynamic_address(
+        &state.store,
+        state.clock.as_ref(),
+        &call.caller.provider,
+        address,
+        r.validity_hours,
+    )
+    .map_err(grant_failure)?;
+    answer(&DynamicAddress {
+        provider_id: grant.provider,
+        address: grant.address.to_string(),
+        validity_hours: grant.validity_hours,
+        expires_at: utc_timestamp(grant.expires_at),
+    })
+}
+
+fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Value, Failure> {
+    require_static(call, "addDynamicAPIKey")?;
+    let state = call.state;
+    let grant = access::add_dynamic_key(
+        &state.store,
+        state.clock.as_ref(),
+        &call.caller.provider,
+        r.validity_hours,
+    )
+    .map_err(grant_failure)?;
+    answer(&DynamicApiKey {
+        provider_id: grant.provider,
+        api_key: grant.api_key,
+        validity_hours: grant.validity_hours,
+        expires_at: utc_timestamp(grant.expires_at),
+    })
+}
+
+fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {
+    let catalogue = call.state.store.catalogue();
+    answer(&VersionInfo {
+        build: env!("CARGO_PKG_VERSION").into(),
+        data_version: catalogue.data_version(),
+        data_date: utc_timestamp(catalogue.updated_at()),
+    })
+}
+
+fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
+    let catalogue = call.state.store.catalogue();
+    let mut data_suppliers: Vec<DataSupplier> = catalogue
+        .names()?
+        .brands
+        .iter()
+        .filter(|(id, _)| call.caller.provider.sees_brand(**id))
+        .map(|(id, name)| DataSupplier {
+            data_supplier_id: *id,
+            name: name.clone(),
+        })
+        .collect();
+    data_suppliers.sort_by_key(|b| b.data_supplier_id);
+    answer(&BrandList { data_suppliers })
+}
+
+fn get_generic_articles(call: &Call<'_>, _: GetGenericArticlesRequest) -> Result<Value, Failure> {
+    let catalogue = call.state.store.catalogue();
+    let mut generic_articles: Vec<GenericArticleEntry> = catalogue
+        .names()?
+        .generic_articles
+        .iter()
+        .map(|(id, name)| GenericArticleEntry {
+            generic_article_id: *id,
+            name: name.clone(),
+        })
+        .collect();
+    generic_articles.sort_by_key(|g| g.generic_article_id);
+    answer(&GenericArticleList { generic_articles })
+}
+
+fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Value, Failure> {
+    let catalogue = call.state.store.catalogue();
+    let mut ids: Vec<u32> = catalogue.names()?.manufacturers.keys().copied().collect();
+    ids.sort_unstable();
+    let mut manufacturers = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(m) = catalogue.manufacturer(id)? {
+            manufacturers.push(ManufacturerEntry {
+                manufacturer_id: m.id,
+                name: m.name,
+                kind: match m.kind {
+                    ManufacturerKind::VehicleMaker => "vehicle",
+                    ManufacturerKind::PartsMaker => "parts",
+                }
+                .into(),
+            });
+        }
+    }
+    answer(&ManufacturerList { manufacturers })
+}
+
+pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
+    LinkageTarget {
+        linkage_target_id: v.ktype.clone(),
+        mfr_name: v.make.clone(),
+        model: v.model.clone(),
+        type_name: v.type_name.clone(),
+        engine: v.engine.clone(),
+        fuel: v.fuel.clone(),
+        kw: v.kw.into(),
+        hp: v.hp.into(),
+        ccm: v.ccm,
+        year_from: v.year_from.to_string(),
+        year_to: v.year_to.map(|y| y.to_string()),
+    }
+}
+
+/// The most vehicle types one call returns.
+const MAX_LINKAGE_TARGETS: usize = 1000;
+
+fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<Value, Failure> {
+    let catalogue = call.state.store.catalogue();
+    let make = r
+        .mfr_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    if r.linkage_target_ids.is_empty() && make.is_none() {
+        return Err(Failure::bad(
+            "Field 'linkageTargetIds' or 'mfrName' is required",
+        ));
+    }
+    if r.linkage_target_ids.len() > MAX_LINKAGE_TARGETS {
+        return Err(Failure::bad(format!(
+            "Field 'linkageTargetIds' must hold at most {MAX_LINKAGE_TARGETS} ids"
+        )));
+    }
+    let mut linkage_targets = Vec::new();
+    for ktype in &r.linkage_target_ids {
+        if let Some(v) = catalogue.vehicle(ktype.trim())? {
+            linkage_targets.push(linkage_target(&v));
+        }
+    }
+    if let Some(make) = make {
+        for v in catalogue.vehicles() {
+            let v = v?;
+            if v.make.eq_ignore_ascii_case(make)
+                && !linkage_targets
+                    .iter()
+                    .any(|t: &LinkageTarget| t.linkage_target_id == v.ktype)
+            {
+                linkage_targets.push(linkage_target(&v));
+            }
+        }
+    }
+    answer(&LinkageTargetList { linkage_targets })
+}
+
+/// The vehicles an article fits, with how it fits each.
+pub fn linkages_of(
+    catalogue: &crate::store::Catalogue,
+    key: &crate::catalogue::ArticleKey,
+) -> Result<Vec<ArticleLinkage>, Failure> {
+    let mut linkages = Vec::new();
+    for link in catalogue.links_of(key)? {
+        if let Some(v) = catalogue.vehicle(&link.ktype)? {
+            linkages.push(ArticleLinkage {
+                linkage_target: linkage_target(&v),
+                position: link.position,
+                quantity: link.quantity,
+                notes: link.notes,
+            });
+        }
+    }
+    Ok(linkages)
+}
+
+fn get_article_linkages(call: &Call<'_>, r: GetArticleLinkagesRequest) -> Result<Value, Failure> {
+    let catalogue = call.state.store.catalogue();
+    if !call.caller.provider.sees_brand(r.data_supplier_id) {
+        return Err(Failure::new(
+            403,
+            format!(
+                "Access denied: provider `{}` may not see brand {}",
+                call.caller.provider.id, r.data_supplier_id
+            ),
+        ));
+    }
+    let reference = crate::catalogue::normalise_reference(&r.article_number);
+    if reference.is_empty() {
+        return Err(Failure::bad(
+            "Field 'articleNumber' must hold at least one letter or digit",
+        ));
+    }
+    let key = crate::catalogue::ArticleKey {
+        brand_id: r.data_supplier_id,
+        reference,
+    };
+    let article = catalogue.article(&key)?.ok_or_else(|| {
+        Failure::new(
+            404,
+            format!(
+                "brand {} has no article '{}'",
+                r.data_supplier_id, r.article_number
+            ),
+        )
+    })?;
+    answer(&ArticleLinkages {
+        data_supplier_id: key.brand_id,
+        article_number: article.reference,
+        linkages: linkages_of(&catalogue, &key)?,
+    })
+}

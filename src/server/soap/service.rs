@@ -1,0 +1,424 @@
+//! The four endpoints: `PartsToCatDLB|DLW.soapEndpoint` (SOAP 1.1 and 1.2; `GET ?wsdl`,
+//! `?xsd=1`) and `PartsToCatDLB|DLW.jsonEndpoint`. A call is read by its request type,
+//! authenticated exactly as `/svc` is, checked for its scope and rate limit, and run; every
+//! outcome but an unreadable body is an answer with `status` and `statusText`.
+
+use std::sync::{Arc, OnceLock};
+
+use futures_util::StreamExt;
+use poem::http::{StatusCode, header};
+use poem::web::Data;
+use poem::{Body, EndpointExt, Request, Response, Route, get, handler};
+use serde_json::{Map, Value};
+
+use super::envelope::{self, Element, MAX_ENVELOPE_BYTES, SoapVersion};
+use super::operations::{self, Call, Failure, Operation};
+use super::types::Types;
+use super::wsdl::{self, Style};
+use crate::server::AppState;
+use crate::server::auth;
+
+/// The operations and their types, built once.
+struct Service {
+    operations: Vec<Operation>,
+    types: Types,
+}
+
+fn service() -> &'static Service {
+    static SERVICE: OnceLock<Service> = OnceLock::new();
+    SERVICE.get_or_init(|| {
+        let operations = operations::all();
+        let types = Types::new(|registry| {
+            for op in &operations {
+                op.register(registry);
+            }
+        });
+        Service { operations, types }
+    })
+}
+
+/// The routes, to be nested at the SOAP prefix.
+pub fn routes() -> Route {
+    let mut route = Route::new();
+    for style in [Style::Bare, Style::Wrapped] {
+        let name = style.service();
+        route = route
+            .at(
+                format!("/services/{name}.soapEndpoint"),
+                get(describe).post(soap_call).data(style),
+            )
+            .at(
+                format!("/services/{name}.jsonEndpoint"),
+                poem::post(json_call).data(style),
+            );
+    }
+    route
+}
+
+/// Where this endpoint is reached: the configured base URL, else the client's `Host`.
+fn endpoint_address(state: &AppState, req: &Request, style: Style) -> String {
+    let base = match &state.settings.base_url {
+        Some(base) => base.clone(),
+        None => {
+            let host = req
+                .headers()
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .filter(|h| !h.is_empty() && !h.contains(['/', ' ', '"', '<']))
+                .map(str::to_owned)
+                .or_else(|| state.settings.listen.first().map(|a| a.to_string()))
+                .unwrap_or_else(|| "localhost".into());
+            format!("http://{host}")
+        }
+    };
+    format!(
+        "{base}{}/services/{}.soapEndpoint",
+        state.settings.soap_prefix,
+        style.service()
+    )
+}
+
+fn xml(status: StatusCode, content_type: &str, body: String) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type(content_type)
+        .body(body)
+}
+
+/// `GET …soapEndpoint?wsdl` and `?xsd=1`.
+#[handler]
+fn describe(req: &Request, state: Data<&Arc<AppState>>, style: Data<&Style>) -> Response {
+    let query = req.uri().query().unwrap_or("");
+    let mut asks = form_urlencoded::parse(query.as_bytes());
+    let service = service();
+    if asks.clone().any(|(k, _)| k.eq_ignore_ascii_case("wsdl")) {
+        let address = endpoint_address(&state, req, *style.0);
+        let text = wsdl::wsdl(*style.0, &service.operations, &service.types, &address);
+        return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
+    }
+    if asks.any(|(k, v)| k == "xsd" && v == "1") {
+        let text = format!(
+            r#"<?xml version="1.0" encoding="UTF-8"?>{}"#,
+            wsdl::xsd(*style.0, &service.operations, &service.types)
+        );
+        return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
+    }
+    xml(
+        StatusCode::BAD_REQUEST,
+        "text/plain; charset=utf-8",
+        format!(
+            "{0}: POST a SOAP 1.1 or 1.2 envelope here; the WSDL is at ?wsdl and its schema at ?xsd=1\n",
+            style.0.service()
+        ),
+    )
+}
+
+/// The body, refused beyond the envelope bound whether or not it declares its length.
+async fn read_bounded(body: Body) -> Result<Vec<u8>, String> {
+    let mut stream = body.into_bytes_stream();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| format!("the body could not be read: {e}"))?;
+        if bytes.len() + chunk.len() > MAX_ENVELOPE_BYTES {
+            return Err(format!(
+                "the body is larger than {MAX_ENVELOPE_BYTES} bytes"
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// What a call came to: the answer's fields, or a failure.
+enum Outcome {
+    Done(Value),
+    Failed(Failure),
+}
+
+/// A call whose request was read: authenticate, check, run.
+async fn perform(
+    state: &Arc<AppState>,
+    req: &Request,
+    op: &'static Operation,
+    fields: Value,
+) -> (Outcome, Option<u64>) {
+    if !state.is_ready() {
+        return (
+            Outcome::Failed(Failure::new(503, "the catalogue is still loading")),
+            None,
+        );
+    }
+    let provider = fields.get("provider").and_then(Value::as_str);
+    let admission = match auth::authenticate(state, req, provider) {
+        Ok(a) => a,
+        Err(problem) => return (Outcome::Failed(problem.into()), None),
+    };
+    if let Some(scope) = op.scope
+        && let Err(problem) = auth::check_scope(&admission.caller, scope)
+    {
+        return (Outcome::Failed(problem.into()), None);
+    }
+    if let Err(limited) = auth::check_rate(state, &admission.caller) {
+        return (
+            Outcome::Failed(limited.problem.into()),
+            Some(limited.retry_after_seconds),
+        );
+    }
+    let state = state.clone();
+    let ran = tokio::task::spawn_blocking(move || {
+        let call = Call {
+            state: &state,
+            caller: &admission.caller,
+            static_credentials: admission.static_credentials,
+            client_ip: admission.client_ip,
+        };
+        op.run(&call, fields)
+    })
+    .await;
+    let outcome = match ran {
+        Ok(Ok(value)) => Outcome::Done(value),
+        Ok(Err(failure)) => Outcome::Failed(failure),
+        Err(e) => Outcome::Failed(crate::server::problem::Problem::internal(e).into()),
+    };
+    (outcome, None)
+}
+
+const UNPARSEABLE: &str = "Unable to parse request";
+
+fn parse_failure(text: String) -> Failure {
+    Failure::bad(if text.starts_with(UNPARSEABLE) {
+        text
+    } else {
+        format!("{UNPARSEABLE}: {text}")
+    })
+}
+
+/// The fields element of an operation element, by style.
+fn fields_element(style: Style, op: &Element) -> Result<&Element, Failure> {
+    match style {
+        Style::Bare => Ok(op),
+        Style::Wrapped => match op.children.as_slice() {
+            [arg0] if arg0.name == "arg0" => Ok(arg0),
+            _ => Err(parse_failure(format!(
+                "{} takes the fields of {} in one `arg0` element",
+                style.service(),
+                op.name
+            ))),
+        },
+    }
+}
+
+/// A request whose fields could not be read is 400 on the wire too; other failures are
+/// normal answers.
+fn http_status(failure: &Failure) -> StatusCode {
+    if failure.text.starts_with(UNPARSEABLE) {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    }
+}
+
+#[handler]
+async fn soap_call(
+    req: &Request,
+    body: Body,
+    state: Data<&Arc<AppState>>,
+    style: Data<&Style>,
+) -> Response {
+    let style = *style.0;
+    let declared = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let hinted = if declared.starts_with("application/soap+xml") {
+        SoapVersion::V12
+    } else {
+        SoapVersion::V11
+    };
+    let bytes = match read_bounded(body).await {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            return xml(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                hinted.content_type(),
+                envelope::client_fault(hinted, &why),
+            );
+        }
+    };
+    let parsed = match envelope::parse(&bytes) {
+        Ok(parsed) => parsed,
+        Err((version, why)) => {
+            let version = version.unwrap_or(hinted);
+            return xml(
+                StatusCode::BAD_REQUEST,
+                version.content_type(),
+                envelope::client_fault(version, &why.0),
+            );
+        }
+    };
+    let version = parsed.version;
+    let service = service();
+    let name = parsed.operation.name.as_str();
+    let Some(op) = service.operations.iter().find(|o| o.name == name) else {
+        let body = soap_answer(
+            style,
+            "Error",
+            &Failure::bad(format!("Unknown Call: {name}")),
+        );
+        return xml(
+            StatusCode::BAD_REQUEST,
+            version.content_type(),
+            envelope::envelope(version, &body),
+        );
+    };
+    let read = fields_element(style, &parsed.operation).and_then(|fields| {
+        service
+            .types
+            .read_xml(&op.request_type, fields)
+            .map_err(read_failure)
+    });
+    let (outcome, retry) = match read {
+        Ok(fields) => perform(&state, req, op, fields).await,
+        Err(failure) => (Outcome::Failed(failure), None),
+    };
+    let (status, body) = match &outcome {
+        Outcome::Done(value) => (
+            StatusCode::OK,
+            soap_success(style, op, &service.types, value),
+        ),
+        Outcome::Failed(f) => (
+            http_status(f),
+            soap_answer(style, &format!("{}Response", op.name), f),
+        ),
+    };
+    let mut response = xml(
+        status,
+        version.content_type(),
+        envelope::envelope(version, &body),
+    );
+    add_retry_after(&mut response, retry);
+    response
+}
+
+/// Errors in reading fields: a field that is not part of the request, or a body of the
+/// other style, means the request could not be parsed; a bad value names its field.
+fn read_failure(text: String) -> Failure {
+    if text.contains("is not part of") || text.contains("must be an object") {
+        parse_failure(text)
+    } else {
+        Failure::bad(text)
+    }
+}
+
+fn add_retry_after(response: &mut Response, retry: Option<u64>) {
+    if let Some(seconds) = retry {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, poem::http::HeaderValue::from(seconds));
+    }
+}
+
+fn soap_success(style: Style, op: &Operation, types: &Types, value: &Value) -> String {
+    let mut out = format!(
+        r#"<tns:{0}Response xmlns:tns="{1}"><tns:status>200</tns:status><tns:statusText>OK</tns:statusText>"#,
+        op.name,
+        style.namespace()
+    );
+    types.write_xml(&op.answer_type, value, &mut out);
+    out.push_str(&format!("</tns:{}Response>", op.name));
+    out
+}
+
+fn soap_answer(style: Style, element: &str, failure: &Failure) -> String {
+    format!(
+        r#"<tns:{element} xmlns:tns="{}"><tns:status>{}</tns:status><tns:statusText>{}</tns:statusText></tns:{element}>"#,
+        style.namespace(),
+        failure.status,
+        quick_xml::escape::escape(failure.text.as_str())
+    )
+}
+
+fn json_answer(status: StatusCode, fields: Map<String, Value>, retry: Option<u64>) -> Response {
+    let body = serde_json::to_vec(&Value::Object(fields)).unwrap_or_default();
+    let mut response = Response::builder()
+        .status(status)
+        .content_type("application/json")
+        .body(body);
+    add_retry_after(&mut response, retry);
+    response
+}
+
+fn json_failure(failure: &Failure) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("status".into(), failure.status.into());
+    fields.insert("statusText".into(), failure.text.clone().into());
+    fields
+}
+
+#[handler]
+async fn json_call(
+    req: &Request,
+    body: Body,
+    state: Data<&Arc<AppState>>,
+    style: Data<&Style>,
+) -> Response {
+    let style = *style.0;
+    let unparseable = |why: String| {
+        let failure = parse_failure(why);
+        json_answer(StatusCode::BAD_REQUEST, json_failure(&failure), None)
+    };
+    let bytes = match read_bounded(body).await {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            let failure = parse_failure(why);
+            return json_answer(StatusCode::PAYLOAD_TOO_LARGE, json_failure(&failure), None);
+        }
+    };
+    let request: Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => return unparseable(format!("the body is not JSON: {e}")),
+    };
+    let Some((name, inner)) = request
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.iter().next())
+    else {
+        return unparseable(r#"the body must be one object {"<operation>": {…}}"#.into());
+    };
+    let service = service();
+    let Some(op) = service.operations.iter().find(|o| o.name == name) else {
+        let failure = Failure::bad(format!("Unknown Call: {name}"));
+        return json_answer(StatusCode::BAD_REQUEST, json_failure(&failure), None);
+    };
+    let fields = match style {
+        Style::Bare => Ok(inner),
+        Style::Wrapped => match inner.as_object() {
+            Some(o) if o.len() == 1 && o.contains_key("arg0") => Ok(&o["arg0"]),
+            _ => Err(parse_failure(format!(
+                r#"{} takes the fields of {name} in "arg0": {{"{name}": {{"arg0": {{…}}}}}}"#,
+                style.service()
+            ))),
+        },
+    };
+    let read = fields.and_then(|f| {
+        service
+            .types
+            .read_json(&op.request_type, f)
+            .map_err(read_failure)
+    });
+    let (outcome, retry) = match read {
+        Ok(fields) => perform(&state, req, op, fields).await,
+        Err(failure) => (Outcome::Failed(failure), None),
+    };
+    match outcome {
+        Outcome::Done(value) => {
+            let mut fields = json_failure(&Failure::new(200, "OK"));
+            if let Value::Object(answer) = value {
+                fields.extend(answer);
+            }
+            json_answer(StatusCode::OK, fields, retry)
+        }
+        Outcome::Failed(f) => json_answer(http_status(&f), json_failure(&f), retry),
+    }
+}

@@ -1,0 +1,132 @@
+//! The XSD and WSDL of each endpoint, generated from the operation set: every operation and
+//! field is documented, and the service address is where the client reaches the server.
+
+use std::fmt::Write as _;
+
+use quick_xml::escape::escape;
+
+use super::operations::Operation;
+use super::types::Types;
+
+/// The two message styles of the one operation set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Document/literal bare: the request element holds the fields.
+    Bare,
+    /// Document/literal wrapped: the request element holds `arg0`, which holds the fields.
+    Wrapped,
+}
+
+impl Style {
+    pub fn service(self) -> &'static str {
+        match self {
+            Style::Bare => "PartsToCatDLB",
+            Style::Wrapped => "PartsToCatDLW",
+        }
+    }
+
+    pub fn namespace(self) -> &'static str {
+        match self {
+            Style::Bare => "urn:partscat:ws:3.0:PartsToCatDLB",
+            Style::Wrapped => "urn:partscat:ws:3.0:PartsToCatDLW",
+        }
+    }
+}
+
+const SERVICE_DOC: &str = "partscat parts catalogue: articles by number, vehicles, brands, generic articles, manufacturers, prices, and dynamic access for end users. Every call names its provider (the `provider` field, or the query parameter) and authenticates with an API key (query `api_key`, header `X-Api-Key`, or HTTP Basic with the key as user name) or by IPv4 address. Every answer carries `status` (200 on success) and `statusText`.";
+
+/// The XSD of an endpoint.
+pub fn xsd(style: Style, operations: &[Operation], types: &Types) -> String {
+    let ns = style.namespace();
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{ns}" targetNamespace="{ns}" elementFormDefault="qualified">"#
+    );
+    types.xsd_types(&mut out);
+    for op in operations {
+        let name = op.name;
+        match style {
+            Style::Bare => {
+                let _ = write!(
+                    out,
+                    r#"<xs:element name="{name}" type="tns:{}"/>"#,
+                    op.request_type
+                );
+            }
+            Style::Wrapped => {
+                let _ = write!(
+                    out,
+                    r#"<xs:element name="{name}"><xs:complexType><xs:sequence><xs:element name="arg0" type="tns:{}"/></xs:sequence></xs:complexType></xs:element>"#,
+                    op.request_type
+                );
+            }
+        }
+        let _ = write!(
+            out,
+            r#"<xs:element name="{name}Response"><xs:complexType><xs:sequence>{}"#,
+            STATUS_ELEMENTS
+        );
+        if let Some(answer) = types.schema(&op.answer_type) {
+            types.xsd_elements(answer, true, &mut out);
+        }
+        out.push_str("</xs:sequence></xs:complexType></xs:element>");
+    }
+    let _ = write!(
+        out,
+        r#"<xs:element name="Error"><xs:annotation><xs:documentation>The answer to an operation this service does not have.</xs:documentation></xs:annotation><xs:complexType><xs:sequence>{STATUS_ELEMENTS}</xs:sequence></xs:complexType></xs:element>"#
+    );
+    out.push_str("</xs:schema>");
+    out
+}
+
+const STATUS_ELEMENTS: &str = r#"<xs:element name="status" type="xs:int"><xs:annotation><xs:documentation>200 on success; else 400 bad field, 401 credentials, 403 access denied, 404 not found, 429 rate limit.</xs:documentation></xs:annotation></xs:element><xs:element name="statusText" type="xs:string"><xs:annotation><xs:documentation>OK, or what went wrong, naming the field.</xs:documentation></xs:annotation></xs:element>"#;
+
+/// The WSDL of an endpoint: its types inline, a SOAP 1.1 and a SOAP 1.2 binding and port.
+pub fn wsdl(style: Style, operations: &[Operation], types: &Types, address: &str) -> String {
+    let ns = style.namespace();
+    let service = style.service();
+    let address = escape(address);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<?xml version="1.0" encoding="UTF-8"?><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{ns}" targetNamespace="{ns}" name="{service}"><wsdl:documentation>{}</wsdl:documentation><wsdl:types>{}</wsdl:types>"#,
+        escape(SERVICE_DOC),
+        xsd(style, operations, types)
+    );
+    for op in operations {
+        let name = op.name;
+        let _ = write!(
+            out,
+            r#"<wsdl:message name="{name}"><wsdl:part name="parameters" element="tns:{name}"/></wsdl:message><wsdl:message name="{name}Response"><wsdl:part name="parameters" element="tns:{name}Response"/></wsdl:message>"#
+        );
+    }
+    let _ = write!(out, r#"<wsdl:portType name="{service}">"#);
+    for op in operations {
+        let name = op.name;
+        let _ = write!(
+            out,
+            r#"<wsdl:operation name="{name}"><wsdl:input message="tns:{name}"/><wsdl:output message="tns:{name}Response"/></wsdl:operation>"#
+        );
+    }
+    out.push_str("</wsdl:portType>");
+    for (suffix, prefix) in [("Soap", "soap"), ("Soap12", "soap12")] {
+        let _ = write!(
+            out,
+            r#"<wsdl:binding name="{service}{suffix}" type="tns:{service}"><{prefix}:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>"#
+        );
+        for op in operations {
+            let _ = write!(
+                out,
+                r#"<wsdl:operation name="{0}"><{prefix}:operation soapAction="{0}" style="document"/><wsdl:input><{prefix}:body use="literal"/></wsdl:input><wsdl:output><{prefix}:body use="literal"/></wsdl:output></wsdl:operation>"#,
+                op.name
+            );
+        }
+        out.push_str("</wsdl:binding>");
+    }
+    let _ = write!(
+        out,
+        r#"<wsdl:service name="{service}"><wsdl:port name="{service}Soap" binding="tns:{service}Soap"><soap:address location="{address}"/></wsdl:port><wsdl:port name="{service}Soap12" binding="tns:{service}Soap12"><soap12:address location="{address}"/></wsdl:port></wsdl:service></wsdl:definitions>"#
+    );
+    out
+}
