@@ -1,0 +1,136 @@
+// The Node `soap` package against the running appliance: both WSDLs load unchanged, every
+// operation is called on both endpoints and agrees with its JSON twin, and dynamic access
+// works end to end (a key from addDynamicAPIKey; addDynamicAddress for a client bound to
+// 127.0.0.2).
+//
+// Usage: node node_check.js BASE_URL PROVIDER KEY
+const http = require('http');
+const soap = require('soap');
+
+const [base, provider, key] = process.argv.slice(2);
+const services = `${base}/ws/3.0/services`;
+const failures = [];
+const check = (ok, what) => {
+  if (!ok) {
+    failures.push(what);
+    console.log(`FAIL ${what}`.slice(0, 2000));
+  }
+};
+
+const CALLS = {
+  getVersionInfo: {},
+  getBrands: {},
+  getGenericArticles: {},
+  getManufacturers: {},
+  getArticles: { searchQuery: '0986-478-379', searchMatchType: 'exact', includeAll: true },
+  getArticleLinkages: { dataSupplierId: 1, articleNumber: '0 986 478 379' },
+  getLinkageTargets: { linkageTargetIds: ['10219'] },
+  getPricesByKtype: { linkageTargetId: '10219' },
+  getKitPrice: { genericArticleId: 82, isKit: false, linkageTargetId: '10219' },
+  getExhaustKitPrice: { linkageTargetId: '10219' },
+  addDynamicAddress: { address: '127.0.0.9', validityHours: 1 },
+  addDynamicAPIKey: { validityHours: 1 },
+};
+const FRESH = { addDynamicAPIKey: ['apiKey', 'expiresAt'], addDynamicAddress: ['expiresAt'] };
+
+// Data as text: node-soap gives some numbers as strings and one-item lists as objects, and
+// drops empty elements.
+function plain(value) {
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+      out[k] = plain(v);
+    }
+    return out;
+  }
+  return String(value);
+}
+function sameData(a, b) {
+  if (Array.isArray(a) !== Array.isArray(b)) {
+    // one item: node-soap may give the object itself
+    return sameData(Array.isArray(a) ? a : [a], Array.isArray(b) ? b : [b]);
+  }
+  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => sameData(x, b[i]));
+  if (a && typeof a === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b || {})]);
+    return [...keys].every((k) => b && sameData(a[k], b[k]));
+  }
+  return a === b;
+}
+
+async function jsonCall(style, operation, fields) {
+  const body = { [operation]: style === 'DLW' ? { arg0: fields } : fields };
+  const res = await fetch(`${services}/PartsToCat${style}.jsonEndpoint?api_key=${key}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return res.json();
+}
+
+async function client(style, credential) {
+  const c = await soap.createClientAsync(`${services}/PartsToCat${style}.soapEndpoint?wsdl`);
+  const query = credential ? `?api_key=${credential}` : '';
+  c.setEndpoint(`${services}/PartsToCat${style}.soapEndpoint${query}`);
+  return c;
+}
+
+const args = (style, fields) => (style === 'DLW' ? { arg0: fields } : fields);
+
+(async () => {
+  for (const style of ['DLB', 'DLW']) {
+    const c = await client(style, key);
+    const described = c.describe()[`PartsToCat${style}`][`PartsToCat${style}Soap`];
+    check(
+      Object.keys(CALLS).every((op) => op in described),
+      `${style}: the WSDL lists every operation (${Object.keys(described)})`,
+    );
+    for (const [operation, extra] of Object.entries(CALLS)) {
+      const fields = { provider, ...extra };
+      const [answer] = await c[`${operation}Async`](args(style, fields));
+      check(String(answer.status) === '200', `${style} ${operation}: ${answer.statusText}`);
+      const soapData = plain(answer);
+      const twin = plain(await jsonCall(style, operation, fields));
+      for (const field of FRESH[operation] || []) {
+        check(soapData[field] && twin[field], `${operation} gives ${field}`);
+        delete soapData[field];
+        delete twin[field];
+      }
+      check(sameData(soapData, twin), `${style} ${operation}: SOAP and JSON agree\n soap ${JSON.stringify(soapData)}\n json ${JSON.stringify(twin)}`);
+    }
+    console.log(`${style}: ${Object.keys(CALLS).length} operations`);
+  }
+
+  // A dynamic key opens /svc and SOAP.
+  const dlb = await client('DLB', key);
+  const [issued] = await dlb.addDynamicAPIKeyAsync({ provider, validityHours: 1 });
+  const svc = await fetch(`${base}/svc/getArticlesByKtype/10219?provider=${provider}&api_key=${issued.apiKey}`);
+  check(svc.status === 200, `the dynamic key opens /svc (${svc.status})`);
+  const withDynamic = await client('DLW', issued.apiKey);
+  const [brands] = await withDynamic.getBrandsAsync({ arg0: { provider } });
+  check(String(brands.status) === '200', `the dynamic key opens SOAP (${brands.statusText})`);
+  const [refused] = await dlb.addDynamicAPIKeyAsync({ provider, validityHours: 25 });
+  check(String(refused.status) === '400', `25 hours refused (${refused.statusText})`);
+
+  // An address grant admits a client bound to 127.0.0.2 without a key.
+  const from2 = { httpAgent: new http.Agent({ localAddress: '127.0.0.2' }) };
+  const keyless = await client('DLB', null);
+  const [granted] = await dlb.addDynamicAddressAsync({ provider, address: '127.0.0.2' });
+  check(String(granted.status) === '200', `grant for 127.0.0.2 (${granted.statusText})`);
+  const [admitted] = await keyless.getBrandsAsync({ provider }, from2);
+  check(String(admitted.status) === '200', `127.0.0.2 admitted by its grant (${admitted.statusText})`);
+  const from3 = { httpAgent: new http.Agent({ localAddress: '127.0.0.3' }) };
+  const [other] = await keyless.getBrandsAsync({ provider }, from3);
+  check(String(other.status) === '401', `127.0.0.3 not admitted (${other.status})`);
+
+  if (failures.length) {
+    console.log(`node soap: ${failures.length} failed`);
+    process.exit(1);
+  }
+  console.log('node soap: all passed');
+})().catch((e) => {
+  console.error('node soap: error', e.message, e.body || '');
+  process.exit(1);
+});
