@@ -13,7 +13,7 @@ mod json_body;
 mod metrics;
 mod problem;
 mod rate_limit;
-mod soap;
+pub mod soap;
 mod streaming;
 mod svc;
 
