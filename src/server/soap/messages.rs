@@ -66,6 +66,7 @@ request!(
 request!(
     /// `getKitPrice`: single-article or kit prices of a generic article for a vehicle type.
     GetKitPriceRequest {
+        /// The generic article (genart).
         generic_article_id: u32,
         /// true: kit prices; false: single articles.
         is_kit: bool,
@@ -92,6 +93,7 @@ request!(
 request!(
     /// `getArticleLinkages`: every vehicle an article fits, in one call.
     GetArticleLinkagesRequest {
+        /// The brand (data supplier) of the article.
         data_supplier_id: u32,
         /// The article number, written any way (`0 986 494 048` or `0986-494.048`).
         article_number: String,
@@ -128,17 +130,25 @@ request!(
         linkage_target_id: Option<String>,
         /// Every include flag below.
         include_all: Option<bool>,
+        /// The article's technical criteria.
         include_article_criteria: Option<bool>,
+        /// The article's GTINs (EANs).
         #[oai(rename = "includeGTINs")]
         #[serde(rename = "includeGTINs")]
         include_gtins: Option<bool>,
+        /// The vehicle makers' (OE) numbers of the article.
         #[oai(rename = "includeOEMNumbers")]
         #[serde(rename = "includeOEMNumbers")]
         include_oem_numbers: Option<bool>,
+        /// Competitor, internal and trade numbers of the article.
         include_comparable_numbers: Option<bool>,
+        /// The numbers that replace the article.
         include_replaced_by_articles: Option<bool>,
+        /// Images, documents and 360-degree frames.
         include_images: Option<bool>,
+        /// Every price of the article.
         include_prices: Option<bool>,
+        /// Every vehicle the article fits.
         include_linkages: Option<bool>,
         /// Counts of the matches per brand.
         include_data_supplier_facets: Option<bool>,
@@ -172,7 +182,9 @@ pub struct VersionInfo {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct DataSupplier {
+    /// The brand's id.
     pub data_supplier_id: u32,
+    /// The brand's name.
     pub name: String,
 }
 
@@ -181,6 +193,7 @@ pub struct DataSupplier {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct BrandList {
+    /// The brands the provider may see, by id.
     pub data_suppliers: Vec<DataSupplier>,
 }
 
@@ -189,7 +202,9 @@ pub struct BrandList {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct GenericArticleEntry {
+    /// The generic article's id (genart).
     pub generic_article_id: u32,
+    /// What kind of part it is (`Brake Disc`).
     pub name: String,
 }
 
@@ -198,6 +213,7 @@ pub struct GenericArticleEntry {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct GenericArticleList {
+    /// Every generic article, by id.
     pub generic_articles: Vec<GenericArticleEntry>,
 }
 
@@ -206,7 +222,9 @@ pub struct GenericArticleList {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ManufacturerEntry {
+    /// The manufacturer's id.
     pub manufacturer_id: u32,
+    /// The manufacturer's name.
     pub name: String,
     /// `vehicle` (OE numbers) or `parts` (competitor references).
     pub kind: String,
@@ -217,6 +235,7 @@ pub struct ManufacturerEntry {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ManufacturerList {
+    /// Every manufacturer, by id.
     pub manufacturers: Vec<ManufacturerEntry>,
 }
 
@@ -225,8 +244,11 @@ pub struct ManufacturerList {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct DynamicAddress {
+    /// The provider the address is admitted for.
     pub provider_id: String,
+    /// The admitted IPv4 address.
     pub address: String,
+    /// How many hours the grant lasts.
     pub validity_hours: u32,
     /// The first second it no longer works (UTC, ISO 8601).
     pub expires_at: String,
@@ -237,9 +259,11 @@ pub struct DynamicAddress {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct DynamicApiKey {
+    /// The provider the key belongs to.
     pub provider_id: String,
     /// Shown once; pass it as `api_key`, `X-Api-Key` or Basic user with this provider.
     pub api_key: String,
+    /// How many hours the key lasts.
     pub validity_hours: u32,
     /// The first second it no longer works (UTC, ISO 8601).
     pub expires_at: String,
@@ -254,12 +278,19 @@ pub struct LinkageTarget {
     pub linkage_target_id: String,
     /// The make.
     pub mfr_name: String,
+    /// The model (`A3 Sportback (8VA, 8VF)`).
     pub model: String,
+    /// The type (`1.0 TSI`).
     pub type_name: String,
+    /// Engine code.
     pub engine: String,
+    /// Fuel.
     pub fuel: String,
+    /// Power in kW.
     pub kw: u32,
+    /// Power in HP.
     pub hp: u32,
+    /// Displacement in cm³.
     pub ccm: u32,
     /// `YYYY` or `YYYY-MM`.
     pub year_from: String,
@@ -274,6 +305,7 @@ pub struct LinkageTarget {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct LinkageTargetList {
+    /// The vehicle types found.
     pub linkage_targets: Vec<LinkageTarget>,
 }
 
@@ -282,10 +314,13 @@ pub struct LinkageTargetList {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleLinkage {
+    /// The vehicle.
     pub linkage_target: LinkageTarget,
     /// Where on the vehicle (front, rear, …); empty if not given.
     pub position: String,
+    /// How many the vehicle takes.
     pub quantity: u32,
+    /// Fitting notes; empty if none.
     pub notes: String,
 }
 
@@ -294,9 +329,11 @@ pub struct ArticleLinkage {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleLinkages {
+    /// The article's brand.
     pub data_supplier_id: u32,
     /// The article number as the maker writes it.
     pub article_number: String,
+    /// Every vehicle the article fits.
     pub linkages: Vec<ArticleLinkage>,
 }
 
@@ -305,6 +342,7 @@ pub struct ArticleLinkages {
 #[oai(rename = "ArticleRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleRecord {
+    /// The brand (data supplier).
     pub data_supplier_id: u32,
     /// The brand's name.
     pub mfr_name: String,
@@ -312,22 +350,33 @@ pub struct ArticleRecord {
     pub article_number: String,
     /// Upper-case letters and digits only: what searches compare.
     pub normalised_article_number: String,
+    /// What kind of part it is (genart).
     pub generic_article_id: u32,
+    /// The generic article's name.
     pub generic_article_description: String,
+    /// The article's own description.
     pub description: String,
+    /// Lifecycle status.
     pub status: ArticleStatus,
+    /// Pieces per package.
     pub packaging_unit: u32,
     #[oai(rename = "gtins")]
     #[serde(rename = "gtins")]
+    /// GTIN (EAN) codes (with includeGTINs).
     pub gtins: Vec<String>,
+    /// Technical criteria (with includeArticleCriteria).
     pub article_criteria: Vec<Criterion>,
+    /// Vehicle makers' numbers (with includeOEMNumbers).
     pub oem_numbers: Vec<ArticleNumber>,
-    /// Competitor, internal and trade numbers.
+    /// Competitor, internal and trade numbers (with includeComparableNumbers).
     pub comparable_numbers: Vec<ArticleNumber>,
-    /// Numbers of the same brand that replace it.
+    /// Numbers of the same brand that replace it (with includeReplacedByArticles).
     pub replaced_by_articles: Vec<String>,
+    /// Images, documents and 360-degree frames (with includeImages).
     pub images: Vec<Media>,
+    /// Prices (with includePrices).
     pub prices: Vec<Price>,
+    /// Vehicles it fits (with includeLinkages).
     pub linkages: Vec<ArticleLinkage>,
 }
 
@@ -336,8 +385,11 @@ pub struct ArticleRecord {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct Facet {
+    /// The brand's or generic article's id.
     pub id: u32,
+    /// Its name.
     pub name: String,
+    /// How many matching articles it has.
     pub count: u32,
 }
 
@@ -346,11 +398,15 @@ pub struct Facet {
 #[oai(rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleSearch {
+    /// Every match, over all pages.
     pub total_matching_articles: u32,
     /// The last page `page` may ask for at this `perPage`; further, use the cursor.
     pub max_allowed_page: u32,
+    /// This page's articles.
     pub articles: Vec<ArticleRecord>,
+    /// Matches per brand (with includeDataSupplierFacets).
     pub data_supplier_facets: Vec<Facet>,
+    /// Matches per generic article (with includeGenericArticleFacets).
     pub generic_article_facets: Vec<Facet>,
     /// Pass it as `cursor` for the next page; absent on the last page.
     #[oai(skip_serializing_if_is_none)]

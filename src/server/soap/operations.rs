@@ -65,6 +65,8 @@ type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sy
 
 pub struct Operation {
     pub name: &'static str,
+    /// What it does, for the XSD and WSDL.
+    pub doc: &'static str,
     /// The XSD type of the request's fields.
     pub request_type: String,
     /// The XSD type whose fields follow `status` and `statusText` in the answer.
@@ -87,6 +89,7 @@ impl Operation {
 
 fn operation<Req, Ans>(
     name: &'static str,
+    doc: &'static str,
     scope: Option<Scope>,
     run: fn(&Call<'_>, Req) -> Result<Value, Failure>,
 ) -> Operation
@@ -96,6 +99,7 @@ where
 {
     Operation {
         name,
+        doc,
         request_type: Req::name().into_owned(),
         answer_type: Ans::name().into_owned(),
         scope,
@@ -126,42 +130,55 @@ pub fn all() -> Vec<Operation> {
     vec![
         operation::<AddDynamicAddressRequest, DynamicAddress>(
             "addDynamicAddress",
+            "Admits an end user's IPv4 address for the provider for a while (default 1 hour, at most the provider's cap, never above 24). Needs the provider's own key or whitelisted address.",
             None,
             add_dynamic_address,
         ),
         operation::<AddDynamicApiKeyRequest, DynamicApiKey>(
             "addDynamicAPIKey",
+            "Makes a key for an end user, valid 1 to 24 hours (default 24); the key is shown once. Needs the provider's own key or whitelisted address.",
             None,
             add_dynamic_api_key,
         ),
         operation::<GetArticlesRequest, ArticleSearch>(
             "getArticles",
+            "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, page paging and a cursor.",
             Some(Read),
             super::article_search::get_articles,
         ),
         operation::<GetArticleLinkagesRequest, ArticleLinkages>(
             "getArticleLinkages",
+            "Every vehicle an article fits, with position, quantity and notes, in one call.",
             Some(Read),
             get_article_linkages,
         ),
         operation::<GetLinkageTargetsRequest, LinkageTargetList>(
             "getLinkageTargets",
+            "Vehicle types by Ktype or by make, with their details.",
             Some(Read),
             get_linkage_targets,
         ),
-        operation::<GetBrandsRequest, BrandList>("getBrands", Some(Read), get_brands),
+        operation::<GetBrandsRequest, BrandList>(
+            "getBrands",
+            "The brands (data suppliers) the provider may see.",
+            Some(Read),
+            get_brands,
+        ),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
+            "Every generic article (kind of part).",
             Some(Read),
             get_generic_articles,
         ),
         operation::<GetManufacturersRequest, ManufacturerList>(
             "getManufacturers",
+            "Vehicle makers (of OE numbers) and competitor parts makers.",
             Some(Read),
             get_manufacturers,
         ),
         operation::<GetPricesByKtypeRequest, prices::KtypePrices>(
             "getPricesByKtype",
+            "The prices of the articles linked to a vehicle type.",
             Some(Read),
             |call, r| {
                 cached(prices::ktype_prices(
@@ -173,6 +190,7 @@ pub fn all() -> Vec<Operation> {
         ),
         operation::<GetKitPriceRequest, prices::GenartPrices>(
             "getKitPrice",
+            "Single-article (isKit false) or kit (isKit true) prices of a generic article for a vehicle type; a kit's price is its own list price, else the sum of its components'.",
             Some(Read),
             |call, r| {
                 cached(prices::genart_prices(
@@ -186,6 +204,7 @@ pub fn all() -> Vec<Operation> {
         ),
         operation::<GetExhaustKitPriceRequest, prices::ExhaustKit>(
             "getExhaustKitPrice",
+            "The exhaust kit price of a vehicle type: its exhaust kits, else the cheapest fitting part of each exhaust generic article.",
             Some(Read),
             |call, r| {
                 cached(prices::exhaust_kit(
@@ -195,7 +214,12 @@ pub fn all() -> Vec<Operation> {
                 )?)
             },
         ),
-        operation::<GetVersionInfoRequest, VersionInfo>("getVersionInfo", None, get_version_info),
+        operation::<GetVersionInfoRequest, VersionInfo>(
+            "getVersionInfo",
+            "The appliance's version, and the catalogue's data version and date.",
+            None,
+            get_version_info,
+        ),
     ]
 }
 

@@ -46,25 +46,30 @@ pub fn xsd(style: Style, operations: &[Operation], types: &Types) -> String {
     types.xsd_types(&mut out);
     for op in operations {
         let name = op.name;
+        let doc = documentation(op.doc);
         match style {
             Style::Bare => {
                 let _ = write!(
                     out,
-                    r#"<xs:element name="{name}" type="tns:{}"/>"#,
+                    r#"<xs:element name="{name}" type="tns:{}">{doc}</xs:element>"#,
                     op.request_type
                 );
             }
             Style::Wrapped => {
                 let _ = write!(
                     out,
-                    r#"<xs:element name="{name}"><xs:complexType><xs:sequence><xs:element name="arg0" type="tns:{}"/></xs:sequence></xs:complexType></xs:element>"#,
-                    op.request_type
+                    r#"<xs:element name="{name}">{doc}<xs:complexType><xs:sequence><xs:element name="arg0" type="tns:{}">{}</xs:element></xs:sequence></xs:complexType></xs:element>"#,
+                    op.request_type,
+                    documentation(&format!("The fields of {name}."))
                 );
             }
         }
         let _ = write!(
             out,
-            r#"<xs:element name="{name}Response"><xs:complexType><xs:sequence>{}"#,
+            r#"<xs:element name="{name}Response">{}<xs:complexType><xs:sequence>{}"#,
+            documentation(&format!(
+                "The answer of {name}: status and statusText, then, with status 200, its fields."
+            )),
             STATUS_ELEMENTS
         );
         if let Some(answer) = types.schema(&op.answer_type) {
@@ -78,6 +83,13 @@ pub fn xsd(style: Style, operations: &[Operation], types: &Types) -> String {
     );
     out.push_str("</xs:schema>");
     out
+}
+
+fn documentation(text: &str) -> String {
+    format!(
+        "<xs:annotation><xs:documentation>{}</xs:documentation></xs:annotation>",
+        escape(text)
+    )
 }
 
 const STATUS_ELEMENTS: &str = r#"<xs:element name="status" type="xs:int"><xs:annotation><xs:documentation>200 on success; else 400 bad field, 401 credentials, 403 access denied, 404 not found, 429 rate limit.</xs:documentation></xs:annotation></xs:element><xs:element name="statusText" type="xs:string"><xs:annotation><xs:documentation>OK, or what went wrong, naming the field.</xs:documentation></xs:annotation></xs:element>"#;
@@ -106,7 +118,8 @@ pub fn wsdl(style: Style, operations: &[Operation], types: &Types, address: &str
         let name = op.name;
         let _ = write!(
             out,
-            r#"<wsdl:operation name="{name}"><wsdl:input message="tns:{name}"/><wsdl:output message="tns:{name}Response"/></wsdl:operation>"#
+            r#"<wsdl:operation name="{name}"><wsdl:documentation>{}</wsdl:documentation><wsdl:input message="tns:{name}"/><wsdl:output message="tns:{name}Response"/></wsdl:operation>"#,
+            escape(op.doc)
         );
     }
     out.push_str("</wsdl:portType>");
@@ -129,4 +142,38 @@ pub fn wsdl(style: Style, operations: &[Operation], types: &Types, address: &str
         r#"<wsdl:service name="{service}"><wsdl:port name="{service}Soap" binding="tns:{service}Soap"><soap:address location="{address}"/></wsdl:port><wsdl:port name="{service}Soap12" binding="tns:{service}Soap12"><soap12:address location="{address}"/></wsdl:port></wsdl:service></wsdl:definitions>"#
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service() -> (Vec<Operation>, Types) {
+        let operations = super::super::operations::all();
+        let types = Types::new(|r| operations.iter().for_each(|op| op.register(r)));
+        (operations, types)
+    }
+
+    #[test]
+    fn every_element_and_type_of_the_schema_is_documented() {
+        let (operations, types) = service();
+        for style in [Style::Bare, Style::Wrapped] {
+            let xsd = xsd(style, &operations, &types);
+            let mut undocumented = Vec::new();
+            for (at, _) in xsd.match_indices("<xs:element name=\"") {
+                let rest = &xsd[at..];
+                let tag_end = rest.find('>').unwrap();
+                let name = rest[19..].split('"').next().unwrap().to_owned();
+                let documented = !rest[..tag_end].ends_with('/')
+                    && rest[tag_end + 1..].starts_with("<xs:annotation>");
+                if !documented {
+                    undocumented.push(name);
+                }
+            }
+            assert!(undocumented.is_empty(), "{style:?}: {undocumented:?}");
+            for op in &operations {
+                assert!(xsd.contains(&format!("<xs:element name=\"{}\"", op.name)));
+            }
+        }
+    }
 }

@@ -29,10 +29,15 @@ type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 #[oai(rename = "ArticleRef", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleRef {
+    /// The article's brand.
     pub brand_id: u32,
+    /// The brand's name.
     pub brand_name: String,
+    /// The reference as the maker writes it.
     pub reference: String,
+    /// What kind of part it is.
     pub genart: u32,
+    /// The generic article's name.
     pub genart_name: String,
 }
 
@@ -41,7 +46,9 @@ pub struct ArticleRef {
 #[oai(rename = "ArticlePrices", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct ArticlePrices {
+    /// The article.
     pub article: ArticleRef,
+    /// Every price of the article.
     pub prices: Vec<Price>,
 }
 
@@ -50,7 +57,9 @@ pub struct ArticlePrices {
 #[oai(rename = "KtypePrices", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct KtypePrices {
+    /// The vehicle type.
     pub ktype: String,
+    /// The articles linked to it, with their prices.
     pub articles: Vec<ArticlePrices>,
 }
 
@@ -72,12 +81,15 @@ pub enum KitPriceSource {
 #[oai(rename = "KitComponentPrice", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct KitComponentPrice {
+    /// The component article.
     pub article: ArticleRef,
+    /// How many the kit holds.
     pub quantity: u32,
     /// The component's current list price, per piece.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unit_amount: Option<String>,
+    /// ISO 4217 code of `unitAmount`.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
@@ -92,7 +104,9 @@ pub struct KitPrice {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kit: Option<ArticleRef>,
+    /// Where the price comes from.
     pub source: KitPriceSource,
+    /// ISO 4217 code; absent when `source` is `incomplete`.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
@@ -100,6 +114,7 @@ pub struct KitPrice {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<String>,
+    /// The kit's components with their prices.
     pub components: Vec<KitComponentPrice>,
 }
 
@@ -108,8 +123,11 @@ pub struct KitPrice {
 #[oai(rename = "GenartPrices", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct GenartPrices {
+    /// The vehicle type.
     pub ktype: String,
+    /// The generic article.
     pub genart: u32,
+    /// Whether kit prices were asked for.
     pub is_kit: bool,
     /// With `is_kit=0`: the articles of the genart that fit, with their prices.
     pub articles: Vec<ArticlePrices>,
@@ -122,6 +140,7 @@ pub struct GenartPrices {
 #[oai(rename = "ExhaustKit", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ExhaustKit {
+    /// The vehicle type.
     pub ktype: String,
     /// The generic articles that count as exhaust system (configuration).
     pub exhaust_genarts: Vec<u32>,

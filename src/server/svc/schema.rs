@@ -60,7 +60,9 @@ impl From<model::CrossKind> for CrossKind {
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "Criterion", example)]
 pub struct Criterion {
+    /// What is measured (`Brake Disc Diameter`).
     pub name: String,
+    /// The value, as text.
     pub value: String,
     /// Empty where the value has no unit.
     pub unit: String,
@@ -71,6 +73,7 @@ pub struct Criterion {
 #[oai(rename = "ArticleNumber", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleNumber {
+    /// What kind of number it is.
     pub kind: CrossKind,
     /// The number as written.
     pub number: String,
@@ -78,6 +81,7 @@ pub struct ArticleNumber {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub manufacturer_id: Option<u32>,
+    /// That manufacturer's name.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub manufacturer_name: Option<String>,
@@ -126,7 +130,9 @@ pub struct Media {
     pub set: String,
     /// Order within the article (frames: within the set).
     pub position: u32,
+    /// Where the file is (relative to the maker's media base).
     pub uri: String,
+    /// A caption; empty if none.
     pub description: String,
 }
 
