@@ -78,7 +78,11 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         ),
         None => None,
     };
-    let mut matches = Vec::new();
+    // An article is read here only when its generic article is needed; the page's articles
+    // are read below.
+    let needs_genart =
+        !r.generic_article_ids.is_empty() || r.include_generic_article_facets.unwrap_or(false);
+    let mut matches: Vec<ArticleKey> = Vec::new();
     let mut by_brand: BTreeMap<u32, u32> = BTreeMap::new();
     let mut by_genart: BTreeMap<u32, u32> = BTreeMap::new();
     for key in candidates {
@@ -88,15 +92,19 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         {
             continue;
         }
-        let Some(article) = catalogue.article(&key)? else {
-            continue;
-        };
-        if !r.generic_article_ids.is_empty() && !r.generic_article_ids.contains(&article.genart) {
-            continue;
+        if needs_genart {
+            let Some(article) = catalogue.article(&key)? else {
+                continue;
+            };
+            if !r.generic_article_ids.is_empty()
+                && !r.generic_article_ids.contains(&article.genart)
+            {
+                continue;
+            }
+            *by_genart.entry(article.genart).or_default() += 1;
         }
         *by_brand.entry(key.brand_id).or_default() += 1;
-        *by_genart.entry(article.genart).or_default() += 1;
-        matches.push(article);
+        matches.push(key);
     }
 
     let total = matches.len() as u32;
@@ -106,7 +114,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         total.div_ceil(per_page).min(PAGE_WINDOW / per_page).max(1)
     };
     let start = match &after {
-        Some(last) => matches.partition_point(|a| &a.key <= last),
+        Some(last) => matches.partition_point(|k| k <= last),
         None => {
             if per_page > 0 && page > max_allowed_page {
                 return Err(Failure::bad(format!(
@@ -119,15 +127,17 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     let end = (start + per_page as usize).min(matches.len());
     let shown = matches.get(start..end).unwrap_or_default();
     let next_cursor = match shown.last() {
-        Some(last) if end < matches.len() => Some(encode_cursor(&last.key)),
+        Some(last) if end < matches.len() => Some(encode_cursor(last)),
         _ => None,
     };
 
     let includes = Includes::of(&r);
     let names = Names::new(&catalogue);
     let mut articles = Vec::with_capacity(shown.len());
-    for a in shown {
-        articles.push(record(&catalogue, &names, a, &includes)?);
+    for key in shown {
+        if let Some(a) = catalogue.article(key)? {
+            articles.push(record(&catalogue, &names, &a, &includes)?);
+        }
     }
     let facets = |counts: BTreeMap<u32, u32>, name: &dyn Fn(u32) -> String| -> Vec<Facet> {
         counts
