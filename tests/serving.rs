@@ -39,25 +39,7 @@ impl Server {
     }
 
     fn terminate(&mut self) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
-        assert!(
-            Command::new("kill")
-                .args(["-TERM", &pid])
-                .status()
-                .unwrap()
-                .success()
-        );
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the server did not stop on SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        common::server::terminate(&mut self.child)
     }
 }
 

@@ -344,24 +344,8 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                 })?;
                 print_outcome(&outcome, json)
             }
-            ProviderCommand::List => {
-                let providers = backend.list()?;
-                if json {
-                    print_json(&providers)
-                } else {
-                    print_table(&providers);
-                    Ok(())
-                }
-            }
-            ProviderCommand::Show { id } => {
-                let provider = backend.show(&id)?;
-                if json {
-                    print_json(&provider)
-                } else {
-                    print_provider(&provider);
-                    Ok(())
-                }
-            }
+            ProviderCommand::List => print_either(json, &backend.list()?, |p| print_table(p)),
+            ProviderCommand::Show { id } => print_either(json, &backend.show(&id)?, print_provider),
             ProviderCommand::Disable { id } => {
                 print_outcome(&backend.change(&id, Change::Disable)?, json)
             }
@@ -373,12 +357,9 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
             }
             ProviderCommand::Delete { id } => {
                 backend.delete(&id)?;
-                if json {
-                    print_json(&serde_json::json!({ "deleted": id }))
-                } else {
-                    println!("deleted provider {id}, its keys and its grants");
-                    Ok(())
-                }
+                print_either(json, &serde_json::json!({ "deleted": id }), |_| {
+                    println!("deleted provider {id}, its keys and its grants")
+                })
             }
         },
         AdminCommand::Key { command } => match command {
@@ -429,24 +410,18 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
             };
             print_outcome(&backend.change(&provider, change)?, json)
         }
-        AdminCommand::Audit { limit } => {
-            let entries = backend.audit(limit)?;
-            if json {
-                print_json(&entries)
-            } else {
-                for e in &entries {
-                    println!(
-                        "{}  {:<14} {:<18} {}  {}",
-                        utc_timestamp(e.at),
-                        e.action,
-                        e.provider,
-                        e.operator,
-                        e.detail
-                    );
-                }
-                Ok(())
+        AdminCommand::Audit { limit } => print_either(json, &backend.audit(limit)?, |entries| {
+            for e in entries {
+                println!(
+                    "{}  {:<14} {:<18} {}  {}",
+                    utc_timestamp(e.at),
+                    e.action,
+                    e.provider,
+                    e.operator,
+                    e.detail
+                );
             }
-        }
+        }),
     }?;
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -468,6 +443,20 @@ fn parse_brands(items: &[String]) -> Result<Vec<u32>, String> {
                 .ok_or_else(|| format!("'{s}' is not a brand id (a positive integer) or `all`"))
         })
         .collect()
+}
+
+/// As JSON, or for people.
+fn print_either<T: Serialize>(
+    json: bool,
+    value: &T,
+    human: impl FnOnce(&T),
+) -> Result<(), String> {
+    if json {
+        print_json(value)
+    } else {
+        human(value);
+        Ok(())
+    }
 }
 
 fn print_json(value: &impl Serialize) -> Result<(), String> {

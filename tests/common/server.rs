@@ -57,6 +57,24 @@ pub fn client() -> reqwest::blocking::Client {
         .unwrap()
 }
 
+/// Sends SIGTERM to a server process and waits (up to 30 s) for it to exit.
+pub fn terminate(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let pid = child.id().to_string();
+    let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(sent.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// A client whose connections come from `ip` (any 127.0.0.0/8 address works on loopback).
 pub fn client_from(ip: &str) -> reqwest::blocking::Client {
     reqwest::blocking::Client::builder()
@@ -147,20 +165,7 @@ impl Served {
 
     /// Stops the server as systemd does (SIGTERM) and waits for it to exit.
     pub fn terminate(&mut self) -> std::process::ExitStatus {
-        let pid = self.child.id().to_string();
-        let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-        assert!(sent.success());
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the server did not stop on SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        terminate(&mut self.child)
     }
 
     pub fn pid(&self) -> u32 {

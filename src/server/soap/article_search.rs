@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::messages::*;
 use super::operations::{Call, Failure, linkages_of};
 use crate::catalogue::{self as model, ArticleKey, CrossKind, normalise_reference};
-use crate::server::svc::schema::{ArticleNumber, Criterion, Media, Names, Price};
+use crate::server::svc::schema::{CrossKind as SvcCrossKind, Media, Names, Price};
 use crate::store::{Catalogue, NumberMatch};
 
 /// `perPage` at most.
@@ -96,8 +96,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             let Some(article) = catalogue.article(&key)? else {
                 continue;
             };
-            if !r.generic_article_ids.is_empty()
-                && !r.generic_article_ids.contains(&article.genart)
+            if !r.generic_article_ids.is_empty() && !r.generic_article_ids.contains(&article.genart)
             {
                 continue;
             }
@@ -294,24 +293,13 @@ fn record(
     let key = &a.key;
     let (mut oem_numbers, mut comparable_numbers) = (Vec::new(), Vec::new());
     if inc.oem || inc.comparable {
-        for x in catalogue.cross_references_of(key)? {
-            let is_oe = x.kind == CrossKind::Oe;
-            if x.kind == CrossKind::Ean || (is_oe && !inc.oem) || (!is_oe && !inc.comparable) {
-                continue;
-            }
-            let number = ArticleNumber {
-                kind: x.kind.into(),
-                number: x.number,
-                manufacturer_id: x.manufacturer_id,
-                manufacturer_name: match x.manufacturer_id {
-                    Some(m) => Some(names.manufacturer(m)?),
-                    None => None,
-                },
-            };
-            if is_oe {
-                oem_numbers.push(number);
-            } else {
-                comparable_numbers.push(number);
+        for number in names.numbers(key)? {
+            match number.kind {
+                SvcCrossKind::Ean => {}
+                SvcCrossKind::Oe if inc.oem => oem_numbers.push(number),
+                SvcCrossKind::Oe => {}
+                _ if inc.comparable => comparable_numbers.push(number),
+                _ => {}
             }
         }
     }
@@ -331,15 +319,7 @@ fn record(
             Vec::new()
         },
         article_criteria: if inc.criteria {
-            catalogue
-                .criteria_of(key)?
-                .into_iter()
-                .map(|c| Criterion {
-                    name: c.name,
-                    value: c.value,
-                    unit: c.unit,
-                })
-                .collect()
+            names.criteria(key)?
         } else {
             Vec::new()
         },

@@ -297,12 +297,10 @@ impl<'a> Names<'a> {
         })
     }
 
-    /// The article with its criteria, numbers, prices and media.
-    pub fn article(&self, a: &model::Article) -> Result<Article, StoreError> {
-        let c = self.catalogue;
-        let key = &a.key;
+    /// The cross numbers an article carries, with their manufacturers' names.
+    pub fn numbers(&self, key: &ArticleKey) -> Result<Vec<ArticleNumber>, StoreError> {
         let mut numbers = Vec::new();
-        for x in c.cross_references_of(key)? {
+        for x in self.catalogue.cross_references_of(key)? {
             let manufacturer_name = match x.manufacturer_id {
                 Some(m) => Some(self.manufacturer(m)?),
                 None => None,
@@ -314,6 +312,28 @@ impl<'a> Names<'a> {
                 manufacturer_name,
             });
         }
+        Ok(numbers)
+    }
+
+    /// The technical criteria of an article.
+    pub fn criteria(&self, key: &ArticleKey) -> Result<Vec<Criterion>, StoreError> {
+        Ok(self
+            .catalogue
+            .criteria_of(key)?
+            .into_iter()
+            .map(|k| Criterion {
+                name: k.name,
+                value: k.value,
+                unit: k.unit,
+            })
+            .collect())
+    }
+
+    /// The article with its criteria, numbers, prices and media.
+    pub fn article(&self, a: &model::Article) -> Result<Article, StoreError> {
+        let c = self.catalogue;
+        let key = &a.key;
+        let numbers = self.numbers(key)?;
         Ok(Article {
             brand_id: key.brand_id,
             brand_name: self.brand(key.brand_id)?,
@@ -326,15 +346,7 @@ impl<'a> Names<'a> {
             eans: a.eans.clone(),
             packaging_unit: a.packaging_unit,
             replaced_by: a.replaced_by.clone(),
-            criteria: c
-                .criteria_of(key)?
-                .into_iter()
-                .map(|k| Criterion {
-                    name: k.name,
-                    value: k.value,
-                    unit: k.unit,
-                })
-                .collect(),
+            criteria: self.criteria(key)?,
             numbers,
             prices: c.prices_of(key)?.iter().map(Price::from).collect(),
             media: c.media_of(key)?.iter().map(Media::from).collect(),

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The same lookup three ways under wrk -t2 -c64, side by side in one run on a generated
+# catalogue: /svc/getCrossRefsOrArticle/{ref}?mainref, the JSON endpoint's getArticles
+# (searchType 0, exact) and the SOAP 1.1 endpoint's getArticles, with /health as the
+# yardstick. Then getArticles' match modes, timed one request at a time.
+#
+#   bash benches/load/soap_vs_svc.sh [ARTICLES] [SECONDS]   (defaults 100000, 15)
+#
+# Needs wrk (Debian: apt-get install wrk).
+set -euo pipefail
+articles=${1:-100000}
+seconds=${2:-15}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/partscat-soap.XXXXXX)
+server=
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
+bin="$root/target/dist/partscat"
+"$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
+"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
+key=pc_bench_key
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PARTSCAT_LOG=warn "$bin" serve --data "$work/store" --demo --demo-key "$key" \
+  --listen "127.0.0.1:$port" >/dev/null 2>>"$work/server.log" &
+server=$!
+until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
+base="http://127.0.0.1:$port"
+
+# Every reference as written (so the normaliser runs), 50,000 of them.
+tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
+  | shuf --random-source=<(yes) -n 50000 >"$work/refs"
+python3 - "$work" "$key" <<'PY'
+import json, sys, urllib.parse
+work, key = sys.argv[1], sys.argv[2]
+refs = [l.rstrip("\n") for l in open(f"{work}/refs")]
+with open(f"{work}/svc.paths", "w") as f:
+    for r in refs:
+        f.write(f"/svc/getCrossRefsOrArticle/{urllib.parse.quote(r, safe='')}?mainref&provider=demo&api_key={key}\n")
+with open(f"{work}/json.bodies", "w") as f:
+    for r in refs:
+        f.write(json.dumps({"getArticles": {"provider": "demo", "searchQuery": r, "searchType": 0}}) + "\n")
+with open(f"{work}/soap.bodies", "w") as f:
+    for r in refs:
+        r = r.replace("&", "&amp;").replace("<", "&lt;")
+        f.write('<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>'
+                '<p:getArticles xmlns:p="urn:partscat:ws:3.0:PartsToCatDLB"><p:provider>demo</p:provider>'
+                f'<p:searchQuery>{r}</p:searchQuery><p:searchType>0</p:searchType></p:getArticles></s:Body></s:Envelope>\n')
+PY
+echo "/health" >"$work/health.paths"
+
+check() { # wrk output → requests/s, failing on non-2xx
+  if echo "$1" | grep -q "Non-2xx"; then echo "$1" >&2; exit 1; fi
+  echo "$1" | awk '/Requests\/sec/ {print $2}'
+}
+get() { check "$(PATHS="$work/$1.paths" wrk -t2 -c64 -d"${seconds}s" -s "$root/benches/load/pick_path.lua" "$base" 2>&1)"; }
+post() { # bodies, path, content type
+  check "$(BODIES="$work/$1.bodies" PATH_TO="$2" CONTENT_TYPE="$3" wrk -t2 -c64 -d"${seconds}s" \
+    -s "$root/benches/load/post_body.lua" "$base" 2>&1)"
+}
+json_path="/ws/3.0/services/PartsToCatDLB.jsonEndpoint?api_key=$key"
+soap_path="/ws/3.0/services/PartsToCatDLB.soapEndpoint?api_key=$key"
+
+# Warm the store's cache with one pass of each, then measure; /health first and last.
+get svc >/dev/null; post json "$json_path" application/json >/dev/null
+health1=$(get health)
+svc=$(get svc)
+json=$(post json "$json_path" application/json)
+soap=$(post soap "$soap_path" "text/xml; charset=utf-8")
+health2=$(get health)
+health=$(echo "($health1 + $health2) / 2" | bc -l)
+echo "catalogue: $articles articles; 50,000 references, wrk -t2 -c64, ${seconds}s each"
+printf '%-44s %9.0f req/s\n' "/health (mean of before and after)" "$health"
+for pair in "/svc/getCrossRefsOrArticle?mainref:$svc" "JSON getArticles (exact, type 0):$json" "SOAP 1.1 getArticles (exact, type 0):$soap"; do
+  name=${pair%%:*} rate=${pair##*:}
+  printf '%-44s %9.0f req/s  %5.2fx /health  %5.2fx /svc\n' "$name" "$rate" \
+    "$(echo "$rate / $health" | bc -l)" "$(echo "$rate / $svc" | bc -l)"
+done
+
+# Match modes: median of 9 single requests each (suffix reads the whole number index).
+ref=$(head -1 "$work/refs")
+tail6=$(python3 -c "import re,sys; print(re.sub('[^0-9A-Za-z]','',sys.argv[1])[-6:])" "$ref")
+head4=$(python3 -c "import re,sys; print(re.sub('[^0-9A-Za-z]','',sys.argv[1])[:4])" "$ref")
+for pair in "exact:$ref" "prefix:$head4" "suffix:$tail6" "prefix_or_suffix:$tail6"; do
+  mode=${pair%%:*} query=${pair#*:}
+  body=$(python3 -c 'import json,sys; print(json.dumps({"getArticles": {"provider": "demo", "searchQuery": sys.argv[1], "searchMatchType": sys.argv[2], "perPage": 10}}))' "$query" "$mode")
+  times=$(for _ in 1 2 3 4 5 6 7 8 9; do
+    curl -s -o /dev/null -w '%{time_total}\n' -X POST -H 'content-type: application/json' \
+      --data "$body" "$base$json_path"
+  done | sort -n | sed -n 5p)
+  found=$(curl -s -X POST -H 'content-type: application/json' --data "$body" "$base$json_path" \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["totalMatchingArticles"])')
+  printf 'getArticles %-18s %-14s %8.2f ms  (%s matches)\n' "$mode" "'$query'" "$(echo "$times * 1000" | bc -l)" "$found"
+done
