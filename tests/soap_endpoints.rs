@@ -101,6 +101,16 @@ fn the_wsdls_and_schemas_describe_every_operation_at_the_configured_address() {
         .fetch(client().get(format!("{}{DLW}?xsd=1", s.base)))
         .text();
     assert!(xsd.contains(r#"<xs:element name="arg0" type="tns:GetArticlesRequest">"#));
+    let put = s.fetch(client().put(format!("{}{DLB}", s.base)));
+    assert_eq!(
+        (put.status, put.header("allow").as_str()),
+        (405, "GET, HEAD, POST")
+    );
+    let get_json = s.fetch(client().get(format!("{}{DLB_JSON}", s.base)));
+    assert_eq!(
+        (get_json.status, get_json.header("allow").as_str()),
+        (405, "POST")
+    );
     let plain_get = s.fetch(client().get(format!("{}{DLB}", s.base)));
     assert_eq!(plain_get.status, 400);
     assert!(plain_get.text().contains("?wsdl"));

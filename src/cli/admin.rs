@@ -446,11 +446,7 @@ fn parse_brands(items: &[String]) -> Result<Vec<u32>, String> {
 }
 
 /// As JSON, or for people.
-fn print_either<T: Serialize>(
-    json: bool,
-    value: &T,
-    human: impl FnOnce(&T),
-) -> Result<(), String> {
+fn print_either<T: Serialize>(json: bool, value: &T, human: impl FnOnce(&T)) -> Result<(), String> {
     if json {
         print_json(value)
     } else {

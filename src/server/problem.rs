@@ -202,17 +202,33 @@ pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<R
         Err(err) => {
             let problem = problem_of(err, uri.path());
             let mut response = problem.clone().into_response();
-            // RFC 9110: a 405 lists the methods the resource takes; every route is GET.
+            // RFC 9110: a 405 lists the methods the resource takes.
             if problem.status() == StatusCode::METHOD_NOT_ALLOWED {
                 response.headers_mut().insert(
                     poem::http::header::ALLOW,
-                    poem::http::HeaderValue::from_static("GET, HEAD"),
+                    poem::http::HeaderValue::from_static(allowed_methods(uri.path())),
                 );
             }
             response
         }
     };
     Ok(response)
+}
+
+/// The methods a path takes: SOAP endpoints also take POST (and JSON endpoints only POST, as
+/// the admin API's collections do); everything else is GET.
+fn allowed_methods(path: &str) -> &'static str {
+    if path.ends_with(".jsonEndpoint") {
+        "POST"
+    } else if path.ends_with(".soapEndpoint") {
+        "GET, HEAD, POST"
+    } else if path == "/admin/providers" {
+        "GET, HEAD, POST"
+    } else if path.starts_with("/admin/providers/") {
+        "GET, HEAD, PATCH, DELETE"
+    } else {
+        "GET, HEAD"
+    }
 }
 
 fn problem_of(err: poem::Error, path: &str) -> Problem {
