@@ -220,9 +220,7 @@ pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<R
 fn allowed_methods(path: &str) -> &'static str {
     if path.ends_with(".jsonEndpoint") {
         "POST"
-    } else if path.ends_with(".soapEndpoint") {
-        "GET, HEAD, POST"
-    } else if path == "/admin/providers" {
+    } else if path.ends_with(".soapEndpoint") || path == "/admin/providers" {
         "GET, HEAD, POST"
     } else if path.starts_with("/admin/providers/") {
         "GET, HEAD, PATCH, DELETE"
