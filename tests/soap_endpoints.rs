@@ -546,3 +546,64 @@ fn send_chunked(s: &Served, path: &str, size: usize) -> String {
     let _ = socket.read_to_end(&mut answer);
     String::from_utf8_lossy(&answer).into_owned()
 }
+
+#[test]
+fn answers_kept_for_one_provider_never_reach_another() {
+    use partscat::store::{Scope, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    {
+        let store = Store::open(&data).unwrap();
+        partscat::demo::load_demo_catalogue(&store, &partscat::import::Quiet).unwrap();
+        store
+            .put_provider("all", "Every brand", vec![Scope::Read], Some("key-all"))
+            .unwrap();
+        store
+            .put_provider("brand2", "Brand two", vec![Scope::Read], Some("key-brand2"))
+            .unwrap();
+        let mut restricted = (*store.provider("brand2").unwrap().unwrap()).clone();
+        restricted.brands = vec![2];
+        store.save_provider(restricted).unwrap();
+        store.flush().unwrap();
+    }
+    let s = Served::start(&data, &[]);
+    let call = |provider: &str, key: &str, request: Value| -> Value {
+        let r = s.fetch(
+            client()
+                .post(format!(
+                    "{}{DLB_JSON}?provider={provider}&api_key={key}",
+                    s.base
+                ))
+                .json(&request),
+        );
+        r.json()
+    };
+    let brands = |provider: &str, key: &str| -> Vec<Value> {
+        let answer = call(provider, key, json!({"getBrands": {}}));
+        answer["dataSuppliers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["dataSupplierId"].clone())
+            .collect()
+    };
+    // Twice each, so the second answer of each comes from the cache.
+    for _ in 0..2 {
+        assert_eq!(brands("all", "key-all").len(), 4);
+        assert_eq!(brands("brand2", "key-brand2"), vec![json!(2)]);
+    }
+    let search = json!({"getArticles": {"searchQuery": "0986-478-379"}});
+    for _ in 0..2 {
+        assert_eq!(
+            call("all", "key-all", search.clone())["totalMatchingArticles"],
+            1
+        );
+        assert_eq!(
+            call("brand2", "key-brand2", search.clone())["totalMatchingArticles"],
+            0
+        );
+    }
+    let other_brand =
+        json!({"getArticleLinkages": {"dataSupplierId": 1, "articleNumber": "0 986 478 379"}});
+    assert_eq!(call("brand2", "key-brand2", other_brand)["status"], 403);
+}

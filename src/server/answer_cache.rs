@@ -22,8 +22,13 @@ pub enum LookupKind {
     CrossReferences,
     KtypeArticles,
     KtypePrices,
-    GenartPrices { genart: u32, is_kit: bool },
+    GenartPrices {
+        genart: u32,
+        is_kit: bool,
+    },
     ExhaustKit,
+    /// A SOAP/JSON operation; the key is its request's fields.
+    Operation(&'static str),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -55,6 +55,14 @@ impl From<Problem> for Failure {
     }
 }
 
+impl From<Failure> for Problem {
+    fn from(f: Failure) -> Problem {
+        let status = poem::http::StatusCode::from_u16(f.status)
+            .unwrap_or(poem::http::StatusCode::BAD_REQUEST);
+        Problem::new(status, f.text)
+    }
+}
+
 impl From<StoreError> for Failure {
     fn from(e: StoreError) -> Failure {
         Problem::from(e).into()
@@ -72,6 +80,9 @@ pub struct Operation {
     /// The XSD type whose fields follow `status` and `statusText` in the answer.
     pub answer_type: String,
     pub scope: Option<Scope>,
+    /// A pure catalogue read, whose answers the answer cache may keep (the price operations
+    /// keep theirs under their `/svc` routes' keys already).
+    pub cacheable: bool,
     register: fn(&mut Registry),
     run: Runner,
 }
@@ -103,6 +114,7 @@ where
         request_type: Req::name().into_owned(),
         answer_type: Ans::name().into_owned(),
         scope,
+        cacheable: false,
         register: |registry| {
             Req::register(registry);
             Ans::register(registry);
@@ -122,6 +134,13 @@ fn answer(value: &impl Serialize) -> Result<Value, Failure> {
 /// A cached `/svc` answer, as fields.
 fn cached<T>(bytes: crate::server::json_body::JsonBytes<T>) -> Result<Value, Failure> {
     serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
+}
+
+impl Operation {
+    fn cached(mut self) -> Operation {
+        self.cacheable = true;
+        self
+    }
 }
 
 /// Every operation, in the order the WSDL lists them.
@@ -145,37 +164,37 @@ pub fn all() -> Vec<Operation> {
             "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, page paging and a cursor.",
             Some(Read),
             super::article_search::get_articles,
-        ),
+        ).cached(),
         operation::<GetArticleLinkagesRequest, ArticleLinkages>(
             "getArticleLinkages",
             "Every vehicle an article fits, with position, quantity and notes, in one call.",
             Some(Read),
             get_article_linkages,
-        ),
+        ).cached(),
         operation::<GetLinkageTargetsRequest, LinkageTargetList>(
             "getLinkageTargets",
             "Vehicle types by Ktype or by make, with their details.",
             Some(Read),
             get_linkage_targets,
-        ),
+        ).cached(),
         operation::<GetBrandsRequest, BrandList>(
             "getBrands",
             "The brands (data suppliers) the provider may see.",
             Some(Read),
             get_brands,
-        ),
+        ).cached(),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
             "Every generic article (kind of part).",
             Some(Read),
             get_generic_articles,
-        ),
+        ).cached(),
         operation::<GetManufacturersRequest, ManufacturerList>(
             "getManufacturers",
             "Vehicle makers (of OE numbers) and competitor parts makers.",
             Some(Read),
             get_manufacturers,
-        ),
+        ).cached(),
         operation::<GetPricesByKtypeRequest, prices::KtypePrices>(
             "getPricesByKtype",
             "The prices of the articles linked to a vehicle type.",

@@ -16,7 +16,9 @@ use super::operations::{self, Call, Failure, Operation};
 use super::types::Types;
 use super::wsdl::{self, Style};
 use crate::server::AppState;
+use crate::server::answer_cache::LookupKind;
 use crate::server::auth;
+use crate::server::problem::Problem;
 
 /// The operations and their types, built once.
 struct Service {
@@ -172,13 +174,29 @@ async fn perform(
             static_credentials: admission.static_credentials,
             client_ip: admission.client_ip,
         };
-        op.run(&call, fields)
+        if !op.cacheable {
+            return op.run(&call, fields);
+        }
+        // The request's fields, as read by its type, are the key; the provider's brands and
+        // the data version are part of every key.
+        let key = fields.to_string();
+        let bytes = state
+            .answers
+            .answer(
+                state.store.catalogue().data_version(),
+                LookupKind::Operation(op.name),
+                &key,
+                call.caller.brands(),
+                || op.run(&call, fields).map_err(Problem::from),
+            )
+            .map_err(Failure::from)?;
+        serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
     })
     .await;
     let outcome = match ran {
         Ok(Ok(value)) => Outcome::Done(value),
         Ok(Err(failure)) => Outcome::Failed(failure),
-        Err(e) => Outcome::Failed(crate::server::problem::Problem::internal(e).into()),
+        Err(e) => Outcome::Failed(Problem::internal(e).into()),
     };
     (outcome, None)
 }
