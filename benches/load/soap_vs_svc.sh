@@ -81,18 +81,14 @@ for pair in "/svc/getCrossRefsOrArticle?mainref:$svc" "JSON getArticles (exact, 
     "$(echo "$rate / $health" | bc -l)" "$(echo "$rate / $svc" | bc -l)"
 done
 
-# Match modes: median of 9 single requests each (suffix reads the whole number index).
-ref=$(head -1 "$work/refs")
-tail6=$(python3 -c "import re,sys; print(re.sub('[^0-9A-Za-z]','',sys.argv[1])[-6:])" "$ref")
-head4=$(python3 -c "import re,sys; print(re.sub('[^0-9A-Za-z]','',sys.argv[1])[:4])" "$ref")
-for pair in "exact:$ref" "prefix:$head4" "suffix:$tail6" "prefix_or_suffix:$tail6"; do
-  mode=${pair%%:*} query=${pair#*:}
-  body=$(python3 -c 'import json,sys; print(json.dumps({"getArticles": {"provider": "demo", "searchQuery": sys.argv[1], "searchMatchType": sys.argv[2], "perPage": 10}}))' "$query" "$mode")
-  times=$(for _ in 1 2 3 4 5 6 7 8 9; do
+# Match modes: the median of 9 single requests, each for a different reference, so none is
+# answered from the answer cache (suffix reads the whole number indexes).
+for mode in exact prefix suffix prefix_or_suffix; do
+  times=$(sed -n '101,109p' "$work/refs" | while read -r ref; do
+    query=$(python3 -c "import re,sys; n=re.sub('[^0-9A-Za-z]','',sys.argv[1]); print({'exact': sys.argv[1], 'prefix': n[:4]}.get(sys.argv[2], n[-6:]))" "$ref" "$mode")
+    body=$(python3 -c 'import json,sys; print(json.dumps({"getArticles": {"provider": "demo", "searchQuery": sys.argv[1], "searchMatchType": sys.argv[2], "perPage": 10}}))' "$query" "$mode")
     curl -s -o /dev/null -w '%{time_total}\n' -X POST -H 'content-type: application/json' \
       --data "$body" "$base$json_path"
   done | sort -n | sed -n 5p)
-  found=$(curl -s -X POST -H 'content-type: application/json' --data "$body" "$base$json_path" \
-    | python3 -c 'import json,sys; print(json.load(sys.stdin)["totalMatchingArticles"])')
-  printf 'getArticles %-18s %-14s %8.2f ms  (%s matches)\n' "$mode" "'$query'" "$(echo "$times * 1000" | bc -l)" "$found"
+  printf 'getArticles %-18s %8.2f ms (median of 9 references, each asked once)\n' "$mode" "$(echo "$times * 1000" | bc -l)"
 done

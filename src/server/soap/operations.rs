@@ -92,6 +92,22 @@ impl Operation {
         (self.register)(registry)
     }
 
+    /// Whether a call may take long: a read of a whole index (suffix matches, replaced
+    /// numbers, a search without a number, vehicles by make) or a grant, which flushes.
+    pub fn may_block(&self, fields: &Value) -> bool {
+        let text = |name: &str| fields.get(name).and_then(Value::as_str);
+        match self.name {
+            "getArticles" => {
+                matches!(text("searchMatchType"), Some("suffix" | "prefix_or_suffix"))
+                    || fields.get("searchType").and_then(Value::as_u64) == Some(5)
+                    || text("searchQuery").is_none()
+            }
+            "getLinkageTargets" => text("mfrName").is_some(),
+            "addDynamicAddress" | "addDynamicAPIKey" => true,
+            _ => false,
+        }
+    }
+
     /// Runs the operation on fields already read by the request type.
     pub fn run(&self, call: &Call<'_>, fields: Value) -> Result<Value, Failure> {
         (self.run)(call, fields)

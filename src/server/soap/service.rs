@@ -160,45 +160,64 @@ async fn perform(
     {
         return (Outcome::Failed(problem.into()), None);
     }
+    let blocking = op.may_block(&fields);
     if let Err(limited) = auth::check_rate(state, &admission.caller) {
         return (
             Outcome::Failed(limited.problem.into()),
             Some(limited.retry_after_seconds),
         );
     }
-    let state = state.clone();
-    let ran = tokio::task::spawn_blocking(move || {
-        let call = Call {
-            state: &state,
-            caller: &admission.caller,
-            static_credentials: admission.static_credentials,
-            client_ip: admission.client_ip,
-        };
-        if !op.cacheable {
-            return op.run(&call, fields);
+    let work = {
+        let state = state.clone();
+        move || {
+            let call = Call {
+                state: &state,
+                caller: &admission.caller,
+                static_credentials: admission.static_credentials,
+                client_ip: admission.client_ip,
+            };
+            run_cached(&state, &call, op, fields)
         }
-        // The request's fields, as read by its type, are the key; the provider's brands and
-        // the data version are part of every key.
-        let key = fields.to_string();
-        let bytes = state
-            .answers
-            .answer(
-                state.store.catalogue().data_version(),
-                LookupKind::Operation(op.name),
-                &key,
-                call.caller.brands(),
-                || op.run(&call, fields).map_err(Problem::from),
-            )
-            .map_err(Failure::from)?;
-        serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
-    })
-    .await;
+    };
+    // Lookups run where the request is; a call that may read a whole index, or writes and
+    // flushes a grant, goes to the blocking pool so it holds up no other request.
+    let ran = if blocking {
+        tokio::task::spawn_blocking(work)
+            .await
+            .unwrap_or_else(|e| Err(Problem::internal(e).into()))
+    } else {
+        work()
+    };
     let outcome = match ran {
-        Ok(Ok(value)) => Outcome::Done(value),
-        Ok(Err(failure)) => Outcome::Failed(failure),
-        Err(e) => Outcome::Failed(Problem::internal(e).into()),
+        Ok(value) => Outcome::Done(value),
+        Err(failure) => Outcome::Failed(failure),
     };
     (outcome, None)
+}
+
+/// Runs an operation, through the answer cache where its answers may be kept: the request's
+/// fields (as read by its type), the provider's brands and the data version are the key.
+fn run_cached(
+    state: &AppState,
+    call: &Call<'_>,
+    op: &Operation,
+    fields: Value,
+) -> Result<Value, Failure> {
+    if !op.cacheable {
+        return op.run(call, fields);
+    }
+    let key = fields.to_string();
+    let bytes = state
+        .answers
+        .answer(
+            state.store.catalogue().data_version(),
+            LookupKind::Operation(op.name),
+            &key,
+            call.caller.brands(),
+            || op.run(call, fields).map_err(Problem::from),
+        )
+        .map_err(Failure::from)?;
+    serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
 }
 
 const UNPARSEABLE: &str = "Unable to parse request";
