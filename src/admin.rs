@@ -647,55 +647,61 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        assert!(
-            refused(NewProvider {
-                id: "a b".into(),
-                ..shop()
-            })
-            .contains("letters, digits")
-        );
-        assert!(
-            refused(NewProvider {
-                scopes: vec!["write".into()],
-                ..shop()
-            })
-            .contains("not a scope")
-        );
-        assert!(
-            refused(NewProvider {
-                scopes: vec![],
-                ..shop()
-            })
-            .contains("at least one scope")
-        );
-        assert!(
-            refused(NewProvider {
-                whitelist: vec!["::1".into()],
-                ..shop()
-            })
-            .contains("IPv6")
-        );
-        assert!(
-            refused(NewProvider {
-                whitelist: vec!["10.0.0.0/33".into()],
-                ..shop()
-            })
-            .contains("not an IPv4")
-        );
-        assert!(
-            refused(NewProvider {
-                brands: vec![0],
-                ..shop()
-            })
-            .contains("positive")
-        );
-        assert!(
-            refused(NewProvider {
-                max_grant_hours: Some(25),
-                ..shop()
-            })
-            .contains("between 1 and 24")
-        );
+        let cases = [
+            (
+                NewProvider {
+                    id: "a b".into(),
+                    ..shop()
+                },
+                "letters, digits",
+            ),
+            (
+                NewProvider {
+                    scopes: vec!["write".into()],
+                    ..shop()
+                },
+                "not a scope",
+            ),
+            (
+                NewProvider {
+                    scopes: vec![],
+                    ..shop()
+                },
+                "at least one scope",
+            ),
+            (
+                NewProvider {
+                    whitelist: vec!["::1".into()],
+                    ..shop()
+                },
+                "IPv6",
+            ),
+            (
+                NewProvider {
+                    whitelist: vec!["10.0.0.0/33".into()],
+                    ..shop()
+                },
+                "not an IPv4",
+            ),
+            (
+                NewProvider {
+                    brands: vec![0],
+                    ..shop()
+                },
+                "positive",
+            ),
+            (
+                NewProvider {
+                    max_grant_hours: Some(25),
+                    ..shop()
+                },
+                "between 1 and 24",
+            ),
+        ];
+        for (new, reason) in cases {
+            let said = refused(new);
+            assert!(said.contains(reason), "{said}");
+        }
         assert!(store.providers().unwrap().is_empty());
         assert!(audit_trail(&store, 10).unwrap().is_empty());
     }
