@@ -300,6 +300,20 @@ fn failures_are_answers_that_name_the_field() {
     }
     let not_json = s.fetch(client().post(format!("{}{DLB_JSON}", s.base)).body("{"));
     assert_eq!(not_json.status, 400);
+    // JSON nested 5,000 deep stops at the parser's recursion limit: a 400, not a crash.
+    let deep = format!(
+        r#"{{"getBrands":{}{}}}"#,
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    let deep = s.fetch(client().post(format!("{}{DLB_JSON}", s.base)).body(deep));
+    assert_eq!(deep.status, 400);
+    assert!(
+        deep.json()["statusText"]
+            .as_str()
+            .unwrap()
+            .starts_with("Unable to parse request")
+    );
 
     // Bad values: a normal answer (HTTP 200) whose status and text name the field.
     for (request, field) in [
