@@ -3,6 +3,7 @@
 //! for the XSD, for reading a request (XML or JSON) into typed values, and for writing an
 //! answer as XML in the XSD's element order.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
@@ -11,18 +12,20 @@ use serde_json::{Map, Value};
 
 use super::envelope::Element;
 
-/// The registered types of every operation.
+/// The registered types of every operation, with each complex type's fields resolved once
+/// (every request read and every answer written walks them).
 pub struct Types {
     pub registry: Registry,
+    fields: HashMap<String, Vec<Property>>,
 }
 
 /// What a property holds.
-enum Shape<'a> {
+enum Shape {
     Scalar(Scalar),
     /// A named enumeration of strings.
-    Enum(&'a str),
+    Enum(String),
     /// A named complex type.
-    Object(&'a str),
+    Object(String),
 }
 
 #[derive(Clone, Copy)]
@@ -113,12 +116,61 @@ impl Scalar {
 }
 
 /// A property of a complex type.
-struct Property<'a> {
-    name: &'a str,
-    shape: Shape<'a>,
+struct Property {
+    name: &'static str,
+    shape: Shape,
     many: bool,
     required: bool,
-    doc: Option<&'a str>,
+    doc: Option<&'static str>,
+}
+
+fn shape_of(registry: &Registry, r: &MetaSchemaRef) -> (Shape, bool) {
+    if let MetaSchemaRef::Inline(s) = r
+        && s.ty == "array"
+        && let Some(items) = &s.items
+    {
+        return (shape_of(registry, items).0, true);
+    }
+    if let Some(name) = reference_name(r) {
+        let is_enum = registry
+            .schemas
+            .get(name)
+            .is_some_and(|s| !s.enum_items.is_empty());
+        let name = name.to_owned();
+        return (
+            if is_enum {
+                Shape::Enum(name)
+            } else {
+                Shape::Object(name)
+            },
+            false,
+        );
+    }
+    match r {
+        MetaSchemaRef::Inline(s) => (Shape::Scalar(Scalar::of(s)), false),
+        MetaSchemaRef::Reference(_) => (Shape::Scalar(Scalar::String), false),
+    }
+}
+
+fn properties(registry: &Registry, schema: &MetaSchema) -> Vec<Property> {
+    schema
+        .properties
+        .iter()
+        .map(|(name, r)| {
+            let (shape, many) = shape_of(registry, r);
+            let doc = match r {
+                MetaSchemaRef::Inline(s) => s.description,
+                MetaSchemaRef::Reference(_) => None,
+            };
+            Property {
+                name,
+                shape,
+                many,
+                required: schema.required.contains(name),
+                doc,
+            }
+        })
+        .collect()
 }
 
 fn reference_name(r: &MetaSchemaRef) -> Option<&str> {
@@ -132,56 +184,21 @@ impl Types {
     pub fn new(register: impl FnOnce(&mut Registry)) -> Types {
         let mut registry = Registry::new();
         register(&mut registry);
-        Types { registry }
-    }
-
-    pub fn schema(&self, name: &str) -> Option<&MetaSchema> {
-        self.registry.schemas.get(name)
-    }
-
-    fn shape_of<'a>(&'a self, r: &'a MetaSchemaRef) -> (Shape<'a>, bool) {
-        if let MetaSchemaRef::Inline(s) = r
-            && s.ty == "array"
-            && let Some(items) = &s.items
-        {
-            return (self.shape_of(items).0, true);
-        }
-        if let Some(name) = reference_name(r) {
-            let is_enum = self.schema(name).is_some_and(|s| !s.enum_items.is_empty());
-            return (
-                if is_enum {
-                    Shape::Enum(name)
-                } else {
-                    Shape::Object(name)
-                },
-                false,
-            );
-        }
-        match r {
-            MetaSchemaRef::Inline(s) => (Shape::Scalar(Scalar::of(s)), false),
-            MetaSchemaRef::Reference(_) => (Shape::Scalar(Scalar::String), false),
-        }
-    }
-
-    fn properties<'a>(&'a self, schema: &'a MetaSchema) -> Vec<Property<'a>> {
-        schema
-            .properties
+        let fields = registry
+            .schemas
             .iter()
-            .map(|(name, r)| {
-                let (shape, many) = self.shape_of(r);
-                let doc = match r {
-                    MetaSchemaRef::Inline(s) => s.description,
-                    MetaSchemaRef::Reference(_) => None,
-                };
-                Property {
-                    name,
-                    shape,
-                    many,
-                    required: schema.required.contains(name),
-                    doc,
-                }
-            })
-            .collect()
+            .map(|(name, schema)| (name.clone(), properties(&registry, schema)))
+            .collect();
+        Types { registry, fields }
+    }
+
+    /// The fields of a complex type, in order; none for an unknown name.
+    fn fields(&self, type_name: &str) -> &[Property] {
+        self.fields.get(type_name).map_or(&[], Vec::as_slice)
+    }
+
+    fn schema(&self, name: &str) -> Option<&MetaSchema> {
+        self.registry.schemas.get(name)
     }
 
     /// The XSD `complexType`s and `simpleType`s of every registered schema.
@@ -201,16 +218,16 @@ impl Types {
                 continue;
             }
             let _ = write!(out, r#"<xs:complexType name="{name}">{doc}<xs:sequence>"#);
-            self.xsd_elements(schema, false, out);
+            self.xsd_elements(name, false, out);
             out.push_str("</xs:sequence></xs:complexType>");
         }
     }
 
     /// The elements of a schema's properties; `all_optional` for answers, whose fields are
     /// absent when the status is not 200.
-    pub fn xsd_elements(&self, schema: &MetaSchema, all_optional: bool, out: &mut String) {
-        for p in self.properties(schema) {
-            let ty = match p.shape {
+    pub fn xsd_elements(&self, type_name: &str, all_optional: bool, out: &mut String) {
+        for p in self.fields(type_name) {
+            let ty = match &p.shape {
                 Shape::Scalar(s) => s.xsd().to_owned(),
                 Shape::Enum(n) | Shape::Object(n) => format!("tns:{n}"),
             };
@@ -240,10 +257,10 @@ impl Types {
     /// Reads an element of the named type into JSON, by the type: unknown, repeated,
     /// missing and mistyped fields are refused naming the field.
     pub fn read_xml(&self, type_name: &str, element: &Element) -> Result<Value, String> {
-        let schema = self
-            .schema(type_name)
-            .ok_or_else(|| format!("no type {type_name}"))?;
-        let props = self.properties(schema);
+        if !self.fields.contains_key(type_name) {
+            return Err(format!("no type {type_name}"));
+        }
+        let props = self.fields(type_name);
         let mut map = Map::new();
         for child in &element.children {
             let p = props
@@ -270,18 +287,18 @@ impl Types {
                 return Err(format!("Field '{}' is given twice", p.name));
             }
         }
-        finish(&props, map)
+        finish(props, map)
     }
 
     /// Reads a JSON value of the named type, by the type, as `read_xml` does.
     pub fn read_json(&self, type_name: &str, value: &Value) -> Result<Value, String> {
-        let schema = self
-            .schema(type_name)
-            .ok_or_else(|| format!("no type {type_name}"))?;
+        if !self.fields.contains_key(type_name) {
+            return Err(format!("no type {type_name}"));
+        }
         let Value::Object(input) = value else {
             return Err(format!("{type_name} must be an object"));
         };
-        let props = self.properties(schema);
+        let props = self.fields(type_name);
         let mut map = Map::new();
         for (key, value) in input {
             let p = props
@@ -308,7 +325,7 @@ impl Types {
             };
             map.insert(key.clone(), read);
         }
-        finish(&props, map)
+        finish(props, map)
     }
 
     fn read_enum(&self, type_name: &str, field: &str, value: &Value) -> Result<Value, String> {
@@ -333,19 +350,10 @@ impl Types {
 
     /// Writes the fields of `value` as elements in the order of the named type.
     pub fn write_xml(&self, type_name: &str, value: &Value, out: &mut String) {
-        let (Some(schema), Value::Object(map)) = (self.schema(type_name), value) else {
+        let Value::Object(map) = value else {
             return;
         };
-        self.write_properties(schema, map, out);
-    }
-
-    pub fn write_properties(
-        &self,
-        schema: &MetaSchema,
-        map: &Map<String, Value>,
-        out: &mut String,
-    ) {
-        for p in self.properties(schema) {
+        for p in self.fields(type_name) {
             let Some(value) = map.get(p.name) else {
                 continue;
             };
@@ -368,7 +376,7 @@ impl Types {
 }
 
 /// Required fields present, lists present even when empty.
-fn finish(props: &[Property<'_>], mut map: Map<String, Value>) -> Result<Value, String> {
+fn finish(props: &[Property], mut map: Map<String, Value>) -> Result<Value, String> {
     for p in props {
         if p.many {
             map.entry(p.name.to_owned())

@@ -72,9 +72,7 @@ pub fn xsd(style: Style, operations: &[Operation], types: &Types) -> String {
             )),
             STATUS_ELEMENTS
         );
-        if let Some(answer) = types.schema(&op.answer_type) {
-            types.xsd_elements(answer, true, &mut out);
-        }
+        types.xsd_elements(&op.answer_type, true, &mut out);
         out.push_str("</xs:sequence></xs:complexType></xs:element>");
     }
     let _ = write!(
