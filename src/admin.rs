@@ -49,6 +49,8 @@ pub struct ProviderView {
     pub max_grant_hours: u8,
     /// 0: the server's `rate_limit_per_second`.
     pub rate_limit_per_second: u32,
+    /// Whether its end users' dynamic keys and address grants may export (they always read).
+    pub dynamic_export: bool,
 }
 
 impl From<&ProviderRecord> for ProviderView {
@@ -63,6 +65,7 @@ impl From<&ProviderRecord> for ProviderView {
             whitelist: r.whitelist.iter().map(|w| w.net().to_string()).collect(),
             max_grant_hours: r.max_grant_hours,
             rate_limit_per_second: r.rate_limit_per_second,
+            dynamic_export: r.dynamic_export,
         }
     }
 }
@@ -84,6 +87,8 @@ pub struct NewProvider {
     pub max_grant_hours: Option<u8>,
     #[serde(default)]
     pub rate_limit_per_second: Option<u32>,
+    #[serde(default)]
+    pub dynamic_export: Option<bool>,
     /// Whether to generate a first key (the default); a provider without one is admitted by
     /// its whitelist only.
     #[serde(default = "yes")]
@@ -127,6 +132,9 @@ pub enum Change {
         max_grant_hours: Option<u8>,
         #[serde(default)]
         rate_limit_per_second: Option<u32>,
+        /// Whether end users' dynamic credentials may export.
+        #[serde(default)]
+        dynamic_export: Option<bool>,
     },
 }
 
@@ -278,6 +286,7 @@ pub fn create(
         record.max_grant_hours = check_grant_hours(hours)?;
     }
     record.rate_limit_per_second = new.rate_limit_per_second.unwrap_or(0);
+    record.dynamic_export = new.dynamic_export.unwrap_or(false);
     if store.provider(&new.id)?.is_some() {
         return Err(AdminError::Exists(new.id));
     }
@@ -296,13 +305,14 @@ pub fn create(
         "provider.create",
         &record.id,
         format!(
-            "scopes {:?}, keys {:?}, brands {:?}, whitelist {:?}, max_grant_hours {}, rate_limit_per_second {}",
+            "scopes {:?}, keys {:?}, brands {:?}, whitelist {:?}, max_grant_hours {}, rate_limit_per_second {}, dynamic_export {}",
             view.scopes,
             view.keys,
             view.brands,
             view.whitelist,
             view.max_grant_hours,
-            view.rate_limit_per_second
+            view.rate_limit_per_second,
+            view.dynamic_export
         ),
     )?;
     store.save_provider(record)?;
@@ -446,6 +456,7 @@ pub fn change(
         Change::SetLimits {
             max_grant_hours,
             rate_limit_per_second,
+            dynamic_export,
         } => {
             if let Some(hours) = max_grant_hours {
                 record.max_grant_hours = check_grant_hours(hours)?;
@@ -453,11 +464,14 @@ pub fn change(
             if let Some(rate) = rate_limit_per_second {
                 record.rate_limit_per_second = rate;
             }
+            if let Some(export) = dynamic_export {
+                record.dynamic_export = export;
+            }
             (
                 "limits.set",
                 format!(
-                    "max_grant_hours {}, rate_limit_per_second {}",
-                    record.max_grant_hours, record.rate_limit_per_second
+                    "max_grant_hours {}, rate_limit_per_second {}, dynamic_export {}",
+                    record.max_grant_hours, record.rate_limit_per_second, record.dynamic_export
                 ),
             )
         }

@@ -13,6 +13,22 @@ pub const DEFAULT_CONFIG_FILE: &str = "/etc/partscat/partscat.toml";
 /// The generic articles that make up an exhaust system by default (the demo catalogue's).
 pub const DEFAULT_EXHAUST_GENARTS: [u32; 5] = [4000, 4010, 4020, 4030, 4040];
 
+/// How log lines are written: for people (colour on a terminal only) or one JSON object a
+/// line, for log collectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+fn parse_log_format(text: &str) -> Result<LogFormat, String> {
+    match text.trim() {
+        "text" => Ok(LogFormat::Text),
+        "json" => Ok(LogFormat::Json),
+        _ => Err(format!("'{text}' is not one of text, json")),
+    }
+}
+
 /// Who may read `/metrics`: anyone, providers with the `admin` scope, or nobody.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MetricsAccess {
@@ -40,6 +56,12 @@ pub struct Settings {
     pub data_dir: PathBuf,
     /// A tracing filter (`info`, `partscat=debug`, …).
     pub log: String,
+    /// Text or JSON log lines.
+    pub log_format: LogFormat,
+    /// How long one request's work may run before it answers an error, in ms; 0: no limit.
+    pub work_budget_ms: u64,
+    /// Open client connections at most; 0: derived from the open-file limit at start.
+    pub max_connections: u32,
     /// Generic articles that count as exhaust-system parts.
     pub exhaust_genarts: Vec<u32>,
     /// The store's page cache, in MiB.
@@ -74,6 +96,9 @@ impl Default for Settings {
             listen: vec![SocketAddr::from(([127, 0, 0, 1], 8080))],
             data_dir: PathBuf::from("partscat-data"),
             log: "info".into(),
+            log_format: LogFormat::Text,
+            work_budget_ms: 10_000,
+            max_connections: 0,
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::from("partscat-inbox"),
@@ -112,6 +137,9 @@ struct FileLayer {
     listen: Option<Listen>,
     data_dir: Option<PathBuf>,
     log: Option<String>,
+    log_format: Option<String>,
+    work_budget_ms: Option<u64>,
+    max_connections: Option<u32>,
     cache_mb: Option<u64>,
     inbox: Option<PathBuf>,
     import_wait_ms: Option<u64>,
@@ -138,10 +166,13 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 15] = [
+const KNOWN_KEYS: [&str; 18] = [
     "listen",
     "data_dir",
     "log",
+    "log_format",
+    "work_budget_ms",
+    "max_connections",
     "cache_mb",
     "inbox",
     "import_wait_ms",
@@ -156,11 +187,14 @@ const KNOWN_KEYS: [&str; 15] = [
     "catalogue",
 ];
 const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 16] = [
+const KNOWN_ENV: [&str; 19] = [
     "PARTSCAT_CONFIG",
     "PARTSCAT_LISTEN",
     "PARTSCAT_DATA",
     "PARTSCAT_LOG",
+    "PARTSCAT_LOG_FORMAT",
+    "PARTSCAT_WORK_BUDGET_MS",
+    "PARTSCAT_MAX_CONNECTIONS",
     "PARTSCAT_CACHE_MB",
     "PARTSCAT_EXHAUST_GENARTS",
     "PARTSCAT_INBOX",
@@ -275,6 +309,12 @@ fn parse_retention(text: &str) -> Result<u32, String> {
 }
 
 impl Settings {
+    /// One request's work budget; `None`: no limit.
+    pub fn work_budget(&self) -> Option<std::time::Duration> {
+        Some(std::time::Duration::from_millis(self.work_budget_ms))
+            .filter(|_| self.work_budget_ms > 0)
+    }
+
     /// Where the admin API listens: `admin_socket`, else `admin.sock` in the data directory;
     /// `None` when `admin_socket` is set empty.
     pub fn admin_socket_path(&self) -> Option<PathBuf> {
@@ -331,6 +371,26 @@ impl Settings {
         }
         if let Some(v) = env("PARTSCAT_LOG") {
             settings.log = v;
+        }
+        if let Some(v) = env("PARTSCAT_LOG_FORMAT") {
+            settings.log_format =
+                parse_log_format(&v).map_err(|e| ConfigError::Env("PARTSCAT_LOG_FORMAT", e))?;
+        }
+        if let Some(v) = env("PARTSCAT_WORK_BUDGET_MS") {
+            settings.work_budget_ms = v.trim().parse().map_err(|_| {
+                ConfigError::Env(
+                    "PARTSCAT_WORK_BUDGET_MS",
+                    format!("'{v}' is not a number of milliseconds"),
+                )
+            })?;
+        }
+        if let Some(v) = env("PARTSCAT_MAX_CONNECTIONS") {
+            settings.max_connections = v.trim().parse().map_err(|_| {
+                ConfigError::Env(
+                    "PARTSCAT_MAX_CONNECTIONS",
+                    format!("'{v}' is not a number of connections"),
+                )
+            })?;
         }
         if let Some(v) = env("PARTSCAT_CACHE_MB") {
             settings.cache_mb =
@@ -476,6 +536,15 @@ impl Settings {
         }
         if let Some(l) = layer.log {
             self.log = l;
+        }
+        if let Some(f) = layer.log_format {
+            self.log_format = parse_log_format(&f).map_err(|e| fail(format!("log_format: {e}")))?;
+        }
+        if let Some(ms) = layer.work_budget_ms {
+            self.work_budget_ms = ms;
+        }
+        if let Some(n) = layer.max_connections {
+            self.max_connections = n;
         }
         if let Some(mb) = layer.cache_mb {
             self.cache_mb =

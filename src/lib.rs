@@ -2,6 +2,7 @@
 
 pub mod access;
 pub mod admin;
+pub mod budget;
 pub mod catalogue;
 pub mod config;
 pub mod demo;

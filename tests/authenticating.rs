@@ -135,6 +135,30 @@ fn each_route_needs_its_scope() {
 }
 
 #[test]
+fn json_log_lines_for_collectors() {
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_LOG_FORMAT", "json")]);
+    assert_eq!(s.get(ROUTE).status, 200);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !s.log_text().contains("partscat::access") {
+        assert!(std::time::Instant::now() < deadline, "{}", s.log_text());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let log = s.log_text();
+    for line in log.lines().filter(|l| !l.is_empty()) {
+        let entry: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert!(
+            entry["level"].is_string() && entry["fields"].is_object(),
+            "{line}"
+        );
+    }
+    assert!(
+        log.contains("api_key=[redacted]") && !log.contains(DEMO_KEY),
+        "{log}"
+    );
+}
+
+#[test]
 fn no_key_reaches_the_log() {
     let s = Served::demo(&[]);
     let c = client();
@@ -162,16 +186,34 @@ fn no_key_reaches_the_log() {
             .header("Authorization", format!("Bearer {secret_query}")),
     );
     assert_eq!(wrong_header.status, 401);
+    // Other spellings of the parameter, and a key pasted into the path.
+    let spellings = ["API_KEY", "apikey", "api-key", "key", "Api%2DKey"];
+    for name in spellings {
+        let r = s.fetch(c.get(format!(
+            "{}{ROUTE}?provider=demo&{name}={secret_query}",
+            s.base
+        )));
+        assert_eq!(r.status, 401, "{name}");
+    }
+    let in_path = s.fetch(c.get(format!(
+        "{}/svc/getCrossRefsOrArticle/{DEMO_KEY}?mainref&provider=demo&api_key={DEMO_KEY}",
+        s.base
+    )));
+    assert_eq!(in_path.status, 404);
 
     // The access lines are written after the answers; give the writer a moment.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while s.log_text().matches("request").count() < 5 {
+    while s.log_text().matches("request").count() < 5 + spellings.len() + 1 {
         assert!(std::time::Instant::now() < deadline, "{}", s.log_text());
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let log = s.log_text();
     assert!(log.contains("api_key=[redacted]"), "{log}");
+    assert!(log.contains("API_KEY=[redacted]"), "{log}");
+    assert!(log.contains("getCrossRefsOrArticle/[redacted]"), "{log}");
     assert!(log.contains(ROUTE), "{log}");
+    // Standard error is a file here: no colour escapes.
+    assert!(!log.contains('\x1b'), "{log}");
     for secret in [DEMO_KEY, secret_query] {
         assert!(!log.contains(secret), "the log holds a key: {log}");
     }

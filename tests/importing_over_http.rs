@@ -105,7 +105,20 @@ fn file_ids_outside_the_inbox_are_refused() {
     std::fs::write(dir.path().join("outside.csv"), "x\n").unwrap();
     std::fs::write(inbox.join(".hidden.csv"), "x\n").unwrap();
     std::fs::create_dir(inbox.join("sub")).unwrap();
+    // Links are not followed, whatever they point at; a FIFO does not hold the request.
+    std::os::unix::fs::symlink(dir.path().join("outside.csv"), inbox.join("link.csv")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", inbox.join("passwd.csv")).unwrap();
+    let fifo = std::ffi::CString::new(common::path(&inbox.join("pipe.csv"))).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     let s = serve_with_inbox(&inbox, "5000");
+    for bad in ["link.csv", "passwd.csv", "pipe.csv"] {
+        let r = s.get(&format!(
+            "/svc/importArticles?fileId={bad}&importType=prices&dryRun=true"
+        ));
+        assert_eq!(r.status, 400, "{bad}: {}", r.text());
+        assert!(r.text().contains("is not a regular file"), "{}", r.text());
+        assert!(!r.text().contains(common::path(&inbox)), "{}", r.text());
+    }
     for bad in [
         "../x",
         "..",

@@ -62,6 +62,9 @@ enum AdminCommand {
         /// Requests a second; 0: the server's `rate_limit_per_second`.
         #[arg(long, value_name = "N")]
         rate_limit: Option<u32>,
+        /// Whether its end users' dynamic keys and address grants may export too.
+        #[arg(long, value_name = "true|false")]
+        dynamic_export: Option<bool>,
     },
     /// The audit trail of admin actions and grants, newest last.
     Audit {
@@ -94,6 +97,9 @@ enum ProviderCommand {
         /// Requests a second (default: the server's `rate_limit_per_second`).
         #[arg(long, value_name = "N")]
         rate_limit: Option<u32>,
+        /// Let its end users' dynamic keys and address grants export too (they always read).
+        #[arg(long)]
+        dynamic_export: bool,
         /// Make no key: the provider is admitted by its whitelist only.
         #[arg(long)]
         no_key: bool,
@@ -330,6 +336,7 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                 whitelist,
                 max_grant_hours,
                 rate_limit,
+                dynamic_export,
                 no_key,
             } => {
                 let outcome = backend.create(NewProvider {
@@ -340,6 +347,7 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                     whitelist,
                     max_grant_hours,
                     rate_limit_per_second: rate_limit,
+                    dynamic_export: Some(dynamic_export),
                     with_key: !no_key,
                 })?;
                 print_outcome(&outcome, json)
@@ -400,13 +408,15 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
             provider,
             max_grant_hours,
             rate_limit,
+            dynamic_export,
         } => {
-            if max_grant_hours.is_none() && rate_limit.is_none() {
-                return Err("give --max-grant-hours, --rate-limit or both".into());
+            if max_grant_hours.is_none() && rate_limit.is_none() && dynamic_export.is_none() {
+                return Err("give --max-grant-hours, --rate-limit or --dynamic-export".into());
             }
             let change = Change::SetLimits {
                 max_grant_hours,
                 rate_limit_per_second: rate_limit,
+                dynamic_export,
             };
             print_outcome(&backend.change(&provider, change)?, json)
         }
@@ -503,6 +513,10 @@ fn print_provider(p: &ProviderView) {
         n => format!("{n}/s"),
     };
     println!("rate limit:        {rate}");
+    println!(
+        "end users export:  {}",
+        if p.dynamic_export { "yes" } else { "no" }
+    );
 }
 
 fn print_table(providers: &[ProviderView]) {

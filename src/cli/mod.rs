@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use clap::{Args, Parser, Subcommand};
 
-use partscat::config::{Overrides, Settings};
+use partscat::config::{LogFormat, Overrides, Settings};
 use partscat::import::{self, ImportFile, ImportType, Source};
-use partscat::store::{Store, check};
+use partscat::store::{self, Store, check};
 use partscat::{demo, generate, server};
 
 #[derive(Parser)]
@@ -119,10 +119,12 @@ fn settings(
         inbox,
     };
     let (settings, warnings) = Settings::load(&overrides).map_err(|e| e.to_string())?;
-    init_logging(&settings.log);
+    init_logging(&settings.log, settings.log_format);
     for w in warnings {
         tracing::warn!("{w}");
     }
+    // Every command that takes settings opens the store, which must stay private.
+    store::keep_new_files_private();
     Ok(settings)
 }
 
@@ -131,13 +133,19 @@ fn open_store(settings: &Settings) -> Result<Store, String> {
         .map_err(|e| e.to_string())
 }
 
-fn init_logging(filter: &str) {
+/// Log lines on standard error: coloured only on a terminal (journald and files get plain
+/// text), or one JSON object a line for log collectors.
+fn init_logging(filter: &str, format: LogFormat) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+    let lines = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => lines.with_ansi(std::io::stderr().is_terminal()).try_init(),
+        LogFormat::Json => lines.json().try_init(),
+    };
 }
 
 fn run(command: Command) -> Result<ExitCode, String> {
@@ -169,7 +177,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             out,
             seed,
         } => {
-            init_logging("info");
+            init_logging("info", LogFormat::Text);
             let summary = generate::generate(articles, seed, &out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
@@ -289,6 +297,12 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
     let store = Arc::new(open_store(&settings)?);
     tracing::info!(data = %settings.data_dir.display(), "store open");
+    for wide in store::wider_than_owner(&settings.data_dir) {
+        tracing::warn!(
+            path = %wide.display(),
+            "others than the owner may read this part of the store (it holds key hashes, grants and the audit trail): chmod go-rwx"
+        );
+    }
     if demo {
         let key =
             demo::create_demo_provider(&store, demo_key.as_deref()).map_err(|e| e.to_string())?;

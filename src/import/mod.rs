@@ -26,6 +26,11 @@ pub struct ImportFile {
 #[derive(Debug, Clone)]
 pub enum Source {
     Path(PathBuf),
+    /// A file opened already (and checked), named in reports by `name` rather than a path.
+    Opened {
+        name: String,
+        file: std::sync::Arc<std::fs::File>,
+    },
     /// Bytes the binary carries (the demo catalogue), with a name for reports.
     Embedded {
         name: String,
@@ -37,7 +42,7 @@ impl Source {
     pub fn name(&self) -> String {
         match self {
             Source::Path(p) => p.display().to_string(),
-            Source::Embedded { name, .. } => name.clone(),
+            Source::Opened { name, .. } | Source::Embedded { name, .. } => name.clone(),
         }
     }
 
@@ -47,6 +52,13 @@ impl Source {
                 let file = std::fs::File::open(p).map_err(|e| format!("cannot be opened: {e}"))?;
                 let len = file.metadata().map(|m| m.len()).unwrap_or(0);
                 Ok((Box::new(file), len))
+            }
+            Source::Opened { file, .. } => {
+                let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+                let own = file
+                    .try_clone()
+                    .map_err(|e| format!("cannot be read: {e}"))?;
+                Ok((Box::new(own), len))
             }
             Source::Embedded { bytes, .. } => Ok((
                 Box::new(std::io::Cursor::new(bytes.clone())),

@@ -113,10 +113,11 @@ fn json_answer(status: StatusCode, body: &impl serde::Serialize) -> Response {
 
 async fn read_json<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, Problem> {
     let bytes = body.into_bytes().await.map_err(|e| {
-        Problem::new(
-            StatusCode::BAD_REQUEST,
-            format!("the body cannot be read: {e}"),
-        )
+        let status = match &e {
+            poem::error::ReadBodyError::Io(io) => super::connection::body_error_status(io),
+            _ => StatusCode::BAD_REQUEST,
+        };
+        Problem::new(status, format!("the body cannot be read: {e}"))
     })?;
     serde_json::from_slice(&bytes).map_err(|e| {
         Problem::new(

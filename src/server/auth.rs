@@ -23,6 +23,23 @@ use crate::store::{ProviderRecord, Scope, hash_key};
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub provider: Arc<ProviderRecord>,
+    pub credential: Credential,
+}
+
+/// What admitted a call: the provider's own credentials, or a grant it handed an end user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Credential {
+    StaticKey,
+    Whitelist,
+    DynamicKey,
+    AddressGrant,
+}
+
+impl Credential {
+    /// The provider's own key or whitelisted address, not an end user's grant.
+    pub fn is_static(self) -> bool {
+        matches!(self, Credential::StaticKey | Credential::Whitelist)
+    }
 }
 
 // The three places a key may be. These types declare them in the document; `authenticate`
@@ -65,8 +82,6 @@ fn unauthorized(detail: &str) -> Problem {
 #[derive(Debug, Clone)]
 pub struct Admission {
     pub caller: Caller,
-    /// By a static key or the whitelist, not by a dynamic grant.
-    pub static_credentials: bool,
     /// The client's address (the peer, or what a trusted proxy names).
     pub client_ip: Option<IpAddr>,
 }
@@ -89,6 +104,12 @@ pub fn authenticate(
                 return Err(unauthorized("the request repeats `api_key`"));
             }
             "api_key" => keys.push(value),
+            "provider" if provider.is_some() => {
+                return Err(Problem::bad_parameter(
+                    "provider",
+                    "parameter `provider` is given more than once",
+                ));
+            }
             "provider" => provider = Some(value),
             _ => {}
         }
@@ -141,9 +162,16 @@ pub fn authenticate(
     if !admitted {
         return Err(denied());
     }
+    let credential = if static_key {
+        Credential::StaticKey
+    } else {
+        Credential::DynamicKey
+    };
     Ok(Admission {
-        caller: Caller { provider: record },
-        static_credentials: static_key,
+        caller: Caller {
+            provider: record,
+            credential,
+        },
         client_ip,
     })
 }
@@ -177,15 +205,20 @@ fn admit_by_address(
     };
     let whitelisted = record.admits(ip);
     let granted = || access::address_admitted(&state.store, state.clock.as_ref(), provider, ip);
-    if whitelisted || granted().map_err(Problem::from)? {
-        Ok(Admission {
-            caller: Caller { provider: record },
-            static_credentials: whitelisted,
-            client_ip,
-        })
+    let credential = if whitelisted {
+        Credential::Whitelist
+    } else if granted().map_err(Problem::from)? {
+        Credential::AddressGrant
     } else {
-        Err(not_admitted())
-    }
+        return Err(not_admitted());
+    };
+    Ok(Admission {
+        caller: Caller {
+            provider: record,
+            credential,
+        },
+        client_ip,
+    })
 }
 
 fn subtle_eq(a: &[u8; 32], b: &[u8; 32]) -> subtle::Choice {
@@ -230,6 +263,18 @@ fn requested_brand(req: &Request) -> Option<u32> {
 }
 
 impl Caller {
+    /// Whether the call may use the scope: its provider has it, and an end user's dynamic
+    /// key or address grant is limited to `read` (and `export` where the provider allows
+    /// it), whatever else the provider may do.
+    pub fn may_use(&self, scope: Scope) -> bool {
+        let end_user_may = match scope {
+            Scope::Read => true,
+            Scope::Export => self.provider.dynamic_export,
+            Scope::Admin => false,
+        };
+        self.provider.scopes.contains(&scope) && (self.credential.is_static() || end_user_may)
+    }
+
     /// The brands this caller may see; empty: every brand.
     pub fn brands(&self) -> &[u32] {
         &self.provider.brands
@@ -289,10 +334,19 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
     Ok(next.call(req).await?.into_response())
 }
 
-/// 403 unless the caller's provider has the scope.
+/// 403 unless the caller may use the scope.
 pub fn check_scope(caller: &Caller, scope: Scope) -> Result<(), Problem> {
-    if caller.provider.scopes.contains(&scope) {
+    if caller.may_use(scope) {
         return Ok(());
+    }
+    if caller.provider.scopes.contains(&scope) {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "Access denied: a dynamic key or address grant does not carry the `{}` scope; use the provider's own key",
+                scope.name()
+            ),
+        ));
     }
     Err(Problem::new(
         StatusCode::FORBIDDEN,

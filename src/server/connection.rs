@@ -1,109 +1,145 @@
-//! Connection hygiene: a deadline for reading a request's headers, so a client trickling
-//! bytes cannot hold a connection (poem sets no timer for hyper's own), and a bound on
-//! request bodies that holds for chunked bodies too (poem's `SizeLimit` reads only
-//! `Content-Length`).
+//! Connection hygiene: deadlines poem does not set (for a request's headers, for a
+//! connection that moves no bytes, for a request body), tighter when the server is near its
+//! connection cap, and a bound on request bodies that holds for chunked bodies too (poem's
+//! `SizeLimit` reads only `Content-Length`).
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::Bytes;
 use futures_util::StreamExt;
 use poem::http::StatusCode;
-use poem::listener::Acceptor;
-use poem::web::{LocalAddr, RemoteAddr};
 use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::time::Sleep;
+use tokio::time::{Instant, Sleep};
 
+use super::connection_cap::ConnectionGauge;
 use super::problem::Problem;
 
 /// From a request's first byte (or the connection's accept) to the end of its headers.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// A connection that moves no bytes for this long, between requests or while its answer
+/// waits for the client to read, is closed. Both limits shrink near the connection cap.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// A request body must have arrived whole this long after its handler starts reading it.
+pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest request body any route reads.
 pub const MAX_BODY_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Wraps every accepted connection in a `HeaderDeadline`.
-pub struct GuardedAcceptor<A> {
-    pub inner: A,
-    pub header_timeout: Duration,
+/// Where a connection is in its request cycle.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// Reading a request's headers (since accept, or since the first byte after an answer).
+    Headers { since: Instant, matched: usize },
+    /// The headers are in: the handler runs (its work has its own budget).
+    Handling,
+    /// An answer is going out, or has: idle since the last byte moved.
+    Quiet { since: Instant },
 }
 
-impl<A: Acceptor> Acceptor for GuardedAcceptor<A> {
-    type Io = HeaderDeadline<A::Io>;
-
-    fn local_addr(&self) -> Vec<LocalAddr> {
-        self.inner.local_addr()
-    }
-
-    async fn accept(
-        &mut self,
-    ) -> io::Result<(Self::Io, LocalAddr, RemoteAddr, poem::http::uri::Scheme)> {
-        let (io, local, remote, scheme) = self.inner.accept().await?;
-        Ok((
-            HeaderDeadline::new(io, self.header_timeout),
-            local,
-            remote,
-            scheme,
-        ))
-    }
-}
-
-/// Fails reads with `TimedOut` when a request's headers take longer than the limit.
-/// The clock starts at accept, and again at the first byte after each response.
-pub struct HeaderDeadline<T> {
+/// A client connection with its deadlines; counted by the gauge until dropped.
+pub struct GuardedConnection<T> {
     inner: T,
-    limit: Duration,
-    deadline: Option<Pin<Box<Sleep>>>,
-    /// How much of `\r\n\r\n` the bytes read so far end with.
-    matched: usize,
-    /// A response went out: the next byte starts a new request.
-    between_requests: bool,
+    gauge: Arc<ConnectionGauge>,
+    peer: std::net::SocketAddr,
+    phase: Phase,
+    timer: Pin<Box<Sleep>>,
 }
 
-impl<T> HeaderDeadline<T> {
-    fn new(inner: T, limit: Duration) -> Self {
-        HeaderDeadline {
+impl<T> GuardedConnection<T> {
+    pub fn new(inner: T, gauge: Arc<ConnectionGauge>, peer: std::net::SocketAddr) -> Self {
+        let now = Instant::now();
+        GuardedConnection {
             inner,
-            limit,
-            deadline: Some(Box::pin(tokio::time::sleep(limit))),
-            matched: 0,
-            between_requests: false,
+            gauge,
+            peer,
+            phase: Phase::Headers {
+                since: now,
+                matched: 0,
+            },
+            timer: Box::pin(tokio::time::sleep_until(now + HEADER_READ_TIMEOUT)),
         }
     }
 
-    fn saw(&mut self, bytes: &[u8]) {
+    fn read(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
-        if self.between_requests {
-            self.between_requests = false;
-            self.matched = 0;
-            self.deadline = Some(Box::pin(tokio::time::sleep(self.limit)));
-        }
-        if self.deadline.is_none() {
-            return;
-        }
+        let matched = match self.phase {
+            Phase::Handling => return,
+            Phase::Quiet { .. } => 0,
+            Phase::Headers { matched, .. } => matched,
+        };
+        let since = match self.phase {
+            Phase::Headers { since, .. } => since,
+            _ => Instant::now(),
+        };
         const END: &[u8; 4] = b"\r\n\r\n";
+        let mut matched = matched;
         for &b in bytes {
-            self.matched = if b == END[self.matched] {
-                self.matched + 1
+            matched = if b == END[matched] {
+                matched + 1
             } else if b == END[0] {
                 1
             } else {
                 0
             };
-            if self.matched == END.len() {
-                self.deadline = None;
+            if matched == END.len() {
+                self.phase = Phase::Handling;
                 return;
+            }
+        }
+        self.phase = Phase::Headers { since, matched };
+    }
+
+    fn wrote(&mut self) {
+        self.phase = Phase::Quiet {
+            since: Instant::now(),
+        };
+    }
+
+    /// Whether the phase's deadline has passed; otherwise arms the timer to wake the task
+    /// at the deadline or the next pressure check, whichever is first.
+    fn expired(&mut self, cx: &mut Context<'_>) -> bool {
+        let (since, normal) = match self.phase {
+            Phase::Handling => return false,
+            Phase::Headers { since, .. } => (since, HEADER_READ_TIMEOUT),
+            Phase::Quiet { since } => (since, IDLE_TIMEOUT),
+        };
+        let deadline = since + self.gauge.idle_limit(normal);
+        loop {
+            let now = Instant::now();
+            if now >= deadline {
+                return true;
+            }
+            self.timer
+                .as_mut()
+                .reset(deadline.min(now + self.gauge.recheck()));
+            // Pending registers the waker; a timer already due is looked at again.
+            if self.timer.as_mut().poll(cx).is_pending() {
+                return false;
             }
         }
     }
 }
 
-impl<T: AsyncRead + Unpin> AsyncRead for HeaderDeadline<T> {
+fn timed_out() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::TimedOut,
+        "the connection moved no bytes in time",
+    )
+}
+
+impl<T> Drop for GuardedConnection<T> {
+    fn drop(&mut self) {
+        self.gauge.closed(self.peer);
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for GuardedConnection<T> {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -112,37 +148,24 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeaderDeadline<T> {
         let before = buf.filled().len();
         match Pin::new(&mut self.inner).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
-                let fresh = buf.filled()[before..].to_vec();
-                self.saw(&fresh);
+                self.read(&buf.filled()[before..]);
                 Poll::Ready(Ok(()))
             }
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => {
-                let expired = match self.deadline.as_mut() {
-                    Some(d) => d.as_mut().poll(cx).is_ready(),
-                    None => false,
-                };
-                if expired {
-                    Poll::Ready(Err(io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        "request headers took too long",
-                    )))
-                } else {
-                    Poll::Pending
-                }
-            }
+            Poll::Pending if self.expired(cx) => Poll::Ready(Err(timed_out())),
+            Poll::Pending => Poll::Pending,
         }
     }
 }
 
-impl<T: AsyncWrite + Unpin> AsyncWrite for HeaderDeadline<T> {
+impl<T: AsyncWrite + Unpin> AsyncWrite for GuardedConnection<T> {
     fn poll_write(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.between_requests = true;
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.after_write(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -150,8 +173,8 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for HeaderDeadline<T> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.between_requests = true;
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.after_write(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -164,6 +187,34 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for HeaderDeadline<T> {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+impl<T> GuardedConnection<T> {
+    /// Bytes out are progress; a client that stops reading its answer runs into the idle
+    /// deadline.
+    fn after_write(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match polled {
+            Poll::Ready(Ok(n)) if n > 0 => {
+                self.wrote();
+                Poll::Ready(Ok(n))
+            }
+            Poll::Pending => {
+                if matches!(self.phase, Phase::Handling) {
+                    self.wrote();
+                }
+                if self.expired(cx) {
+                    Poll::Ready(Err(timed_out()))
+                } else {
+                    Poll::Pending
+                }
+            }
+            other => other,
+        }
     }
 }
 
@@ -197,18 +248,55 @@ pub async fn bound_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<
         req.set_body(body);
         return Ok(next.call(req).await?.into_response());
     }
-    let mut seen = 0u64;
-    let bounded = body.into_bytes_stream().map(move |chunk| {
-        let chunk: Bytes = chunk?;
-        seen += chunk.len() as u64;
-        if seen > limit {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                BodyTooLarge(limit),
-            ));
-        }
-        Ok(chunk)
-    });
+    let deadline = Instant::now() + BODY_READ_TIMEOUT;
+    let chunks = Box::pin(body.into_bytes_stream());
+    let bounded = futures_util::stream::unfold(
+        (chunks, 0u64, false),
+        move |(mut chunks, mut seen, failed)| async move {
+            if failed {
+                return None;
+            }
+            let next = match tokio::time::timeout_at(deadline, chunks.next()).await {
+                Err(_) => Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "the request body did not arrive within {} s",
+                        BODY_READ_TIMEOUT.as_secs()
+                    ),
+                )),
+                Ok(None) => return None,
+                Ok(Some(Err(e))) => Err(e),
+                Ok(Some(Ok(chunk))) => {
+                    seen += chunk.len() as u64;
+                    if seen > limit {
+                        Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            BodyTooLarge(limit),
+                        ))
+                    } else {
+                        Ok(chunk)
+                    }
+                }
+            };
+            let failed = next.is_err();
+            Some((next, (chunks, seen, failed)))
+        },
+    );
     req.set_body(Body::from_bytes_stream(bounded));
     Ok(next.call(req).await?.into_response())
+}
+
+/// The status for a body that could not be read: 408 when it came too slowly, 413 when it
+/// passed the limit, else 400.
+pub fn body_error_status(e: &io::Error) -> StatusCode {
+    if e.kind() == io::ErrorKind::TimedOut {
+        StatusCode::REQUEST_TIMEOUT
+    } else if e
+        .get_ref()
+        .is_some_and(|inner| inner.downcast_ref::<BodyTooLarge>().is_some())
+    {
+        StatusCode::PAYLOAD_TOO_LARGE
+    } else {
+        StatusCode::BAD_REQUEST
+    }
 }

@@ -7,7 +7,8 @@ mod answer_cache;
 mod auth;
 mod client_address;
 mod compression;
-mod connection;
+pub(crate) mod connection;
+pub(crate) mod connection_cap;
 mod health;
 mod json_body;
 mod metrics;
@@ -22,7 +23,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use poem::http::StatusCode;
-use poem::listener::{Listener, TcpListener};
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get};
 use poem_openapi::OpenApiService;
 
@@ -38,6 +38,8 @@ pub struct AppState {
     answers: answer_cache::AnswerCache,
     rate_limits: rate_limit::RateLimits,
     metrics: metrics::Metrics,
+    /// Client connections against their cap.
+    connections: Arc<connection_cap::ConnectionGauge>,
     /// The clock grants expire by.
     pub clock: Arc<dyn crate::access::Clock>,
 }
@@ -49,6 +51,9 @@ impl AppState {
             answers: answer_cache::AnswerCache::new(settings.answer_cache_mb),
             rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
             metrics: metrics::Metrics::default(),
+            connections: connection_cap::ConnectionGauge::new(connection_cap::default_cap(
+                u64::MAX,
+            )),
             clock: Arc::new(crate::access::SystemClock),
             settings,
             ready: AtomicBool::new(false),
@@ -117,26 +122,23 @@ async fn require_ready<E: Endpoint>(next: E, req: Request) -> poem::Result<Respo
     Ok(next.call(req).await?.into_response())
 }
 
-/// A keep-alive connection with no traffic for this long is closed.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
-
 /// Serves until SIGTERM or Ctrl-C, then lets running requests finish (up to 10 s).
 pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
     let addresses = state.settings.listen.clone();
-    // poem binds when it starts serving and its error does not say which address failed.
+    let mut bound = Vec::new();
     for address in &addresses {
-        std::net::TcpListener::bind(address).map_err(|e| {
+        bound.push(std::net::TcpListener::bind(address).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot listen on {address}: {e}"))
-        })?;
+        })?);
     }
-    let mut listener = TcpListener::bind(addresses[0]).boxed();
-    for address in &addresses[1..] {
-        listener = listener.combine(TcpListener::bind(*address)).boxed();
-    }
-    let acceptor = connection::GuardedAcceptor {
-        inner: listener.into_acceptor().await?,
-        header_timeout: connection::HEADER_READ_TIMEOUT,
+    let open_files = connection_cap::raise_open_file_limit()?;
+    let cap = match state.settings.max_connections {
+        0 => connection_cap::default_cap(open_files),
+        n => n as usize,
     };
+    state.connections.set_cap(cap);
+    tracing::info!(open_files, max_connections = cap, "connection limits");
+    let acceptor = connection_cap::CappedAcceptor::new(bound, state.connections.clone())?;
     let admin_socket = match state.settings.admin_socket_path() {
         Some(path) => Some((admin_api::bind_socket(&path)?, path)),
         None => None,
@@ -164,9 +166,11 @@ pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
             }
         }
     };
-    let main = Server::new_with_acceptor(acceptor)
-        .idle_timeout(IDLE_TIMEOUT)
-        .run_with_graceful_shutdown(app(state), stopped(stopping), Some(Duration::from_secs(10)));
+    let main = Server::new_with_acceptor(acceptor).run_with_graceful_shutdown(
+        app(state),
+        stopped(stopping),
+        Some(Duration::from_secs(10)),
+    );
     tokio::try_join!(main, admin).map(|_| ())
 }
 

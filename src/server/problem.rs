@@ -76,7 +76,14 @@ impl Problem {
 
 impl From<crate::store::StoreError> for Problem {
     fn from(e: crate::store::StoreError) -> Problem {
-        Problem::internal(e)
+        match e {
+            // Nobody reads the answer to an abandoned request; a request over its budget is
+            // the client's to narrow.
+            crate::store::StoreError::Spent(spent) => {
+                Problem::new(StatusCode::BAD_REQUEST, spent.to_string())
+            }
+            e => Problem::internal(e),
+        }
     }
 }
 

@@ -1,6 +1,8 @@
-//! Streamed exports: a blocking scan writes rows into 64 KiB chunks that a bounded channel
-//! hands to the response body, so memory stays flat however large the export, and a client
-//! that goes away closes the channel, which stops the scan at its next chunk.
+//! Streamed exports, pulled by the client: each time the response body wants its next
+//! chunk, the export's items are read on the blocking pool until about 64 KiB of rows are
+//! written, and the thread is given back. A slow reader holds one chunk and the scan's
+//! position, not a thread; memory stays flat however large the export; a client that goes
+//! away drops the body, and with it the scan.
 
 use std::io;
 use std::marker::PhantomData;
@@ -14,13 +16,13 @@ use poem_openapi::registry::{
 };
 use poem_openapi::types::Type;
 use serde::Serialize;
-use tokio::sync::mpsc;
 
-use crate::store::StoreError;
+use std::sync::Arc;
 
+use crate::store::{Catalogue, StoreError};
+
+/// Rows are written until a chunk holds this much; then the chunk goes out.
 const CHUNK_BYTES: usize = 64 * 1024;
-/// Chunks in flight between the scan and the socket: the export's whole memory budget.
-const CHUNKS_IN_FLIGHT: usize = 4;
 
 /// JSON (an array of objects) or CSV (RFC 4180 with a header row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,36 +95,20 @@ impl CsvLine<'_> {
     }
 }
 
-/// Why a scan stopped before its end.
-#[derive(Debug)]
-pub enum Stop {
-    /// The client went away.
-    Disconnected,
-    Store(StoreError),
-}
-
-impl From<StoreError> for Stop {
-    fn from(e: StoreError) -> Stop {
-        Stop::Store(e)
-    }
-}
-
-/// Writes rows of one type in one format into the channel.
+/// Writes rows of one type in one format into the chunk being filled.
 pub struct RowWriter<R> {
     format: Format,
     buffer: Vec<u8>,
     rows: u64,
-    tx: mpsc::Sender<io::Result<Bytes>>,
     _row: PhantomData<fn(&R)>,
 }
 
 impl<R: Serialize + CsvRow> RowWriter<R> {
-    fn new(format: Format, tx: mpsc::Sender<io::Result<Bytes>>) -> Self {
+    fn new(format: Format) -> Self {
         let mut w = RowWriter {
             format,
-            buffer: Vec::with_capacity(CHUNK_BYTES + 4096),
+            buffer: Vec::new(),
             rows: 0,
-            tx,
             _row: PhantomData,
         };
         match format {
@@ -138,7 +124,7 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
         w
     }
 
-    pub fn row(&mut self, row: &R) -> Result<(), Stop> {
+    pub fn row(&mut self, row: &R) -> Result<(), StoreError> {
         match self.format {
             Format::Json => {
                 if self.rows > 0 {
@@ -146,7 +132,7 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
                 }
                 self.buffer.push(b'\n');
                 serde_json::to_writer(&mut self.buffer, row)
-                    .map_err(|e| Stop::Store(StoreError::Engine(e.to_string())))?;
+                    .map_err(|e| StoreError::Engine(e.to_string()))?;
             }
             Format::Csv => {
                 let mut line = self.csv_line();
@@ -155,9 +141,6 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
             }
         }
         self.rows += 1;
-        if self.buffer.len() >= CHUNK_BYTES {
-            self.send()?;
-        }
         Ok(())
     }
 
@@ -168,20 +151,68 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
         }
     }
 
-    fn send(&mut self) -> Result<(), Stop> {
-        let chunk = std::mem::replace(&mut self.buffer, Vec::with_capacity(CHUNK_BYTES + 4096));
-        self.tx
-            .blocking_send(Ok(Bytes::from(chunk)))
-            .map_err(|_| Stop::Disconnected)
+    fn full(&self) -> bool {
+        self.buffer.len() >= CHUNK_BYTES
     }
 
-    fn finish(mut self) -> Result<u64, Stop> {
+    fn finish(&mut self) {
         if self.format == Format::Json {
             self.buffer
                 .extend_from_slice(if self.rows > 0 { b"\n]\n" } else { b"]\n" });
         }
-        self.send()?;
-        Ok(self.rows)
+    }
+
+    fn take_chunk(&mut self) -> Bytes {
+        Bytes::from(std::mem::take(&mut self.buffer))
+    }
+}
+
+/// Writes the rows of one item of an export (an article, a competitor number).
+pub type WriteItem<T, R> =
+    Box<dyn FnMut(&Catalogue, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send>;
+
+/// An export under way: the items still to read, and the rows of the next chunk.
+struct Producer<T, R> {
+    name: String,
+    catalogue: Arc<Catalogue>,
+    items: Box<dyn Iterator<Item = Result<T, StoreError>> + Send>,
+    write_item: WriteItem<T, R>,
+    writer: RowWriter<R>,
+    started: std::time::Instant,
+    done: bool,
+}
+
+impl<T, R: Serialize + CsvRow> Producer<T, R> {
+    /// The next chunk, whole items at a time; `None` after the last.
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError> {
+        if self.done {
+            return Ok(None);
+        }
+        while !self.writer.full() {
+            match self.items.next() {
+                Some(item) => (self.write_item)(&self.catalogue, item?, &mut self.writer)?,
+                None => {
+                    self.writer.finish();
+                    self.done = true;
+                    tracing::info!(
+                        export = %self.name,
+                        rows = self.writer.rows,
+                        elapsed_ms = self.started.elapsed().as_millis() as u64,
+                        "export sent"
+                    );
+                    break;
+                }
+            }
+        }
+        Ok(Some(self.writer.take_chunk()))
+    }
+}
+
+impl<T, R> Drop for Producer<T, R> {
+    fn drop(&mut self) {
+        if !self.done {
+            tracing::info!(export = %self.name, "export stopped: the client disconnected");
+        }
     }
 }
 
@@ -207,37 +238,47 @@ pub struct ExportResponse<J> {
 #[derive(Clone, Copy)]
 pub struct Streamed;
 
-/// Starts the scan on a blocking thread and answers with its stream.
-pub fn stream<R, J>(
+/// Answers with the export's stream: `items` of `catalogue`, each written by `write_item`,
+/// read a chunk at a time as the client takes them.
+pub fn stream<T, R, J>(
     format: Format,
     file_stem: &str,
-    scan: impl FnOnce(&mut RowWriter<R>) -> Result<(), Stop> + Send + 'static,
+    catalogue: Arc<Catalogue>,
+    items: impl Iterator<Item = Result<T, StoreError>> + Send + 'static,
+    write_item: impl FnMut(&Catalogue, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send + 'static,
 ) -> ExportResponse<J>
 where
+    T: Send + 'static,
     R: Serialize + CsvRow + 'static,
 {
-    let (tx, mut rx) = mpsc::channel::<io::Result<Bytes>>(CHUNKS_IN_FLIGHT);
-    let name = file_stem.to_owned();
-    tokio::task::spawn_blocking(move || {
-        let mut writer = RowWriter::<R>::new(format, tx.clone());
-        let started = std::time::Instant::now();
-        let outcome = scan(&mut writer).and_then(|()| writer.finish());
-        match outcome {
-            Ok(rows) => {
-                tracing::info!(export = %name, rows, elapsed_ms = started.elapsed().as_millis() as u64, "export sent")
-            }
-            Err(Stop::Disconnected) => {
-                tracing::info!(export = %name, "export stopped: the client disconnected")
-            }
-            Err(Stop::Store(e)) => {
-                tracing::error!(export = %name, error = %e, "export failed");
+    let producer = Producer {
+        name: file_stem.to_owned(),
+        catalogue,
+        items: Box::new(items),
+        write_item: Box::new(write_item),
+        writer: RowWriter::<R>::new(format),
+        started: std::time::Instant::now(),
+        done: false,
+    };
+    let body = futures_util::stream::unfold(Some(producer), |producer| async move {
+        let mut producer = producer?;
+        let (producer, chunk) = tokio::task::spawn_blocking(move || {
+            let chunk = producer.next_chunk();
+            (producer, chunk)
+        })
+        .await
+        .ok()?;
+        match chunk {
+            Ok(Some(bytes)) => Some((Ok(bytes), Some(producer))),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::error!(export = %producer.name, error = %e, "export failed");
                 // An error chunk makes the server abort the response, so the client sees a
                 // broken transfer rather than a short file that looks complete.
-                let _ = tx.blocking_send(Err(io::Error::other("export failed")));
+                Some((Err(io::Error::other("export failed")), None))
             }
         }
     });
-    let body = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
     let (content_type, extension) = match format {
         Format::Json => ("application/json", "json"),
         Format::Csv => ("text/csv; charset=utf-8; header=present", "csv"),

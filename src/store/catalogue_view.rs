@@ -8,6 +8,7 @@ use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::{Manifest, TreeName};
 use super::records::{Code, Record};
+use crate::budget::Budget;
 use crate::catalogue::*;
 
 /// One generation of the catalogue. Trees it replaced are dropped when the last holder of
@@ -122,7 +123,12 @@ impl Catalogue {
         }
     }
 
-    fn scan<R: Record>(&self, prefix: Vec<u8>) -> impl Iterator<Item = Result<R, StoreError>> + '_ {
+    /// The iteration owns what it reads, so it may outlive this borrow (an export keeps it
+    /// from chunk to chunk while holding the generation).
+    fn scan<R: Record>(
+        &self,
+        prefix: Vec<u8>,
+    ) -> impl Iterator<Item = Result<R, StoreError>> + Send + 'static {
         indexes::records(self.tree(R::TREE).scan_prefix(prefix))
     }
 
@@ -175,24 +181,29 @@ impl Catalogue {
     pub fn articles_of_brand(
         &self,
         brand_id: u32,
-    ) -> impl Iterator<Item = Result<Article, StoreError>> + '_ {
+    ) -> impl Iterator<Item = Result<Article, StoreError>> + Send + 'static {
         self.scan(KeyBuf::new().u32(brand_id).done())
     }
 
     /// Articles whose own reference normalises to the same as `written`, across brands.
     pub fn articles_by_reference(&self, written: &str) -> Result<Vec<ArticleKey>, StoreError> {
-        self.references_matching(&normalise_reference(written), NumberMatch::Exact)
+        self.references_matching(
+            &normalise_reference(written),
+            NumberMatch::Exact,
+            &Budget::unlimited(),
+        )
     }
 
     /// Articles whose normalised reference matches `number` (already normalised) as `how`
-    /// says, in index order.
+    /// says, in index order; a scan stops when the budget is spent.
     pub fn references_matching(
         &self,
         number: &str,
         how: NumberMatch,
+        budget: &Budget,
     ) -> Result<Vec<ArticleKey>, StoreError> {
         let mut found = Vec::new();
-        for entry in self.number_entries(TreeName::RefnormArticle, number, how) {
+        for entry in self.number_entries(TreeName::RefnormArticle, number, how, budget) {
             let (k, _) = entry?;
             let mut r = KeyReader::new(&k);
             if let (Some(reference), Some(brand_id)) = (r.text(), r.u32()) {
@@ -207,17 +218,23 @@ impl Catalogue {
 
     /// Articles that carry `written` as a cross number (OE, competitor, internal, trade, EAN).
     pub fn articles_by_cross_number(&self, written: &str) -> Result<Vec<CrossHit>, StoreError> {
-        self.cross_numbers_matching(&normalise_reference(written), NumberMatch::Exact)
+        self.cross_numbers_matching(
+            &normalise_reference(written),
+            NumberMatch::Exact,
+            &Budget::unlimited(),
+        )
     }
 
-    /// Articles whose cross numbers match `number` (already normalised) as `how` says.
+    /// Articles whose cross numbers match `number` (already normalised) as `how` says; a
+    /// scan stops when the budget is spent.
     pub fn cross_numbers_matching(
         &self,
         number: &str,
         how: NumberMatch,
+        budget: &Budget,
     ) -> Result<Vec<CrossHit>, StoreError> {
         let mut found = Vec::new();
-        for entry in self.number_entries(TreeName::CrossnumArticle, number, how) {
+        for entry in self.number_entries(TreeName::CrossnumArticle, number, how, budget) {
             let (k, v) = entry?;
             let mut r = KeyReader::new(&k);
             r.text();
@@ -241,30 +258,37 @@ impl Catalogue {
     /// The entries of a number index (keys start with a normalised number and 0xFF) whose
     /// number matches. Exact and prefix matches are one range of the index; a suffix match
     /// reads every key (numbers are not stored reversed).
-    fn number_entries(
-        &self,
+    fn number_entries<'a>(
+        &'a self,
         tree: TreeName,
         number: &str,
         how: NumberMatch,
-    ) -> Box<dyn Iterator<Item = sled::Result<(sled::IVec, sled::IVec)>> + '_> {
+        budget: &'a Budget,
+    ) -> Box<dyn Iterator<Item = Result<(sled::IVec, sled::IVec), StoreError>> + 'a> {
         if number.is_empty() {
             return Box::new(std::iter::empty());
         }
         let tree = self.tree(tree);
-        match how {
-            NumberMatch::Exact => Box::new(tree.scan_prefix(keys::text_prefix(number))),
-            NumberMatch::Prefix => Box::new(tree.scan_prefix(number.as_bytes())),
-            NumberMatch::Suffix | NumberMatch::PrefixOrSuffix => {
-                let query = number.as_bytes().to_vec();
-                Box::new(tree.iter().filter(move |entry| match entry {
-                    Ok((k, _)) => {
-                        let stored = k.split(|&b| b == keys::SEP).next().unwrap_or(&[]);
-                        how.accepts(stored, &query)
-                    }
-                    Err(_) => true,
-                }))
+        let range = match how {
+            NumberMatch::Exact => tree.scan_prefix(keys::text_prefix(number)),
+            NumberMatch::Prefix => tree.scan_prefix(number.as_bytes()),
+            // A suffix match reads every key (numbers are not stored reversed).
+            NumberMatch::Suffix | NumberMatch::PrefixOrSuffix => tree.iter(),
+        };
+        let query = number.as_bytes().to_vec();
+        // The budget is checked per entry read, not per match.
+        Box::new(range.enumerate().filter_map(move |(read, entry)| {
+            if let Err(spent) = budget.check_every(read) {
+                return Some(Err(spent.into()));
             }
-        }
+            match entry {
+                Ok((k, v)) => {
+                    let stored = k.split(|&b| b == keys::SEP).next().unwrap_or(&[]);
+                    how.accepts(stored, &query).then_some(Ok((k, v)))
+                }
+                Err(e) => Some(Err(e.into())),
+            }
+        }))
     }
 
     /// Every article, brand by brand in reference order.
@@ -346,7 +370,7 @@ impl Catalogue {
     pub fn competitor_references_of(
         &self,
         manufacturer_id: u32,
-    ) -> impl Iterator<Item = Result<CrossHit, StoreError>> + '_ {
+    ) -> impl Iterator<Item = Result<CrossHit, StoreError>> + Send + 'static {
         self.tree(TreeName::ManufacturerCompetitorRef)
             .scan_prefix(KeyBuf::new().u32(manufacturer_id).done())
             .map(move |entry| {

@@ -27,6 +27,9 @@ pub enum StoreError {
     Engine(String),
     #[error("an import is already running on this store")]
     Busy,
+    /// A request's scan stopped: its client left, or it ran past its work budget.
+    #[error(transparent)]
+    Spent(#[from] crate::budget::Spent),
 }
 
 impl From<sled::Error> for StoreError {

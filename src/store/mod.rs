@@ -9,6 +9,7 @@ mod audit;
 mod catalogue_view;
 pub mod check;
 mod error;
+mod file_modes;
 mod grants;
 mod indexes;
 mod keys;
@@ -24,6 +25,7 @@ use std::sync::{Arc, Mutex, RwLock};
 pub use audit::AuditEntry;
 pub use catalogue_view::{Catalogue, CrossHit, Names, NumberMatch};
 pub use error::StoreError;
+pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::TreeName;
 pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key};
 pub use staging::{Change, Outcome, Staging};
@@ -62,6 +64,8 @@ impl Store {
     /// Like `open`, with the engine's page cache limited to `cache_bytes`.
     pub fn open_with_cache(path: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
         refuse_foreign_directory(path)?;
+        file_modes::create_private_dir(path)
+            .map_err(|e| StoreError::Unopenable(path.into(), e.to_string()))?;
         let vouched = marker::read(path)?;
         let db = open_engine(path, cache_bytes)?;
         let meta = db.open_tree(META)?;

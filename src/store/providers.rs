@@ -1,10 +1,10 @@
 //! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
 //! Providers live outside the catalogue generations: imports never touch them.
 //!
-//! A record is stored as `0xFF 0x02` and its bincode. The first layout (no brands, whitelist
-//! or limits) was bare bincode, whose first byte, a length, is never `0xFF`: such records are
-//! read as the first layout with the new fields at their defaults, and rewritten in the new
-//! one the next time they change.
+//! A record is stored as `0xFF 0x03` and its bincode. Older layouts are read with the new
+//! fields at their defaults and rewritten in the newest one the next time they change: the
+//! first (no brands, whitelist or limits) was bare bincode, whose first byte, a length, is
+//! never `0xFF`; the second (`0xFF 0x02`) had no `dynamic_export`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -45,6 +45,7 @@ impl Scope {
 }
 
 const LAYOUT_2: [u8; 2] = [0xFF, 2];
+const LAYOUT_3: [u8; 2] = [0xFF, 3];
 
 /// An IPv4 address or CIDR range of a whitelist.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
@@ -88,6 +89,24 @@ pub struct ProviderRecord {
     pub max_grant_hours: u8,
     /// Requests a second the provider may make; 0: the server's `rate_limit_per_second`.
     pub rate_limit_per_second: u32,
+    /// Whether its end users' dynamic keys and address grants may export too (they always
+    /// may read; never more).
+    pub dynamic_export: bool,
+}
+
+/// The second stored layout, read for stores written before `dynamic_export`.
+#[derive(Decode)]
+#[cfg_attr(test, derive(Encode))]
+struct ProviderRecordV2 {
+    id: String,
+    name: String,
+    enabled: bool,
+    scopes: Vec<Scope>,
+    key_hashes: Vec<[u8; 32]>,
+    brands: Vec<u32>,
+    whitelist: Vec<Ipv4Range>,
+    max_grant_hours: u8,
+    rate_limit_per_second: u32,
 }
 
 /// The first stored layout, read for stores written before brands and whitelists.
@@ -114,6 +133,7 @@ impl ProviderRecord {
             whitelist: Vec::new(),
             max_grant_hours: 1,
             rate_limit_per_second: 0,
+            dynamic_export: false,
         }
     }
 
@@ -128,7 +148,7 @@ impl ProviderRecord {
     }
 
     fn encode(&self) -> Result<Vec<u8>, StoreError> {
-        let mut out = LAYOUT_2.to_vec();
+        let mut out = LAYOUT_3.to_vec();
         bincode::encode_into_std_write(self, &mut out, bincode::config::standard())
             .map_err(|e| StoreError::Engine(e.to_string()))?;
         Ok(out)
@@ -136,10 +156,26 @@ impl ProviderRecord {
 
     fn decode(bytes: &[u8]) -> Result<ProviderRecord, String> {
         let config = bincode::config::standard();
-        if let Some(rest) = bytes.strip_prefix(&LAYOUT_2) {
+        if let Some(rest) = bytes.strip_prefix(&LAYOUT_3) {
             return bincode::decode_from_slice(rest, config)
                 .map(|(r, _)| r)
                 .map_err(|e| e.to_string());
+        }
+        if let Some(rest) = bytes.strip_prefix(&LAYOUT_2) {
+            let (v2, _): (ProviderRecordV2, _) =
+                bincode::decode_from_slice(rest, config).map_err(|e| e.to_string())?;
+            return Ok(ProviderRecord {
+                id: v2.id,
+                name: v2.name,
+                enabled: v2.enabled,
+                scopes: v2.scopes,
+                key_hashes: v2.key_hashes,
+                brands: v2.brands,
+                whitelist: v2.whitelist,
+                max_grant_hours: v2.max_grant_hours,
+                rate_limit_per_second: v2.rate_limit_per_second,
+                dynamic_export: false,
+            });
         }
         let (v1, _): (ProviderRecordV1, _) =
             bincode::decode_from_slice(bytes, config).map_err(|e| e.to_string())?;
@@ -322,6 +358,30 @@ mod tests {
         assert!(again.admits("10.1.2.200".parse().unwrap()));
         assert!(!again.admits("10.1.3.1".parse().unwrap()));
         assert!(again.sees_brand(2) && !again.sees_brand(1));
+    }
+
+    #[test]
+    fn records_of_the_second_layout_are_read_without_dynamic_export() {
+        let v2 = ProviderRecordV2 {
+            id: "shop".into(),
+            name: "Shop".into(),
+            enabled: true,
+            scopes: vec![Scope::Read, Scope::Export],
+            key_hashes: vec![hash_key("k")],
+            brands: vec![3],
+            whitelist: Vec::new(),
+            max_grant_hours: 4,
+            rate_limit_per_second: 9,
+        };
+        let mut bytes = LAYOUT_2.to_vec();
+        bytes.extend(bincode::encode_to_vec(&v2, bincode::config::standard()).unwrap());
+        let read = ProviderRecord::decode(&bytes).unwrap();
+        assert_eq!((read.max_grant_hours, read.rate_limit_per_second), (4, 9));
+        assert_eq!(read.brands, vec![3]);
+        assert!(!read.dynamic_export);
+        let mut now = read.clone();
+        now.dynamic_export = true;
+        assert_eq!(ProviderRecord::decode(&now.encode().unwrap()).unwrap(), now);
     }
 
     #[test]

@@ -9,9 +9,10 @@ use serde_json::Value;
 
 use super::messages::*;
 use super::operations::{Call, Failure, linkages_of};
+use crate::budget::Budget;
 use crate::catalogue::{self as model, ArticleKey, CrossKind, normalise_reference};
 use crate::server::svc::schema::{CrossKind as SvcCrossKind, Media, Names, Price};
-use crate::store::{Catalogue, NumberMatch};
+use crate::store::{Catalogue, NumberMatch, StoreError};
 
 /// `perPage` at most.
 const MAX_PER_PAGE: u32 = 1000;
@@ -57,6 +58,10 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         SearchMatchType::Suffix => NumberMatch::Suffix,
         SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
     };
+    let budget = call.budget;
+    // Repeated ids were merged when the request was read; the filters are set lookups.
+    let brands: HashSet<u32> = r.data_supplier_ids.iter().copied().collect();
+    let genarts: HashSet<u32> = r.generic_article_ids.iter().copied().collect();
     let query = r.search_query.as_deref().map(normalise_reference);
     let candidates = match &query {
         Some(q) if q.is_empty() => {
@@ -64,8 +69,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
                 "Field 'searchQuery' must hold at least one letter or digit",
             ));
         }
-        Some(q) => matching(&catalogue, search_type, how, q)?,
-        None => unsearched(&catalogue, &r)?,
+        Some(q) => matching(&catalogue, search_type, how, q, budget)?,
+        None => unsearched(&catalogue, &r, budget)?,
     };
 
     // Filters, then the facets over everything that remains.
@@ -80,14 +85,14 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     };
     // An article is read here only when its generic article is needed; the page's articles
     // are read below.
-    let needs_genart =
-        !r.generic_article_ids.is_empty() || r.include_generic_article_facets.unwrap_or(false);
+    let needs_genart = !genarts.is_empty() || r.include_generic_article_facets.unwrap_or(false);
     let mut matches: Vec<ArticleKey> = Vec::new();
     let mut by_brand: BTreeMap<u32, u32> = BTreeMap::new();
     let mut by_genart: BTreeMap<u32, u32> = BTreeMap::new();
-    for key in candidates {
+    for (i, key) in candidates.into_iter().enumerate() {
+        budget.check_every(i).map_err(StoreError::from)?;
         if !call.caller.provider.sees_brand(key.brand_id)
-            || (!r.data_supplier_ids.is_empty() && !r.data_supplier_ids.contains(&key.brand_id))
+            || (!brands.is_empty() && !brands.contains(&key.brand_id))
             || linked.as_ref().is_some_and(|l| !l.contains(&key))
         {
             continue;
@@ -96,8 +101,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             let Some(article) = catalogue.article(&key)? else {
                 continue;
             };
-            if !r.generic_article_ids.is_empty() && !r.generic_article_ids.contains(&article.genart)
-            {
+            if !genarts.is_empty() && !genarts.contains(&article.genart) {
                 continue;
             }
             *by_genart.entry(article.genart).or_default() += 1;
@@ -175,6 +179,7 @@ fn matching(
     search_type: u32,
     how: NumberMatch,
     query: &str,
+    budget: &Budget,
 ) -> Result<BTreeSet<ArticleKey>, Failure> {
     let mut found = BTreeSet::new();
     let cross_kinds: &[CrossKind] = match search_type {
@@ -192,10 +197,10 @@ fn matching(
         _ => &[],
     };
     if matches!(search_type, 0 | 10) {
-        found.extend(catalogue.references_matching(query, how)?);
+        found.extend(catalogue.references_matching(query, how, budget)?);
     }
     if !cross_kinds.is_empty() {
-        for hit in catalogue.cross_numbers_matching(query, how)? {
+        for hit in catalogue.cross_numbers_matching(query, how, budget)? {
             if cross_kinds.contains(&hit.kind) {
                 found.insert(hit.article);
             }
@@ -203,7 +208,7 @@ fn matching(
     }
     if search_type == 4 {
         // The articles that replace the ones whose number matches.
-        for key in catalogue.references_matching(query, how)? {
+        for key in catalogue.references_matching(query, how, budget)? {
             if let Some(article) = catalogue.article(&key)? {
                 for written in &article.replaced_by {
                     let replacement = ArticleKey {
@@ -219,7 +224,8 @@ fn matching(
     }
     if search_type == 5 {
         // The articles a matching number replaces (read from every article's replaced-by).
-        for article in catalogue.articles() {
+        for (i, article) in catalogue.articles().enumerate() {
+            budget.check_every(i).map_err(StoreError::from)?;
             let article = article?;
             if article.replaced_by.iter().any(|written| {
                 how.accepts(normalise_reference(written).as_bytes(), query.as_bytes())
@@ -235,6 +241,7 @@ fn matching(
 fn unsearched(
     catalogue: &Catalogue,
     r: &GetArticlesRequest,
+    budget: &Budget,
 ) -> Result<BTreeSet<ArticleKey>, Failure> {
     if let Some(ktype) = r.linkage_target_id.as_deref() {
         return Ok(catalogue
@@ -245,7 +252,8 @@ fn unsearched(
     if !r.data_supplier_ids.is_empty() {
         let mut found = BTreeSet::new();
         for brand in &r.data_supplier_ids {
-            for article in catalogue.articles_of_brand(*brand) {
+            for (i, article) in catalogue.articles_of_brand(*brand).enumerate() {
+                budget.check_every(i).map_err(StoreError::from)?;
                 found.insert(article?.key);
             }
         }

@@ -84,7 +84,8 @@ request!(
 request!(
     /// `getLinkageTargets`: vehicle types by id or by make.
     GetLinkageTargetsRequest {
-        /// Vehicle types (Ktypes) to return.
+        /// Vehicle types (Ktypes) to return; at most 100 different ones.
+        #[oai(validator(max_items = 100))]
         linkage_target_ids: Vec<String>,
         /// Or every vehicle type of this make (case-insensitive).
         mfr_name: Option<String>,
@@ -122,9 +123,11 @@ request!(
         search_type: Option<u32>,
         /// exact (default), prefix, suffix or prefix_or_suffix.
         search_match_type: Option<SearchMatchType>,
-        /// Only these brands.
+        /// Only these brands; at most 100 different ones (repeats are merged).
+        #[oai(validator(max_items = 100))]
         data_supplier_ids: Vec<u32>,
-        /// Only these generic articles.
+        /// Only these generic articles; at most 1000 different ones (repeats are merged).
+        #[oai(validator(max_items = 1000))]
         generic_article_ids: Vec<u32>,
         /// Only articles linked to this vehicle type (Ktype).
         linkage_target_id: Option<String>,

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::messages::*;
 use crate::access::{self, GrantError};
+use crate::budget::Budget;
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::AppState;
 use crate::server::auth::Caller;
@@ -21,12 +22,13 @@ use crate::store::{Scope, StoreError};
 /// Who calls, and how they were admitted.
 pub struct Call<'a> {
     pub state: &'a AppState,
+    /// Only a caller admitted by static credentials may issue grants, so an end user cannot
+    /// extend their own access.
     pub caller: &'a Caller,
-    /// Admitted by a static key or the whitelist (not by a dynamic grant): only such callers
-    /// may issue grants, so an end user cannot extend their own access.
-    pub static_credentials: bool,
     /// The client's address, as authentication saw it.
     pub client_ip: Option<IpAddr>,
+    /// Scans stop when it is spent or the client has gone.
+    pub budget: &'a Budget,
 }
 
 /// An operation-level failure: a normal answer with this status and text.
@@ -266,7 +268,7 @@ fn grant_failure(e: GrantError) -> Failure {
 }
 
 fn require_static(call: &Call<'_>, operation: &str) -> Result<(), Failure> {
-    if call.static_credentials {
+    if call.caller.credential.is_static() {
         Ok(())
     } else {
         Err(Failure::new(

@@ -15,9 +15,11 @@ use super::envelope::{self, Element, MAX_ENVELOPE_BYTES, SoapVersion};
 use super::operations::{self, Call, Failure, Operation};
 use super::types::Types;
 use super::wsdl::{self, Style};
+use crate::budget::Budget;
 use crate::server::AppState;
 use crate::server::answer_cache::LookupKind;
 use crate::server::auth;
+use crate::server::connection::body_error_status;
 use crate::server::problem::Problem;
 
 /// The operations and their types, built once.
@@ -115,15 +117,22 @@ fn describe(req: &Request, state: Data<&Arc<AppState>>, style: Data<&Style>) -> 
     )
 }
 
-/// The body, refused beyond the envelope bound whether or not it declares its length.
-async fn read_bounded(body: Body) -> Result<Vec<u8>, String> {
+/// The body, refused beyond the envelope bound whether or not it declares its length, or
+/// when it comes too slowly.
+async fn read_bounded(body: Body) -> Result<Vec<u8>, (StatusCode, String)> {
     let mut stream = body.into_bytes_stream();
     let mut bytes = Vec::new();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| format!("the body could not be read: {e}"))?;
+        let chunk = chunk.map_err(|e| {
+            (
+                body_error_status(&e),
+                format!("the body could not be read: {e}"),
+            )
+        })?;
         if bytes.len() + chunk.len() > MAX_ENVELOPE_BYTES {
-            return Err(format!(
-                "the body is larger than {MAX_ENVELOPE_BYTES} bytes"
+            return Err((
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body is larger than {MAX_ENVELOPE_BYTES} bytes"),
             ));
         }
         bytes.extend_from_slice(&chunk);
@@ -136,6 +145,9 @@ enum Outcome {
     Done(Value),
     Failed(Failure),
 }
+
+/// How often a call on the blocking pool looks whether its client is still there.
+const CLIENT_CHECK: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// A call whose request was read: authenticate, check, run.
 async fn perform(
@@ -167,14 +179,16 @@ async fn perform(
             Some(limited.retry_after_seconds),
         );
     }
+    // Dropped with this future when the client hangs up, which stops the scan.
+    let (budget, abandon_on_drop) = Budget::for_request(state.settings.work_budget());
     let work = {
         let state = state.clone();
         move || {
             let call = Call {
                 state: &state,
                 caller: &admission.caller,
-                static_credentials: admission.static_credentials,
                 client_ip: admission.client_ip,
+                budget: &budget,
             };
             run_cached(&state, &call, op, fields)
         }
@@ -182,10 +196,28 @@ async fn perform(
     // Lookups run where the request is; a call that may read a whole index, or writes and
     // flushes a grant, goes to the blocking pool so it holds up no other request.
     let ran = if blocking {
-        tokio::task::spawn_blocking(work)
-            .await
-            .unwrap_or_else(|e| Err(Problem::internal(e).into()))
+        let peer = req.remote_addr().as_socket_addr().copied();
+        let mut task = tokio::task::spawn_blocking(work);
+        let mut abandon = Some(abandon_on_drop);
+        let mut every = tokio::time::interval(CLIENT_CHECK);
+        let ran = loop {
+            tokio::select! {
+                ran = &mut task => break ran,
+                _ = every.tick() => {
+                    if abandon.is_some() && peer.is_some_and(|p| state.connections.client_gone(p)) {
+                        // Dropping the guard marks the budget spent: the scan stops at
+                        // its next check, and the thread is free again.
+                        abandon = None;
+                    }
+                }
+            }
+        };
+        if let Some(guard) = abandon {
+            guard.disarm();
+        }
+        ran.unwrap_or_else(|e| Err(Problem::internal(e).into()))
     } else {
+        abandon_on_drop.disarm();
         work()
     };
     let outcome = match ran {
@@ -275,9 +307,9 @@ async fn soap_call(
     };
     let bytes = match read_bounded(body).await {
         Ok(bytes) => bytes,
-        Err(why) => {
+        Err((status, why)) => {
             return xml(
-                StatusCode::PAYLOAD_TOO_LARGE,
+                status,
                 hinted.content_type(),
                 envelope::client_fault(hinted, &why),
             );
@@ -407,9 +439,9 @@ async fn json_call(
     };
     let bytes = match read_bounded(body).await {
         Ok(bytes) => bytes,
-        Err(why) => {
+        Err((status, why)) => {
             let failure = parse_failure(why);
-            return json_answer(StatusCode::PAYLOAD_TOO_LARGE, json_failure(&failure), None);
+            return json_answer(status, json_failure(&failure), None);
         }
     };
     let request: Value = match serde_json::from_slice(&bytes) {

@@ -120,6 +120,8 @@ struct Property {
     name: &'static str,
     shape: Shape,
     many: bool,
+    /// For a list, the most distinct values a request may give (`maxOccurs` in the XSD).
+    max_items: Option<usize>,
     required: bool,
     doc: Option<&'static str>,
 }
@@ -158,14 +160,15 @@ fn properties(registry: &Registry, schema: &MetaSchema) -> Vec<Property> {
         .iter()
         .map(|(name, r)| {
             let (shape, many) = shape_of(registry, r);
-            let doc = match r {
-                MetaSchemaRef::Inline(s) => s.description,
-                MetaSchemaRef::Reference(_) => None,
+            let (doc, max_items) = match r {
+                MetaSchemaRef::Inline(s) => (s.description, s.max_items),
+                MetaSchemaRef::Reference(_) => (None, None),
             };
             Property {
                 name,
                 shape,
                 many,
+                max_items,
                 required: schema.required.contains(name),
                 doc,
             }
@@ -236,7 +239,11 @@ impl Types {
             } else {
                 0
             };
-            let max = if p.many { "unbounded" } else { "1" };
+            let max = match (p.many, p.max_items) {
+                (false, _) => "1".to_owned(),
+                (true, Some(n)) => n.to_string(),
+                (true, None) => "unbounded".to_owned(),
+            };
             let doc = annotation(p.doc);
             if doc.is_empty() {
                 let _ = write!(
@@ -280,7 +287,12 @@ impl Types {
                     .entry(p.name.to_owned())
                     .or_insert_with(|| Value::Array(Vec::new()))
                 {
-                    Value::Array(items) => items.push(value),
+                    Value::Array(items) => {
+                        if !items.contains(&value) {
+                            items.push(value);
+                            p.check_count(items.len())?;
+                        }
+                    }
                     _ => return Err(format!("Field '{}' is given twice", p.name)),
                 }
             } else if map.insert(p.name.to_owned(), value).is_some() {
@@ -315,7 +327,16 @@ impl Types {
             };
             let read = match (p.many, value) {
                 (true, Value::Array(items)) => {
-                    Value::Array(items.iter().map(one).collect::<Result<_, _>>()?)
+                    let mut distinct: Vec<Value> = Vec::new();
+                    let mut seen = std::collections::HashSet::new();
+                    for item in items {
+                        let item = one(item)?;
+                        if seen.insert(item.to_string()) {
+                            distinct.push(item);
+                            p.check_count(distinct.len())?;
+                        }
+                    }
+                    Value::Array(distinct)
                 }
                 (true, single) => Value::Array(vec![one(single)?]),
                 (false, Value::Array(_)) => {
@@ -371,6 +392,19 @@ impl Types {
                 }
                 let _ = write!(out, "</tns:{}>", p.name);
             }
+        }
+    }
+}
+
+impl Property {
+    /// Repeated values of a list are merged; more distinct ones than its maximum are refused.
+    fn check_count(&self, distinct: usize) -> Result<(), String> {
+        match self.max_items {
+            Some(max) if distinct > max => Err(format!(
+                "Field '{}' takes at most {max} different values",
+                self.name
+            )),
+            _ => Ok(()),
         }
     }
 }

@@ -17,8 +17,8 @@ use crate::catalogue::{self as model, Date, ManufacturerKind};
 use crate::server::AppState;
 use crate::server::auth::{Caller, Credentials};
 use crate::server::problem::{ApiError, Lookup, Problem};
-use crate::server::streaming::{ExportResponse, Format, RowWriter, Stop, stream};
-use crate::store::Catalogue;
+use crate::server::streaming::{ExportResponse, Format, RowWriter, WriteItem, stream};
+use crate::store::{Catalogue, CrossHit, StoreError};
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
 
@@ -68,22 +68,15 @@ fn negotiated(req: &Request) -> Format {
 }
 
 /// Vehicles by Ktype, each read once per export.
-struct VehicleCache<'a> {
-    catalogue: &'a Catalogue,
+#[derive(Default)]
+struct VehicleCache {
     known: HashMap<String, Option<Vehicle>>,
 }
 
-impl<'a> VehicleCache<'a> {
-    fn new(catalogue: &'a Catalogue) -> Self {
-        VehicleCache {
-            catalogue,
-            known: HashMap::new(),
-        }
-    }
-
-    fn get(&mut self, ktype: &str) -> Result<Option<&Vehicle>, Stop> {
+impl VehicleCache {
+    fn get(&mut self, catalogue: &Catalogue, ktype: &str) -> Result<Option<&Vehicle>, StoreError> {
         if !self.known.contains_key(ktype) {
-            let v = self.catalogue.vehicle(ktype)?.map(|v| Vehicle::from(&v));
+            let v = catalogue.vehicle(ktype)?.map(|v| Vehicle::from(&v));
             self.known.insert(ktype.to_owned(), v);
         }
         Ok(self.known.get(ktype).and_then(Option::as_ref))
@@ -128,15 +121,23 @@ impl ExportApi {
         let brand = known_brand(&catalogue, brand_id.0)?;
         let format = format_of(is_csv_export.0);
         let stem = format!("catalogue-{}", brand.id);
+        let articles = catalogue.articles_of_brand(brand.id);
         if is_flat_export.0 {
-            return Ok(stream(format, &format!("{stem}-flat"), move |w| {
-                flat_catalogue(&catalogue, brand.id, w)
-            }));
+            let write = flat_catalogue(&catalogue, brand.id)?;
+            return Ok(stream(
+                format,
+                &format!("{stem}-flat"),
+                catalogue,
+                articles,
+                write,
+            ));
         }
-        Ok(stream(format, &stem, move |w| {
-            let names = Names::new(&catalogue);
-            for article in catalogue.articles_of_brand(brand.id) {
-                let article = article?;
+        Ok(stream(
+            format,
+            &stem,
+            catalogue,
+            articles,
+            |catalogue, article, w| {
                 let vehicles = catalogue
                     .links_of(&article.key)?
                     .into_iter()
@@ -148,12 +149,11 @@ impl ExportApi {
                     })
                     .collect();
                 w.row(&CatalogueArticle {
-                    article: names.article(&article)?,
+                    article: Names::new(catalogue).article(&article)?,
                     vehicles,
-                })?;
-            }
-            Ok(())
-        }))
+                })
+            },
+        ))
     }
 
     /// The Golda distributor layout of a brand: one row per article × vehicle application.
@@ -182,9 +182,15 @@ impl ExportApi {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("golda-{}", brand.id);
-        Ok(stream(format_of(is_csv_export.0), &stem, move |w| {
-            golda(&catalogue, brand.id, w)
-        }))
+        let articles = catalogue.articles_of_brand(brand.id);
+        let write = golda(&catalogue, brand.id)?;
+        Ok(stream(
+            format_of(is_csv_export.0),
+            &stem,
+            catalogue,
+            articles,
+            write,
+        ))
     }
 
     /// The technical criteria of a brand's articles: one row per article × criterion.
@@ -209,11 +215,15 @@ impl ExportApi {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
-        Ok(stream(format_of(is_csv_export.0), &stem, move |w| {
-            let names = Names::new(&catalogue);
-            for article in catalogue.articles_of_brand(brand.id) {
-                let article = article?;
-                let genart_name = names.genart(article.genart)?;
+        let articles = catalogue.articles_of_brand(brand.id);
+        let format = format_of(is_csv_export.0);
+        Ok(stream(
+            format,
+            &stem,
+            catalogue,
+            articles,
+            move |catalogue, article, w| {
+                let genart_name = Names::new(catalogue).genart(article.genart)?;
                 for c in catalogue.criteria_of(&article.key)? {
                     w.row(&AtcRow {
                         brand_id: brand.id,
@@ -226,9 +236,9 @@ impl ExportApi {
                         unit: c.unit,
                     })?;
                 }
-            }
-            Ok(())
-        }))
+                Ok(())
+            },
+        ))
     }
 
     /// A competitor manufacturer's numbers and the maker's articles they match.
@@ -260,9 +270,9 @@ impl ExportApi {
         let stem = format!("competitor-refs-{}", maker.id);
         // A brand-restricted provider gets its brands' rows only.
         let provider = caller.provider.clone();
-        Ok(stream(negotiated(req), &stem, move |w| {
-            competitor_references(&catalogue, &maker, |b| provider.sees_brand(b), w)
-        }))
+        let hits = catalogue.competitor_references_of(maker.id);
+        let write = competitor_references(maker, move |b| provider.sees_brand(b));
+        Ok(stream(negotiated(req), &stem, catalogue, hits, write))
     }
 
     /// The same as `exportRefConcurrente`, restricted to one of the maker's brands.
@@ -296,9 +306,9 @@ impl ExportApi {
         let maker = known_competitor(&catalogue, manufacturer_id.0)?;
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
-        Ok(stream(negotiated(req), &stem, move |w| {
-            competitor_references(&catalogue, &maker, |b| b == brand.id, w)
-        }))
+        let hits = catalogue.competitor_references_of(maker.id);
+        let write = competitor_references(maker, move |b| b == brand.id);
+        Ok(stream(negotiated(req), &stem, catalogue, hits, write))
     }
 
     /// The digital media manifest of a brand: its articles with images, documents and
@@ -324,9 +334,14 @@ impl ExportApi {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("dmm-{}", brand.id);
-        Ok(stream(negotiated(req), &stem, move |w| {
-            dmm(&catalogue, &brand, w)
-        }))
+        let articles = catalogue.articles_of_brand(brand.id);
+        Ok(stream(
+            negotiated(req),
+            &stem,
+            catalogue,
+            articles,
+            move |c, article, w| dmm(c, &brand, article, w),
+        ))
     }
 }
 
@@ -338,105 +353,111 @@ pub enum CatalogueExportRow {
     Flat(FlatCatalogueRow),
 }
 
-/// One buffer row per export, refilled with `clone_from` so its strings keep their
-/// allocations: the scan allocates per article, not per row.
+/// The rows of one article × vehicle each, from one buffer row per export refilled with
+/// `clone_from` so its strings keep their allocations: the scan allocates per article, not
+/// per row.
 fn flat_catalogue(
     catalogue: &Catalogue,
     brand_id: u32,
-    w: &mut RowWriter<FlatCatalogueRow>,
-) -> Result<(), Stop> {
-    let names = Names::new(catalogue);
-    let mut vehicles = VehicleCache::new(catalogue);
+) -> Result<WriteItem<model::Article, FlatCatalogueRow>, StoreError> {
+    let mut vehicles = VehicleCache::default();
     let mut row = FlatCatalogueRow {
         brand_id,
-        brand_name: names.brand(brand_id)?,
+        brand_name: Names::new(catalogue).brand(brand_id)?,
         ..Default::default()
     };
-    for article in catalogue.articles_of_brand(brand_id) {
-        let article = article?;
-        row.reference.clone_from(&article.reference);
-        row.genart = article.genart;
-        row.genart_name.clear();
-        row.genart_name.push_str(names.genart_name(article.genart)?);
-        row.description.clone_from(&article.description);
-        row.status.clear();
-        row.status.push_str(status_name(article.status.into()));
-        row.ean.clear();
-        row.ean
-            .push_str(article.eans.first().map_or("", String::as_str));
-        let links = catalogue.links_of(&article.key)?;
-        if links.is_empty() {
-            row.clear_vehicle();
-            w.row(&row)?;
-        }
-        for link in links {
-            match vehicles.get(&link.ktype)? {
-                Some(v) => row.set_vehicle(v),
-                None => {
-                    row.clear_vehicle();
-                    row.ktype = link.ktype;
-                }
+    Ok(Box::new(
+        move |catalogue: &Catalogue, article: model::Article, w: &mut RowWriter<_>| {
+            let names = Names::new(catalogue);
+            row.reference.clone_from(&article.reference);
+            row.genart = article.genart;
+            row.genart_name.clear();
+            row.genart_name.push_str(names.genart_name(article.genart)?);
+            row.description.clone_from(&article.description);
+            row.status.clear();
+            row.status.push_str(status_name(article.status.into()));
+            row.ean.clear();
+            row.ean
+                .push_str(article.eans.first().map_or("", String::as_str));
+            let links = catalogue.links_of(&article.key)?;
+            if links.is_empty() {
+                row.clear_vehicle();
+                w.row(&row)?;
             }
-            row.position = link.position;
-            row.quantity = Some(link.quantity);
-            w.row(&row)?;
-        }
-    }
-    Ok(())
+            for link in links {
+                match vehicles.get(catalogue, &link.ktype)? {
+                    Some(v) => row.set_vehicle(v),
+                    None => {
+                        row.clear_vehicle();
+                        row.ktype = link.ktype;
+                    }
+                }
+                row.position = link.position;
+                row.quantity = Some(link.quantity);
+                w.row(&row)?;
+            }
+            Ok(())
+        },
+    ))
 }
 
-fn golda(catalogue: &Catalogue, brand_id: u32, w: &mut RowWriter<GoldaRow>) -> Result<(), Stop> {
-    let names = Names::new(catalogue);
-    let mut vehicles = VehicleCache::new(catalogue);
+/// The Golda rows of one article: one per vehicle application.
+fn golda(
+    catalogue: &Catalogue,
+    brand_id: u32,
+) -> Result<WriteItem<model::Article, GoldaRow>, StoreError> {
+    let mut vehicles = VehicleCache::default();
     let today = Date::today();
     let mut row = GoldaRow {
         brand_id,
-        brand_name: names.brand(brand_id)?,
+        brand_name: Names::new(catalogue).brand(brand_id)?,
         ..Default::default()
     };
-    for article in catalogue.articles_of_brand(brand_id) {
-        let article = article?;
-        let price = model::current_list_price(catalogue.prices_of(&article.key)?, today);
-        row.reference.clone_from(&article.reference);
-        row.genart = article.genart;
-        row.genart_name.clear();
-        row.genart_name.push_str(names.genart_name(article.genart)?);
-        row.ean.clear();
-        row.ean
-            .push_str(article.eans.first().map_or("", String::as_str));
-        row.price = price
-            .as_ref()
-            .map(|p| p.amount.to_string())
-            .unwrap_or_default();
-        row.currency = price.map(|p| p.currency).unwrap_or_default();
-        let links = catalogue.links_of(&article.key)?;
-        if links.is_empty() {
-            row.set_vehicle(None, "");
-            w.row(&row)?;
-        }
-        for link in links {
-            row.set_vehicle(vehicles.get(&link.ktype)?, &link.ktype);
-            w.row(&row)?;
-        }
-    }
-    Ok(())
+    Ok(Box::new(
+        move |catalogue: &Catalogue, article: model::Article, w: &mut RowWriter<_>| {
+            let names = Names::new(catalogue);
+            let price = model::current_list_price(catalogue.prices_of(&article.key)?, today);
+            row.reference.clone_from(&article.reference);
+            row.genart = article.genart;
+            row.genart_name.clear();
+            row.genart_name.push_str(names.genart_name(article.genart)?);
+            row.ean.clear();
+            row.ean
+                .push_str(article.eans.first().map_or("", String::as_str));
+            row.price = price
+                .as_ref()
+                .map(|p| p.amount.to_string())
+                .unwrap_or_default();
+            row.currency = price.map(|p| p.currency).unwrap_or_default();
+            let links = catalogue.links_of(&article.key)?;
+            if links.is_empty() {
+                row.set_vehicle(None, "");
+                w.row(&row)?;
+            }
+            for link in links {
+                row.set_vehicle(vehicles.get(catalogue, &link.ktype)?, &link.ktype);
+                w.row(&row)?;
+            }
+            Ok(())
+        },
+    ))
 }
 
+/// The row of one competitor number, where its article is shown.
 fn competitor_references(
-    catalogue: &Catalogue,
-    maker: &model::Manufacturer,
-    shown: impl Fn(u32) -> bool,
-    w: &mut RowWriter<CompetitorReferenceRow>,
-) -> Result<(), Stop> {
-    let names = Names::new(catalogue);
-    for hit in catalogue.competitor_references_of(maker.id) {
-        let hit = hit?;
+    maker: model::Manufacturer,
+    shown: impl Fn(u32) -> bool + Send + 'static,
+) -> impl FnMut(&Catalogue, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
++ Send
++ 'static {
+    move |catalogue, hit, w| {
         if !shown(hit.article.brand_id) {
-            continue;
+            return Ok(());
         }
         let Some(article) = catalogue.article(&hit.article)? else {
-            continue;
+            return Ok(());
         };
+        let names = Names::new(catalogue);
         w.row(&CompetitorReferenceRow {
             manufacturer_id: maker.id,
             manufacturer_name: maker.name.clone(),
@@ -447,53 +468,49 @@ fn competitor_references(
             genart: article.genart,
             genart_name: names.genart(article.genart)?,
             description: article.description,
-        })?;
+        })
     }
-    Ok(())
 }
 
+/// The media manifest row of one article; none for an article without media.
 fn dmm(
     catalogue: &Catalogue,
     brand: &model::Brand,
+    article: model::Article,
     w: &mut RowWriter<DmmArticle>,
-) -> Result<(), Stop> {
-    let names = Names::new(catalogue);
-    for article in catalogue.articles_of_brand(brand.id) {
-        let article = article?;
-        let media = catalogue.media_of(&article.key)?;
-        if media.is_empty() {
-            continue;
-        }
-        let mut row = DmmArticle {
-            brand_id: brand.id,
-            brand_name: brand.name.clone(),
-            reference: article.reference.clone(),
-            genart: article.genart,
-            genart_name: names.genart(article.genart)?,
-            images: Vec::new(),
-            documents: Vec::new(),
-            spin_sets: Vec::new(),
-        };
-        // Media come in key order: kind, set, position.
-        for m in media {
-            let file = DmmFile {
-                position: m.position,
-                uri: m.uri,
-                description: m.description,
-            };
-            match m.kind {
-                model::MediaKind::Image => row.images.push(file),
-                model::MediaKind::Document => row.documents.push(file),
-                model::MediaKind::Spin360 => match row.spin_sets.last_mut() {
-                    Some(set) if set.set == m.set => set.frames.push(file.uri),
-                    _ => row.spin_sets.push(DmmSpinSet {
-                        set: m.set,
-                        frames: vec![file.uri],
-                    }),
-                },
-            }
-        }
-        w.row(&row)?;
+) -> Result<(), StoreError> {
+    let media = catalogue.media_of(&article.key)?;
+    if media.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let mut row = DmmArticle {
+        brand_id: brand.id,
+        brand_name: brand.name.clone(),
+        reference: article.reference.clone(),
+        genart: article.genart,
+        genart_name: Names::new(catalogue).genart(article.genart)?,
+        images: Vec::new(),
+        documents: Vec::new(),
+        spin_sets: Vec::new(),
+    };
+    // Media come in key order: kind, set, position.
+    for m in media {
+        let file = DmmFile {
+            position: m.position,
+            uri: m.uri,
+            description: m.description,
+        };
+        match m.kind {
+            model::MediaKind::Image => row.images.push(file),
+            model::MediaKind::Document => row.documents.push(file),
+            model::MediaKind::Spin360 => match row.spin_sets.last_mut() {
+                Some(set) if set.set == m.set => set.frames.push(file.uri),
+                _ => row.spin_sets.push(DmmSpinSet {
+                    set: m.set,
+                    frames: vec![file.uri],
+                }),
+            },
+        }
+    }
+    w.row(&row)
 }

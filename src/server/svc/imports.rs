@@ -2,7 +2,7 @@
 //! answers the finished report, or answers 202 with the job's status URL while it runs on.
 
 use std::collections::BTreeMap;
-use std::path::{Path as FsPath, PathBuf};
+use std::path::Path as FsPath;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -305,8 +305,11 @@ fn now() -> u64 {
         .unwrap_or(0)
 }
 
-/// A plain file name in the inbox: no directories, no parent steps, no hidden files.
-fn inbox_file(inbox: &FsPath, file_id: &str) -> Result<PathBuf, Problem> {
+/// A plain file name in the inbox (no directories, no parent steps, no hidden files), opened
+/// once, without following a link, and checked to be a regular file: what is checked is
+/// what is read, whatever is swapped in afterwards. Errors name the file id, never a path.
+fn inbox_file(inbox: &FsPath, file_id: &str) -> Result<std::fs::File, Problem> {
+    use std::os::unix::fs::OpenOptionsExt;
     let plain = !file_id.is_empty()
         && file_id.len() <= 255
         && !file_id.starts_with('.')
@@ -319,16 +322,36 @@ fn inbox_file(inbox: &FsPath, file_id: &str) -> Result<PathBuf, Problem> {
             ),
         ));
     }
-    let path = inbox.join(file_id);
-    match std::fs::symlink_metadata(&path) {
-        Ok(m) if m.is_file() => Ok(path),
-        Ok(_) => Err(Problem::bad_parameter(
+    let not_regular = || {
+        Problem::bad_parameter(
             "fileId",
             format!("'{file_id}' in the import inbox is not a regular file"),
-        )),
-        Err(_) => Err(Problem::not_found(format!(
-            "the import inbox has no file '{file_id}'"
-        ))),
+        )
+    };
+    // O_NONBLOCK: a FIFO must not hold the request until a writer comes.
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(inbox.join(file_id));
+    let file = match opened {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Problem::not_found(format!(
+                "the import inbox has no file '{file_id}'"
+            )));
+        }
+        // ELOOP: the name is a symbolic link.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(not_regular()),
+        Err(_) => {
+            return Err(Problem::bad_parameter(
+                "fileId",
+                format!("'{file_id}' in the import inbox cannot be opened"),
+            ));
+        }
+    };
+    match file.metadata() {
+        Ok(m) if m.is_file() => Ok(file),
+        _ => Err(not_regular()),
     }
 }
 
@@ -375,7 +398,7 @@ impl ImportApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Result<ImportAnswer, ApiError<Import>> {
-        let path = inbox_file(&state.settings.inbox, &file_id)?;
+        let opened = inbox_file(&state.settings.inbox, &file_id)?;
         let jobs = &state.jobs;
         if jobs.importing.swap(true, Ordering::AcqRel) {
             return Err(Problem::new(
@@ -412,7 +435,10 @@ impl ImportApi {
         let app = state.0.clone();
         let file = ImportFile {
             import_type: import_type.0.into(),
-            source: Source::Path(path),
+            source: Source::Opened {
+                name: file_id.0.clone(),
+                file: Arc::new(opened),
+            },
         };
         let dry = dry_run.0;
         let task = tokio::task::spawn_blocking(move || {
