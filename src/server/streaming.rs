@@ -269,6 +269,9 @@ where
         .await
         .ok()?;
         match chunk {
+            // After the last chunk the scan's state goes at once, not when the client has
+            // read everything.
+            Ok(Some(bytes)) if producer.done => Some((Ok(bytes), None)),
             Ok(Some(bytes)) => Some((Ok(bytes), Some(producer))),
             Ok(None) => None,
             Err(e) => {

@@ -67,15 +67,21 @@ fn negotiated(req: &Request) -> Format {
     }
 }
 
-/// Vehicles by Ktype, each read once per export.
+/// Vehicles by Ktype, recently read ones kept: a brand's articles share their vehicles.
+/// Bounded, so an export's memory does not grow with the brand's vehicles.
 #[derive(Default)]
 struct VehicleCache {
     known: HashMap<String, Option<Vehicle>>,
 }
 
+const VEHICLES_KEPT: usize = 512;
+
 impl VehicleCache {
     fn get(&mut self, catalogue: &Catalogue, ktype: &str) -> Result<Option<&Vehicle>, StoreError> {
         if !self.known.contains_key(ktype) {
+            if self.known.len() >= VEHICLES_KEPT {
+                self.known.clear();
+            }
             let v = catalogue.vehicle(ktype)?.map(|v| Vehicle::from(&v));
             self.known.insert(ktype.to_owned(), v);
         }
