@@ -234,6 +234,21 @@ fn parse_networks(items: &[String]) -> Result<Vec<ipnet::IpNet>, String> {
         .collect()
 }
 
+/// A number from an environment variable, or the error naming it and what it should be.
+fn env_number<T: std::str::FromStr>(
+    env: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    what: &str,
+) -> Result<Option<T>, ConfigError> {
+    env(name)
+        .map(|v| {
+            v.trim()
+                .parse()
+                .map_err(|_| ConfigError::Env(name, format!("'{v}' is not {what}")))
+        })
+        .transpose()
+}
+
 fn parse_cache_mb(text: &str) -> Result<u64, String> {
     text.trim()
         .parse::<u64>()
@@ -376,21 +391,11 @@ impl Settings {
             settings.log_format =
                 parse_log_format(&v).map_err(|e| ConfigError::Env("PARTSCAT_LOG_FORMAT", e))?;
         }
-        if let Some(v) = env("PARTSCAT_WORK_BUDGET_MS") {
-            settings.work_budget_ms = v.trim().parse().map_err(|_| {
-                ConfigError::Env(
-                    "PARTSCAT_WORK_BUDGET_MS",
-                    format!("'{v}' is not a number of milliseconds"),
-                )
-            })?;
+        if let Some(n) = env_number(&env, "PARTSCAT_WORK_BUDGET_MS", "a number of milliseconds")? {
+            settings.work_budget_ms = n;
         }
-        if let Some(v) = env("PARTSCAT_MAX_CONNECTIONS") {
-            settings.max_connections = v.trim().parse().map_err(|_| {
-                ConfigError::Env(
-                    "PARTSCAT_MAX_CONNECTIONS",
-                    format!("'{v}' is not a number of connections"),
-                )
-            })?;
+        if let Some(n) = env_number(&env, "PARTSCAT_MAX_CONNECTIONS", "a number of connections")? {
+            settings.max_connections = n;
         }
         if let Some(v) = env("PARTSCAT_CACHE_MB") {
             settings.cache_mb =
@@ -399,34 +404,23 @@ impl Settings {
         if let Some(v) = env("PARTSCAT_INBOX") {
             settings.inbox = PathBuf::from(v);
         }
-        if let Some(v) = env("PARTSCAT_IMPORT_WAIT_MS") {
-            settings.import_wait_ms = v.trim().parse().map_err(|_| {
-                ConfigError::Env(
-                    "PARTSCAT_IMPORT_WAIT_MS",
-                    format!("'{v}' is not a number of milliseconds"),
-                )
-            })?;
+        if let Some(n) = env_number(&env, "PARTSCAT_IMPORT_WAIT_MS", "a number of milliseconds")? {
+            settings.import_wait_ms = n;
         }
-        if let Some(v) = env("PARTSCAT_ANSWER_CACHE_MB") {
-            settings.answer_cache_mb = v.trim().parse().map_err(|_| {
-                ConfigError::Env(
-                    "PARTSCAT_ANSWER_CACHE_MB",
-                    format!("'{v}' is not a size in MiB"),
-                )
-            })?;
+        if let Some(n) = env_number(&env, "PARTSCAT_ANSWER_CACHE_MB", "a size in MiB")? {
+            settings.answer_cache_mb = n;
         }
         if let Some(v) = env("PARTSCAT_TRUSTED_PROXIES") {
             let items: Vec<String> = v.split(',').map(str::to_owned).collect();
             settings.trusted_proxies = parse_networks(&items)
                 .map_err(|e| ConfigError::Env("PARTSCAT_TRUSTED_PROXIES", e))?;
         }
-        if let Some(v) = env("PARTSCAT_RATE_LIMIT_PER_SECOND") {
-            settings.rate_limit_per_second = v.trim().parse().map_err(|_| {
-                ConfigError::Env(
-                    "PARTSCAT_RATE_LIMIT_PER_SECOND",
-                    format!("'{v}' is not a number of requests a second"),
-                )
-            })?;
+        if let Some(n) = env_number(
+            &env,
+            "PARTSCAT_RATE_LIMIT_PER_SECOND",
+            "a number of requests a second",
+        )? {
+            settings.rate_limit_per_second = n;
         }
         if let Some(v) = env("PARTSCAT_ADMIN_SOCKET") {
             settings.admin_socket = Some(PathBuf::from(v));
