@@ -3,7 +3,7 @@
 
 use super::csv_source::{ColumnSpec, Row};
 use crate::catalogue::*;
-use crate::store::{Change, Staging, StoreError};
+use crate::store::{Origin, Staging, StoreError, TreeName};
 
 /// A kind of import file. A directory import takes them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -126,13 +126,33 @@ impl ImportType {
         ColumnSpec { required, optional }
     }
 
+    /// The table the rows of this type go to.
+    pub fn tree(self) -> TreeName {
+        match self {
+            ImportType::Brands => TreeName::Brands,
+            ImportType::Manufacturers => TreeName::Manufacturers,
+            ImportType::GenericArticles => TreeName::GenericArticles,
+            ImportType::Vehicles => TreeName::Vehicles,
+            ImportType::Articles => TreeName::Articles,
+            ImportType::Criteria => TreeName::Criteria,
+            ImportType::CrossReferences | ImportType::CompetitorReferences => {
+                TreeName::CrossReferences
+            }
+            ImportType::Links => TreeName::Links,
+            ImportType::Prices => TreeName::Prices,
+            ImportType::Kits => TreeName::Kits,
+            ImportType::Media => TreeName::Media,
+        }
+    }
+
     /// Validates one row against the catalogue as it will be, and stages it.
     /// `Ok(Err(message))` is a rejected row; `Err` a failure of the store.
     pub fn stage(
         self,
         row: &Row<'_>,
+        file: u16,
         staging: &mut Staging<'_>,
-    ) -> Result<Result<Change, String>, StoreError> {
+    ) -> Result<Result<(), String>, StoreError> {
         let parsed = match self {
             ImportType::Brands => brand(row).map(Parsed::Brand),
             ImportType::Manufacturers => manufacturer(row).map(Parsed::Manufacturer),
@@ -156,14 +176,12 @@ impl ImportType {
         if let Some(message) = parsed.missing_reference(staging)? {
             return Ok(Err(message));
         }
-        let change = parsed.stage(staging)?;
-        if change == Change::Duplicate {
-            return Ok(Err(format!(
-                "repeats the key of an earlier row ({})",
-                parsed.describe_key()
-            )));
-        }
-        Ok(Ok(change))
+        let origin = Origin {
+            file,
+            line: row.line,
+        };
+        parsed.stage(staging, origin)?;
+        Ok(Ok(()))
     }
 }
 
@@ -186,74 +204,36 @@ fn show(a: &ArticleKey) -> String {
 }
 
 impl Parsed {
-    fn stage(&self, s: &mut Staging<'_>) -> Result<Change, StoreError> {
+    fn stage(&self, s: &mut Staging<'_>, o: Origin) -> Result<(), StoreError> {
         match self {
-            Parsed::Brand(r) => s.put(r),
-            Parsed::Manufacturer(r) => s.put(r),
-            Parsed::GenericArticle(r) => s.put(r),
-            Parsed::Vehicle(r) => s.put(r),
-            Parsed::Article(r) => s.put(r),
-            Parsed::Criterion(r) => s.put(r),
-            Parsed::CrossReference(r) => s.put(r),
-            Parsed::Link(r) => s.put(r),
-            Parsed::Price(r) => s.put(r),
-            Parsed::KitComponent(r) => s.put(r),
-            Parsed::Media(r) => s.put(r),
-        }
-    }
-
-    fn describe_key(&self) -> String {
-        match self {
-            Parsed::Brand(r) => format!("brand {}", r.id),
-            Parsed::Manufacturer(r) => format!("manufacturer {}", r.id),
-            Parsed::GenericArticle(r) => format!("genart {}", r.id),
-            Parsed::Vehicle(r) => format!("ktype {}", r.ktype),
-            Parsed::Article(r) => show(&r.key),
-            Parsed::Criterion(r) => format!("{}, criterion {}", show(&r.article), r.name),
-            Parsed::CrossReference(r) => format!(
-                "{}, number {}",
-                show(&r.article),
-                normalise_reference(&r.number)
-            ),
-            Parsed::Link(r) => format!("{}, ktype {}", show(&r.article), r.ktype),
-            Parsed::Price(r) => format!(
-                "{}, {} {} from {}",
-                show(&r.article),
-                r.price_type,
-                r.currency,
-                r.valid_from
-                    .map(|d| d.to_string())
-                    .unwrap_or_else(|| "the start".into())
-            ),
-            Parsed::KitComponent(r) => format!(
-                "kit {}, ktype {}, component {}",
-                show(&r.kit),
-                r.ktype,
-                show(&r.component)
-            ),
-            Parsed::Media(r) => format!(
-                "{}, media set '{}' position {}",
-                show(&r.article),
-                r.set,
-                r.position
-            ),
+            Parsed::Brand(r) => s.put(r, o),
+            Parsed::Manufacturer(r) => s.put(r, o),
+            Parsed::GenericArticle(r) => s.put(r, o),
+            Parsed::Vehicle(r) => s.put(r, o),
+            Parsed::Article(r) => s.put(r, o),
+            Parsed::Criterion(r) => s.put(r, o),
+            Parsed::CrossReference(r) => s.put(r, o),
+            Parsed::Link(r) => s.put(r, o),
+            Parsed::Price(r) => s.put(r, o),
+            Parsed::KitComponent(r) => s.put(r, o),
+            Parsed::Media(r) => s.put(r, o),
         }
     }
 
     /// The first thing this row refers to that the catalogue does not hold.
-    fn missing_reference(&self, s: &Staging<'_>) -> Result<Option<String>, StoreError> {
-        let article = |a: &ArticleKey| -> Result<Option<String>, StoreError> {
+    fn missing_reference(&self, s: &mut Staging<'_>) -> Result<Option<String>, StoreError> {
+        fn article(s: &mut Staging<'_>, a: &ArticleKey) -> Result<Option<String>, StoreError> {
             Ok((!s.has_article(a)?).then(|| {
                 format!(
                     "refers to article {} which is not in the catalogue",
                     show(a)
                 )
             }))
-        };
-        let vehicle = |ktype: &str| -> Result<Option<String>, StoreError> {
+        }
+        fn vehicle(s: &mut Staging<'_>, ktype: &str) -> Result<Option<String>, StoreError> {
             Ok((!s.has_vehicle(ktype)?)
                 .then(|| format!("refers to ktype {ktype} which is not in the catalogue")))
-        };
+        }
         Ok(match self {
             Parsed::Brand(_)
             | Parsed::Manufacturer(_)
@@ -274,19 +254,26 @@ impl Parsed {
                     None
                 }
             }
-            Parsed::Criterion(c) => article(&c.article)?,
+            Parsed::Criterion(c) => article(s, &c.article)?,
             Parsed::CrossReference(c) => match c.manufacturer_id {
                 Some(m) if !s.has_manufacturer(m)? => Some(format!(
                     "refers to manufacturer {m} which is not in the catalogue"
                 )),
-                _ => article(&c.article)?,
+                _ => article(s, &c.article)?,
             },
-            Parsed::Link(l) => article(&l.article)?.or(vehicle(&l.ktype)?),
-            Parsed::Price(p) => article(&p.article)?,
-            Parsed::KitComponent(k) => article(&k.kit)?
-                .or(article(&k.component)?)
-                .or(vehicle(&k.ktype)?),
-            Parsed::Media(m) => article(&m.article)?,
+            Parsed::Link(l) => match article(s, &l.article)? {
+                None => vehicle(s, &l.ktype)?,
+                missing => missing,
+            },
+            Parsed::Price(p) => article(s, &p.article)?,
+            Parsed::KitComponent(k) => match article(s, &k.kit)? {
+                None => match article(s, &k.component)? {
+                    None => vehicle(s, &k.ktype)?,
+                    missing => missing,
+                },
+                missing => missing,
+            },
+            Parsed::Media(m) => article(s, &m.article)?,
         })
     }
 }

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 pub use data_sets::ImportType;
 pub use report::{FileReport, ImportReport, RowError, Verdict};
 
-use crate::store::{Change, Outcome, Store, StoreError};
+use sha2::{Digest, Sha256};
+
+use crate::store::{Outcome, Staging, Store, StoreError, Tally};
 
 /// The first rejected rows listed in a report; the count covers all of them.
 pub const LISTED_ERRORS: usize = 20;
@@ -55,9 +57,11 @@ impl Source {
             }
             Source::Opened { file, .. } => {
                 let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-                let own = file
+                let mut own = file
                     .try_clone()
                     .map_err(|e| format!("cannot be read: {e}"))?;
+                // The clone shares the offset: an earlier read (the hash) may have moved it.
+                std::io::Seek::rewind(&mut own).map_err(|e| format!("cannot be read: {e}"))?;
                 Ok((Box::new(own), len))
             }
             Source::Embedded { bytes, .. } => Ok((
@@ -140,12 +144,26 @@ pub fn import(
     ordered.sort_by_key(|f| f.import_type);
     let mut staging = store.begin(dry_run)?;
     let mut reports = Vec::new();
-    for file in &ordered {
-        reports.push(stage_file(&mut staging, file, progress)?);
+    for (position, file) in ordered.iter().enumerate() {
+        let position = u16::try_from(position)
+            .map_err(|_| ImportError::Directory("too many files in one import".into()))?;
+        reports.push(stage_file(&mut staging, position, file, progress)?);
+    }
+    progress.phase("comparing with the catalogue");
+    let tallies = staging.seal()?;
+    for (position, report) in reports.iter_mut().enumerate() {
+        if let Some(tally) = tallies.get(&(position as u16)) {
+            let names: Vec<String> = ordered.iter().map(|f| f.source.name()).collect();
+            report.settle(tally, &names);
+        }
     }
     let rejected = reports.iter().any(|r| r.rejected > 0);
     let verdict = if rejected {
         drop(staging);
+        // Nothing is written: no row was added or changed.
+        for report in &mut reports {
+            (report.added, report.changed, report.unchanged) = (0, 0, 0);
+        }
         Verdict::Rejected
     } else {
         match staging.commit(&mut |text| progress.phase(text))? {
@@ -160,8 +178,23 @@ pub fn import(
     })
 }
 
+/// Passes what it reads on and hashes it on the way.
+struct Hashing<R> {
+    inner: R,
+    hash: std::rc::Rc<std::cell::RefCell<Sha256>>,
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.borrow_mut().update(&buf[..n]);
+        Ok(n)
+    }
+}
+
 fn stage_file(
-    staging: &mut crate::store::Staging<'_>,
+    staging: &mut Staging<'_>,
+    position: u16,
     file: &ImportFile,
     progress: &dyn Progress,
 ) -> Result<FileReport, ImportError> {
@@ -170,22 +203,44 @@ fn stage_file(
         file: name.clone(),
         message,
     };
+    let import_type = file.import_type;
+    let mut report = FileReport::new(import_type, &name);
+    // The same bytes as a file whose rows the catalogue still holds: nothing to read.
+    if let Some((sha256, rows)) = staging.recorded_import(import_type.name(), import_type.tree()) {
+        let (input, _) = file.source.open().map_err(file_error)?;
+        let hash = std::rc::Rc::new(std::cell::RefCell::new(Sha256::new()));
+        let mut hashing = Hashing {
+            inner: input,
+            hash: hash.clone(),
+        };
+        std::io::copy(&mut hashing, &mut std::io::sink())
+            .map_err(|e| file_error(format!("cannot be read: {e}")))?;
+        let found: [u8; 32] = std::mem::take(&mut *hash.borrow_mut()).finalize().into();
+        if found == sha256 {
+            staging.note_file(import_type.name(), import_type.tree(), sha256, rows, true);
+            report.rows = rows;
+            report.unchanged = rows;
+            return Ok(report);
+        }
+    }
     let (input, len) = file.source.open().map_err(file_error)?;
-    let mut source =
-        csv_source::open(input, len, &file.import_type.columns()).map_err(file_error)?;
-    progress.file_started(file.import_type, source.bytes_total);
-    let mut report = FileReport::new(file.import_type, &name);
+    let hash = std::rc::Rc::new(std::cell::RefCell::new(Sha256::new()));
+    let input = Box::new(Hashing {
+        inner: input,
+        hash: hash.clone(),
+    });
+    let mut source = csv_source::open(input, len, &import_type.columns()).map_err(file_error)?;
+    progress.file_started(import_type, source.bytes_total);
     let mut store_failure = None;
-    let mut rows = 0u64;
     let bytes = source.bytes_read_counter();
     source
         .for_each_row(|row| {
-            rows += 1;
-            if rows.is_multiple_of(4096) {
+            report.rows += 1;
+            if report.rows.is_multiple_of(4096) {
                 progress.advanced(bytes.get());
             }
             let outcome = match row {
-                Ok(row) => match file.import_type.stage(&row, staging) {
+                Ok(row) => match import_type.stage(&row, position, staging) {
                     Ok(result) => result.map_err(|message| (row.line, message)),
                     Err(e) => {
                         store_failure = Some(e);
@@ -194,9 +249,8 @@ fn stage_file(
                 },
                 Err(bad) => Err(bad),
             };
-            match outcome {
-                Ok(change) => report.count(change),
-                Err((line, message)) => report.reject(line, message),
+            if let Err((line, message)) = outcome {
+                report.reject(line, message);
             }
             Ok(())
         })
@@ -205,21 +259,44 @@ fn stage_file(
             None => file_error(message),
         })?;
     progress.advanced(source.bytes_total);
+    drop(source);
+    let sha256 = std::mem::take(&mut *hash.borrow_mut()).finalize().into();
+    staging.note_file(
+        import_type.name(),
+        import_type.tree(),
+        sha256,
+        report.rows,
+        false,
+    );
     Ok(report)
 }
 
 impl FileReport {
-    fn count(&mut self, change: Change) {
-        self.rows += 1;
-        match change {
-            Change::Added => self.added += 1,
-            Change::Changed => self.changed += 1,
-            Change::Unchanged | Change::Duplicate => self.unchanged += 1,
+    /// Takes in what the file's rows do to the catalogue, known once its data set is sealed.
+    fn settle(&mut self, tally: &Tally, files: &[String]) {
+        self.added = tally.added;
+        self.changed = tally.changed;
+        self.unchanged = tally.unchanged;
+        self.rejected += tally.duplicate_count;
+        for d in &tally.duplicates {
+            let earlier = if files.get(d.earlier.file as usize) == Some(&self.file) {
+                format!("line {}", d.earlier.line)
+            } else {
+                let other = files
+                    .get(d.earlier.file as usize)
+                    .map_or("?", |f| f.as_str());
+                format!("line {} of {other}", d.earlier.line)
+            };
+            self.errors.push(RowError {
+                line: d.line,
+                message: format!("repeats the key of the row on {earlier}"),
+            });
         }
+        self.errors.sort_by_key(|e| e.line);
+        self.errors.truncate(LISTED_ERRORS);
     }
 
     fn reject(&mut self, line: u64, message: String) {
-        self.rows += 1;
         self.rejected += 1;
         if self.errors.len() < LISTED_ERRORS {
             self.errors.push(RowError { line, message });

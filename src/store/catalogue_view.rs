@@ -7,6 +7,7 @@ use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::{Manifest, TreeName};
+use super::packed::{BlockCache, Entry, PackedTable};
 use super::records::{Code, Record};
 use crate::budget::Budget;
 use crate::catalogue::*;
@@ -16,7 +17,7 @@ use crate::catalogue::*;
 pub struct Catalogue {
     db: sled::Db,
     manifest: Manifest,
-    trees: Vec<sled::Tree>,
+    trees: Vec<PackedTable>,
     drop_when_released: Mutex<Vec<String>>,
     names: OnceLock<Names>,
 }
@@ -61,20 +62,25 @@ pub struct CrossHit {
 }
 
 impl DataTrees for Catalogue {
-    fn tree(&self, name: TreeName) -> &sled::Tree {
+    fn tree(&self, name: TreeName) -> &PackedTable {
         &self.trees[name.index()]
     }
 }
 
 impl Catalogue {
-    pub(super) fn open(db: &sled::Db, manifest: Manifest) -> Result<Catalogue, StoreError> {
+    pub(super) fn open(
+        db: &sled::Db,
+        manifest: Manifest,
+        cache: &std::sync::Arc<BlockCache>,
+    ) -> Result<Catalogue, StoreError> {
         let trees = TreeName::ALL
             .iter()
             .map(|&t| {
                 let generation = manifest.generation_of(t).unwrap_or(0);
-                db.open_tree(t.stored_name(generation))
+                let tree = db.open_tree(t.stored_name(generation))?;
+                Ok(PackedTable::open(tree, cache.clone()))
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, StoreError>>()?;
         Ok(Catalogue {
             db: db.clone(),
             manifest,
@@ -105,8 +111,8 @@ impl Catalogue {
         self.manifest.updated_at
     }
 
-    /// Number of records in a tree (walks it: for reports, not for request paths).
-    pub fn count(&self, tree: TreeName) -> usize {
+    /// Number of records in a tree (reads every block: for reports, not for request paths).
+    pub fn count(&self, tree: TreeName) -> Result<u64, StoreError> {
         self.tree(tree).len()
     }
 
@@ -203,8 +209,13 @@ impl Catalogue {
         budget: &Budget,
     ) -> Result<Vec<ArticleKey>, StoreError> {
         let mut found = Vec::new();
-        for entry in self.number_entries(TreeName::RefnormArticle, number, how, budget) {
-            let (k, _) = entry?;
+        for (k, _) in self.number_entries(
+            TreeName::RefnormArticle,
+            TreeName::RefrevReference,
+            number,
+            how,
+            budget,
+        )? {
             let mut r = KeyReader::new(&k);
             if let (Some(reference), Some(brand_id)) = (r.text(), r.u32()) {
                 found.push(ArticleKey {
@@ -234,8 +245,13 @@ impl Catalogue {
         budget: &Budget,
     ) -> Result<Vec<CrossHit>, StoreError> {
         let mut found = Vec::new();
-        for entry in self.number_entries(TreeName::CrossnumArticle, number, how, budget) {
-            let (k, v) = entry?;
+        for (k, v) in self.number_entries(
+            TreeName::CrossnumArticle,
+            TreeName::CrossrevNumber,
+            number,
+            how,
+            budget,
+        )? {
             let mut r = KeyReader::new(&k);
             r.text();
             let kind = r.u8().and_then(CrossKind::from_code);
@@ -256,39 +272,67 @@ impl Catalogue {
     }
 
     /// The entries of a number index (keys start with a normalised number and 0xFF) whose
-    /// number matches. Exact and prefix matches are one range of the index; a suffix match
-    /// reads every key (numbers are not stored reversed).
-    fn number_entries<'a>(
-        &'a self,
+    /// number matches. Exact and prefix matches are one range of the index; a suffix match is
+    /// one range of the reversed index `reversed`, then an exact range per number it finds.
+    fn number_entries(
+        &self,
         tree: TreeName,
+        reversed: TreeName,
         number: &str,
         how: NumberMatch,
-        budget: &'a Budget,
-    ) -> Box<dyn Iterator<Item = Result<(sled::IVec, sled::IVec), StoreError>> + 'a> {
+        budget: &Budget,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let mut found = Vec::new();
         if number.is_empty() {
-            return Box::new(std::iter::empty());
+            return Ok(found);
         }
-        let tree = self.tree(tree);
-        let range = match how {
-            NumberMatch::Exact => tree.scan_prefix(keys::text_prefix(number)),
-            NumberMatch::Prefix => tree.scan_prefix(number.as_bytes()),
-            // A suffix match reads every key (numbers are not stored reversed).
-            NumberMatch::Suffix | NumberMatch::PrefixOrSuffix => tree.iter(),
-        };
-        let query = number.as_bytes().to_vec();
-        // The budget is checked per entry read, not per match.
-        Box::new(range.enumerate().filter_map(move |(read, entry)| {
-            if let Err(spent) = budget.check_every(read) {
-                return Some(Err(spent.into()));
-            }
-            match entry {
-                Ok((k, v)) => {
-                    let stored = k.split(|&b| b == keys::SEP).next().unwrap_or(&[]);
-                    how.accepts(stored, &query).then_some(Ok((k, v)))
+        let mut read = 0usize;
+        let mut range = |prefix: Vec<u8>, found: &mut Vec<Entry>| -> Result<(), StoreError> {
+            for entry in self.tree(tree).scan_prefix(prefix) {
+                budget.check_every(read)?;
+                read += 1;
+                let (k, v) = entry?;
+                let stored = k.split(|&b| b == keys::SEP).next().unwrap_or(&[]);
+                if how.accepts(stored, number.as_bytes()) {
+                    found.push((k, v));
                 }
-                Err(e) => Some(Err(e.into())),
             }
-        }))
+            Ok(())
+        };
+        if matches!(how, NumberMatch::Exact) {
+            range(keys::text_prefix(number), &mut found)?;
+            return Ok(found);
+        }
+        if matches!(how, NumberMatch::Prefix | NumberMatch::PrefixOrSuffix) {
+            range(number.as_bytes().to_vec(), &mut found)?;
+        }
+        if matches!(how, NumberMatch::Suffix | NumberMatch::PrefixOrSuffix) {
+            let mut numbers = Vec::new();
+            for (i, entry) in self
+                .tree(reversed)
+                .scan_prefix(indexes::reversed(number))
+                .enumerate()
+            {
+                budget.check_every(i)?;
+                let mut whole = entry?.0;
+                whole.reverse();
+                // A number that also starts with the query was found by the prefix range.
+                if how == NumberMatch::Suffix || !whole.starts_with(number.as_bytes()) {
+                    numbers.push(whole);
+                }
+            }
+            // Index order: the answer reads the same whichever way a number was found.
+            numbers.sort_unstable();
+            let mut exact = Vec::new();
+            for whole in numbers {
+                let mut prefix = whole;
+                prefix.push(keys::SEP);
+                range(prefix, &mut exact)?;
+            }
+            found.extend(exact);
+            found.sort_unstable();
+        }
+        Ok(found)
     }
 
     /// Every article, brand by brand in reference order.

@@ -62,31 +62,43 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
         report.counts.push((tree.name(), count));
     }
     report.checksum = hex::encode(hasher.finalize());
+    let spill = store.spill_dir()?;
     for &index in TreeName::INDEXES {
         let mut listed = 0;
-        let mut expected = 0u64;
-        let tree = catalogue.tree(index);
-        let mut missing = Vec::new();
-        indexes::derive(index, &*catalogue, &mut |k, v| {
-            expected += 1;
-            match tree.get(&k)? {
-                Some(found) if found.as_ref() == v.as_slice() => {}
-                _ => missing.push(k),
+        let mut problems = Vec::new();
+        // The derived entries and the stored ones, both in key order, walked side by side.
+        let mut stored = catalogue.tree(index).iter().peekable();
+        let mut surplus = 0u64;
+        let missing = |key: &[u8], problems: &mut Vec<String>| {
+            problems.push(format!(
+                "{}: entry {} is missing or differs from the data",
+                index.name(),
+                hex::encode(key)
+            ));
+        };
+        let expected = indexes::build(index, &*catalogue, spill.path(), &mut |k, v| {
+            while stored
+                .next_if(|e| matches!(e, Ok((s, _)) if s.as_slice() < k))
+                .is_some()
+            {
+                surplus += 1;
+            }
+            match stored.next_if(|e| matches!(e, Ok((s, _)) if s.as_slice() == k)) {
+                Some(Ok((_, found))) if found == v => {}
+                Some(Err(e)) => return Err(e),
+                _ => missing(k, &mut problems),
             }
             Ok(())
         })?;
-        for k in missing {
-            report.problem(
-                &mut listed,
-                format!(
-                    "{}: entry {} is missing or differs from the data",
-                    index.name(),
-                    hex::encode(k)
-                ),
-            );
+        for entry in stored {
+            entry?;
+            surplus += 1;
         }
-        let actual = tree.len() as u64;
-        if actual != expected {
+        for problem in problems {
+            report.problem(&mut listed, problem);
+        }
+        let actual = catalogue.tree(index).len()?;
+        if surplus > 0 || actual != expected {
             report.problem(
                 &mut listed,
                 format!(
@@ -110,9 +122,8 @@ fn check_record(
     fn decoded<R: Record>(k: &[u8], v: &[u8]) -> Result<R, String> {
         R::decode(k, v).ok_or_else(|| format!("record {} cannot be decoded", hex::encode(k)))
     }
-    let has = |t: TreeName, key: Vec<u8>| -> Result<bool, StoreError> {
-        Ok(c.tree(t).contains_key(key)?)
-    };
+    let has =
+        |t: TreeName, key: Vec<u8>| -> Result<bool, StoreError> { c.tree(t).contains_key(&key) };
     let article = |a: &ArticleKey| has(TreeName::Articles, keys::article_key(a));
     let vehicle = |ktype: &str| has(TreeName::Vehicles, ktype.as_bytes().to_vec());
     let missing_article = |a: &ArticleKey| {

@@ -1,60 +1,39 @@
-//! How each index is derived from the data trees. Imports build indexes with this and
+//! How each index is derived from the data tables. Imports build indexes with this and
 //! `check` verifies them with it, so the two can never disagree about what an index holds.
+
+use std::path::Path;
 
 use super::error::StoreError;
 use super::keys::{KeyBuf, KeyReader};
 use super::layout::TreeName;
+use super::packed::{Entries, PackedTable};
 use super::records::{Code, Record};
-use std::collections::BTreeMap;
+use super::sorter::Sorter;
 
 use crate::catalogue::{Article, ArticleKey, CrossKind, CrossReference, normalise_reference};
 
-/// Where index derivation reads its data trees from (the current or a staged generation).
+/// Where index derivation reads its data tables from (the current or a staged generation).
 pub trait DataTrees {
-    fn tree(&self, name: TreeName) -> &sled::Tree;
+    fn tree(&self, name: TreeName) -> &PackedTable;
 }
 
 type Emit<'e> = dyn FnMut(Vec<u8>, Vec<u8>) -> Result<(), StoreError> + 'e;
+/// Takes the built entries of an index, in key order.
+type Out<'o> = dyn FnMut(&[u8], &[u8]) -> Result<(), StoreError> + 'o;
 
 fn corrupt(tree: TreeName) -> StoreError {
     StoreError::undecodable(tree)
 }
 
-/// Decodes the records a tree iteration yields.
-pub(super) fn records<R: Record>(
-    entries: sled::Iter,
-) -> impl Iterator<Item = Result<R, StoreError>> {
+/// Decodes the records a table scan yields.
+pub(super) fn records<R: Record>(entries: Entries) -> impl Iterator<Item = Result<R, StoreError>> {
     entries.map(|entry| {
         let (k, v) = entry?;
         R::decode(&k, &v).ok_or_else(|| corrupt(R::TREE))
     })
 }
 
-/// Index entries whose value lists articles (`brand_id ‖ reference ‖ 0xFF` each), one entry
-/// per key: a Ktype's articles are one read instead of a scan of one entry per article.
-#[derive(Default)]
-struct ArticleLists(BTreeMap<Vec<u8>, Vec<u8>>);
-
-impl ArticleLists {
-    /// Adds an article to a key's list; sources are read in article order, so lists come out
-    /// sorted, and a repeat of the same article is always adjacent.
-    fn add(&mut self, key: Vec<u8>, article: &ArticleKey) {
-        let entry = KeyBuf::new().article(article).done();
-        let list = self.0.entry(key).or_default();
-        if !list.ends_with(&entry) {
-            list.extend_from_slice(&entry);
-        }
-    }
-
-    fn emit(self, emit: &mut Emit<'_>) -> Result<(), StoreError> {
-        for (key, list) in self.0 {
-            emit(key, list)?;
-        }
-        Ok(())
-    }
-}
-
-/// Reads the value of an `ArticleLists` entry back.
+/// Reads the value of a list index entry back: `brand_id ‖ reference ‖ 0xFF` per article.
 pub fn article_list(value: &[u8]) -> Option<Vec<ArticleKey>> {
     let mut r = KeyReader::new(value);
     let mut found = Vec::new();
@@ -64,27 +43,83 @@ pub fn article_list(value: &[u8]) -> Option<Vec<ArticleKey>> {
     Some(found)
 }
 
-/// Calls `emit` once for every entry `index` must hold, each key exactly once.
-pub fn derive(
+/// A normalised number written backwards: suffixes of numbers become prefixes of these.
+pub fn reversed(number: &str) -> Vec<u8> {
+    number.bytes().rev().collect()
+}
+
+/// The entries of `index`, in key order and each key once, derived from `data`: every
+/// derived pair goes through an external sort; pairs with one key are then joined into one
+/// entry (a list index concatenates their articles, any other index keeps the first).
+pub fn build(
     index: TreeName,
     data: &dyn DataTrees,
-    emit: &mut Emit<'_>,
-) -> Result<(), StoreError> {
-    match index {
-        TreeName::RefnormArticle => {
-            for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
-                let a = article?.key;
-                emit(
-                    KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
-                    Vec::new(),
-                )?;
+    spill: &Path,
+    out: &mut Out<'_>,
+) -> Result<u64, StoreError> {
+    let mut sorter = Sorter::new(spill);
+    let mut sequence = 0u64;
+    derive(index, data, &mut |k, v| {
+        sequence += 1;
+        sorter.push(k, v, sequence)
+    })?;
+    let mut pending: Option<(Vec<u8>, Vec<u8>)> = None;
+    let mut last_part: Vec<u8> = Vec::new();
+    let mut written = 0;
+    for item in sorter.sorted()? {
+        let item = item?;
+        match &mut pending {
+            Some((key, value)) if *key == item.key => {
+                // Sources are read in article order, so a repeat is always adjacent.
+                if index.is_list() && item.value != last_part {
+                    value.extend_from_slice(&item.value);
+                    last_part = item.value;
+                }
+            }
+            _ => {
+                if let Some((key, value)) = pending.take() {
+                    out(&key, &value)?;
+                    written += 1;
+                }
+                last_part.clone_from(&item.value);
+                pending = Some((item.key, item.value));
             }
         }
-        TreeName::CrossnumArticle => {
+    }
+    if let Some((key, value)) = pending {
+        out(&key, &value)?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// Calls `emit` for every (key, value) pair `index` is made of, in no particular order.
+fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<(), StoreError> {
+    let article_entry = |a: &ArticleKey| KeyBuf::new().article(a).done();
+    match index {
+        TreeName::RefnormArticle | TreeName::RefrevReference => {
+            for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
+                let a = article?.key;
+                if index == TreeName::RefnormArticle {
+                    emit(
+                        KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
+                        Vec::new(),
+                    )?;
+                } else {
+                    emit(reversed(&a.reference), Vec::new())?;
+                }
+            }
+        }
+        TreeName::CrossnumArticle | TreeName::CrossrevNumber => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
                 let c = cross?;
+                let number = normalise_reference(&c.number);
+                if index == TreeName::CrossrevNumber {
+                    emit(reversed(&number), Vec::new())?;
+                    continue;
+                }
                 let key = KeyBuf::new()
-                    .text(&normalise_reference(&c.number))
+                    .text(&number)
                     .u8(c.kind.code())
                     .u32(c.manufacturer_id.unwrap_or(0))
                     .last_article(&c.article)
@@ -94,6 +129,10 @@ pub fn derive(
             for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 let a = article?;
                 for ean in a.eans {
+                    if index == TreeName::CrossrevNumber {
+                        emit(reversed(&ean), Vec::new())?;
+                        continue;
+                    }
                     let key = KeyBuf::new()
                         .text(&ean)
                         .u8(CrossKind::Ean.code())
@@ -106,9 +145,8 @@ pub fn derive(
         }
         TreeName::KtypeArticle | TreeName::GenartKtypeArticle => {
             let articles = data.tree(TreeName::Articles);
-            let mut lists = ArticleLists::default();
             // Links are stored article by article, so one article lookup serves a run of links.
-            let mut last: Option<(Vec<u8>, u32)> = None;
+            let mut last: Option<(ArticleKey, u32)> = None;
             for entry in data.tree(TreeName::Links).iter() {
                 let (k, _) = entry?;
                 let mut r = KeyReader::new(&k);
@@ -117,29 +155,33 @@ pub fn derive(
                     .zip(r.last_text())
                     .ok_or_else(|| corrupt(TreeName::Links))?;
                 if index == TreeName::KtypeArticle {
-                    lists.add(KeyBuf::new().last_text(&ktype).done(), &article);
+                    emit(
+                        KeyBuf::new().last_text(&ktype).done(),
+                        article_entry(&article),
+                    )?;
                     continue;
                 }
-                let article_key = super::keys::article_key(&article);
                 let genart = match &last {
-                    Some((key, genart)) if *key == article_key => *genart,
+                    Some((key, genart)) if *key == article => *genart,
                     _ => {
+                        let key = super::keys::article_key(&article);
                         let value = articles
-                            .get(&article_key)?
+                            .get(&key)?
                             .ok_or_else(|| corrupt(TreeName::Links))?;
-                        let genart = Article::decode(&article_key, &value)
+                        let genart = Article::decode(&key, &value)
                             .ok_or_else(|| corrupt(TreeName::Articles))?
                             .genart;
-                        last = Some((article_key, genart));
+                        last = Some((article.clone(), genart));
                         genart
                     }
                 };
-                lists.add(KeyBuf::new().u32(genart).last_text(&ktype).done(), &article);
+                emit(
+                    KeyBuf::new().u32(genart).last_text(&ktype).done(),
+                    article_entry(&article),
+                )?;
             }
-            lists.emit(emit)?;
         }
         TreeName::KtypeKit => {
-            let mut lists = ArticleLists::default();
             for entry in data.tree(TreeName::Kits).iter() {
                 let (k, _) = entry?;
                 let mut r = KeyReader::new(&k);
@@ -147,9 +189,8 @@ pub fn derive(
                     .article()
                     .zip(r.text())
                     .ok_or_else(|| corrupt(TreeName::Kits))?;
-                lists.add(KeyBuf::new().last_text(&ktype).done(), &kit);
+                emit(KeyBuf::new().last_text(&ktype).done(), article_entry(&kit))?;
             }
-            lists.emit(emit)?;
         }
         TreeName::ManufacturerCompetitorRef => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {

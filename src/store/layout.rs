@@ -27,10 +27,12 @@ pub enum TreeName {
     GenartKtypeArticle,
     KtypeKit,
     ManufacturerCompetitorRef,
+    RefrevReference,
+    CrossrevNumber,
 }
 
 impl TreeName {
-    pub const ALL: [TreeName; 17] = [
+    pub const ALL: [TreeName; 19] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -48,6 +50,8 @@ impl TreeName {
         TreeName::GenartKtypeArticle,
         TreeName::KtypeKit,
         TreeName::ManufacturerCompetitorRef,
+        TreeName::RefrevReference,
+        TreeName::CrossrevNumber,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -76,6 +80,8 @@ impl TreeName {
             TreeName::GenartKtypeArticle => "genartktype_article",
             TreeName::KtypeKit => "ktype_kit",
             TreeName::ManufacturerCompetitorRef => "manufacturer_competitorref",
+            TreeName::RefrevReference => "refrev_reference",
+            TreeName::CrossrevNumber => "crossrev_number",
         }
     }
 
@@ -96,8 +102,18 @@ impl TreeName {
             TreeName::GenartKtypeArticle => &[TreeName::Articles, TreeName::Links],
             TreeName::KtypeKit => &[TreeName::Kits],
             TreeName::ManufacturerCompetitorRef => &[TreeName::CrossReferences],
+            TreeName::RefrevReference => &[TreeName::Articles],
+            TreeName::CrossrevNumber => &[TreeName::Articles, TreeName::CrossReferences],
             _ => &[],
         }
+    }
+
+    /// Indexes whose value is a list of the articles of all entries with one key.
+    pub fn is_list(self) -> bool {
+        matches!(
+            self,
+            TreeName::KtypeArticle | TreeName::GenartKtypeArticle | TreeName::KtypeKit
+        )
     }
 
     pub fn stored_name(self, generation: u64) -> String {
@@ -127,6 +143,30 @@ pub struct Manifest {
     pub updated_at: u64,
     /// The current generation of each tree, by stored name (so later releases may add trees).
     pub trees: Vec<(String, u64)>,
+    /// The last file imported of each import type whose rows the catalogue still holds as
+    /// they were: a re-import of the same bytes is known unchanged without reading it.
+    pub imported: Vec<ImportedFile>,
+}
+
+/// A file whose every row the catalogue holds, as long as its data set's tree is still of
+/// the generation that import left.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct ImportedFile {
+    pub import_type: String,
+    /// The stored name of the data set's table.
+    pub tree: String,
+    pub sha256: [u8; 32],
+    pub rows: u64,
+    pub tree_generation: u64,
+}
+
+/// The manifest of format 1, read once by the migration to format 2.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct ManifestV1 {
+    pub generation: u64,
+    pub data_version: u64,
+    pub updated_at: u64,
+    pub trees: Vec<(String, u64)>,
 }
 
 impl Manifest {
@@ -139,6 +179,7 @@ impl Manifest {
                 .iter()
                 .map(|t| (t.name().to_owned(), 0))
                 .collect(),
+            imported: Vec::new(),
         }
     }
 

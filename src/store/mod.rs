@@ -15,8 +15,11 @@ mod indexes;
 mod keys;
 mod layout;
 mod marker;
+mod migration;
+mod packed;
 mod providers;
 mod records;
+mod sorter;
 mod staging;
 
 use std::path::{Path, PathBuf};
@@ -28,12 +31,15 @@ pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::TreeName;
 pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key};
-pub use staging::{Change, Outcome, Staging};
+pub use staging::{Duplicate, Origin, Outcome, Staging, Tally};
 
 use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// Sort runs of an import live in a directory of the store named with this prefix; one left
+/// by a killed import is removed at the next open.
+const SPILL_PREFIX: &str = ".sort-";
 const MAGIC: &[u8] = b"partscat-store";
 const META: &str = "meta";
 /// The engine's page cache unless configured: large imports slow down sharply once the
@@ -50,6 +56,7 @@ pub struct Store {
     path: PathBuf,
     current: RwLock<Arc<Catalogue>>,
     writer: Mutex<()>,
+    cache: Arc<packed::BlockCache>,
     providers: providers::ProviderTables,
     grants: grants::GrantTables,
 }
@@ -66,11 +73,20 @@ impl Store {
         refuse_foreign_directory(path)?;
         file_modes::create_private_dir(path)
             .map_err(|e| StoreError::Unopenable(path.into(), e.to_string()))?;
+        remove_sort_leftovers(path);
         let vouched = marker::read(path)?;
-        let db = open_engine(path, cache_bytes)?;
+        // Half the cache is the engine's pages, half the packed tables' decoded blocks.
+        let db = open_engine(path, cache_bytes / 2)?;
+        let cache = packed::BlockCache::new(cache_bytes / 2);
         let meta = db.open_tree(META)?;
         let manifest = match meta.get(KEY_MAGIC)? {
-            Some(magic) if magic.as_ref() == MAGIC => read_manifest(&meta, path)?,
+            Some(magic) if magic.as_ref() == MAGIC => match read_manifest(&meta, path)? {
+                (FORMAT_VERSION, manifest) => manifest,
+                (_, old) => {
+                    drop_orphans(&db, &old)?;
+                    migration::v1_to_v2(&db, &meta, path, &old, &cache)?
+                }
+            },
             None if vouched.is_some() => {
                 return Err(StoreError::Corrupt(
                     path.into(),
@@ -112,9 +128,10 @@ impl Store {
             ));
         }
         drop_orphans(&db, &manifest)?;
-        let catalogue = Catalogue::open(&db, manifest)?;
+        let catalogue = Catalogue::open(&db, manifest, &cache)?;
         Ok(Store {
             meta,
+            cache,
             path: path.into(),
             current: RwLock::new(Arc::new(catalogue)),
             writer: Mutex::new(()),
@@ -140,7 +157,20 @@ impl Store {
     /// A dry run writes nothing at all.
     pub fn begin(&self, dry_run: bool) -> Result<Staging<'_>, StoreError> {
         let guard = self.writer.try_lock().map_err(|_| StoreError::Busy)?;
-        Ok(Staging::new(self, guard, dry_run))
+        Staging::new(self, guard, dry_run)
+    }
+
+    /// A directory for an import's sort runs, removed when dropped.
+    fn spill_dir(&self) -> Result<tempfile::TempDir, StoreError> {
+        tempfile::Builder::new()
+            .prefix(SPILL_PREFIX)
+            .tempdir_in(&self.path)
+            .map_err(|e| {
+                StoreError::Engine(format!(
+                    "cannot make a sort directory in {}: {e}",
+                    self.path.display()
+                ))
+            })
     }
 
     /// Writes everything to disk. Called on shutdown and after every committed change.
@@ -162,9 +192,7 @@ impl Store {
     }
 
     fn publish(&self, manifest: &Manifest, catalogue: Catalogue) -> Result<(), StoreError> {
-        let encoded = bincode::encode_to_vec(manifest, bincode::config::standard())
-            .map_err(|e| StoreError::Engine(e.to_string()))?;
-        self.meta.insert(KEY_MANIFEST, encoded)?;
+        self.meta.insert(KEY_MANIFEST, encode_manifest(manifest)?)?;
         self.db.flush()?;
         marker::write(&self.path, manifest.data_version)?;
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
@@ -223,13 +251,35 @@ fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<Manifest, StoreError> {
+fn encode_manifest(manifest: &Manifest) -> Result<Vec<u8>, StoreError> {
+    bincode::encode_to_vec(manifest, bincode::config::standard())
+        .map_err(|e| StoreError::Engine(e.to_string()))
+}
+
+/// Sort directories of imports that were killed.
+fn remove_sort_leftovers(path: &Path) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(SPILL_PREFIX)
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The format version and the manifest; a manifest of format 1 is read as it was.
+fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<(u32, Manifest), StoreError> {
     let format = meta
         .get(KEY_FORMAT)?
         .and_then(|v| v.as_ref().try_into().ok())
         .map(u32::from_be_bytes);
     match format {
-        Some(FORMAT_VERSION) => {}
+        Some(1 | FORMAT_VERSION) => {}
         Some(found) if found > FORMAT_VERSION => {
             return Err(StoreError::NewerFormat {
                 path: path.into(),
@@ -253,11 +303,19 @@ fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<Manifest, StoreError>
     let bytes = meta
         .get(KEY_MANIFEST)?
         .ok_or_else(|| StoreError::Corrupt(path.into(), "its manifest is missing".into()))?;
-    match bincode::decode_from_slice::<Manifest, _>(&bytes, bincode::config::standard()) {
-        Ok((manifest, _)) => Ok(manifest),
-        Err(e) => Err(StoreError::Corrupt(
+    let format = format.unwrap_or(FORMAT_VERSION);
+    let manifest = if format == 1 {
+        migration::manifest_v1(&bytes)
+    } else {
+        bincode::decode_from_slice::<Manifest, _>(&bytes, bincode::config::standard())
+            .ok()
+            .map(|(m, _)| m)
+    };
+    match manifest {
+        Some(manifest) => Ok((format, manifest)),
+        None => Err(StoreError::Corrupt(
             path.into(),
-            format!("its manifest cannot be read ({e})"),
+            "its manifest cannot be read".into(),
         )),
     }
 }
@@ -284,11 +342,7 @@ fn initialise(db: &sled::Db, meta: &sled::Tree, path: &Path) -> Result<Manifest,
     }
     let mut batch = sled::Batch::default();
     batch.insert(KEY_FORMAT, &FORMAT_VERSION.to_be_bytes());
-    batch.insert(
-        KEY_MANIFEST,
-        bincode::encode_to_vec(&manifest, bincode::config::standard())
-            .map_err(|e| StoreError::Engine(e.to_string()))?,
-    );
+    batch.insert(KEY_MANIFEST, encode_manifest(&manifest)?);
     batch.insert(KEY_MAGIC, MAGIC);
     meta.apply_batch(batch)?;
     db.flush()?;

@@ -1,7 +1,10 @@
-//! A change of the catalogue in the making: rows go into staging trees of the next
-//! generation, beside the current one, and become the catalogue in one step at `commit`.
-//! Dropped without a commit, a staging leaves nothing behind (and a crash leaves only
-//! trees the next open drops).
+//! A change of the catalogue in the making. Rows of each data set go through an external
+//! sort; when a data set is complete (another data set needs to look into it, or the import
+//! ends) it is *sealed*: compared with the current table, and, if anything differs, merged
+//! with it into a packed table of the next generation, written in key order. Indexes whose
+//! sources changed are rebuilt the same way, and `commit` switches to the new generation in
+//! one step. Dropped without a commit, a staging leaves nothing behind (and a crash leaves
+//! only tables the next open drops).
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, MutexGuard};
@@ -12,19 +15,53 @@ use super::catalogue_view::Catalogue;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf};
-use super::layout::TreeName;
+use super::layout::{ImportedFile, TreeName};
+use super::packed::{PackedTable, PackedWriter};
 use super::records::Record;
+use super::sorter::Sorter;
 use crate::catalogue::ArticleKey;
 
-/// What writing one row would do to the catalogue.
+/// Where a staged row came from: the import's file (by position) and the line of the row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
-    Added,
-    Changed,
-    Unchanged,
-    /// The same key was already given earlier in this change.
-    Duplicate,
+pub struct Origin {
+    pub file: u16,
+    pub line: u64,
 }
+
+const LINE_BITS: u32 = 48;
+
+impl Origin {
+    fn packed(self) -> u64 {
+        (u64::from(self.file) << LINE_BITS) | (self.line & ((1 << LINE_BITS) - 1))
+    }
+    fn unpacked(n: u64) -> Origin {
+        Origin {
+            file: (n >> LINE_BITS) as u16,
+            line: n & ((1 << LINE_BITS) - 1),
+        }
+    }
+}
+
+/// A row whose key an earlier row of the same import already gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Duplicate {
+    pub line: u64,
+    pub earlier: Origin,
+}
+
+/// What the rows of one file do to the catalogue.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tally {
+    pub added: u64,
+    pub changed: u64,
+    pub unchanged: u64,
+    pub duplicate_count: u64,
+    /// The first duplicates, in key order.
+    pub duplicates: Vec<Duplicate>,
+}
+
+/// Duplicates listed per file; the count covers all of them.
+const LISTED_DUPLICATES: usize = 100;
 
 /// What a commit did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,16 +71,24 @@ pub enum Outcome {
     DryRun,
 }
 
-/// Where the staged rows of one data set go: a real tree, or (dry run) only their keys.
-enum Staged {
-    Tree(sled::Tree),
-    Keys(HashSet<Box<[u8]>>),
+enum StagedSet {
+    Open(Sorter),
+    /// Every row matches the current table: nothing was written.
+    Unchanged,
+    /// Written as a table of the next generation.
+    Written(PackedTable),
+    /// A dry run's changed set: the staged keys of sets other rows refer to.
+    DryRun(HashSet<Box<[u8]>>),
 }
 
-struct StagedSet {
-    rows: Staged,
-    changed: bool,
-}
+/// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
+const REFERRED_TO: [TreeName; 5] = [
+    TreeName::Brands,
+    TreeName::Manufacturers,
+    TreeName::GenericArticles,
+    TreeName::Vehicles,
+    TreeName::Articles,
+];
 
 pub struct Staging<'s> {
     store: &'s Store,
@@ -51,20 +96,24 @@ pub struct Staging<'s> {
     base: Arc<Catalogue>,
     generation: u64,
     dry_run: bool,
+    /// Sort runs of this change; removed with it.
+    spill: tempfile::TempDir,
     sets: BTreeMap<TreeName, StagedSet>,
+    tallies: BTreeMap<u16, Tally>,
+    files: Vec<(TreeName, ImportedFile, bool)>,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
     committed: bool,
 }
 
-/// The data trees as they will be after the commit: staged where staged, current elsewhere.
+/// The data tables as they will be after the commit: staged where written, current elsewhere.
 struct Effective<'a> {
     base: &'a Catalogue,
-    staged: BTreeMap<TreeName, &'a sled::Tree>,
+    staged: BTreeMap<TreeName, &'a PackedTable>,
 }
 
 impl DataTrees for Effective<'_> {
-    fn tree(&self, name: TreeName) -> &sled::Tree {
+    fn tree(&self, name: TreeName) -> &PackedTable {
         self.staged
             .get(&name)
             .copied()
@@ -73,19 +122,26 @@ impl DataTrees for Effective<'_> {
 }
 
 impl<'s> Staging<'s> {
-    pub(super) fn new(store: &'s Store, writer: MutexGuard<'s, ()>, dry_run: bool) -> Staging<'s> {
+    pub(super) fn new(
+        store: &'s Store,
+        writer: MutexGuard<'s, ()>,
+        dry_run: bool,
+    ) -> Result<Staging<'s>, StoreError> {
         let base = store.catalogue();
         let generation = base.manifest().generation + 1;
-        Staging {
+        Ok(Staging {
             store,
             _writer: writer,
             base,
             generation,
             dry_run,
+            spill: store.spill_dir()?,
             sets: BTreeMap::new(),
+            tallies: BTreeMap::new(),
+            files: Vec::new(),
             written: Vec::new(),
             committed: false,
-        }
+        })
     }
 
     fn new_tree(&mut self, name: TreeName) -> Result<sled::Tree, StoreError> {
@@ -97,90 +153,200 @@ impl<'s> Staging<'s> {
         Ok(tree)
     }
 
-    /// Stages one record and says what it changes.
-    pub fn put<R: Record>(&mut self, record: &R) -> Result<Change, StoreError> {
-        let key = record.key();
-        let value = record.value();
-        // The staging tree is made before the map is borrowed for the row.
-        let tree = if self.dry_run || self.sets.contains_key(&R::TREE) {
-            None
-        } else {
-            Some(self.new_tree(R::TREE)?)
+    /// Stages one record. What it changes is known when its data set is sealed.
+    pub fn put<R: Record>(&mut self, record: &R, origin: Origin) -> Result<(), StoreError> {
+        let set = match self.sets.get_mut(&R::TREE) {
+            Some(set) => set,
+            None => self
+                .sets
+                .entry(R::TREE)
+                .or_insert_with(|| StagedSet::Open(Sorter::new(self.spill.path()))),
         };
-        let set = self.sets.entry(R::TREE).or_insert_with(|| StagedSet {
-            rows: tree.map_or_else(|| Staged::Keys(HashSet::new()), Staged::Tree),
-            changed: false,
-        });
-        let duplicate = match &mut set.rows {
-            Staged::Tree(tree) => tree.insert(&key, value.as_slice())?.is_some(),
-            Staged::Keys(keys) => !keys.insert(key.clone().into_boxed_slice()),
-        };
-        if duplicate {
-            return Ok(Change::Duplicate);
+        match set {
+            StagedSet::Open(sorter) => sorter.push(record.key(), record.value(), origin.packed()),
+            _ => Err(StoreError::Engine(format!(
+                "rows of {} were staged after other rows were checked against it",
+                R::TREE.name()
+            ))),
         }
-        let change = match self.base.tree(R::TREE).get(&key)? {
-            None => Change::Added,
-            Some(old) if old.as_ref() == value.as_slice() => Change::Unchanged,
-            Some(_) => Change::Changed,
-        };
-        set.changed |= change != Change::Unchanged;
-        Ok(change)
     }
 
-    fn contains(&self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
-        let staged = match self.sets.get(&tree).map(|s| &s.rows) {
-            Some(Staged::Tree(t)) => t.contains_key(key)?,
-            Some(Staged::Keys(k)) => k.contains(key),
-            None => false,
-        };
-        Ok(staged || self.base.tree(tree).contains_key(key)?)
+    /// The hash and row count of the last file of this type, if the catalogue still holds
+    /// every row of it as it was.
+    pub fn recorded_import(&self, import_type: &str, tree: TreeName) -> Option<([u8; 32], u64)> {
+        let current = self.base.manifest().generation_of(tree)?;
+        self.base
+            .manifest()
+            .imported
+            .iter()
+            .find(|f| f.import_type == import_type && f.tree_generation == current)
+            .map(|f| (f.sha256, f.rows))
     }
 
-    pub fn has_brand(&self, id: u32) -> Result<bool, StoreError> {
+    /// Records a file of this import; `skipped` when it was recognised as previously imported
+    /// and not read.
+    pub fn note_file(
+        &mut self,
+        import_type: &str,
+        tree: TreeName,
+        sha256: [u8; 32],
+        rows: u64,
+        skipped: bool,
+    ) {
+        let file = ImportedFile {
+            import_type: import_type.into(),
+            tree: tree.name().into(),
+            sha256,
+            rows,
+            tree_generation: 0,
+        };
+        self.files.push((tree, file, skipped));
+    }
+
+    fn seal_set(&mut self, tree: TreeName) -> Result<(), StoreError> {
+        if !matches!(self.sets.get(&tree), Some(StagedSet::Open(_))) {
+            return Ok(());
+        }
+        let Some(StagedSet::Open(mut sorter)) = self.sets.remove(&tree) else {
+            return Ok(());
+        };
+        let base = self.base.tree(tree).clone();
+        let keep_keys = self.dry_run && REFERRED_TO.contains(&tree);
+        let mut keys = HashSet::new();
+        let mut changed = false;
+        {
+            let mut cursor = base.cursor();
+            let mut previous: Option<(Vec<u8>, Origin)> = None;
+            for item in sorter.sorted()? {
+                let item = item?;
+                let origin = Origin::unpacked(item.origin);
+                let tally = self.tallies.entry(origin.file).or_default();
+                if let Some((key, earlier)) = &previous
+                    && *key == item.key
+                {
+                    tally.duplicate_count += 1;
+                    if tally.duplicates.len() < LISTED_DUPLICATES {
+                        tally.duplicates.push(Duplicate {
+                            line: origin.line,
+                            earlier: *earlier,
+                        });
+                    }
+                    continue;
+                }
+                match cursor.find(&item.key)? {
+                    Some(old) if old == item.value.as_slice() => tally.unchanged += 1,
+                    Some(_) => {
+                        tally.changed += 1;
+                        changed = true;
+                    }
+                    None => {
+                        tally.added += 1;
+                        changed = true;
+                    }
+                }
+                if keep_keys {
+                    keys.insert(item.key.clone().into_boxed_slice());
+                }
+                previous = Some((item.key, origin));
+            }
+        }
+        let sealed = if !changed {
+            StagedSet::Unchanged
+        } else if self.dry_run {
+            StagedSet::DryRun(keys)
+        } else {
+            StagedSet::Written(self.write_merged(tree, &mut sorter, &base)?)
+        };
+        self.sets.insert(tree, sealed);
+        Ok(())
+    }
+
+    /// Writes the staged rows merged with the current table's (rows the import does not
+    /// mention stay as they are) as the next generation of `tree`.
+    fn write_merged(
+        &mut self,
+        tree: TreeName,
+        sorter: &mut Sorter,
+        base: &PackedTable,
+    ) -> Result<PackedTable, StoreError> {
+        let target = self.new_tree(tree)?;
+        let mut writer = PackedWriter::new(target.clone());
+        let mut current = base.iter().peekable();
+        let mut last: Option<Vec<u8>> = None;
+        for item in sorter.sorted()? {
+            let item = item?;
+            if last.as_ref() == Some(&item.key) {
+                continue;
+            }
+            while let Some(entry) = current.next_if(|e| !matches!(e, Ok((k, _)) if *k >= item.key))
+            {
+                let (k, v) = entry?;
+                writer.push(&k, &v)?;
+            }
+            current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
+            writer.push(&item.key, &item.value)?;
+            last = Some(item.key);
+        }
+        for entry in current {
+            let (k, v) = entry?;
+            writer.push(&k, &v)?;
+        }
+        writer.finish()?;
+        Ok(PackedTable::open(target, self.store.cache.clone()))
+    }
+
+    fn contains(&mut self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
+        self.seal_set(tree)?;
+        match self.sets.get(&tree) {
+            Some(StagedSet::Written(table)) => table.contains_key(key),
+            Some(StagedSet::DryRun(keys)) if keys.contains(key) => Ok(true),
+            _ => self.base.tree(tree).contains_key(key),
+        }
+    }
+
+    pub fn has_brand(&mut self, id: u32) -> Result<bool, StoreError> {
         self.contains(TreeName::Brands, &KeyBuf::new().u32(id).done())
     }
 
-    pub fn has_manufacturer(&self, id: u32) -> Result<bool, StoreError> {
+    pub fn has_manufacturer(&mut self, id: u32) -> Result<bool, StoreError> {
         self.contains(TreeName::Manufacturers, &KeyBuf::new().u32(id).done())
     }
 
-    pub fn has_generic_article(&self, id: u32) -> Result<bool, StoreError> {
+    pub fn has_generic_article(&mut self, id: u32) -> Result<bool, StoreError> {
         self.contains(TreeName::GenericArticles, &KeyBuf::new().u32(id).done())
     }
 
-    pub fn has_vehicle(&self, ktype: &str) -> Result<bool, StoreError> {
+    pub fn has_vehicle(&mut self, ktype: &str) -> Result<bool, StoreError> {
         self.contains(TreeName::Vehicles, ktype.as_bytes())
     }
 
-    pub fn has_article(&self, article: &ArticleKey) -> Result<bool, StoreError> {
+    pub fn has_article(&mut self, article: &ArticleKey) -> Result<bool, StoreError> {
         self.contains(TreeName::Articles, &keys::article_key(article))
+    }
+
+    /// Seals every data set still open and says, file by file, what its rows do.
+    pub fn seal(&mut self) -> Result<BTreeMap<u16, Tally>, StoreError> {
+        let open: Vec<TreeName> = self.sets.keys().copied().collect();
+        for tree in open {
+            self.seal_set(tree)?;
+        }
+        Ok(self.tallies.clone())
     }
 
     /// Makes the staged rows the catalogue, in one durable step. `phase` hears what it does.
     pub fn commit(mut self, phase: &mut dyn FnMut(&str)) -> Result<Outcome, StoreError> {
+        self.seal()?;
         if self.dry_run {
             return Ok(Outcome::DryRun);
         }
         let changed: Vec<TreeName> = self
             .sets
             .iter()
-            .filter(|(_, s)| s.changed)
+            .filter(|(_, s)| matches!(s, StagedSet::Written(_)))
             .map(|(&t, _)| t)
             .collect();
         if changed.is_empty() {
             return Ok(Outcome::NothingChanged);
-        }
-        // Rows the import did not mention stay as they are: merge them in.
-        for &name in &changed {
-            phase(&format!("merging {}", name.name()));
-            if let Some(Staged::Tree(staged)) = self.sets.get(&name).map(|s| &s.rows) {
-                for entry in self.base.tree(name).iter() {
-                    let (k, v) = entry?;
-                    if !staged.contains_key(&k)? {
-                        staged.insert(k, v)?;
-                    }
-                }
-            }
         }
         let rebuilt: Vec<TreeName> = TreeName::INDEXES
             .iter()
@@ -192,10 +358,11 @@ impl<'s> Staging<'s> {
             index_trees.push((index, self.new_tree(index)?));
         }
         {
-            let staged = changed
+            let staged = self
+                .sets
                 .iter()
-                .filter_map(|t| match self.sets.get(t).map(|s| &s.rows) {
-                    Some(Staged::Tree(tree)) => Some((*t, tree)),
+                .filter_map(|(t, s)| match s {
+                    StagedSet::Written(table) => Some((*t, table)),
                     _ => None,
                 })
                 .collect();
@@ -205,16 +372,11 @@ impl<'s> Staging<'s> {
             };
             for (index, tree) in &index_trees {
                 phase(&format!("indexing {}", index.name()));
-                // sled takes keys in order markedly faster than scattered ones.
-                let mut entries = Vec::new();
-                indexes::derive(*index, &effective, &mut |k, v| {
-                    entries.push((k, v));
-                    Ok(())
+                let mut writer = PackedWriter::new(tree.clone());
+                indexes::build(*index, &effective, self.spill.path(), &mut |k, v| {
+                    writer.push(k, v)
                 })?;
-                entries.sort_unstable();
-                for (k, v) in entries {
-                    tree.insert(k, v)?;
-                }
+                writer.finish()?;
             }
         }
         phase("writing to disk");
@@ -232,9 +394,14 @@ impl<'s> Staging<'s> {
             if let Some(entry) = manifest.trees.iter_mut().find(|(n, _)| n == name.name()) {
                 retired.push(name.stored_name(entry.1));
                 entry.1 = self.generation;
+            } else {
+                manifest
+                    .trees
+                    .push((name.name().to_owned(), self.generation));
             }
         }
-        let catalogue = Catalogue::open(&self.store.db, manifest.clone())?;
+        self.note_imported_files(&mut manifest, &changed);
+        let catalogue = Catalogue::open(&self.store.db, manifest.clone(), &self.store.cache)?;
         self.store.publish(&manifest, catalogue)?;
         self.committed = true;
         self.base.retire(retired);
@@ -247,6 +414,35 @@ impl<'s> Staging<'s> {
         Ok(Outcome::Committed {
             data_version: manifest.data_version,
         })
+    }
+
+    /// Which files the new catalogue holds every row of: the ones this import read, and the
+    /// earlier ones of tables it did not change. A file recognised and skipped is dropped if
+    /// its table changed: its rows were not checked against this import's.
+    fn note_imported_files(&self, manifest: &mut super::layout::Manifest, changed: &[TreeName]) {
+        let generation_of = |tree: TreeName| manifest.generation_of(tree).unwrap_or(0);
+        let mut imported: Vec<ImportedFile> = manifest
+            .imported
+            .iter()
+            .filter(|f| {
+                let tree = TreeName::from_name(&f.tree);
+                !self
+                    .files
+                    .iter()
+                    .any(|(_, g, _)| g.import_type == f.import_type)
+                    && tree.is_some_and(|t| !changed.contains(&t))
+            })
+            .cloned()
+            .collect();
+        for (tree, file, skipped) in &self.files {
+            if *skipped && changed.contains(tree) {
+                continue;
+            }
+            let mut file = file.clone();
+            file.tree_generation = generation_of(*tree);
+            imported.push(file);
+        }
+        manifest.imported = imported;
     }
 }
 

@@ -1,0 +1,276 @@
+//! Packed tables: a sorted map of byte keys to byte values, stored as blocks of consecutive
+//! entries. Each block is one engine entry, keyed by the block's last key, so a lookup is one
+//! range read of the engine ("the first block whose last key is at least this key") and a
+//! binary search in the decoded block; a prefix scan reads consecutive blocks.
+//!
+//! Tables are written once, in key order (`PackedWriter`), and read many times. Decoded
+//! blocks are kept in a cache shared by every table of a store, so a hot block is decoded
+//! once, not on every lookup.
+
+mod block;
+mod varint;
+mod writer;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use block::Block;
+use block::header;
+pub use writer::PackedWriter;
+
+use super::error::StoreError;
+
+/// Uncompressed bytes a block holds before a new one is started.
+pub const BLOCK_BYTES: usize = 4096;
+
+/// Decoded blocks by (table, block number), weighed by their bytes in memory.
+pub struct BlockCache(quick_cache::sync::Cache<(u64, u64), Arc<Block>, BlockWeight>);
+
+#[derive(Clone)]
+pub struct BlockWeight;
+
+impl quick_cache::Weighter<(u64, u64), Arc<Block>> for BlockWeight {
+    fn weight(&self, _key: &(u64, u64), block: &Arc<Block>) -> u64 {
+        block.weight() as u64
+    }
+}
+
+impl BlockCache {
+    pub fn new(bytes: u64) -> Arc<BlockCache> {
+        let estimated_items = (bytes / 8192).max(16) as usize;
+        Arc::new(BlockCache(quick_cache::sync::Cache::with_weighter(
+            estimated_items,
+            bytes.max(1),
+            BlockWeight,
+        )))
+    }
+}
+
+/// Every opened table gets its own number, so cached blocks of a dropped generation are
+/// never mistaken for blocks of its successor.
+static NEXT_TABLE: AtomicU64 = AtomicU64::new(1);
+
+/// A packed table over one engine tree.
+#[derive(Clone)]
+pub struct PackedTable {
+    tree: sled::Tree,
+    id: u64,
+    cache: Arc<BlockCache>,
+}
+
+/// One entry of a table, owned.
+pub type Entry = (Vec<u8>, Vec<u8>);
+
+fn damaged() -> StoreError {
+    StoreError::Engine("a block of a packed table cannot be decoded".into())
+}
+
+impl PackedTable {
+    pub fn open(tree: sled::Tree, cache: Arc<BlockCache>) -> PackedTable {
+        PackedTable {
+            tree,
+            id: NEXT_TABLE.fetch_add(1, Ordering::Relaxed),
+            cache,
+        }
+    }
+
+    fn block(&self, stored: &[u8]) -> Result<Arc<Block>, StoreError> {
+        let number = header(stored).ok_or_else(damaged)?.number;
+        if let Some(block) = self.cache.0.get(&(self.id, number)) {
+            return Ok(block);
+        }
+        let block = Arc::new(Block::decode(stored).ok_or_else(damaged)?);
+        self.cache.0.insert((self.id, number), block.clone());
+        Ok(block)
+    }
+
+    /// The value stored under `key`.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
+        let Some(found) = self.tree.range(key..).next() else {
+            return Ok(None);
+        };
+        let (_, stored) = found?;
+        let block = self.block(&stored)?;
+        let i = block.lower_bound(key);
+        Ok((i < block.len() && block.key(i) == key).then(|| block.value(i).to_vec()))
+    }
+
+    pub fn contains_key(&self, key: &[u8]) -> Result<bool, StoreError> {
+        Ok(self.get(key)?.is_some())
+    }
+
+    /// Entries whose key starts with `prefix`, in key order. The iteration owns what it
+    /// reads, so it may outlive this table value.
+    pub fn scan_prefix(&self, prefix: Vec<u8>) -> Entries {
+        Entries {
+            table: self.clone(),
+            blocks: self.tree.range(prefix.as_slice()..),
+            current: None,
+            start: prefix.clone(),
+            prefix,
+            done: false,
+        }
+    }
+
+    /// Every entry, in key order.
+    pub fn iter(&self) -> Entries {
+        self.scan_prefix(Vec::new())
+    }
+
+    /// Number of entries (reads every block's header: for reports, not request paths).
+    pub fn len(&self) -> Result<u64, StoreError> {
+        let mut count = 0;
+        for stored in self.tree.iter().values() {
+            count += header(&stored?).ok_or_else(damaged)?.count;
+        }
+        Ok(count)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+
+    pub fn cursor(&self) -> Cursor<'_> {
+        Cursor {
+            table: self,
+            block: None,
+        }
+    }
+}
+
+/// Looks up keys in increasing order, reading each block once.
+pub struct Cursor<'t> {
+    table: &'t PackedTable,
+    block: Option<(Vec<u8>, Arc<Block>)>,
+}
+
+impl Cursor<'_> {
+    /// The value under `key`; `key` must not be less than the key of the previous call.
+    pub fn find(&mut self, key: &[u8]) -> Result<Option<&[u8]>, StoreError> {
+        let covered = matches!(&self.block, Some((last, _)) if key <= last.as_slice());
+        if !covered {
+            self.block = match self.table.tree.range(key..).next() {
+                None => None,
+                Some(found) => {
+                    let (last, stored) = found?;
+                    Some((last.to_vec(), self.table.block(&stored)?))
+                }
+            };
+        }
+        let Some((_, block)) = &self.block else {
+            return Ok(None);
+        };
+        let i = block.lower_bound(key);
+        Ok((i < block.len() && block.key(i) == key).then(|| block.value(i)))
+    }
+}
+
+/// A scan of a packed table.
+pub struct Entries {
+    table: PackedTable,
+    blocks: sled::Iter,
+    current: Option<(Arc<Block>, usize)>,
+    /// Entries before this key (in the first block read) are skipped.
+    start: Vec<u8>,
+    prefix: Vec<u8>,
+    done: bool,
+}
+
+impl Iterator for Entries {
+    type Item = Result<Entry, StoreError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.done {
+                return None;
+            }
+            if let Some((block, i)) = &mut self.current {
+                if *i < block.len() {
+                    let key = block.key(*i);
+                    if !key.starts_with(&self.prefix) {
+                        self.done = true;
+                        return None;
+                    }
+                    let entry = (key.to_vec(), block.value(*i).to_vec());
+                    *i += 1;
+                    return Some(Ok(entry));
+                }
+                self.current = None;
+            }
+            match self.blocks.next()? {
+                Ok((_, stored)) => match self.table.block(&stored) {
+                    Ok(block) => {
+                        let i = block.lower_bound(&self.start);
+                        self.current = Some((block, i));
+                    }
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                },
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e.into()));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table_of(entries: &[(Vec<u8>, Vec<u8>)]) -> PackedTable {
+        let db = sled::Config::new().temporary(true).open().unwrap();
+        let tree = db.open_tree("t").unwrap();
+        let mut w = PackedWriter::new(tree.clone());
+        for (k, v) in entries {
+            w.push(k, v).unwrap();
+        }
+        w.finish().unwrap();
+        PackedTable::open(tree, BlockCache::new(1 << 20))
+    }
+
+    #[test]
+    fn lookups_and_scans_cross_block_boundaries() {
+        let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..5000u32)
+            .map(|i| {
+                (
+                    format!("{:03}/{i:06}", i % 7).into_bytes(),
+                    i.to_string().repeat(i as usize % 5).into_bytes(),
+                )
+            })
+            .collect();
+        let mut sorted = entries.clone();
+        sorted.sort();
+        let table = table_of(&sorted);
+        assert!(table.tree.len() > 10, "several blocks");
+        assert_eq!(table.len().unwrap(), 5000);
+        for (k, v) in sorted.iter().step_by(37) {
+            assert_eq!(table.get(k).unwrap().as_ref(), Some(v));
+        }
+        assert_eq!(table.get(b"003/").unwrap(), None);
+        assert_eq!(table.get(b"zzz").unwrap(), None);
+        let scanned: Vec<Entry> = table
+            .scan_prefix(b"003/".to_vec())
+            .map(|e| e.unwrap())
+            .collect();
+        let expected: Vec<Entry> = sorted
+            .iter()
+            .filter(|(k, _)| k.starts_with(b"003/"))
+            .cloned()
+            .collect();
+        assert_eq!(scanned, expected);
+        let all: Vec<Entry> = table.iter().map(|e| e.unwrap()).collect();
+        assert_eq!(all, sorted);
+    }
+
+    #[test]
+    fn an_empty_table_finds_nothing() {
+        let table = table_of(&[]);
+        assert!(table.is_empty());
+        assert_eq!(table.get(b"a").unwrap(), None);
+        assert_eq!(table.iter().count(), 0);
+    }
+}
