@@ -6,6 +6,8 @@
 #
 #   bash benches/load/lookups_vs_health.sh [ARTICLES] [SECONDS]   (defaults 100000, 15)
 #
+#   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
+#
 # Needs wrk (Debian: apt-get install wrk). Prints requests/s of each and the ratio to /health.
 set -euo pipefail
 articles=${1:-100000}
@@ -19,8 +21,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/dist/partscat"
+if [ -n "${BIN:-}" ]; then
+  bin=$(realpath "$BIN")
+else
+  cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
+  bin="$root/target/dist/partscat"
+fi
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 

@@ -4,6 +4,7 @@
 #
 #   bash benches/scale/import_vs_copy.sh [ARTICLES]    (default 1000000)
 #   ONLY=copy bash benches/scale/import_vs_copy.sh …  (the PostgreSQL half alone)
+#   BIN=target/release/partscat bash …               (a binary already built, not `dist`)
 #
 # Needs PostgreSQL (Debian: apt-get install postgresql); skips that half if it is missing.
 # Prints rows/s and sizes for both, and the ratios.
@@ -13,8 +14,12 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-scale.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/dist/partscat"
+if [ -n "${BIN:-}" ]; then
+  bin=$(realpath "$BIN")
+else
+  cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
+  bin="$root/target/dist/partscat"
+fi
 
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 rows=0
@@ -26,13 +31,21 @@ if [ "${ONLY:-}" = copy ]; then
   pc_rate=0 store_bytes=0
 else
 start=$(date +%s.%N)
-"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
+/usr/bin/time -f %M -o "$work/rss" "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 end=$(date +%s.%N)
 pc_secs=$(echo "$end - $start" | bc -l)
 pc_rate=$(echo "$rows / $pc_secs" | bc -l)
 store_bytes=$(du -sb "$work/store" | cut -f1)
-printf 'partscat import: %.1f s, %.0f rows/s, store %d MiB (%.2fx the CSV)\n' \
-  "$pc_secs" "$pc_rate" $((store_bytes / 1048576)) "$(echo "$store_bytes / $csv_bytes" | bc -l)"
+printf 'partscat import: %.1f s, %.0f rows/s, peak RSS %d MiB, store %d MiB (%.2fx the CSV)\n' \
+  "$pc_secs" "$pc_rate" $(($(cat "$work/rss") / 1024)) $((store_bytes / 1048576)) \
+  "$(echo "$store_bytes / $csv_bytes" | bc -l)"
+start=$(date +%s.%N)
+"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
+end=$(date +%s.%N)
+again_secs=$(echo "$end - $start" | bc -l)
+printf 'partscat re-import of the same files: %.2f s (%.1f %% of the first), store %d MiB\n' \
+  "$again_secs" "$(echo "100 * $again_secs / $pc_secs" | bc -l)" $(($(du -sb "$work/store" | cut -f1) / 1048576))
+"$bin" check --data "$work/store" | tail -n 1
 fi
 
 # shellcheck source=benches/scale/postgres.sh

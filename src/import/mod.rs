@@ -41,6 +41,15 @@ pub enum Source {
 }
 
 impl Source {
+    /// The file's size in bytes (0 when it cannot be read; opening it says why).
+    fn len(&self) -> u64 {
+        match self {
+            Source::Path(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+            Source::Opened { file, .. } => file.metadata().map(|m| m.len()).unwrap_or(0),
+            Source::Embedded { bytes, .. } => bytes.len() as u64,
+        }
+    }
+
     pub fn name(&self) -> String {
         match self {
             Source::Path(p) => p.display().to_string(),
@@ -89,8 +98,37 @@ pub enum ImportError {
     File { file: String, message: String },
     #[error("{0}")]
     Directory(String),
+    #[error(
+        "the import needs about {needed} bytes ({} MiB) of free disk space in {dir} and {free} bytes ({} MiB) are free; free some space or import fewer files at once",
+        needed >> 20,
+        free >> 20
+    )]
+    DiskSpace { dir: String, needed: u64, free: u64 },
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Free disk an import needs for each byte of its files: the sort runs (at most the rows
+/// once) and the new tables (the measured store is under 1.5x its CSV, indexes included).
+const DISK_PER_INPUT_BYTE: u64 = 3;
+/// And whatever the files' size: room for the engine's log to grow.
+const DISK_RESERVE: u64 = 64 << 20;
+
+/// Refuses an import the store's disk cannot take, before anything is written.
+fn check_free_space(store: &Store, files: &[ImportFile], dry_run: bool) -> Result<(), ImportError> {
+    let input: u64 = files.iter().map(|f| f.source.len()).sum();
+    // A dry run writes only the sort runs.
+    let per_byte = if dry_run { 1 } else { DISK_PER_INPUT_BYTE };
+    let needed = input.saturating_mul(per_byte).saturating_add(DISK_RESERVE);
+    let free = store.free_bytes()?;
+    if free < needed {
+        return Err(ImportError::DiskSpace {
+            dir: store.path().display().to_string(),
+            needed,
+            free,
+        });
+    }
+    Ok(())
 }
 
 /// Lists the `<type>.csv` files of a directory in dependency order.
@@ -142,6 +180,7 @@ pub fn import(
 ) -> Result<ImportReport, ImportError> {
     let mut ordered = files.to_vec();
     ordered.sort_by_key(|f| f.import_type);
+    check_free_space(store, &ordered, dry_run)?;
     let mut staging = store.begin(dry_run)?;
     let mut reports = Vec::new();
     for (position, file) in ordered.iter().enumerate() {

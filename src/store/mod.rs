@@ -160,6 +160,22 @@ impl Store {
         Staging::new(self, guard, dry_run)
     }
 
+    /// Bytes free for this process on the store's file system.
+    pub fn free_bytes(&self) -> Result<u64, StoreError> {
+        let path = std::ffi::CString::new(self.path.as_os_str().as_encoded_bytes())
+            .map_err(|_| StoreError::Engine("the store's path holds a NUL byte".into()))?;
+        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: a valid C string and a zeroed out-parameter of the right type.
+        if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
+            return Err(StoreError::Engine(format!(
+                "cannot read the free space of {}: {}",
+                self.path.display(),
+                std::io::Error::last_os_error()
+            )));
+        }
+        Ok(stat.f_bavail as u64 * stat.f_frsize as u64)
+    }
+
     /// A directory for an import's sort runs, removed when dropped.
     fn spill_dir(&self) -> Result<tempfile::TempDir, StoreError> {
         tempfile::Builder::new()

@@ -16,8 +16,8 @@ use super::error::StoreError;
 
 /// Bytes of items held in memory before a run is written out.
 pub const HELD_BYTES: usize = 96 << 20;
-/// Bookkeeping bytes per held item (two vectors and the origin), counted against the bound.
-const ITEM_OVERHEAD: usize = 56;
+/// Bookkeeping bytes per held item, counted against the bound.
+const ITEM_OVERHEAD: usize = std::mem::size_of::<Held>();
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Item {
@@ -26,12 +26,28 @@ pub struct Item {
     pub value: Vec<u8>,
 }
 
+/// An item held in memory: its bytes are in the sorter's arena, key then value.
+#[derive(Clone, Copy)]
+struct Held {
+    start: usize,
+    key_len: u32,
+    value_len: u32,
+    origin: u64,
+}
+
 pub struct Sorter {
     dir: PathBuf,
-    held: Vec<Item>,
-    held_bytes: usize,
+    /// Keys and values of held items, one after another: one allocation, not two per item.
+    arena: Vec<u8>,
+    held: Vec<Held>,
+    /// Whether `held` is in order.
+    sorted: bool,
     bound: usize,
     runs: Vec<PathBuf>,
+}
+
+fn too_long() -> StoreError {
+    StoreError::Engine("a key or value of 4 GiB or more cannot be sorted".into())
 }
 
 fn io(e: std::io::Error) -> StoreError {
@@ -47,54 +63,101 @@ impl Sorter {
     pub fn with_bound(dir: &Path, bound: usize) -> Sorter {
         Sorter {
             dir: dir.into(),
+            arena: Vec::new(),
             held: Vec::new(),
-            held_bytes: 0,
+            sorted: true,
             bound,
             runs: Vec::new(),
         }
     }
 
     pub fn push(&mut self, key: Vec<u8>, value: Vec<u8>, origin: u64) -> Result<(), StoreError> {
-        self.held_bytes += key.len() + value.len() + ITEM_OVERHEAD;
-        self.held.push(Item { key, origin, value });
-        if self.held_bytes >= self.bound {
+        let held = Held {
+            start: self.arena.len(),
+            key_len: u32::try_from(key.len()).map_err(|_| too_long())?,
+            value_len: u32::try_from(value.len()).map_err(|_| too_long())?,
+            origin,
+        };
+        self.arena.extend_from_slice(&key);
+        self.arena.extend_from_slice(&value);
+        if let Some(last) = self.held.last() {
+            self.sorted &= self.order(last, &held).is_le();
+        }
+        self.held.push(held);
+        if self.arena.len() + self.held.len() * ITEM_OVERHEAD >= self.bound {
             self.spill()?;
         }
         Ok(())
     }
 
+    fn key(&self, h: &Held) -> &[u8] {
+        &self.arena[h.start..h.start + h.key_len as usize]
+    }
+
+    fn value(&self, h: &Held) -> &[u8] {
+        let start = h.start + h.key_len as usize;
+        &self.arena[start..start + h.value_len as usize]
+    }
+
+    fn order(&self, a: &Held, b: &Held) -> std::cmp::Ordering {
+        self.key(a)
+            .cmp(self.key(b))
+            .then(a.origin.cmp(&b.origin))
+            .then_with(|| self.value(a).cmp(self.value(b)))
+    }
+
+    /// Puts the held items in order; rows of a file often come in key order already.
+    fn sort_held(&mut self) {
+        if !self.sorted {
+            let mut held = std::mem::take(&mut self.held);
+            held.sort_unstable_by(|a, b| self.order(a, b));
+            self.held = held;
+            self.sorted = true;
+        }
+    }
+
+    fn item(&self, h: &Held) -> Item {
+        Item {
+            key: self.key(h).to_vec(),
+            origin: h.origin,
+            value: self.value(h).to_vec(),
+        }
+    }
+
     fn spill(&mut self) -> Result<(), StoreError> {
-        self.held.sort_unstable();
+        self.sort_held();
         static RUN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let path = self.dir.join(format!("run-{}-{n}", std::process::id()));
         let mut out = BufWriter::with_capacity(1 << 20, File::create(&path).map_err(io)?);
         let mut buf = Vec::with_capacity(64);
-        for item in self.held.drain(..) {
+        for h in &self.held {
             buf.clear();
-            put_varint(&mut buf, item.key.len() as u64);
-            buf.extend_from_slice(&item.key);
-            put_varint(&mut buf, item.value.len() as u64);
-            buf.extend_from_slice(&item.value);
-            put_varint(&mut buf, item.origin);
+            put_varint(&mut buf, u64::from(h.key_len));
+            buf.extend_from_slice(self.key(h));
+            put_varint(&mut buf, u64::from(h.value_len));
+            buf.extend_from_slice(self.value(h));
+            put_varint(&mut buf, h.origin);
             out.write_all(&buf).map_err(io)?;
         }
         out.flush().map_err(io)?;
-        self.held_bytes = 0;
+        self.held.clear();
+        self.arena.clear();
         self.runs.push(path);
         Ok(())
     }
 
     /// Every item in order. May be called again: each call reads the items from the start.
     pub fn sorted(&mut self) -> Result<Merged<'_>, StoreError> {
-        self.held.sort_unstable();
+        self.sort_held();
         let mut sources: Vec<Box<dyn Iterator<Item = Result<Item, StoreError>> + '_>> =
             Vec::with_capacity(self.runs.len() + 1);
         for path in &self.runs {
             let file = File::open(path).map_err(io)?;
             sources.push(Box::new(RunReader(BufReader::with_capacity(1 << 20, file))));
         }
-        sources.push(Box::new(self.held.iter().cloned().map(Ok)));
+        let this = &*self;
+        sources.push(Box::new(this.held.iter().map(|h| Ok(this.item(h)))));
         Merged::new(sources)
     }
 }

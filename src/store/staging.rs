@@ -16,7 +16,7 @@ use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf};
 use super::layout::{ImportedFile, TreeName};
-use super::packed::{PackedTable, PackedWriter};
+use super::packed::{Finder, PackedTable, PackedWriter};
 use super::records::Record;
 use super::sorter::Sorter;
 use crate::catalogue::ArticleKey;
@@ -78,8 +78,10 @@ enum StagedSet {
     /// Written as a table of the next generation.
     Written(PackedTable),
     /// A dry run's changed set: the staged keys of sets other rows refer to.
-    DryRun(HashSet<Box<[u8]>>),
+    DryRun(StagedKeys),
 }
+
+type StagedKeys = HashSet<Box<[u8]>>;
 
 /// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
 const REFERRED_TO: [TreeName; 5] = [
@@ -101,6 +103,8 @@ pub struct Staging<'s> {
     sets: BTreeMap<TreeName, StagedSet>,
     tallies: BTreeMap<u16, Tally>,
     files: Vec<(TreeName, ImportedFile, bool)>,
+    /// Where rows' references are looked up, per sealed data set.
+    finders: BTreeMap<TreeName, Finder>,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
     committed: bool,
@@ -139,6 +143,7 @@ impl<'s> Staging<'s> {
             sets: BTreeMap::new(),
             tallies: BTreeMap::new(),
             files: Vec::new(),
+            finders: BTreeMap::new(),
             written: Vec::new(),
             committed: false,
         })
@@ -211,19 +216,63 @@ impl<'s> Staging<'s> {
             return Ok(());
         };
         let base = self.base.tree(tree).clone();
-        let keep_keys = self.dry_run && REFERRED_TO.contains(&tree);
+        let sealed = if self.dry_run {
+            let keep_keys = REFERRED_TO.contains(&tree);
+            match self.walk(&mut sorter, &base, true, keep_keys, None)? {
+                (true, keys) => StagedSet::DryRun(keys),
+                (false, _) => StagedSet::Unchanged,
+            }
+        } else if base.is_empty() {
+            // Every row is new: one pass counts and writes.
+            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, true)?)
+        } else if self.walk(&mut sorter, &base, true, false, None)?.0 {
+            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, false)?)
+        } else {
+            StagedSet::Unchanged
+        };
+        self.sets.insert(tree, sealed);
+        Ok(())
+    }
+
+    /// Writes the next generation of `tree`: the staged rows merged with the current ones.
+    fn write_merged(
+        &mut self,
+        tree: TreeName,
+        sorter: &mut Sorter,
+        base: &PackedTable,
+        count: bool,
+    ) -> Result<PackedTable, StoreError> {
+        let target = self.new_tree(tree)?;
+        let writer = PackedWriter::new(target.clone());
+        self.walk(sorter, base, count, false, Some(writer))?;
+        Ok(PackedTable::open(target, self.store.cache.clone()))
+    }
+
+    /// Walks the staged rows in key order beside the current table: counts what each row
+    /// does (when `count`), keeps the staged keys (when `keep_keys`), and, given a writer,
+    /// writes the merge of both (a staged row replaces the current row of its key; rows the
+    /// import does not mention stay). Says whether any row adds or changes something.
+    fn walk(
+        &mut self,
+        sorter: &mut Sorter,
+        base: &PackedTable,
+        count: bool,
+        keep_keys: bool,
+        mut writer: Option<PackedWriter>,
+    ) -> Result<(bool, StagedKeys), StoreError> {
         let mut keys = HashSet::new();
         let mut changed = false;
-        {
-            let mut cursor = base.cursor();
-            let mut previous: Option<(Vec<u8>, Origin)> = None;
-            for item in sorter.sorted()? {
-                let item = item?;
-                let origin = Origin::unpacked(item.origin);
-                let tally = self.tallies.entry(origin.file).or_default();
-                if let Some((key, earlier)) = &previous
-                    && *key == item.key
-                {
+        let mut cursor = base.cursor();
+        let mut current = base.iter().peekable();
+        let mut previous: Option<(Vec<u8>, Origin)> = None;
+        for item in sorter.sorted()? {
+            let item = item?;
+            let origin = Origin::unpacked(item.origin);
+            if let Some((key, earlier)) = &previous
+                && *key == item.key
+            {
+                if count {
+                    let tally = self.tallies.entry(origin.file).or_default();
                     tally.duplicate_count += 1;
                     if tally.duplicates.len() < LISTED_DUPLICATES {
                         tally.duplicates.push(Duplicate {
@@ -231,77 +280,59 @@ impl<'s> Staging<'s> {
                             earlier: *earlier,
                         });
                     }
-                    continue;
                 }
-                match cursor.find(&item.key)? {
-                    Some(old) if old == item.value.as_slice() => tally.unchanged += 1,
-                    Some(_) => {
-                        tally.changed += 1;
-                        changed = true;
-                    }
-                    None => {
-                        tally.added += 1;
-                        changed = true;
-                    }
-                }
-                if keep_keys {
-                    keys.insert(item.key.clone().into_boxed_slice());
-                }
-                previous = Some((item.key, origin));
-            }
-        }
-        let sealed = if !changed {
-            StagedSet::Unchanged
-        } else if self.dry_run {
-            StagedSet::DryRun(keys)
-        } else {
-            StagedSet::Written(self.write_merged(tree, &mut sorter, &base)?)
-        };
-        self.sets.insert(tree, sealed);
-        Ok(())
-    }
-
-    /// Writes the staged rows merged with the current table's (rows the import does not
-    /// mention stay as they are) as the next generation of `tree`.
-    fn write_merged(
-        &mut self,
-        tree: TreeName,
-        sorter: &mut Sorter,
-        base: &PackedTable,
-    ) -> Result<PackedTable, StoreError> {
-        let target = self.new_tree(tree)?;
-        let mut writer = PackedWriter::new(target.clone());
-        let mut current = base.iter().peekable();
-        let mut last: Option<Vec<u8>> = None;
-        for item in sorter.sorted()? {
-            let item = item?;
-            if last.as_ref() == Some(&item.key) {
                 continue;
             }
-            while let Some(entry) = current.next_if(|e| !matches!(e, Ok((k, _)) if *k >= item.key))
-            {
+            // Whether the current table holds the key, and with the same value.
+            let same = match writer.as_mut() {
+                Some(writer) => {
+                    while let Some(entry) =
+                        current.next_if(|e| !matches!(e, Ok((k, _)) if *k >= item.key))
+                    {
+                        let (k, v) = entry?;
+                        writer.push(&k, &v)?;
+                    }
+                    let old = current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
+                    writer.push(&item.key, &item.value)?;
+                    old.transpose()?.map(|(_, v)| v == item.value)
+                }
+                None => cursor.find(&item.key)?.map(|v| v == item.value.as_slice()),
+            };
+            changed |= same != Some(true);
+            if count {
+                let tally = self.tallies.entry(origin.file).or_default();
+                match same {
+                    Some(true) => tally.unchanged += 1,
+                    Some(false) => tally.changed += 1,
+                    None => tally.added += 1,
+                }
+            }
+            if keep_keys {
+                keys.insert(item.key.clone().into_boxed_slice());
+            }
+            previous = Some((item.key, origin));
+        }
+        if let Some(mut writer) = writer {
+            for entry in current {
                 let (k, v) = entry?;
                 writer.push(&k, &v)?;
             }
-            current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
-            writer.push(&item.key, &item.value)?;
-            last = Some(item.key);
+            writer.finish()?;
         }
-        for entry in current {
-            let (k, v) = entry?;
-            writer.push(&k, &v)?;
-        }
-        writer.finish()?;
-        Ok(PackedTable::open(target, self.store.cache.clone()))
+        Ok((changed, keys))
     }
 
     fn contains(&mut self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
         self.seal_set(tree)?;
-        match self.sets.get(&tree) {
-            Some(StagedSet::Written(table)) => table.contains_key(key),
-            Some(StagedSet::DryRun(keys)) if keys.contains(key) => Ok(true),
-            _ => self.base.tree(tree).contains_key(key),
-        }
+        let table = match self.sets.get(&tree) {
+            Some(StagedSet::Written(table)) => table,
+            Some(StagedSet::DryRun(keys)) if keys.contains(key) => return Ok(true),
+            _ => self.base.tree(tree),
+        };
+        self.finders
+            .entry(tree)
+            .or_insert_with(|| table.finder())
+            .contains(key)
     }
 
     pub fn has_brand(&mut self, id: u32) -> Result<bool, StoreError> {
@@ -370,14 +401,30 @@ impl<'s> Staging<'s> {
                 base: &self.base,
                 staged,
             };
-            for (index, tree) in &index_trees {
-                phase(&format!("indexing {}", index.name()));
-                let mut writer = PackedWriter::new(tree.clone());
-                indexes::build(*index, &effective, self.spill.path(), &mut |k, v| {
-                    writer.push(k, v)
-                })?;
-                writer.finish()?;
-            }
+            let names: Vec<&str> = index_trees.iter().map(|(i, _)| i.name()).collect();
+            phase(&format!("indexing {}", names.join(", ")));
+            // Index builds are independent: two at a time, one per core of a small machine.
+            let queue = std::sync::Mutex::new(index_trees.iter());
+            let spill = self.spill.path();
+            let build_next = || -> Result<(), StoreError> {
+                loop {
+                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                    let Some((index, tree)) = next else {
+                        return Ok(());
+                    };
+                    let mut writer = PackedWriter::new(tree.clone());
+                    indexes::build(*index, &effective, spill, &mut |k, v| writer.push(k, v))?;
+                    writer.finish()?;
+                }
+            };
+            std::thread::scope(|scope| {
+                let helper = scope.spawn(build_next);
+                let here = build_next();
+                let there = helper
+                    .join()
+                    .unwrap_or_else(|_| Err(StoreError::Engine("an index build failed".into())));
+                here.and(there)
+            })?;
         }
         phase("writing to disk");
         self.store.db.flush()?;

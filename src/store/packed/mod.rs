@@ -11,8 +11,8 @@ mod block;
 mod varint;
 mod writer;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use block::Block;
 use block::header;
@@ -50,12 +50,19 @@ impl BlockCache {
 /// never mistaken for blocks of its successor.
 static NEXT_TABLE: AtomicU64 = AtomicU64::new(1);
 
+/// The last key of every block of a table, in block order.
+type BlockIndex = Arc<[Box<[u8]>]>;
+
 /// A packed table over one engine tree.
 #[derive(Clone)]
 pub struct PackedTable {
     tree: sled::Tree,
     id: u64,
     cache: Arc<BlockCache>,
+    /// The last key of every block, in order (block `i` is the `i`-th): read once, at the
+    /// first lookup, so that a lookup finds its block in memory and reads the engine by exact
+    /// key (sled's range reads copy a whole node each).
+    index: Arc<OnceLock<BlockIndex>>,
 }
 
 /// One entry of a table, owned.
@@ -71,7 +78,29 @@ impl PackedTable {
             tree,
             id: NEXT_TABLE.fetch_add(1, Ordering::Relaxed),
             cache,
+            index: Arc::default(),
         }
+    }
+
+    fn block_index(&self) -> Result<BlockIndex, StoreError> {
+        if let Some(index) = self.index.get() {
+            return Ok(index.clone());
+        }
+        let mut lasts = Vec::new();
+        for key in self.tree.iter().keys() {
+            lasts.push(Box::from(key?.as_ref()));
+        }
+        // Two first lookups may both read it; either copy is the same.
+        Ok(self.index.get_or_init(|| lasts.into()).clone())
+    }
+
+    /// Block `number` of the table, whose last key is `last`.
+    fn block_at(&self, number: usize, last: &[u8]) -> Result<Arc<Block>, StoreError> {
+        if let Some(block) = self.cache.0.get(&(self.id, number as u64)) {
+            return Ok(block);
+        }
+        let stored = self.tree.get(last)?.ok_or_else(damaged)?;
+        self.block(&stored)
     }
 
     fn block(&self, stored: &[u8]) -> Result<Arc<Block>, StoreError> {
@@ -86,11 +115,12 @@ impl PackedTable {
 
     /// The value stored under `key`.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        let Some(found) = self.tree.range(key..).next() else {
+        let index = self.block_index()?;
+        let number = index.partition_point(|last| last.as_ref() < key);
+        let Some(last) = index.get(number) else {
             return Ok(None);
         };
-        let (_, stored) = found?;
-        let block = self.block(&stored)?;
+        let block = self.block_at(number, last)?;
         let i = block.lower_bound(key);
         Ok((i < block.len() && block.key(i) == key).then(|| block.value(i).to_vec()))
     }
@@ -102,9 +132,17 @@ impl PackedTable {
     /// Entries whose key starts with `prefix`, in key order. The iteration owns what it
     /// reads, so it may outlive this table value.
     pub fn scan_prefix(&self, prefix: Vec<u8>) -> Entries {
+        let (index, next) = match self.block_index() {
+            Ok(index) => {
+                let next = index.partition_point(|last| last.as_ref() < prefix.as_slice());
+                (Ok(index), next)
+            }
+            Err(e) => (Err(Some(e)), 0),
+        };
         Entries {
             table: self.clone(),
-            blocks: self.tree.range(prefix.as_slice()..),
+            index,
+            next,
             current: None,
             start: prefix.clone(),
             prefix,
@@ -128,6 +166,14 @@ impl PackedTable {
 
     pub fn is_empty(&self) -> bool {
         self.tree.is_empty()
+    }
+
+    pub fn finder(&self) -> Finder {
+        Finder {
+            table: self.clone(),
+            held: Default::default(),
+            held_bytes: 0,
+        }
     }
 
     pub fn cursor(&self) -> Cursor<'_> {
@@ -165,10 +211,58 @@ impl Cursor<'_> {
     }
 }
 
+/// Looks up keys in any order, keeping the blocks it read (up to a bound) with the range of
+/// keys each covers: lookups that land near each other, as an import's rows that refer to
+/// articles in article order do, decode and search a block they already hold.
+pub struct Finder {
+    table: PackedTable,
+    /// By last key: (first key, block).
+    held: std::collections::BTreeMap<Vec<u8>, (Vec<u8>, Arc<Block>)>,
+    held_bytes: usize,
+}
+
+/// Decoded bytes a finder holds before it starts again: a referred-to table of a
+/// 200,000-article catalogue fits whole, so rows in any order find their article in memory.
+const FINDER_BYTES: usize = 192 << 20;
+
+impl Finder {
+    pub fn contains(&mut self, key: &[u8]) -> Result<bool, StoreError> {
+        if let Some((_, (first, block))) = self
+            .held
+            .range::<[u8], _>((std::ops::Bound::Included(key), std::ops::Bound::Unbounded))
+            .next()
+            && key >= first.as_slice()
+        {
+            let i = block.lower_bound(key);
+            return Ok(i < block.len() && block.key(i) == key);
+        }
+        let Some(found) = self.table.tree.range(key..).next() else {
+            return Ok(false);
+        };
+        let (last, stored) = found?;
+        let block = self.table.block(&stored)?;
+        let i = block.lower_bound(key);
+        let present = i < block.len() && block.key(i) == key;
+        if block.len() > 0 {
+            if self.held_bytes >= FINDER_BYTES {
+                self.held.clear();
+                self.held_bytes = 0;
+            }
+            self.held_bytes += block.weight();
+            self.held
+                .insert(last.to_vec(), (block.key(0).to_vec(), block));
+        }
+        Ok(present)
+    }
+}
+
 /// A scan of a packed table.
 pub struct Entries {
     table: PackedTable,
-    blocks: sled::Iter,
+    /// The table's block index, or the error reading it (given out once).
+    index: Result<BlockIndex, Option<StoreError>>,
+    /// The number of the next block to read.
+    next: usize,
     current: Option<(Arc<Block>, usize)>,
     /// Entries before this key (in the first block read) are skipped.
     start: Vec<u8>,
@@ -197,20 +291,23 @@ impl Iterator for Entries {
                 }
                 self.current = None;
             }
-            match self.blocks.next()? {
-                Ok((_, stored)) => match self.table.block(&stored) {
-                    Ok(block) => {
-                        let i = block.lower_bound(&self.start);
-                        self.current = Some((block, i));
-                    }
-                    Err(e) => {
-                        self.done = true;
-                        return Some(Err(e));
-                    }
-                },
+            let index = match &mut self.index {
+                Ok(index) => index,
                 Err(e) => {
                     self.done = true;
-                    return Some(Err(e.into()));
+                    return e.take().map(Err);
+                }
+            };
+            let last = index.get(self.next)?;
+            match self.table.block_at(self.next, last) {
+                Ok(block) => {
+                    let i = block.lower_bound(&self.start);
+                    self.current = Some((block, i));
+                    self.next += 1;
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
                 }
             }
         }
