@@ -21,12 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-if [ -n "${BIN:-}" ]; then
-  bin=$(realpath "$BIN")
-else
-  cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
-  bin="$root/target/dist/partscat"
-fi
+# shellcheck source=benches/binary.sh
+source "$root/benches/binary.sh"
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 

@@ -19,8 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/dist/partscat"
+# shellcheck source=benches/binary.sh
+source "$root/benches/binary.sh"
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 key=pc_bench_key

@@ -21,8 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
-bin="$root/target/dist/partscat"
+# shellcheck source=benches/binary.sh
+source "$root/benches/binary.sh"
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 brand=$(tail -n +2 "$work/csv/articles.csv" | cut -d, -f1 | sort | uniq -c | sort -rn | head -n 1 | awk '{print $2}')

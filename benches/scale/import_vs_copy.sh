@@ -14,12 +14,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-scale.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-if [ -n "${BIN:-}" ]; then
-  bin=$(realpath "$BIN")
-else
-  cargo build --profile dist --manifest-path "$root/Cargo.toml" >/dev/null
-  bin="$root/target/dist/partscat"
-fi
+# shellcheck source=benches/binary.sh
+source "$root/benches/binary.sh"
 
 "$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
 rows=0

@@ -37,7 +37,7 @@ pub fn v1_to_v2(
 ) -> Result<Manifest, StoreError> {
     let started = std::time::Instant::now();
     let generation = old.generation + 1;
-    let mut manifest = Manifest {
+    let manifest = Manifest {
         generation,
         trees: TreeName::ALL
             .iter()
@@ -82,7 +82,6 @@ pub fn v1_to_v2(
         db.drop_tree(format!("{name}@{g}").as_bytes())?;
     }
     db.flush()?;
-    manifest.imported.clear();
     tracing::info!(
         path = %path.display(),
         rows,
