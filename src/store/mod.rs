@@ -21,6 +21,7 @@ mod providers;
 mod records;
 mod sorter;
 mod staging;
+mod varint;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};

@@ -13,6 +13,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::error::StoreError;
+use super::varint;
 
 /// Bytes of items held in memory before a run is written out.
 pub const HELD_BYTES: usize = 96 << 20;
@@ -133,11 +134,11 @@ impl Sorter {
         let mut buf = Vec::with_capacity(64);
         for h in &self.held {
             buf.clear();
-            put_varint(&mut buf, u64::from(h.key_len));
+            varint::put(&mut buf, u64::from(h.key_len));
             buf.extend_from_slice(self.key(h));
-            put_varint(&mut buf, u64::from(h.value_len));
+            varint::put(&mut buf, u64::from(h.value_len));
             buf.extend_from_slice(self.value(h));
-            put_varint(&mut buf, h.origin);
+            varint::put(&mut buf, h.origin);
             out.write_all(&buf).map_err(io)?;
         }
         out.flush().map_err(io)?;
@@ -168,14 +169,6 @@ impl Drop for Sorter {
             let _ = std::fs::remove_file(path);
         }
     }
-}
-
-fn put_varint(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
 }
 
 struct RunReader(BufReader<File>);

@@ -5,7 +5,7 @@
 //! codec byte is the block format's version (`RAW` or `LZ4`) and, for `LZ4`, the body is the
 //! uncompressed length (varint) and the compressed bytes.
 
-use super::varint;
+use crate::store::varint;
 
 const RAW: u8 = 1;
 const LZ4: u8 = 2;

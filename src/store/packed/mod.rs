@@ -8,7 +8,6 @@
 //! once, not on every lookup.
 
 mod block;
-mod varint;
 mod writer;
 
 use std::sync::atomic::{AtomicU64, Ordering};
