@@ -46,7 +46,16 @@ const ROUTES: [Route; 15] = [
         &["reference"],
         &[("mainref", false), ("crossrefs", false)],
     ),
-    ("/svc/getArticlesByKtype/{ktype}", &["ktype"], &[]),
+    (
+        "/svc/getArticlesByKtype/{ktype}",
+        &["ktype"],
+        &[
+            ("genart", false),
+            ("brand_id", false),
+            ("limit", false),
+            ("after", false),
+        ],
+    ),
     ("/svc/DMM", &[], &[("brand_id", true)]),
     (
         "/svc/importArticles",
@@ -72,7 +81,16 @@ const ROUTES: [Route; 15] = [
             ("download360", false),
         ],
     ),
-    ("/svc/getPricesByKtype/{ktype}", &["ktype"], &[]),
+    (
+        "/svc/getPricesByKtype/{ktype}",
+        &["ktype"],
+        &[
+            ("genart", false),
+            ("brand_id", false),
+            ("limit", false),
+            ("after", false),
+        ],
+    ),
     (
         "/svc/price/{genart}/{is_kit}/{ktype}",
         &["genart", "is_kit", "ktype"],

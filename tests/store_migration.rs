@@ -1,6 +1,7 @@
-//! A store written by the first release (format 1: one engine entry per row) opens with this
-//! one: it is migrated once, in place, with the same content, and a kill at any moment of the
-//! migration leaves a format-1 store that migrates again at the next open.
+//! Stores written by earlier releases open with this one: format 1 (one engine entry per row)
+//! and format 2 (packed tables without version bytes) are migrated once, in place, with the
+//! same content, and a kill at any moment of the migration leaves a format-1 store that
+//! migrates again at the next open.
 
 mod common;
 
@@ -10,13 +11,15 @@ use std::time::Duration;
 
 use common::*;
 
-/// The demo catalogue as the first release stored it, and what `check` said of it then.
-const FIXTURE: &str = "tests/fixtures/format1-demo-store.tar.gz";
-const FORMAT1_CHECKSUM: &str = "65e41cfb3b349fd61598444ef89ae975483cfd00a297a348af1f533287a9dcba";
+/// The demo catalogue as the first release stored it (format 1) and as the packed layout
+/// before version bytes did (format 2), and what `check` said of both then.
+const FORMAT1: &str = "tests/fixtures/format1-demo-store.tar.gz";
+const FORMAT2: &str = "tests/fixtures/format2-demo-store.tar.gz";
+const DEMO_CHECKSUM: &str = "65e41cfb3b349fd61598444ef89ae975483cfd00a297a348af1f533287a9dcba";
 
-fn unpack(to: &Path) {
+fn unpack(fixture: &str, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture);
     let status = Command::new("tar")
         .args(["xzf", path(&fixture), "-C", path(to)])
         .status()
@@ -24,26 +27,40 @@ fn unpack(to: &Path) {
     assert!(status.success());
 }
 
-fn migration_lines(o: &std::process::Output) -> usize {
-    text(o)
-        .lines()
-        .filter(|l| l.contains("migrated the store from format 1 to format 2"))
-        .count()
+/// How many times the output logs the migration from format `from`.
+fn migration_lines(o: &std::process::Output, from: u32) -> usize {
+    let line = format!(
+        "migrated the store from format {from} to format {}",
+        from + 1
+    );
+    text(o).lines().filter(|l| l.contains(&line)).count()
 }
 
 #[test]
 fn a_format_1_store_is_migrated_once_with_the_same_content() {
+    migrated_once_with_the_same_content(FORMAT1, &[1, 2]);
+}
+
+#[test]
+fn a_format_2_store_is_migrated_once_with_the_same_content() {
+    migrated_once_with_the_same_content(FORMAT2, &[2]);
+}
+
+fn migrated_once_with_the_same_content(fixture: &str, steps: &[u32]) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    unpack(&data);
+    unpack(fixture, &data);
 
     let first = partscat(&["check", "--data", path(&data)]);
     assert!(first.status.success(), "{}", text(&first));
-    assert_eq!(migration_lines(&first), 1, "{}", text(&first));
-    assert_eq!(check(&data), (true, FORMAT1_CHECKSUM.to_owned()));
+    for from in [1, 2] {
+        let expected = usize::from(steps.contains(&from));
+        assert_eq!(migration_lines(&first, from), expected, "{}", text(&first));
+    }
+    assert_eq!(check(&data), (true, DEMO_CHECKSUM.to_owned()));
     let again = partscat(&["check", "--data", path(&data)]);
     assert_eq!(
-        migration_lines(&again),
+        migration_lines(&again, 1) + migration_lines(&again, 2),
         0,
         "migrated once: {}",
         text(&again)
@@ -80,7 +97,7 @@ fn a_killed_migration_leaves_format_1_and_runs_again() {
     let mut migrated_before_the_kill = 0;
     for millis in [0, 5, 10, 20, 40, 60, 80, 100, 130, 160, 200, 300] {
         let data = dir.path().join(format!("killed-{millis}"));
-        unpack(&data);
+        unpack(FORMAT1, &data);
         let mut child = Command::new(bin())
             .args(["check", "--data", path(&data)])
             .stdout(Stdio::null())
@@ -93,12 +110,12 @@ fn a_killed_migration_leaves_format_1_and_runs_again() {
 
         let o = partscat(&["check", "--data", path(&data)]);
         assert!(o.status.success(), "killed at {millis} ms: {}", text(&o));
-        if migration_lines(&o) == 0 {
+        if migration_lines(&o, 1) == 0 {
             migrated_before_the_kill += 1;
         }
         assert_eq!(
             check(&data),
-            (true, FORMAT1_CHECKSUM.to_owned()),
+            (true, DEMO_CHECKSUM.to_owned()),
             "killed at {millis} ms"
         );
         std::fs::remove_dir_all(&data).unwrap();

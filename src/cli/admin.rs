@@ -149,7 +149,7 @@ enum Backend {
         operator: String,
     },
     Store {
-        store: Store,
+        store: Box<Store>,
         operator: Operator,
     },
 }
@@ -197,7 +197,7 @@ impl Backend {
             data.display()
         );
         Ok(Backend::Store {
-            store,
+            store: Box::new(store),
             operator: Operator(format!("command line ({})", user_name())),
         })
     }

@@ -114,3 +114,28 @@ impl<T: Type> ApiResponse for JsonBytes<T> {
         T::register(registry);
     }
 }
+
+/// A JSON answer of `T`'s schema, either already serialised (and cacheable) or streamed.
+pub enum MaybeStreamed<T> {
+    Whole(JsonBytes<T>),
+    Streamed(Response),
+}
+
+impl<T> IntoResponse for MaybeStreamed<T> {
+    fn into_response(self) -> Response {
+        match self {
+            MaybeStreamed::Whole(bytes) => bytes.into_response(),
+            MaybeStreamed::Streamed(response) => response,
+        }
+    }
+}
+
+impl<T: Type> ApiResponse for MaybeStreamed<T> {
+    fn meta() -> MetaResponses {
+        json_200::<T>()
+    }
+
+    fn register(registry: &mut Registry) {
+        T::register(registry);
+    }
+}

@@ -227,6 +227,139 @@ pub fn formula_like(cell: &str) -> bool {
             && cell.as_bytes()[1].is_ascii_digit())
 }
 
+/// A producer of a streamed body's chunks, run on the blocking pool a chunk at a time.
+trait Chunks: Send + 'static {
+    /// The next chunk; `None` after the last.
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError>;
+    fn is_done(&self) -> bool;
+    fn name(&self) -> &str;
+}
+
+impl<T: Send + 'static, R: Serialize + CsvRow + 'static> Chunks for Producer<T, R> {
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError> {
+        Producer::next_chunk(self)
+    }
+    fn is_done(&self) -> bool {
+        self.done
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// A body that asks `producer` for a chunk each time the client wants more.
+fn pulled_body(producer: impl Chunks) -> Body {
+    let chunks = futures_util::stream::unfold(Some(producer), |producer| async move {
+        let mut producer = producer?;
+        let (producer, chunk) = tokio::task::spawn_blocking(move || {
+            let chunk = producer.next_chunk();
+            (producer, chunk)
+        })
+        .await
+        .ok()?;
+        match chunk {
+            // After the last chunk the scan's state goes at once, not when the client has
+            // read everything.
+            Ok(Some(bytes)) if producer.is_done() => Some((Ok(bytes), None)),
+            Ok(Some(bytes)) => Some((Ok(bytes), Some(producer))),
+            Ok(None) => None,
+            Err(e) => {
+                tracing::error!(answer = %producer.name(), error = %e, "streamed answer failed");
+                // An error chunk makes the server abort the response, so the client sees a
+                // broken transfer rather than a short answer that looks complete.
+                Some((Err(io::Error::other("streamed answer failed")), None))
+            }
+        }
+    });
+    Body::from_bytes_stream(chunks)
+}
+
+/// The items of a JSON list being written into the chunk being filled.
+pub struct JsonList {
+    buffer: Vec<u8>,
+    items: u64,
+}
+
+impl JsonList {
+    pub fn item(&mut self, item: &impl Serialize) -> Result<(), StoreError> {
+        if self.items > 0 {
+            self.buffer.push(b',');
+        }
+        self.items += 1;
+        serde_json::to_writer(&mut self.buffer, item).map_err(|e| StoreError::Engine(e.to_string()))
+    }
+}
+
+/// Writes the items of one batch of a streamed list.
+pub type WriteBatch<T> =
+    Box<dyn FnMut(&Catalogue, T, &mut JsonList) -> Result<(), StoreError> + Send>;
+
+/// A JSON object whose one long list is streamed.
+struct ListProducer<T> {
+    name: String,
+    catalogue: Arc<Catalogue>,
+    batches: Box<dyn Iterator<Item = T> + Send>,
+    write_batch: WriteBatch<T>,
+    list: JsonList,
+    tail: &'static [u8],
+    done: bool,
+}
+
+impl<T: Send + 'static> Chunks for ListProducer<T> {
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError> {
+        if self.done {
+            return Ok(None);
+        }
+        while self.list.buffer.len() < CHUNK_BYTES {
+            match self.batches.next() {
+                Some(batch) => (self.write_batch)(&self.catalogue, batch, &mut self.list)?,
+                None => {
+                    self.list.buffer.extend_from_slice(self.tail);
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        Ok(Some(Bytes::from(std::mem::take(&mut self.list.buffer))))
+    }
+    fn is_done(&self) -> bool {
+        self.done
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// A JSON answer streamed with flat memory: `head` (the object up to its list's `[`), the
+/// items each batch writes, then `tail` (from the list's `]` to the end of the object).
+pub fn stream_json_list<T: Send + 'static>(
+    name: &str,
+    head: Vec<u8>,
+    tail: &'static [u8],
+    catalogue: Arc<Catalogue>,
+    batches: impl Iterator<Item = T> + Send + 'static,
+    write_batch: impl FnMut(&Catalogue, T, &mut JsonList) -> Result<(), StoreError> + Send + 'static,
+) -> Response {
+    let producer = ListProducer {
+        name: name.to_owned(),
+        catalogue,
+        batches: Box::new(batches),
+        write_batch: Box::new(write_batch),
+        list: JsonList {
+            buffer: head,
+            items: 0,
+        },
+        tail,
+        done: false,
+    };
+    let mut response = Response::builder()
+        .status(StatusCode::OK)
+        .content_type(crate::server::json_body::JSON)
+        .body(pulled_body(producer));
+    response.extensions_mut().insert(Streamed);
+    response
+}
+
 /// A streamed export answer: `application/json` (an array of `J`) or `text/csv`, with a
 /// file name in `Content-Disposition`.
 pub struct ExportResponse<J> {
@@ -260,28 +393,7 @@ where
         started: std::time::Instant::now(),
         done: false,
     };
-    let body = futures_util::stream::unfold(Some(producer), |producer| async move {
-        let mut producer = producer?;
-        let (producer, chunk) = tokio::task::spawn_blocking(move || {
-            let chunk = producer.next_chunk();
-            (producer, chunk)
-        })
-        .await
-        .ok()?;
-        match chunk {
-            // After the last chunk the scan's state goes at once, not when the client has
-            // read everything.
-            Ok(Some(bytes)) if producer.done => Some((Ok(bytes), None)),
-            Ok(Some(bytes)) => Some((Ok(bytes), Some(producer))),
-            Ok(None) => None,
-            Err(e) => {
-                tracing::error!(export = %producer.name, error = %e, "export failed");
-                // An error chunk makes the server abort the response, so the client sees a
-                // broken transfer rather than a short file that looks complete.
-                Some((Err(io::Error::other("export failed")), None))
-            }
-        }
-    });
+    let body = pulled_body(producer);
     let (content_type, extension) = match format {
         Format::Json => ("application/json", "json"),
         Format::Csv => ("text/csv; charset=utf-8; header=present", "csv"),
@@ -295,7 +407,7 @@ where
             HeaderValue::from_str(&disposition)
                 .unwrap_or_else(|_| HeaderValue::from_static("attachment")),
         )
-        .body(Body::from_bytes_stream(body));
+        .body(body);
     response.extensions_mut().insert(Streamed);
     ExportResponse {
         response,

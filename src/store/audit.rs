@@ -2,17 +2,20 @@
 //! providers, it lives outside the catalogue generations.
 //!
 //! Tree `audit_log`: unix seconds (u64 big-endian) then a sequence number (u64 big-endian)
-//! → the entry as JSON, so entries read back in order and old ones are trimmed by a range.
+//! → the entry through the store's codec, so entries read back in order and old ones are
+//! trimmed by a range. Entries written before the codec are JSON; they are still read.
 
+use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 
-use super::Store;
 use super::error::StoreError;
+use super::{Store, codec};
 
 const AUDIT: &str = "audit_log";
+const ENTRY_VERSION: u8 = 1;
 
 /// One audited action. `operator` says who did it and through what.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
 pub struct AuditEntry {
     /// Unix seconds.
     pub at: u64,
@@ -31,8 +34,7 @@ impl Store {
         let tree = self.db.open_tree(AUDIT)?;
         let mut key = entry.at.to_be_bytes().to_vec();
         key.extend_from_slice(&self.db.generate_id()?.to_be_bytes());
-        let value = serde_json::to_vec(entry).map_err(|e| StoreError::Engine(e.to_string()))?;
-        tree.insert(key, value)?;
+        tree.insert(key, codec::encode(ENTRY_VERSION, entry))?;
         tracing::info!(
             target: "partscat::audit",
             operator = %entry.operator,
@@ -49,9 +51,13 @@ impl Store {
         let mut entries = Vec::new();
         for item in tree.iter().rev().take(limit) {
             let (_, value) = item?;
-            let entry = serde_json::from_slice(&value)
-                .map_err(|e| StoreError::Engine(format!("an audit entry cannot be read: {e}")))?;
-            entries.push(entry);
+            let entry = match value.first() {
+                Some(b'{') => serde_json::from_slice(&value).ok(),
+                _ => codec::decode(ENTRY_VERSION, &value),
+            };
+            entries.push(
+                entry.ok_or_else(|| StoreError::Engine("an audit entry cannot be read".into()))?,
+            );
         }
         entries.reverse();
         Ok(entries)
@@ -110,5 +116,23 @@ mod tests {
         assert_eq!(actions(2), ["c", "d"]);
         assert_eq!(store.trim_audit(200).unwrap(), 2);
         assert_eq!(actions(10), ["c", "d"]);
+    }
+
+    #[test]
+    fn entries_written_as_json_before_the_codec_are_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let mut key = 50u64.to_be_bytes().to_vec();
+        key.extend_from_slice(&0u64.to_be_bytes());
+        let json = serde_json::to_vec(&entry(50, "old")).unwrap();
+        store
+            .db
+            .open_tree(AUDIT)
+            .unwrap()
+            .insert(key, json)
+            .unwrap();
+        store.record_audit(&entry(60, "new")).unwrap();
+        let read = store.audit_entries(10).unwrap();
+        assert_eq!(read, [entry(50, "old"), entry(60, "new")]);
     }
 }

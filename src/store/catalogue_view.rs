@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use super::engine;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
@@ -15,7 +16,7 @@ use crate::catalogue::*;
 /// One generation of the catalogue. Trees it replaced are dropped when the last holder of
 /// the old view lets go, so a running scan never loses its data under it.
 pub struct Catalogue {
-    db: sled::Db,
+    db: engine::Db,
     manifest: Manifest,
     trees: Vec<PackedTable>,
     drop_when_released: Mutex<Vec<String>>,
@@ -69,7 +70,7 @@ impl DataTrees for Catalogue {
 
 impl Catalogue {
     pub(super) fn open(
-        db: &sled::Db,
+        db: &engine::Db,
         manifest: Manifest,
         cache: &std::sync::Arc<BlockCache>,
     ) -> Result<Catalogue, StoreError> {
@@ -77,7 +78,7 @@ impl Catalogue {
             .iter()
             .map(|&t| {
                 let generation = manifest.generation_of(t).unwrap_or(0);
-                let tree = db.open_tree(t.stored_name(generation))?;
+                let tree = db.open_tree(&t.stored_name(generation))?;
                 Ok(PackedTable::open(tree, cache.clone()))
             })
             .collect::<Result<_, StoreError>>()?;

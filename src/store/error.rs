@@ -32,12 +32,6 @@ pub enum StoreError {
     Spent(#[from] crate::budget::Spent),
 }
 
-impl From<sled::Error> for StoreError {
-    fn from(e: sled::Error) -> Self {
-        StoreError::Engine(e.to_string())
-    }
-}
-
 impl StoreError {
     /// A stored record that does not decode: damage the integrity check reports.
     pub(super) fn undecodable(tree: super::layout::TreeName) -> StoreError {

@@ -2,8 +2,12 @@
 //! until an expiry second. Like providers, they live outside the catalogue generations.
 //!
 //! Trees (numbers big-endian, parts joined by `0xFF`):
-//! - `providerip_grant`: provider id, 0xFF, IPv4 as u32 → expiry (unix seconds, u64).
-//! - `dynkeyhash_grant`: SHA-256 of the key → expiry (u64), then the provider id.
+//! - `providerip_grant`: provider id, 0xFF, IPv4 as u32 → a grant.
+//! - `dynkeyhash_grant`: SHA-256 of the key → a grant.
+//!
+//! A grant is (expiry in unix seconds, provider id) through the store's codec. Grants written
+//! before the codec (the bare expiry, big-endian, then the provider id) are still read: their
+//! first byte is 0, which no codec version is.
 //! - `grantexpiry_grant`: expiry (u64), kind (`a` address, `k` key), the other tree's key → ()
 //!   so the sweeper finds what has expired without reading the rest.
 //!
@@ -11,8 +15,9 @@
 
 use std::net::Ipv4Addr;
 
-use super::Store;
+use super::engine;
 use super::error::StoreError;
+use super::{Store, codec};
 
 const ADDRESSES: &str = "providerip_grant";
 const KEYS: &str = "dynkeyhash_grant";
@@ -22,13 +27,13 @@ const ADDRESS: u8 = b'a';
 const KEY: u8 = b'k';
 
 pub(super) struct GrantTables {
-    addresses: sled::Tree,
-    keys: sled::Tree,
-    by_expiry: sled::Tree,
+    addresses: engine::Tree,
+    keys: engine::Tree,
+    by_expiry: engine::Tree,
 }
 
 impl GrantTables {
-    pub(super) fn open(db: &sled::Db) -> Result<GrantTables, StoreError> {
+    pub(super) fn open(db: &engine::Db) -> Result<GrantTables, StoreError> {
         Ok(GrantTables {
             addresses: db.open_tree(ADDRESSES)?,
             keys: db.open_tree(KEYS)?,
@@ -55,6 +60,28 @@ fn read_u64(bytes: &[u8]) -> Option<u64> {
     Some(u64::from_be_bytes(bytes.get(..8)?.try_into().ok()?))
 }
 
+const GRANT_VERSION: u8 = 1;
+
+fn grant(expires_at: u64, provider: &str) -> Vec<u8> {
+    codec::encode(GRANT_VERSION, &(expires_at, provider))
+}
+
+/// (expiry, provider) of a stored grant.
+fn read_grant(bytes: &[u8]) -> Option<(u64, String)> {
+    match codec::split(bytes)? {
+        (0, _) => Some((
+            read_u64(bytes)?,
+            String::from_utf8(bytes.get(8..)?.to_vec()).ok()?,
+        )),
+        (GRANT_VERSION, body) => codec::body(body),
+        _ => None,
+    }
+}
+
+fn expiry_of(bytes: &[u8]) -> Option<u64> {
+    read_grant(bytes).map(|(expires_at, _)| expires_at)
+}
+
 impl Store {
     /// Admits `ip` for `provider` until `expires_at` (unix seconds); a later grant for the same
     /// address replaces the earlier one.
@@ -66,13 +93,14 @@ impl Store {
     ) -> Result<(), StoreError> {
         let g = &self.grants;
         let key = address_key(provider, ip);
-        if let Some(old) = g.addresses.insert(&key, &expires_at.to_be_bytes())?
-            && let Some(old) = read_u64(&old)
+        if let Some(old) = g.addresses.get(&key)?
+            && let Some(old) = expiry_of(&old)
         {
             g.by_expiry.remove(expiry_key(old, ADDRESS, &key))?;
         }
+        g.addresses.insert(&key, grant(expires_at, provider))?;
         g.by_expiry
-            .insert(expiry_key(expires_at, ADDRESS, &key), &[])?;
+            .insert(expiry_key(expires_at, ADDRESS, &key), [])?;
         self.db.flush()?;
         Ok(())
     }
@@ -83,7 +111,7 @@ impl Store {
             .grants
             .addresses
             .get(address_key(provider, ip))?
-            .and_then(|v| read_u64(&v)))
+            .and_then(|v| expiry_of(&v)))
     }
 
     /// Stores a dynamic key (by its hash) for `provider` until `expires_at`.
@@ -94,11 +122,9 @@ impl Store {
         expires_at: u64,
     ) -> Result<(), StoreError> {
         let g = &self.grants;
-        let mut value = expires_at.to_be_bytes().to_vec();
-        value.extend_from_slice(provider.as_bytes());
-        g.keys.insert(key_hash, value)?;
+        g.keys.insert(key_hash, grant(expires_at, provider))?;
         g.by_expiry
-            .insert(expiry_key(expires_at, KEY, &key_hash), &[])?;
+            .insert(expiry_key(expires_at, KEY, &key_hash), [])?;
         self.db.flush()?;
         Ok(())
     }
@@ -106,8 +132,7 @@ impl Store {
     /// The provider and expiry of a dynamic key, if it exists (expired or not).
     pub fn dynamic_key(&self, key_hash: &[u8; 32]) -> Result<Option<(String, u64)>, StoreError> {
         Ok(self.grants.keys.get(key_hash)?.and_then(|v| {
-            let expires_at = read_u64(&v)?;
-            let provider = String::from_utf8(v[8..].to_vec()).ok()?;
+            let (expires_at, provider) = read_grant(&v)?;
             Some((provider, expires_at))
         }))
     }
@@ -131,17 +156,17 @@ impl Store {
         prefix.push(0xFF);
         for item in g.addresses.scan_prefix(&prefix) {
             let (key, value) = item?;
-            if let Some(expires_at) = read_u64(&value) {
+            if let Some(expires_at) = expiry_of(&value) {
                 g.by_expiry.remove(expiry_key(expires_at, ADDRESS, &key))?;
             }
             g.addresses.remove(key)?;
         }
         for item in g.keys.iter() {
             let (hash, value) = item?;
-            if value.get(8..) == Some(provider.as_bytes()) {
-                if let Some(expires_at) = read_u64(&value) {
-                    g.by_expiry.remove(expiry_key(expires_at, KEY, &hash))?;
-                }
+            if let Some((expires_at, owner)) = read_grant(&value)
+                && owner == provider
+            {
+                g.by_expiry.remove(expiry_key(expires_at, KEY, &hash))?;
                 g.keys.remove(hash)?;
             }
         }
@@ -164,7 +189,7 @@ impl Store {
                 _ => continue,
             };
             // Remove the grant only if it was not renewed since.
-            if tree.get(key)?.and_then(|v| read_u64(&v)) == Some(expires_at) {
+            if tree.get(key)?.and_then(|v| expiry_of(&v)) == Some(expires_at) {
                 tree.remove(key)?;
             }
             g.by_expiry.remove(&k)?;
@@ -205,5 +230,17 @@ mod tests {
         assert_eq!(store.dynamic_key(&[7; 32]).unwrap(), None);
         assert_eq!(store.sweep_grants(3_000).unwrap(), 1);
         assert_eq!(store.address_grant("shop", ip).unwrap(), None);
+    }
+
+    #[test]
+    fn grants_written_before_the_codec_are_still_read() {
+        let mut legacy = 2_000u64.to_be_bytes().to_vec();
+        legacy.extend_from_slice(b"shop");
+        assert_eq!(read_grant(&legacy), Some((2_000, "shop".into())));
+        assert_eq!(
+            read_grant(&grant(2_000, "shop")),
+            Some((2_000, "shop".into()))
+        );
+        assert_eq!(read_grant(&[9, 1, 2]), None);
     }
 }

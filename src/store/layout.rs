@@ -126,9 +126,8 @@ impl TreeName {
 }
 
 /// Parses `<name>@<generation>`; `None` for trees outside the generation scheme.
-pub fn parse_stored_name(stored: &[u8]) -> Option<(&str, u64)> {
-    let text = std::str::from_utf8(stored).ok()?;
-    let (name, generation) = text.rsplit_once('@')?;
+pub fn parse_stored_name(stored: &str) -> Option<(&str, u64)> {
+    let (name, generation) = stored.rsplit_once('@')?;
     Some((name, generation.parse().ok()?))
 }
 
@@ -153,7 +152,7 @@ pub struct Manifest {
 #[derive(Debug, Clone, PartialEq, Encode, Decode)]
 pub struct ImportedFile {
     pub import_type: String,
-    /// The stored name of the data set's table.
+    /// The name of the data set's table.
     pub tree: String,
     pub sha256: [u8; 32],
     pub rows: u64,
@@ -190,7 +189,22 @@ impl Manifest {
             .map(|(_, g)| *g)
     }
 
-    pub fn names_tree(&self, stored: &[u8]) -> bool {
+    /// Names `tree` at `generation`; files recorded against its old generation still hold,
+    /// as the rows did not change.
+    pub fn set_generation(&mut self, tree: TreeName, generation: u64) {
+        let old = self.generation_of(tree);
+        for file in &mut self.imported {
+            if file.tree == tree.name() && Some(file.tree_generation) == old {
+                file.tree_generation = generation;
+            }
+        }
+        match self.trees.iter_mut().find(|(n, _)| n == tree.name()) {
+            Some((_, g)) => *g = generation,
+            None => self.trees.push((tree.name().to_owned(), generation)),
+        }
+    }
+
+    pub fn names_tree(&self, stored: &str) -> bool {
         parse_stored_name(stored).is_some_and(|(name, generation)| {
             self.trees
                 .iter()
@@ -207,10 +221,7 @@ mod tests {
     fn names_are_unique_and_parse_back() {
         for t in TreeName::ALL {
             assert_eq!(TreeName::from_name(t.name()), Some(t));
-            assert_eq!(
-                parse_stored_name(t.stored_name(12).as_bytes()),
-                Some((t.name(), 12))
-            );
+            assert_eq!(parse_stored_name(&t.stored_name(12)), Some((t.name(), 12)));
             assert_eq!(t.is_index(), TreeName::INDEXES.contains(&t));
             assert_eq!(!t.is_index(), TreeName::DATA.contains(&t));
         }

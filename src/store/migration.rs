@@ -1,17 +1,19 @@
-//! Numbered migrations of the store's format, each logged in one line. A migration writes the
-//! new format's tables as a new generation beside the old one and switches by rewriting the
-//! manifest and the format version in one batch, so a crash or a kill before that batch
-//! leaves the old format intact (its leftovers are dropped and the migration runs again).
+//! Numbered migrations of the store's format, each logged in one line. Migrations write the
+//! new format's tables as new generations beside the old ones; the switch rewrites the
+//! manifest and the format version in one batch at the end, so a crash or a kill before that
+//! batch leaves the old format intact (its leftovers are dropped and the migrations run again).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use super::catalogue_view::Catalogue;
+use super::engine::{self, Batch};
 use super::error::StoreError;
 use super::indexes;
 use super::layout::{Manifest, ManifestV1, TreeName};
-use super::packed::{BlockCache, PackedWriter};
-use super::{KEY_FORMAT, KEY_MANIFEST};
+use super::packed::{BlockCache, PackedTable, PackedWriter};
+use super::records::VALUE_VERSION;
+use super::{FORMAT_VERSION, KEY_FORMAT, KEY_MANIFEST};
 
 /// The manifest of a format-1 store, read as the current kind so its leftovers can be found.
 pub fn manifest_v1(bytes: &[u8]) -> Option<Manifest> {
@@ -26,36 +28,118 @@ pub fn manifest_v1(bytes: &[u8]) -> Option<Manifest> {
     })
 }
 
-/// Format 1 kept one engine entry per row; format 2 keeps packed tables, and two more
-/// indexes (numbers written backwards, for suffix searches).
-pub fn v1_to_v2(
-    db: &sled::Db,
-    meta: &sled::Tree,
+/// Takes a store of format `from` to the current format; returns the new manifest.
+pub fn upgrade(
+    db: &engine::Db,
+    meta: &engine::Tree,
     path: &Path,
+    from: u32,
     old: &Manifest,
     cache: &Arc<BlockCache>,
 ) -> Result<Manifest, StoreError> {
+    let mut manifest = old.clone();
+    if from < 2 {
+        manifest = step(1, "packed tables", || pack_tables(db, &manifest))?;
+    }
+    if from < 3 {
+        manifest = step(2, "a version byte on every value", || {
+            version_values(db, &manifest, cache)
+        })?;
+    }
+    if from < 2 {
+        // Format 1 had neither packed indexes nor the reversed ones: derive them all.
+        build_indexes(db, path, &mut manifest, cache)?;
+    }
+    db.flush()?;
+    let mut batch = Batch::default();
+    batch.insert(KEY_FORMAT, FORMAT_VERSION.to_be_bytes());
+    batch.insert(KEY_MANIFEST, super::encode_manifest(&manifest));
+    meta.apply(batch)?;
+    db.flush()?;
+    super::drop_orphans(db, &manifest)?;
+    Ok(manifest)
+}
+
+/// Runs migration `from` → `from + 1` and logs it in one line.
+fn step(
+    from: u32,
+    what: &str,
+    run: impl FnOnce() -> Result<(Manifest, u64), StoreError>,
+) -> Result<Manifest, StoreError> {
     let started = std::time::Instant::now();
+    let (manifest, rows) = run()?;
+    tracing::info!(
+        rows,
+        seconds = started.elapsed().as_secs_f64(),
+        "migrated the store from format {from} to format {} ({what})",
+        from + 1
+    );
+    Ok(manifest)
+}
+
+/// The data sets of `old` rewritten at the next generation by `rewrite`, which reads the old
+/// tree and writes the new one; indexes keep their generation.
+fn rewrite_data(
+    db: &engine::Db,
+    old: &Manifest,
+    mut rewrite: impl FnMut(engine::Tree, &mut PackedWriter) -> Result<(), StoreError>,
+) -> Result<(Manifest, u64), StoreError> {
     let generation = old.generation + 1;
-    let manifest = Manifest {
+    let mut manifest = Manifest {
         generation,
-        trees: TreeName::ALL
-            .iter()
-            .map(|t| (t.name().to_owned(), generation))
-            .collect(),
         ..old.clone()
     };
-    let mut rows = 0u64;
+    let mut rows = 0;
     for &tree in TreeName::DATA {
-        let from = db.open_tree(tree.stored_name(old.generation_of(tree).unwrap_or(0)))?;
-        let to = db.open_tree(tree.stored_name(generation))?;
+        let from = db.open_tree(&tree.stored_name(old.generation_of(tree).unwrap_or(0)))?;
+        let to = db.open_tree(&tree.stored_name(generation))?;
         to.clear()?;
         let mut writer = PackedWriter::new(to);
+        rewrite(from, &mut writer)?;
+        rows += writer.finish()?;
+        manifest.set_generation(tree, generation);
+    }
+    Ok((manifest, rows))
+}
+
+/// Format 1 kept one engine entry per row; format 2 keeps packed tables.
+fn pack_tables(db: &engine::Db, old: &Manifest) -> Result<(Manifest, u64), StoreError> {
+    rewrite_data(db, old, |from, writer| {
         for entry in from.iter() {
             let (k, v) = entry?;
             writer.push(&k, &v)?;
         }
-        rows += writer.finish()?;
+        Ok(())
+    })
+}
+
+/// Format 3 leads every record value with the codec's version byte.
+fn version_values(
+    db: &engine::Db,
+    old: &Manifest,
+    cache: &Arc<BlockCache>,
+) -> Result<(Manifest, u64), StoreError> {
+    let mut value = Vec::new();
+    rewrite_data(db, old, |from, writer| {
+        for entry in PackedTable::open(from, cache.clone()).iter() {
+            let (k, v) = entry?;
+            value.clear();
+            value.push(VALUE_VERSION);
+            value.extend_from_slice(&v);
+            writer.push(&k, &value)?;
+        }
+        Ok(())
+    })
+}
+
+fn build_indexes(
+    db: &engine::Db,
+    path: &Path,
+    manifest: &mut Manifest,
+    cache: &Arc<BlockCache>,
+) -> Result<(), StoreError> {
+    for &index in TreeName::INDEXES {
+        manifest.set_generation(index, manifest.generation);
     }
     let catalogue = Catalogue::open(db, manifest.clone(), cache)?;
     let spill = tempfile::Builder::new()
@@ -63,7 +147,7 @@ pub fn v1_to_v2(
         .tempdir_in(path)
         .map_err(|e| StoreError::Engine(format!("cannot make a sort directory: {e}")))?;
     for &index in TreeName::INDEXES {
-        let to = db.open_tree(index.stored_name(generation))?;
+        let to = db.open_tree(&index.stored_name(manifest.generation))?;
         to.clear()?;
         let mut writer = PackedWriter::new(to);
         indexes::build(index, &catalogue, spill.path(), &mut |k, v| {
@@ -71,22 +155,5 @@ pub fn v1_to_v2(
         })?;
         writer.finish()?;
     }
-    drop(catalogue);
-    db.flush()?;
-    let mut batch = sled::Batch::default();
-    batch.insert(KEY_FORMAT, &2u32.to_be_bytes());
-    batch.insert(KEY_MANIFEST, super::encode_manifest(&manifest)?);
-    meta.apply_batch(batch)?;
-    db.flush()?;
-    for (name, g) in &old.trees {
-        db.drop_tree(format!("{name}@{g}").as_bytes())?;
-    }
-    db.flush()?;
-    tracing::info!(
-        path = %path.display(),
-        rows,
-        seconds = started.elapsed().as_secs_f64(),
-        "migrated the store from format 1 to format 2 (packed tables)"
-    );
-    Ok(manifest)
+    Ok(())
 }

@@ -8,6 +8,8 @@
 mod audit;
 mod catalogue_view;
 pub mod check;
+mod codec;
+mod engine;
 mod error;
 mod file_modes;
 mod grants;
@@ -21,6 +23,8 @@ mod providers;
 mod records;
 mod sorter;
 mod staging;
+#[cfg(test)]
+mod suite;
 mod varint;
 
 use std::path::{Path, PathBuf};
@@ -37,7 +41,9 @@ pub use staging::{Duplicate, Origin, Outcome, Staging, Tally};
 use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// The codec version of the manifest (format 3 and on).
+const MANIFEST_VERSION: u8 = 1;
 /// Sort runs of an import live in a directory of the store named with this prefix; one left
 /// by a killed import is removed at the next open.
 const SPILL_PREFIX: &str = ".sort-";
@@ -52,8 +58,8 @@ const KEY_MANIFEST: &[u8] = b"manifest";
 
 /// An open store. One process at a time may open a store (sled locks it).
 pub struct Store {
-    db: sled::Db,
-    meta: sled::Tree,
+    db: engine::Db,
+    meta: engine::Tree,
     path: PathBuf,
     current: RwLock<Arc<Catalogue>>,
     writer: Mutex<()>,
@@ -77,15 +83,31 @@ impl Store {
         remove_sort_leftovers(path);
         let vouched = marker::read(path)?;
         // Half the cache is the engine's pages, half the packed tables' decoded blocks.
-        let db = open_engine(path, cache_bytes / 2)?;
-        let cache = packed::BlockCache::new(cache_bytes / 2);
+        let db = engine::open_sled(path, cache_bytes / 2)?;
+        Self::open_on(db, path, cache_bytes / 2, vouched)
+    }
+
+    /// A store whose trees live in memory (nothing durable), for tests of what lies above the
+    /// engine; `scratch` takes the sort runs of imports.
+    #[cfg(test)]
+    fn in_memory(scratch: &Path) -> Result<Store, StoreError> {
+        Self::open_on(engine::MemoryEngine::new_db(), scratch, 64 << 20, None)
+    }
+
+    fn open_on(
+        db: engine::Db,
+        path: &Path,
+        cache_bytes: u64,
+        vouched: Option<u64>,
+    ) -> Result<Store, StoreError> {
+        let cache = packed::BlockCache::new(cache_bytes);
         let meta = db.open_tree(META)?;
         let manifest = match meta.get(KEY_MAGIC)? {
             Some(magic) if magic.as_ref() == MAGIC => match read_manifest(&meta, path)? {
                 (FORMAT_VERSION, manifest) => manifest,
-                (_, old) => {
+                (format, old) => {
                     drop_orphans(&db, &old)?;
-                    migration::v1_to_v2(&db, &meta, path, &old, &cache)?
+                    migration::upgrade(&db, &meta, path, format, &old, &cache)?
                 }
             },
             None if vouched.is_some() => {
@@ -115,11 +137,11 @@ impl Store {
             marker::write(path, manifest.data_version)?;
         }
         let present = db.tree_names();
-        if let Some(missing) = manifest.trees.iter().find(|(n, g)| {
-            !present
-                .iter()
-                .any(|p| p.as_ref() == format!("{n}@{g}").as_bytes())
-        }) {
+        if let Some(missing) = manifest
+            .trees
+            .iter()
+            .find(|(n, g)| !present.contains(&format!("{n}@{g}")))
+        {
             return Err(StoreError::Corrupt(
                 path.into(),
                 format!(
@@ -198,41 +220,17 @@ impl Store {
 
     /// The names of every tree on disk: a diagnostic that shows nothing is left of an attempt.
     pub fn trees_on_disk(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .db
-            .tree_names()
-            .iter()
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .collect();
+        let mut names = self.db.tree_names();
         names.sort();
         names
     }
 
     fn publish(&self, manifest: &Manifest, catalogue: Catalogue) -> Result<(), StoreError> {
-        self.meta.insert(KEY_MANIFEST, encode_manifest(manifest)?)?;
+        self.meta.insert(KEY_MANIFEST, encode_manifest(manifest))?;
         self.db.flush()?;
         marker::write(&self.path, manifest.data_version)?;
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
         Ok(())
-    }
-}
-
-fn open_engine(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
-    let config = sled::Config::new().path(path).cache_capacity(cache_bytes);
-    // sled panics on some damaged files instead of returning an error.
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())) {
-        Ok(Ok(db)) => Ok(db),
-        Ok(Err(sled::Error::Io(e)))
-            if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
-        {
-            Err(StoreError::InUse(path.into()))
-        }
-        Ok(Err(sled::Error::Io(e))) => Err(StoreError::Unopenable(path.into(), e.to_string())),
-        Ok(Err(e)) => Err(StoreError::Corrupt(path.into(), e.to_string())),
-        Err(_) => Err(StoreError::Corrupt(
-            path.into(),
-            "the storage engine could not read its files".into(),
-        )),
     }
 }
 
@@ -268,9 +266,8 @@ fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn encode_manifest(manifest: &Manifest) -> Result<Vec<u8>, StoreError> {
-    bincode::encode_to_vec(manifest, bincode::config::standard())
-        .map_err(|e| StoreError::Engine(e.to_string()))
+fn encode_manifest(manifest: &Manifest) -> Vec<u8> {
+    codec::encode(MANIFEST_VERSION, manifest)
 }
 
 /// Sort directories of imports that were killed.
@@ -290,13 +287,13 @@ fn remove_sort_leftovers(path: &Path) {
 }
 
 /// The format version and the manifest; a manifest of format 1 is read as it was.
-fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<(u32, Manifest), StoreError> {
+fn read_manifest(meta: &engine::Tree, path: &Path) -> Result<(u32, Manifest), StoreError> {
     let format = meta
         .get(KEY_FORMAT)?
         .and_then(|v| v.as_ref().try_into().ok())
         .map(u32::from_be_bytes);
     match format {
-        Some(1 | FORMAT_VERSION) => {}
+        Some(1..=FORMAT_VERSION) => {}
         Some(found) if found > FORMAT_VERSION => {
             return Err(StoreError::NewerFormat {
                 path: path.into(),
@@ -321,12 +318,11 @@ fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<(u32, Manifest), Stor
         .get(KEY_MANIFEST)?
         .ok_or_else(|| StoreError::Corrupt(path.into(), "its manifest is missing".into()))?;
     let format = format.unwrap_or(FORMAT_VERSION);
-    let manifest = if format == 1 {
-        migration::manifest_v1(&bytes)
-    } else {
-        bincode::decode_from_slice::<Manifest, _>(&bytes, bincode::config::standard())
-            .ok()
-            .map(|(m, _)| m)
+    let manifest = match format {
+        1 => migration::manifest_v1(&bytes),
+        // Format 2 wrote the manifest without a version byte.
+        2 => codec::body(&bytes),
+        _ => codec::decode(MANIFEST_VERSION, &bytes),
     };
     match manifest {
         Some(manifest) => Ok((format, manifest)),
@@ -338,16 +334,13 @@ fn read_manifest(meta: &sled::Tree, path: &Path) -> Result<(u32, Manifest), Stor
 }
 
 /// Makes a new store. Trees a crashed earlier attempt left are reused only if empty.
-fn initialise(db: &sled::Db, meta: &sled::Tree, path: &Path) -> Result<Manifest, StoreError> {
+fn initialise(db: &engine::Db, meta: &engine::Tree, path: &Path) -> Result<Manifest, StoreError> {
     let foreign = db
         .tree_names()
         .into_iter()
-        .filter(|n| n.as_ref() != META.as_bytes())
-        .any(|name| {
-            name.as_ref() != b"__sled__default"
-                && db.open_tree(&name).map(|t| !t.is_empty()).unwrap_or(true)
-        });
-    if foreign || !db.is_empty() {
+        .filter(|n| n != META)
+        .any(|name| db.open_tree(&name).map(|t| !t.is_empty()).unwrap_or(true));
+    if foreign {
         return Err(StoreError::NotOurs(
             path.into(),
             "it is a sled database without partscat's marker".into(),
@@ -355,20 +348,20 @@ fn initialise(db: &sled::Db, meta: &sled::Tree, path: &Path) -> Result<Manifest,
     }
     let manifest = Manifest::empty();
     for tree in TreeName::ALL {
-        db.open_tree(tree.stored_name(0))?;
+        db.open_tree(&tree.stored_name(0))?;
     }
-    let mut batch = sled::Batch::default();
-    batch.insert(KEY_FORMAT, &FORMAT_VERSION.to_be_bytes());
-    batch.insert(KEY_MANIFEST, encode_manifest(&manifest)?);
+    let mut batch = engine::Batch::default();
+    batch.insert(KEY_FORMAT, FORMAT_VERSION.to_be_bytes());
+    batch.insert(KEY_MANIFEST, encode_manifest(&manifest));
     batch.insert(KEY_MAGIC, MAGIC);
-    meta.apply_batch(batch)?;
+    meta.apply(batch)?;
     db.flush()?;
     tracing::info!(path = %path.display(), "created a new store");
     Ok(manifest)
 }
 
 /// Drops generation trees the manifest does not name: leftovers of interrupted imports.
-fn drop_orphans(db: &sled::Db, manifest: &Manifest) -> Result<(), StoreError> {
+fn drop_orphans(db: &engine::Db, manifest: &Manifest) -> Result<(), StoreError> {
     let mut dropped = 0;
     for name in db.tree_names() {
         if layout::parse_stored_name(&name).is_some() && !manifest.names_tree(&name) {
@@ -394,7 +387,7 @@ mod tests {
             let store = Store::open(dir.path()).unwrap();
             store
                 .meta
-                .insert(KEY_FORMAT, &(FORMAT_VERSION + 1).to_be_bytes())
+                .insert(KEY_FORMAT, (FORMAT_VERSION + 1).to_be_bytes())
                 .unwrap();
             store.flush().unwrap();
         }

@@ -1,7 +1,8 @@
 //! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
 //! Providers live outside the catalogue generations: imports never touch them.
 //!
-//! A record is stored as `0xFF 0x03` and its bincode. Older layouts are read with the new
+//! A record is stored as `0xFF`, then the store's codec with layout 3 as its version byte.
+//! Older layouts are read with the new
 //! fields at their defaults and rewritten in the newest one the next time they change: the
 //! first (no brands, whitelist or limits) was bare bincode, whose first byte, a length, is
 //! never `0xFF`; the second (`0xFF 0x02`) had no `dynamic_export`.
@@ -12,8 +13,9 @@ use std::sync::{Arc, RwLock};
 use bincode::{Decode, Encode};
 use sha2::{Digest, Sha256};
 
-use super::Store;
+use super::engine;
 use super::error::StoreError;
+use super::{Store, codec};
 
 const PROVIDERS: &str = "providerid_provider";
 const KEYS: &str = "apikeyhash_provider";
@@ -44,8 +46,9 @@ impl Scope {
     }
 }
 
-const LAYOUT_2: [u8; 2] = [0xFF, 2];
-const LAYOUT_3: [u8; 2] = [0xFF, 3];
+/// Marks a record of layout 2 or later (layout 1 was bare bincode).
+const TAGGED: u8 = 0xFF;
+const LAYOUT: u8 = 3;
 
 /// An IPv4 address or CIDR range of a whitelist.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
@@ -148,22 +151,22 @@ impl ProviderRecord {
     }
 
     fn encode(&self) -> Result<Vec<u8>, StoreError> {
-        let mut out = LAYOUT_3.to_vec();
-        bincode::encode_into_std_write(self, &mut out, bincode::config::standard())
-            .map_err(|e| StoreError::Engine(e.to_string()))?;
+        let mut out = vec![TAGGED];
+        out.extend(codec::encode(LAYOUT, self));
         Ok(out)
     }
 
     fn decode(bytes: &[u8]) -> Result<ProviderRecord, String> {
-        let config = bincode::config::standard();
-        if let Some(rest) = bytes.strip_prefix(&LAYOUT_3) {
-            return bincode::decode_from_slice(rest, config)
-                .map(|(r, _)| r)
-                .map_err(|e| e.to_string());
-        }
-        if let Some(rest) = bytes.strip_prefix(&LAYOUT_2) {
-            let (v2, _): (ProviderRecordV2, _) =
-                bincode::decode_from_slice(rest, config).map_err(|e| e.to_string())?;
+        let unreadable = || "its bytes do not decode".to_owned();
+        if let Some(tagged) = bytes.strip_prefix(&[TAGGED]) {
+            let (layout, body) = codec::split(tagged).ok_or_else(unreadable)?;
+            if layout == LAYOUT {
+                return codec::body(body).ok_or_else(unreadable);
+            }
+            if layout != 2 {
+                return Err(format!("its layout {layout} is unknown"));
+            }
+            let v2: ProviderRecordV2 = codec::body(body).ok_or_else(unreadable)?;
             return Ok(ProviderRecord {
                 id: v2.id,
                 name: v2.name,
@@ -178,7 +181,8 @@ impl ProviderRecord {
             });
         }
         let (v1, _): (ProviderRecordV1, _) =
-            bincode::decode_from_slice(bytes, config).map_err(|e| e.to_string())?;
+            bincode::decode_from_slice(bytes, bincode::config::standard())
+                .map_err(|e| e.to_string())?;
         let mut record = ProviderRecord::new(&v1.id, &v1.name, v1.scopes);
         record.enabled = v1.enabled;
         record.key_hashes = v1.key_hashes;
@@ -200,13 +204,13 @@ pub fn generate_key() -> Result<String, StoreError> {
 
 /// The provider trees, and the decoded records every authenticated request reads.
 pub(super) struct ProviderTables {
-    records: sled::Tree,
-    by_key: sled::Tree,
+    records: engine::Tree,
+    by_key: engine::Tree,
     decoded: RwLock<HashMap<String, Arc<ProviderRecord>>>,
 }
 
 impl ProviderTables {
-    pub(super) fn open(db: &sled::Db) -> Result<ProviderTables, StoreError> {
+    pub(super) fn open(db: &engine::Db) -> Result<ProviderTables, StoreError> {
         Ok(ProviderTables {
             records: db.open_tree(PROVIDERS)?,
             by_key: db.open_tree(KEYS)?,
@@ -288,7 +292,7 @@ impl Store {
     /// Every provider, by id.
     pub fn providers(&self) -> Result<Vec<Arc<ProviderRecord>>, StoreError> {
         let mut all = Vec::new();
-        for item in self.providers.records.iter().keys() {
+        for item in self.providers.records.keys() {
             let id = item?;
             if let Some(record) = self.provider(&String::from_utf8_lossy(&id))? {
                 all.push(record);
@@ -373,8 +377,8 @@ mod tests {
             max_grant_hours: 4,
             rate_limit_per_second: 9,
         };
-        let mut bytes = LAYOUT_2.to_vec();
-        bytes.extend(bincode::encode_to_vec(&v2, bincode::config::standard()).unwrap());
+        let mut bytes = vec![TAGGED];
+        bytes.extend(codec::encode(2, &v2));
         let read = ProviderRecord::decode(&bytes).unwrap();
         assert_eq!((read.max_grant_hours, read.rate_limit_per_second), (4, 9));
         assert_eq!(read.brands, vec![3]);

@@ -1,9 +1,11 @@
-//! How each catalogue record is split into a key and a bincode value. The key holds the
-//! identifying fields (so they are not stored twice); the value holds the rest, as a tuple.
-//! Enum codes are part of the format: never renumber them.
+//! How each catalogue record is split into a key and a value. The key holds the identifying
+//! fields (so they are not stored twice); the value holds the rest, as a tuple, through the
+//! store's codec (version `VALUE_VERSION`). Enum codes are part of the format: never renumber
+//! them.
 
-use bincode::{Decode, Encode, config};
+use bincode::{Decode, Encode};
 
+use super::codec;
 use super::keys::{KeyBuf, KeyReader};
 use super::layout::TreeName;
 use crate::catalogue::*;
@@ -16,16 +18,15 @@ pub trait Record: Sized + 'static {
     fn decode(key: &[u8], value: &[u8]) -> Option<Self>;
 }
 
+/// The version byte of every record value (format 3 and on).
+pub const VALUE_VERSION: u8 = 1;
+
 fn encode<T: Encode>(value: T) -> Vec<u8> {
-    // Encoding into a Vec cannot fail for these plain tuples.
-    bincode::encode_to_vec(value, config::standard()).unwrap_or_default()
+    codec::encode(VALUE_VERSION, &value)
 }
 
 fn decode<T: Decode<()>>(bytes: &[u8]) -> Option<T> {
-    match bincode::decode_from_slice(bytes, config::standard()) {
-        Ok((v, used)) if used == bytes.len() => Some(v),
-        _ => None,
-    }
+    codec::decode(VALUE_VERSION, bytes)
 }
 
 /// Stable one-byte codes of the catalogue's enums.

@@ -6,12 +6,13 @@
 //! one step. Dropped without a commit, a staging leaves nothing behind (and a crash leaves
 //! only tables the next open drops).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::{Arc, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Store;
 use super::catalogue_view::Catalogue;
+use super::engine;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf};
@@ -77,11 +78,10 @@ enum StagedSet {
     Unchanged,
     /// Written as a table of the next generation.
     Written(PackedTable),
-    /// A dry run's changed set: the staged keys of sets other rows refer to.
-    DryRun(StagedKeys),
+    /// A dry run's changed set: its staged keys (for sets other rows refer to), written to
+    /// a scratch table beside the sort runs, not into the store, and not held in memory.
+    DryRun(Option<PackedTable>),
 }
-
-type StagedKeys = HashSet<Box<[u8]>>;
 
 /// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
 const REFERRED_TO: [TreeName; 5] = [
@@ -98,6 +98,9 @@ pub struct Staging<'s> {
     base: Arc<Catalogue>,
     generation: u64,
     dry_run: bool,
+    /// A dry run's scratch engine in the sort directory, opened when first needed (declared
+    /// before that directory, so it closes before the directory is removed).
+    scratch: Option<engine::Db>,
     /// Sort runs of this change; removed with it.
     spill: tempfile::TempDir,
     sets: BTreeMap<TreeName, StagedSet>,
@@ -105,6 +108,8 @@ pub struct Staging<'s> {
     files: Vec<(TreeName, ImportedFile, bool)>,
     /// Where rows' references are looked up, per sealed data set.
     finders: BTreeMap<TreeName, Finder>,
+    /// A dry run's lookups in the staged keys of a data set.
+    dry_run_finders: BTreeMap<TreeName, Finder>,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
     committed: bool,
@@ -144,12 +149,14 @@ impl<'s> Staging<'s> {
             tallies: BTreeMap::new(),
             files: Vec::new(),
             finders: BTreeMap::new(),
+            dry_run_finders: BTreeMap::new(),
+            scratch: None,
             written: Vec::new(),
             committed: false,
         })
     }
 
-    fn new_tree(&mut self, name: TreeName) -> Result<sled::Tree, StoreError> {
+    fn new_tree(&mut self, name: TreeName) -> Result<engine::Tree, StoreError> {
         let stored = name.stored_name(self.generation);
         let tree = self.store.db.open_tree(&stored)?;
         self.written.push(stored);
@@ -217,21 +224,39 @@ impl<'s> Staging<'s> {
         };
         let base = self.base.tree(tree).clone();
         let sealed = if self.dry_run {
-            let keep_keys = REFERRED_TO.contains(&tree);
-            match self.walk(&mut sorter, &base, true, keep_keys, None)? {
-                (true, keys) => StagedSet::DryRun(keys),
-                (false, _) => StagedSet::Unchanged,
+            let keys = if REFERRED_TO.contains(&tree) {
+                Some(self.scratch_table(tree)?)
+            } else {
+                None
+            };
+            let keys_out = keys.as_ref().map(|t| PackedWriter::new(t.clone()));
+            match self.walk(&mut sorter, &base, true, keys_out, None)? {
+                true => {
+                    StagedSet::DryRun(keys.map(|t| PackedTable::open(t, self.store.cache.clone())))
+                }
+                false => StagedSet::Unchanged,
             }
         } else if base.is_empty() {
             // Every row is new: one pass counts and writes.
             StagedSet::Written(self.write_merged(tree, &mut sorter, &base, true)?)
-        } else if self.walk(&mut sorter, &base, true, false, None)?.0 {
+        } else if self.walk(&mut sorter, &base, true, None, None)? {
             StagedSet::Written(self.write_merged(tree, &mut sorter, &base, false)?)
         } else {
             StagedSet::Unchanged
         };
         self.sets.insert(tree, sealed);
         Ok(())
+    }
+
+    /// An empty table of the dry run's scratch engine for the staged keys of `tree`.
+    fn scratch_table(&mut self, tree: TreeName) -> Result<engine::Tree, StoreError> {
+        let db = match &self.scratch {
+            Some(db) => db,
+            None => self
+                .scratch
+                .insert(engine::open_scratch(&self.spill.path().join("dry-run"))?),
+        };
+        db.open_tree(tree.name())
     }
 
     /// Writes the next generation of `tree`: the staged rows merged with the current ones.
@@ -244,12 +269,12 @@ impl<'s> Staging<'s> {
     ) -> Result<PackedTable, StoreError> {
         let target = self.new_tree(tree)?;
         let writer = PackedWriter::new(target.clone());
-        self.walk(sorter, base, count, false, Some(writer))?;
+        self.walk(sorter, base, count, None, Some(writer))?;
         Ok(PackedTable::open(target, self.store.cache.clone()))
     }
 
     /// Walks the staged rows in key order beside the current table: counts what each row
-    /// does (when `count`), keeps the staged keys (when `keep_keys`), and, given a writer,
+    /// does (when `count`), writes the staged keys to `keys_out` if given, and, given a writer,
     /// writes the merge of both (a staged row replaces the current row of its key; rows the
     /// import does not mention stay). Says whether any row adds or changes something.
     fn walk(
@@ -257,10 +282,9 @@ impl<'s> Staging<'s> {
         sorter: &mut Sorter,
         base: &PackedTable,
         count: bool,
-        keep_keys: bool,
+        mut keys_out: Option<PackedWriter>,
         mut writer: Option<PackedWriter>,
-    ) -> Result<(bool, StagedKeys), StoreError> {
-        let mut keys = HashSet::new();
+    ) -> Result<bool, StoreError> {
         let mut changed = false;
         let mut cursor = base.cursor();
         let mut current = base.iter().peekable();
@@ -307,8 +331,8 @@ impl<'s> Staging<'s> {
                     None => tally.added += 1,
                 }
             }
-            if keep_keys {
-                keys.insert(item.key.clone().into_boxed_slice());
+            if let Some(keys) = keys_out.as_mut() {
+                keys.push(&item.key, &[])?;
             }
             previous = Some((item.key, origin));
         }
@@ -319,14 +343,25 @@ impl<'s> Staging<'s> {
             }
             writer.finish()?;
         }
-        Ok((changed, keys))
+        if let Some(keys) = keys_out {
+            keys.finish()?;
+        }
+        Ok(changed)
     }
 
     fn contains(&mut self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
         self.seal_set(tree)?;
         let table = match self.sets.get(&tree) {
             Some(StagedSet::Written(table)) => table,
-            Some(StagedSet::DryRun(keys)) if keys.contains(key) => return Ok(true),
+            Some(StagedSet::DryRun(Some(staged)))
+                if self
+                    .dry_run_finders
+                    .entry(tree)
+                    .or_insert_with(|| staged.finder())
+                    .contains(key)? =>
+            {
+                return Ok(true);
+            }
             _ => self.base.tree(tree),
         };
         self.finders
@@ -454,8 +489,8 @@ impl<'s> Staging<'s> {
         self.base.retire(retired);
         // Staged sets whose rows were all unchanged were never switched to.
         for name in self.written.drain(..) {
-            if !manifest.names_tree(name.as_bytes()) {
-                self.store.db.drop_tree(name.as_bytes())?;
+            if !manifest.names_tree(&name) {
+                self.store.db.drop_tree(&name)?;
             }
         }
         Ok(Outcome::Committed {

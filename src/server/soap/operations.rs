@@ -17,6 +17,7 @@ use crate::server::AppState;
 use crate::server::auth::Caller;
 use crate::server::problem::Problem;
 use crate::server::svc::prices;
+use crate::server::svc::vehicle_articles::{Paging, Selection};
 use crate::store::{Scope, StoreError};
 
 /// Who calls, and how they were admitted.
@@ -218,10 +219,13 @@ pub fn all() -> Vec<Operation> {
             "The prices of the articles linked to a vehicle type.",
             Some(Read),
             |call, r| {
-                cached(prices::ktype_prices(
+                cached(prices::ktype_prices_built(
                     call.state,
                     call.caller,
                     &r.linkage_target_id,
+                    &Selection::default(),
+                    &Paging::All,
+                    None,
                 )?)
             },
         ),

@@ -10,11 +10,14 @@ use serde::Serialize;
 
 use super::ApiTag;
 use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
+use super::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{JsonBytes, LookupKind};
 use crate::server::auth::{Caller, Credentials};
+use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
+use crate::server::streaming::stream_json_list;
 use crate::store::Catalogue;
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
@@ -90,6 +93,9 @@ pub enum CrossRefsOrArticle {
 pub struct KtypeArticles {
     pub vehicle: Vehicle,
     pub articles: Vec<ArticleSummary>,
+    /// The cursor of the next page (give it as `after`); null on the last page and when the
+    /// whole list was asked for.
+    pub next: Option<String>,
 }
 
 pub struct LookupApi;
@@ -179,9 +185,12 @@ impl LookupApi {
         Ok(answer)
     }
 
-    /// The vehicle of a Ktype and the articles linked to it.
+    /// The vehicle of a Ktype and the articles linked to it, in article order.
     ///
     /// An unknown Ktype is 404; a known one without articles answers an empty list.
+    /// `genart` and `brand_id` narrow the list. With `limit` or `after` the answer is one page:
+    /// give its `next` as `after` for the following page until `next` is null. Without them
+    /// the whole list is answered; a long one is streamed.
     #[oai(
         path = "/svc/getArticlesByKtype/:ktype",
         method = "get",
@@ -199,30 +208,67 @@ impl LookupApi {
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
+        /// Only articles of this generic article.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        genart: Query<Option<u32>>,
+        /// Only articles of this brand.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<Option<u32>>,
+        /// At most this many articles (a page; 1000 when only `after` is given).
+        #[oai(validator(minimum(value = "1"), maximum(value = "10000")))]
+        limit: Query<Option<u32>>,
+        /// The `next` cursor of the previous page.
+        after: Query<Option<String>>,
         _credentials: Credentials,
         caller: Data<&Caller>,
-    ) -> Answer<KtypeArticles> {
+    ) -> Result<MaybeStreamed<KtypeArticles>, ApiError<Lookup>> {
         let catalogue = state.store.catalogue();
+        let selection = Selection {
+            genart: genart.0,
+            brand_id: brand_id.0,
+        };
+        let paging = Paging::from_query(limit.0, after.0.as_deref())?;
+        let vehicle = Vehicle::from(&known_vehicle(&catalogue, &ktype)?);
+        let keys = selection.keys(&catalogue, &caller, &ktype)?;
+        if streams(&paging, &keys) {
+            let mut head = br#"{"vehicle":"#.to_vec();
+            serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
+            head.extend_from_slice(br#","articles":["#);
+            return Ok(MaybeStreamed::Streamed(stream_json_list(
+                "getArticlesByKtype",
+                head,
+                br#"],"next":null}"#,
+                catalogue,
+                batches(keys),
+                |catalogue, batch, list| {
+                    let names = Names::new(catalogue);
+                    for article in schema::articles_of(catalogue, &batch)? {
+                        list.item(&names.summary(&article)?)?;
+                    }
+                    Ok(())
+                },
+            )));
+        }
         let answer = state.answers.answer(
             catalogue.data_version(),
             LookupKind::KtypeArticles,
-            &ktype,
+            &selection.cache_key(&ktype, &paging),
             caller.brands(),
             || {
-                let vehicle = known_vehicle(&catalogue, &ktype)?;
-                let keys = caller.visible(catalogue.articles_by_ktype(&ktype)?);
+                let (page, next) = paging.window(&keys);
                 let names = Names::new(&catalogue);
-                let articles = schema::articles_of(&catalogue, &keys)?
+                let articles = schema::articles_of(&catalogue, page)?
                     .iter()
                     .map(|a| names.summary(a))
                     .collect::<Result<_, _>>()?;
                 Ok(KtypeArticles {
-                    vehicle: Vehicle::from(&vehicle),
+                    vehicle,
                     articles,
+                    next,
                 })
             },
         )?;
-        Ok(answer)
+        Ok(MaybeStreamed::Whole(answer))
     }
 }
 

@@ -15,12 +15,15 @@ use std::borrow::Cow;
 use super::ApiTag;
 use super::lookups::known_vehicle;
 use super::schema::{Names, Price};
+use super::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::catalogue::{self as model, Amount, ArticleKey, Date};
 use crate::server::AppState;
 use crate::server::answer_cache::{JsonBytes, LookupKind};
 use crate::server::auth::{Caller, Credentials};
+use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
-use crate::store::Catalogue;
+use crate::server::streaming::stream_json_list;
+use crate::store::{Catalogue, StoreError};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
@@ -61,6 +64,9 @@ pub struct KtypePrices {
     pub ktype: String,
     /// The articles linked to it, with their prices.
     pub articles: Vec<ArticlePrices>,
+    /// The cursor of the next page (give it as `after`); null on the last page and when the
+    /// whole list was asked for.
+    pub next: Option<String>,
 }
 
 /// Where a kit's price comes from.
@@ -194,9 +200,12 @@ pub struct PriceApi;
 #[allow(clippy::too_many_arguments)]
 #[OpenApi(tag = "ApiTag::Prices")]
 impl PriceApi {
-    /// The prices of every article linked to a Ktype.
+    /// The prices of the articles linked to a Ktype, in article order.
     ///
     /// An unknown Ktype is 404; a known one without articles answers an empty list.
+    /// `genart` and `brand_id` narrow the list. With `limit` or `after` the answer is one page:
+    /// give its `next` as `after` for the following page until `next` is null. Without them
+    /// the whole list is answered; a long one is streamed.
     #[oai(
         path = "/svc/getPricesByKtype/:ktype",
         method = "get",
@@ -214,10 +223,26 @@ impl PriceApi {
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
+        /// Only articles of this generic article.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        genart: Query<Option<u32>>,
+        /// Only articles of this brand.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        brand_id: Query<Option<u32>>,
+        /// At most this many articles (a page; 1000 when only `after` is given).
+        #[oai(validator(minimum(value = "1"), maximum(value = "10000")))]
+        limit: Query<Option<u32>>,
+        /// The `next` cursor of the previous page.
+        after: Query<Option<String>>,
         _credentials: Credentials,
         caller: Data<&Caller>,
-    ) -> Answer<KtypePrices> {
-        Ok(ktype_prices(&state, &caller, &ktype)?)
+    ) -> Result<MaybeStreamed<KtypePrices>, ApiError<Lookup>> {
+        let selection = Selection {
+            genart: genart.0,
+            brand_id: brand_id.0,
+        };
+        let paging = Paging::from_query(limit.0, after.0.as_deref())?;
+        Ok(ktype_prices(&state, &caller, &ktype, &selection, &paging)?)
     }
 
     /// Prices of a generic article for a Ktype: of its single articles (`is_kit=0`) or of
@@ -282,26 +307,69 @@ impl PriceApi {
     }
 }
 
-/// The prices of the articles linked to a Ktype the caller may see; the route's and the SOAP
-/// operation's answer alike. An unknown Ktype is 404.
-pub fn ktype_prices(
+/// The prices of the articles linked to a Ktype the caller may see, as selected and paged:
+/// streamed when the whole of a long list is asked for. An unknown Ktype is 404.
+fn ktype_prices(
     state: &AppState,
     caller: &Caller,
     ktype: &str,
+    selection: &Selection,
+    paging: &Paging,
+) -> Result<MaybeStreamed<KtypePrices>, Problem> {
+    let catalogue = state.store.catalogue();
+    known_vehicle(&catalogue, ktype)?;
+    let keys = selection.keys(&catalogue, caller, ktype)?;
+    if !streams(paging, &keys) {
+        return ktype_prices_built(state, caller, ktype, selection, paging, Some(keys))
+            .map(MaybeStreamed::Whole);
+    }
+    let mut head = br#"{"ktype":"#.to_vec();
+    serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
+    head.extend_from_slice(br#","articles":["#);
+    Ok(MaybeStreamed::Streamed(stream_json_list(
+        "getPricesByKtype",
+        head,
+        br#"],"next":null}"#,
+        catalogue,
+        batches(keys),
+        |catalogue, batch, list| {
+            let prices = Pricing::new(catalogue)
+                .article_prices(&batch)
+                .map_err(|p| StoreError::Engine(p.0.detail))?;
+            prices.iter().try_for_each(|p| list.item(p))
+        },
+    )))
+}
+
+/// The same answer built whole (and cached): a page, or the whole list for SOAP and for a
+/// short list. `keys` are the selection's, if already read.
+pub fn ktype_prices_built(
+    state: &AppState,
+    caller: &Caller,
+    ktype: &str,
+    selection: &Selection,
+    paging: &Paging,
+    keys: Option<Vec<ArticleKey>>,
 ) -> Result<JsonBytes<KtypePrices>, Problem> {
     let catalogue = state.store.catalogue();
     state.answers.answer(
         catalogue.data_version(),
         LookupKind::KtypePrices,
-        ktype,
+        &selection.cache_key(ktype, paging),
         caller.brands(),
         || {
-            known_vehicle(&catalogue, ktype)?;
-            let keys = caller.visible(catalogue.articles_by_ktype(ktype)?);
-            let mut pricing = Pricing::new(&catalogue);
+            let keys = match keys {
+                Some(keys) => keys,
+                None => {
+                    known_vehicle(&catalogue, ktype)?;
+                    selection.keys(&catalogue, caller, ktype)?
+                }
+            };
+            let (page, next) = paging.window(&keys);
             Ok(KtypePrices {
-                articles: pricing.article_prices(&keys)?,
+                articles: Pricing::new(&catalogue).article_prices(page)?,
                 ktype: ktype.to_owned(),
+                next,
             })
         },
     )

@@ -17,6 +17,7 @@ use block::Block;
 use block::header;
 pub use writer::PackedWriter;
 
+use super::engine;
 use super::error::StoreError;
 
 /// Uncompressed bytes a block holds before a new one is started.
@@ -55,12 +56,12 @@ type BlockIndex = Arc<[Box<[u8]>]>;
 /// A packed table over one engine tree.
 #[derive(Clone)]
 pub struct PackedTable {
-    tree: sled::Tree,
+    tree: engine::Tree,
     id: u64,
     cache: Arc<BlockCache>,
     /// The last key of every block, in order (block `i` is the `i`-th): read once, at the
     /// first lookup, so that a lookup finds its block in memory and reads the engine by exact
-    /// key (sled's range reads copy a whole node each).
+    /// key (the engine's range reads cost more).
     index: Arc<OnceLock<BlockIndex>>,
 }
 
@@ -72,7 +73,7 @@ fn damaged() -> StoreError {
 }
 
 impl PackedTable {
-    pub fn open(tree: sled::Tree, cache: Arc<BlockCache>) -> PackedTable {
+    pub fn open(tree: engine::Tree, cache: Arc<BlockCache>) -> PackedTable {
         PackedTable {
             tree,
             id: NEXT_TABLE.fetch_add(1, Ordering::Relaxed),
@@ -86,7 +87,7 @@ impl PackedTable {
             return Ok(index.clone());
         }
         let mut lasts = Vec::new();
-        for key in self.tree.iter().keys() {
+        for key in self.tree.keys() {
             lasts.push(Box::from(key?.as_ref()));
         }
         // Two first lookups may both read it; either copy is the same.
@@ -157,7 +158,7 @@ impl PackedTable {
     /// Number of entries (reads every block's header: for reports, not request paths).
     pub fn len(&self) -> Result<u64, StoreError> {
         let mut count = 0;
-        for stored in self.tree.iter().values() {
+        for stored in self.tree.values() {
             count += header(&stored?).ok_or_else(damaged)?.count;
         }
         Ok(count)
@@ -318,7 +319,7 @@ mod tests {
     use super::*;
 
     fn table_of(entries: &[(Vec<u8>, Vec<u8>)]) -> PackedTable {
-        let db = sled::Config::new().temporary(true).open().unwrap();
+        let db = engine::MemoryEngine::new_db();
         let tree = db.open_tree("t").unwrap();
         let mut w = PackedWriter::new(tree.clone());
         for (k, v) in entries {
@@ -341,7 +342,7 @@ mod tests {
         let mut sorted = entries.clone();
         sorted.sort();
         let table = table_of(&sorted);
-        assert!(table.tree.len() > 10, "several blocks");
+        assert!(table.tree.iter().count() > 10, "several blocks");
         assert_eq!(table.len().unwrap(), 5000);
         for (k, v) in sorted.iter().step_by(37) {
             assert_eq!(table.get(k).unwrap().as_ref(), Some(v));

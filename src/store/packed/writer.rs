@@ -3,28 +3,29 @@
 
 use super::BLOCK_BYTES;
 use super::block::BlockBuilder;
+use crate::store::engine::{self, Batch};
 use crate::store::error::StoreError;
 
 /// Engine bytes gathered before one batch is applied.
 const BATCH_BYTES: usize = 4 << 20;
 
 pub struct PackedWriter {
-    tree: sled::Tree,
+    tree: engine::Tree,
     block: BlockBuilder,
     blocks: u64,
-    batch: sled::Batch,
+    batch: engine::Batch,
     batch_bytes: usize,
     entries: u64,
 }
 
 impl PackedWriter {
     /// Writes into `tree`, which must be empty.
-    pub fn new(tree: sled::Tree) -> PackedWriter {
+    pub fn new(tree: engine::Tree) -> PackedWriter {
         PackedWriter {
             tree,
             block: BlockBuilder::default(),
             blocks: 0,
-            batch: sled::Batch::default(),
+            batch: Batch::default(),
             batch_bytes: 0,
             entries: 0,
         }
@@ -54,7 +55,7 @@ impl PackedWriter {
         self.batch_bytes += last.len() + stored.len();
         self.batch.insert(last, stored);
         if self.batch_bytes >= BATCH_BYTES {
-            self.tree.apply_batch(std::mem::take(&mut self.batch))?;
+            self.tree.apply(std::mem::take(&mut self.batch))?;
             self.batch_bytes = 0;
         }
         Ok(())
@@ -65,7 +66,7 @@ impl PackedWriter {
         if !self.block.is_empty() {
             self.end_block()?;
         }
-        self.tree.apply_batch(std::mem::take(&mut self.batch))?;
+        self.tree.apply(std::mem::take(&mut self.batch))?;
         Ok(self.entries)
     }
 }

@@ -1,0 +1,135 @@
+//! The store's behaviour above the engine, run once on sled and once in memory: a catalogue
+//! imported into either answers alike, checks sound, and leaves nothing of a dry run.
+
+use std::net::Ipv4Addr;
+
+use super::{AuditEntry, Scope, Store, check};
+use crate::import::{Quiet, Verdict};
+
+/// A store on each engine, with the directory each uses for files.
+fn stores() -> Vec<(&'static str, Store, tempfile::TempDir)> {
+    let on_disk = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    vec![
+        (
+            "sled",
+            Store::open(&on_disk.path().join("data")).unwrap(),
+            on_disk,
+        ),
+        ("memory", Store::in_memory(scratch.path()).unwrap(), scratch),
+    ]
+}
+
+fn load_demo(store: &Store) -> u64 {
+    let report = crate::demo::load_demo_catalogue(store, &Quiet)
+        .unwrap()
+        .unwrap();
+    match report.verdict {
+        Verdict::Committed { data_version } => data_version,
+        other => panic!("the demo catalogue was not committed: {other:?}"),
+    }
+}
+
+#[test]
+fn a_catalogue_reads_and_checks_the_same_on_every_engine() {
+    let mut checksums = Vec::new();
+    for (engine, store, _dir) in stores() {
+        assert!(store.catalogue().is_empty(), "{engine}");
+        assert_eq!(load_demo(&store), 1, "{engine}");
+        let report = check::check(&store).unwrap();
+        assert!(report.is_sound(), "{engine}: {:?}", report.problems);
+        let c = store.catalogue();
+        let first = c.articles_of_brand(1).next().unwrap().unwrap();
+        assert_eq!(
+            c.articles_by_reference(&first.reference).unwrap(),
+            vec![first.key.clone()],
+            "{engine}"
+        );
+        let links = c.links_of(&first.key).unwrap();
+        assert!(!links.is_empty(), "{engine}");
+        for link in links {
+            assert!(
+                c.articles_by_ktype(&link.ktype)
+                    .unwrap()
+                    .contains(&first.key),
+                "{engine}"
+            );
+        }
+        checksums.push((report.checksum, report.counts));
+    }
+    assert_eq!(
+        checksums[0], checksums[1],
+        "sled and memory hold the same catalogue"
+    );
+}
+
+#[test]
+fn a_dry_run_and_an_abandoned_change_leave_the_trees_as_they_were() {
+    for (engine, store, _dir) in stores() {
+        // Into an empty store, every reference is to a row the same dry run staged.
+        let empty = store.trees_on_disk();
+        let report =
+            crate::import::import(&store, &crate::demo::demo_files(), true, &Quiet).unwrap();
+        assert!(matches!(report.verdict, Verdict::DryRun), "{engine}");
+        assert!(
+            report.files.iter().all(|f| f.rejected == 0 && f.added > 0),
+            "{engine}"
+        );
+        assert_eq!(store.trees_on_disk(), empty, "{engine}");
+        load_demo(&store);
+        let before = store.trees_on_disk();
+        let report =
+            crate::import::import(&store, &crate::demo::demo_files(), true, &Quiet).unwrap();
+        assert!(matches!(report.verdict, Verdict::DryRun), "{engine}");
+        drop(store.begin(false).unwrap());
+        assert_eq!(store.trees_on_disk(), before, "{engine}");
+        assert!(
+            store.begin(false).is_ok(),
+            "{engine}: the writer is free again"
+        );
+    }
+}
+
+#[test]
+fn providers_grants_and_audit_round_trip() {
+    for (engine, store, _dir) in stores() {
+        let key = store
+            .put_provider("p1", "One", vec![Scope::Read], None)
+            .unwrap();
+        assert_eq!(
+            store.provider_of_key(&key).unwrap().as_deref(),
+            Some("p1"),
+            "{engine}"
+        );
+        let ip = Ipv4Addr::new(10, 0, 0, 7);
+        store.grant_address("p1", ip, 100).unwrap();
+        store.grant_address("p1", ip, 200).unwrap();
+        assert_eq!(
+            store.address_grant("p1", ip).unwrap(),
+            Some(200),
+            "{engine}"
+        );
+        for at in [5, 6, 7] {
+            store
+                .record_audit(&AuditEntry {
+                    at,
+                    operator: "cli".into(),
+                    action: "provider.create".into(),
+                    provider: "p1".into(),
+                    detail: format!("entry {at}"),
+                })
+                .unwrap();
+        }
+        let newest: Vec<u64> = store
+            .audit_entries(2)
+            .unwrap()
+            .iter()
+            .map(|e| e.at)
+            .collect();
+        assert_eq!(newest, [6, 7], "{engine}");
+        assert_eq!(store.trim_audit(7).unwrap(), 2, "{engine}");
+        assert!(store.delete_provider("p1").unwrap(), "{engine}");
+        assert_eq!(store.provider_of_key(&key).unwrap(), None, "{engine}");
+        assert_eq!(store.address_grant("p1", ip).unwrap(), None, "{engine}");
+    }
+}
