@@ -1,5 +1,7 @@
 //! An import that the store's disk cannot take is refused before anything is written, with a
-//! message naming the bytes needed and free; the catalogue stays as it was.
+//! message naming the bytes needed and free; the catalogue stays as it was. A disk that
+//! another process fills during an import fails it with the same message, and the store opens
+//! and serves its catalogue while the disk is still full.
 //!
 //! The store lives on a small tmpfs mounted for the test (root only, as CI runs).
 
@@ -40,13 +42,7 @@ impl Drop for SmallDisk {
 #[test]
 fn an_import_larger_than_the_free_disk_is_refused_before_it_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(disk) = SmallDisk::mount(&dir.path().join("disk"), 110) else {
-        assert_ne!(
-            unsafe_uid(),
-            0,
-            "root can mount a tmpfs: this test must run where CI runs it"
-        );
-        eprintln!("skipped: mounting a tmpfs needs root");
+    let Some(disk) = small_disk(dir.path(), 150) else {
         return;
     };
     let data = disk.0.join("data");
@@ -72,6 +68,103 @@ fn an_import_larger_than_the_free_disk_is_refused_before_it_writes() {
     // The import still fits as a dry run, which writes only its sort runs.
     let (ok, report) = import(&data, &["--dry-run", path(&large)]);
     assert!(ok, "{report}");
+}
+
+/// A tmpfs, or `None` (the test is skipped) where the test does not run as root.
+fn small_disk(dir: &Path, mib: u32) -> Option<SmallDisk> {
+    let disk = SmallDisk::mount(&dir.join("disk"), mib);
+    if disk.is_none() {
+        assert_ne!(
+            unsafe_uid(),
+            0,
+            "root can mount a tmpfs: this test must run where CI runs it"
+        );
+        eprintln!("skipped: mounting a tmpfs needs root");
+    }
+    disk
+}
+
+fn free_bytes(on: &Path) -> u64 {
+    let o = Command::new("df")
+        .args(["-B1", "--output=avail", path(on)])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    text.lines().last().unwrap().trim().parse().unwrap()
+}
+
+#[test]
+fn a_disk_filled_during_an_import_fails_it_and_the_store_still_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(disk) = small_disk(dir.path(), 200) else {
+        return;
+    };
+    let data = disk.0.join("data");
+    let small = dir.path().join("small");
+    generate(2_000, 1, &small);
+    let (ok, report) = import(&data, &[path(&small)]);
+    assert!(ok, "{report}");
+    let before = check(&data);
+    assert!(before.0);
+    assert!(
+        data.join("reserve").exists(),
+        "the store sets its reserve aside"
+    );
+
+    // Passes the estimate, then another process takes all but 3 MiB of the disk.
+    let large = dir.path().join("large");
+    generate(30_000, 2, &large);
+    let child = Command::new(bin())
+        .args(["import", "--data", path(&data), path(&large)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let sorting = || {
+        std::fs::read_dir(&data)
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(".sort-"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !sorting() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the import never began"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let filler = disk.0.join("filler");
+    let take = free_bytes(&disk.0) - (3 << 20);
+    let filled = Command::new("fallocate")
+        .args(["-l", &take.to_string(), path(&filler)])
+        .status()
+        .unwrap();
+    assert!(filled.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let said = text(&o);
+    assert!(
+        said.contains("of free disk space in") && said.contains("are free"),
+        "{said}"
+    );
+
+    // The disk is still full: the store opens on its reserve, with the catalogue it had.
+    assert!(free_bytes(&disk.0) < (4 << 20));
+    assert_eq!(check(&data), before);
+    let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
+    let vehicles = std::fs::read_to_string(small.join("vehicles.csv")).unwrap();
+    let ktype = vehicles.lines().nth(1).unwrap().split(',').next().unwrap();
+    let served = s.get(&format!("/svc/getArticlesByKtype/{ktype}?limit=1"));
+    assert_eq!(served.status, 200, "{}", served.text());
+    drop(s);
+
+    // Space back: imports work again and the reserve is set aside again.
+    std::fs::remove_file(&filler).unwrap();
+    let (ok, report) = import(&data, &[path(&small)]);
+    assert!(ok, "{report}");
+    assert!(data.join("reserve").exists());
+    assert_eq!(check(&data), before);
 }
 
 fn unsafe_uid() -> u32 {

@@ -115,7 +115,12 @@ const DISK_PER_INPUT_BYTE: u64 = 3;
 const DISK_RESERVE: u64 = 64 << 20;
 
 /// Refuses an import the store's disk cannot take, before anything is written.
-fn check_free_space(store: &Store, files: &[ImportFile], dry_run: bool) -> Result<(), ImportError> {
+/// Refuses an import the disk cannot take; returns the bytes it needs.
+fn check_free_space(
+    store: &Store,
+    files: &[ImportFile],
+    dry_run: bool,
+) -> Result<u64, ImportError> {
     let input: u64 = files.iter().map(|f| f.source.len()).sum();
     // A dry run writes only the sort runs.
     let per_byte = if dry_run { 1 } else { DISK_PER_INPUT_BYTE };
@@ -128,7 +133,7 @@ fn check_free_space(store: &Store, files: &[ImportFile], dry_run: bool) -> Resul
             free,
         });
     }
-    Ok(())
+    Ok(needed)
 }
 
 /// Lists the `<type>.csv` files of a directory in dependency order.
@@ -180,7 +185,24 @@ pub fn import(
 ) -> Result<ImportReport, ImportError> {
     let mut ordered = files.to_vec();
     ordered.sort_by_key(|f| f.import_type);
-    check_free_space(store, &ordered, dry_run)?;
+    let needed = check_free_space(store, &ordered, dry_run)?;
+    staged_and_committed(store, &ordered, dry_run, progress).map_err(|e| match e {
+        // Another process took the space the estimate counted on.
+        ImportError::Store(StoreError::DiskFull) => ImportError::DiskSpace {
+            dir: store.path().display().to_string(),
+            needed,
+            free: store.free_bytes().unwrap_or(0),
+        },
+        e => e,
+    })
+}
+
+fn staged_and_committed(
+    store: &Store,
+    ordered: &[ImportFile],
+    dry_run: bool,
+    progress: &dyn Progress,
+) -> Result<ImportReport, ImportError> {
     let mut staging = store.begin(dry_run)?;
     let mut reports = Vec::new();
     for (position, file) in ordered.iter().enumerate() {

@@ -25,6 +25,9 @@ pub enum StoreError {
     Unopenable(PathBuf, String),
     #[error("storage error: {0}")]
     Engine(String),
+    /// The file system of the store has no space left.
+    #[error("the disk holding the store is full (no space left on device)")]
+    DiskFull,
     #[error("an import is already running on this store")]
     Busy,
     /// A request's scan stopped: its client left, or it ran past its work budget.
@@ -33,6 +36,15 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// An I/O error of the store's files, with what was being done.
+    pub(super) fn io(doing: &str, e: std::io::Error) -> StoreError {
+        if e.kind() == std::io::ErrorKind::StorageFull {
+            StoreError::DiskFull
+        } else {
+            StoreError::Engine(format!("{doing}: {e}"))
+        }
+    }
+
     /// A stored record that does not decode: damage the integrity check reports.
     pub(super) fn undecodable(tree: super::layout::TreeName) -> StoreError {
         StoreError::Engine(format!("a record of {} cannot be decoded", tree.name()))

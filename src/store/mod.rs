@@ -21,6 +21,7 @@ mod migration;
 mod packed;
 mod providers;
 mod records;
+mod reserve;
 mod sorter;
 mod staging;
 #[cfg(test)]
@@ -83,8 +84,16 @@ impl Store {
         remove_sort_leftovers(path);
         let vouched = marker::read(path)?;
         // Half the cache is the engine's pages, half the packed tables' decoded blocks.
-        let db = engine::open_sled(path, cache_bytes / 2)?;
-        Self::open_on(db, path, cache_bytes / 2, vouched)
+        let open = || {
+            let db = engine::open_sled(path, cache_bytes / 2)?;
+            Self::open_on(db, path, cache_bytes / 2, vouched)
+        };
+        let store = match open() {
+            Err(StoreError::DiskFull) if reserve::release(path) => open()?,
+            opened => opened?,
+        };
+        reserve::keep(path);
+        Ok(store)
     }
 
     /// A store whose trees live in memory (nothing durable), for tests of what lies above the
@@ -185,18 +194,7 @@ impl Store {
 
     /// Bytes free for this process on the store's file system.
     pub fn free_bytes(&self) -> Result<u64, StoreError> {
-        let path = std::ffi::CString::new(self.path.as_os_str().as_encoded_bytes())
-            .map_err(|_| StoreError::Engine("the store's path holds a NUL byte".into()))?;
-        let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
-        // SAFETY: a valid C string and a zeroed out-parameter of the right type.
-        if unsafe { libc::statvfs(path.as_ptr(), &mut stat) } != 0 {
-            return Err(StoreError::Engine(format!(
-                "cannot read the free space of {}: {}",
-                self.path.display(),
-                std::io::Error::last_os_error()
-            )));
-        }
-        Ok(stat.f_bavail as u64 * stat.f_frsize as u64)
+        free_bytes(&self.path)
     }
 
     /// A directory for an import's sort runs, removed when dropped.
@@ -232,6 +230,22 @@ impl Store {
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
         Ok(())
     }
+}
+
+/// Bytes free for this process on the file system of `path`.
+fn free_bytes(path: &Path) -> Result<u64, StoreError> {
+    let text = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|_| StoreError::Engine("the store's path holds a NUL byte".into()))?;
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid C string and a zeroed out-parameter of the right type.
+    if unsafe { libc::statvfs(text.as_ptr(), &mut stat) } != 0 {
+        return Err(StoreError::Engine(format!(
+            "cannot read the free space of {}: {}",
+            path.display(),
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok(stat.f_bavail as u64 * stat.f_frsize as u64)
 }
 
 /// A directory with files but without sled's `conf` and `db` is somebody else's.

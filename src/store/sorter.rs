@@ -52,7 +52,7 @@ fn too_long() -> StoreError {
 }
 
 fn io(e: std::io::Error) -> StoreError {
-    StoreError::Engine(format!("a sort file could not be written or read: {e}"))
+    StoreError::io("a sort file could not be written or read", e)
 }
 
 impl Sorter {

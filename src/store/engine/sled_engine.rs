@@ -9,7 +9,12 @@ use crate::store::error::StoreError;
 
 impl From<sled::Error> for StoreError {
     fn from(e: sled::Error) -> Self {
-        StoreError::Engine(e.to_string())
+        match e {
+            sled::Error::Io(io) if io.kind() == std::io::ErrorKind::StorageFull => {
+                StoreError::DiskFull
+            }
+            e => StoreError::Engine(e.to_string()),
+        }
     }
 }
 
@@ -18,6 +23,7 @@ struct SledTree(sled::Tree);
 
 /// Opens (or creates) the sled database in `path`, its page cache limited to `cache_bytes`.
 pub fn open_sled(path: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
+    remove_incomplete_snapshots(path);
     let config = sled::Config::new().path(path).cache_capacity(cache_bytes);
     // sled panics on some damaged files instead of returning an error.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())) {
@@ -26,6 +32,9 @@ pub fn open_sled(path: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
             if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
         {
             Err(StoreError::InUse(path.into()))
+        }
+        Ok(Err(sled::Error::Io(e))) if e.kind() == std::io::ErrorKind::StorageFull => {
+            Err(StoreError::DiskFull)
         }
         Ok(Err(sled::Error::Io(e))) => Err(StoreError::Unopenable(path.into(), e.to_string())),
         Ok(Err(e)) => Err(StoreError::Corrupt(path.into(), e.to_string())),
@@ -45,6 +54,27 @@ pub fn open_scratch(path: &Path) -> Result<Db, StoreError> {
         .cache_capacity(16 << 20)
         .open()?;
     Ok(Arc::new(SledEngine(db)))
+}
+
+/// sled writes a snapshot as `snap.*.generating` and renames it when complete. One left by a
+/// write that failed (a full disk) is empty or torn, and sled 0.34 then refuses the whole
+/// database as corrupt although its log is whole: such files are never a snapshot to read.
+fn remove_incomplete_snapshots(path: &Path) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("snap.") && name.ends_with(".generating") {
+            match std::fs::remove_file(entry.path()) {
+                Ok(()) => tracing::info!(file = %name, "removed an incomplete engine snapshot"),
+                Err(e) => {
+                    tracing::warn!(file = %name, error = %e, "cannot remove an incomplete engine snapshot")
+                }
+            }
+        }
+    }
 }
 
 fn value(v: sled::IVec) -> Value {
