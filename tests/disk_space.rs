@@ -1,7 +1,8 @@
 //! An import that the store's disk cannot take is refused before anything is written, with a
 //! message naming the bytes needed and free; the catalogue stays as it was. A disk that
 //! another process fills during an import fails it with the same message, and the store opens
-//! and serves its catalogue while the disk is still full.
+//! and serves its catalogue while the disk is still full. A server whose import job hit the
+//! full disk recovers by itself once space is back.
 //!
 //! The store lives on a small tmpfs mounted for the test (root only, as CI runs).
 
@@ -10,6 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::server::client;
 use common::*;
 
 /// A tmpfs of `mib` MiB, unmounted when dropped.
@@ -120,27 +122,7 @@ fn a_disk_filled_during_an_import_fails_it_and_the_store_still_opens() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let sorting = || {
-        std::fs::read_dir(&data)
-            .unwrap()
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().starts_with(".sort-"))
-    };
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while !sorting() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the import never began"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    let filler = disk.0.join("filler");
-    let take = free_bytes(&disk.0) - (3 << 20);
-    let filled = Command::new("fallocate")
-        .args(["-l", &take.to_string(), path(&filler)])
-        .status()
-        .unwrap();
-    assert!(filled.success());
+    let filler = fill_once_importing(&data, &disk.0);
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let said = text(&o);
@@ -164,6 +146,137 @@ fn a_disk_filled_during_an_import_fails_it_and_the_store_still_opens() {
     let (ok, report) = import(&data, &[path(&small)]);
     assert!(ok, "{report}");
     assert!(data.join("reserve").exists());
+    assert_eq!(check(&data), before);
+}
+
+/// A prices file for the generated catalogue in `catalogue`: `per_article` prices of every
+/// article, each valid from another day, so every row is a new key.
+fn many_prices(catalogue: &Path, per_article: usize, out: &Path) {
+    let articles = std::fs::read_to_string(catalogue.join("articles.csv")).unwrap();
+    let mut prices =
+        String::from("brand_id,reference,price_type,currency,amount,valid_from,valid_to\n");
+    for line in articles.lines().skip(1) {
+        let mut cells = line.split(',');
+        let (brand, reference) = (cells.next().unwrap(), cells.next().unwrap());
+        for day in 0..per_article {
+            let (year, yday) = (2000 + day / 336, day % 336);
+            let (month, mday) = (1 + yday / 28, 1 + yday % 28);
+            prices.push_str(&format!(
+                "{brand},{reference},list,EUR,{}.25,{year}-{month:02}-{mday:02},\n",
+                10 + day % 50
+            ));
+        }
+    }
+    std::fs::write(out, prices).unwrap();
+}
+
+/// Waits until the import writing into `data` has begun, then takes all but 3 MiB of `disk`.
+fn fill_once_importing(data: &Path, disk: &Path) -> PathBuf {
+    let sorting = || {
+        std::fs::read_dir(data)
+            .unwrap()
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(".sort-"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !sorting() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the import never began"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let filler = disk.join("filler");
+    let take = free_bytes(disk) - (3 << 20);
+    let filled = Command::new("fallocate")
+        .args(["-l", &take.to_string(), path(&filler)])
+        .status()
+        .unwrap();
+    assert!(filled.success());
+    filler
+}
+
+#[test]
+fn a_server_whose_import_hit_a_full_disk_recovers_when_space_is_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(disk) = small_disk(dir.path(), 200) else {
+        return;
+    };
+    let data = disk.0.join("data");
+    let small = dir.path().join("small");
+    generate(2_000, 1, &small);
+    let (ok, report) = import(&data, &[path(&small)]);
+    assert!(ok, "{report}");
+    let before = check(&data);
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    many_prices(&small, 150, &inbox.join("prices.csv"));
+
+    let s = server::Served::start_with_env(
+        &data,
+        &[
+            "--demo",
+            "--demo-key",
+            server::DEMO_KEY,
+            "--inbox",
+            path(&inbox),
+        ],
+        &[("PARTSCAT_IMPORT_WAIT_MS", "0")],
+    );
+    let started = s.get("/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=false");
+    assert!(
+        started.status == 200 || started.status == 202,
+        "{}",
+        started.text()
+    );
+    let id = started.json()["id"].as_u64().unwrap();
+    let filler = fill_once_importing(&data, &disk.0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let job = loop {
+        let job = s.get(&format!("/svc/jobs/{id}")).json();
+        if job["state"] != "running" && job["state"] != "queued" {
+            break job;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the job never ended: {job}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(job["state"], "failed", "{job}");
+    assert!(
+        job["error"].as_str().unwrap().contains("free disk space"),
+        "{job}"
+    );
+
+    let add_key = || {
+        // The JSON endpoint answers its status in the body, as Pegasus does.
+        let url = format!("{}/ws/3.0/services/PartsToCatDLB.jsonEndpoint", s.base);
+        let body = serde_json::json!({ "addDynamicAPIKey": { "provider": "demo" } });
+        s.fetch(
+            client()
+                .post(url)
+                .header("X-Api-Key", server::DEMO_KEY)
+                .json(&body),
+        )
+    };
+    // Space back, no restart: writes work again and the catalogue is the one it was.
+    std::fs::remove_file(&filler).unwrap();
+    let added = add_key().json();
+    assert_eq!(added["status"], 200, "{added}");
+    let key = added["apiKey"].as_str().unwrap().to_owned();
+    let vehicles = std::fs::read_to_string(small.join("vehicles.csv")).unwrap();
+    let ktype = vehicles.lines().nth(1).unwrap().split(',').next().unwrap();
+    let with_new_key = s.fetch(
+        client()
+            .get(format!(
+                "{}/svc/getArticlesByKtype/{ktype}?provider=demo&limit=1",
+                s.base
+            ))
+            .header("X-Api-Key", key),
+    );
+    assert_eq!(with_new_key.status, 200, "{}", with_new_key.text());
+    drop(s);
     assert_eq!(check(&data), before);
 }
 

@@ -233,7 +233,7 @@ impl Store {
 }
 
 /// Bytes free for this process on the file system of `path`.
-fn free_bytes(path: &Path) -> Result<u64, StoreError> {
+pub(crate) fn free_bytes(path: &Path) -> Result<u64, StoreError> {
     let text = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
         .map_err(|_| StoreError::Engine("the store's path holds a NUL byte".into()))?;
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };

@@ -1,8 +1,8 @@
 //! The engine on disk: sled 0.34.
 
 use std::ops::Bound;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use super::{Batch, Db, Engine, Range, Repr, Tree, TreeEngine, Value};
 use crate::store::error::StoreError;
@@ -18,16 +18,65 @@ impl From<sled::Error> for StoreError {
     }
 }
 
-struct SledEngine(sled::Db);
-struct SledTree(sled::Tree);
+/// sled, reopened after an I/O error: sled 0.34 keeps the first I/O error of its log (a full
+/// disk, say) and fails every later write with it, for as long as the process runs. The engine
+/// notes the error; the next operation, once the disk has room again, closes the database
+/// (every tree handle it gave out lets go of it) and opens it afresh, which recovers from the
+/// log as a restart would. Until then operations go on against the old handles, so what can
+/// still be read is read.
+struct SledEngine(Arc<Shared>);
+
+struct Shared {
+    /// Where to reopen the database; none for a scratch database, which is not reopened.
+    path: Option<PathBuf>,
+    cache_bytes: u64,
+    state: RwLock<State>,
+    /// Every tree handed out, so a reopen can make them let go of the old database.
+    trees: Mutex<Vec<Weak<SledTree>>>,
+}
+
+struct State {
+    db: Option<sled::Db>,
+    /// Counts opens; a tree handle of an older one is reopened before use.
+    epoch: u64,
+    failed: bool,
+}
+
+struct SledTree {
+    shared: Arc<Shared>,
+    name: String,
+    handle: RwLock<Option<(u64, sled::Tree)>>,
+}
+
+/// Room the file system must have before a failed database is reopened: with less, the
+/// reopen would fail as the writes did, and the old handles still serve reads.
+const ROOM_TO_REOPEN: u64 = 8 << 20;
 
 /// Opens (or creates) the sled database in `path`, its page cache limited to `cache_bytes`.
 pub fn open_sled(path: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
+    let db = open_db(path, cache_bytes)?;
+    Ok(engine(db, Some(path.into()), cache_bytes))
+}
+
+fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Db {
+    Arc::new(SledEngine(Arc::new(Shared {
+        path,
+        cache_bytes,
+        state: RwLock::new(State {
+            db: Some(db),
+            epoch: 0,
+            failed: false,
+        }),
+        trees: Mutex::new(Vec::new()),
+    })))
+}
+
+fn open_db(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
     remove_incomplete_snapshots(path);
     let config = sled::Config::new().path(path).cache_capacity(cache_bytes);
     // sled panics on some damaged files instead of returning an error.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())) {
-        Ok(Ok(db)) => Ok(Arc::new(SledEngine(db))),
+        Ok(Ok(db)) => Ok(db),
         Ok(Err(sled::Error::Io(e)))
             if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
         {
@@ -48,12 +97,13 @@ pub fn open_sled(path: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
 /// A scratch database in `path`, removed when dropped: room on disk for what must not be
 /// held in memory and must not touch the store.
 pub fn open_scratch(path: &Path) -> Result<Db, StoreError> {
+    let cache_bytes = 16 << 20;
     let db = sled::Config::new()
         .path(path)
         .temporary(true)
-        .cache_capacity(16 << 20)
+        .cache_capacity(cache_bytes)
         .open()?;
-    Ok(Arc::new(SledEngine(db)))
+    Ok(engine(db, None, cache_bytes))
 }
 
 /// sled writes a snapshot as `snap.*.generating` and renames it when complete. One left by a
@@ -81,44 +131,144 @@ fn value(v: sled::IVec) -> Value {
     Value(Repr::Sled(v))
 }
 
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    /// The database to use now, reopened first if it failed and the disk has room.
+    fn db(&self) -> Result<(u64, sled::Db), StoreError> {
+        {
+            let state = read(&self.state);
+            if let Some(db) = &state.db
+                && !(state.failed && self.has_room())
+            {
+                return Ok((state.epoch, db.clone()));
+            }
+        }
+        self.reopen()
+    }
+
+    fn has_room(&self) -> bool {
+        self.path.as_deref().is_some_and(|path| {
+            crate::store::free_bytes(path).is_ok_and(|free| free >= ROOM_TO_REOPEN)
+        })
+    }
+
+    fn reopen(&self) -> Result<(u64, sled::Db), StoreError> {
+        let mut state = write(&self.state);
+        if let Some(db) = &state.db
+            && !state.failed
+        {
+            return Ok((state.epoch, db.clone()));
+        }
+        let Some(path) = self.path.clone() else {
+            return Err(StoreError::Engine("a scratch database failed".into()));
+        };
+        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        for tree in trees.iter().filter_map(Weak::upgrade) {
+            *write(&tree.handle) = None;
+        }
+        drop(trees);
+        // The files close once the last handle is gone (an operation under way may still
+        // hold one: then the open below finds them locked, and the next operation retries).
+        state.db = None;
+        let db = open_db(&path, self.cache_bytes)?;
+        state.db = Some(db.clone());
+        state.epoch += 1;
+        state.failed = false;
+        tracing::warn!(path = %path.display(), "reopened the storage engine after an I/O error");
+        Ok((state.epoch, db))
+    }
+
+    /// Notes an error of the engine; an I/O error makes the next operation reopen.
+    fn checked<T>(&self, result: sled::Result<T>) -> Result<T, StoreError> {
+        result.map_err(|e| {
+            if matches!(e, sled::Error::Io(_)) {
+                write(&self.state).failed = true;
+            }
+            e.into()
+        })
+    }
+}
+
 impl Engine for SledEngine {
     fn open_tree(&self, name: &str) -> Result<Tree, StoreError> {
-        Ok(Tree::new(Arc::new(SledTree(self.0.open_tree(name)?))))
+        let (epoch, db) = self.0.db()?;
+        let tree = self.0.checked(db.open_tree(name))?;
+        let tree = Arc::new(SledTree {
+            shared: self.0.clone(),
+            name: name.to_owned(),
+            handle: RwLock::new(Some((epoch, tree))),
+        });
+        let mut trees = self.0.trees.lock().unwrap_or_else(|e| e.into_inner());
+        trees.retain(|t| t.strong_count() > 0);
+        trees.push(Arc::downgrade(&tree));
+        Ok(Tree::new(tree))
     }
 
     fn tree_names(&self) -> Vec<String> {
-        self.0
-            .tree_names()
+        let Ok((_, db)) = self.0.db() else {
+            return Vec::new();
+        };
+        db.tree_names()
             .iter()
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .collect()
     }
 
     fn drop_tree(&self, name: &str) -> Result<(), StoreError> {
-        self.0.drop_tree(name)?;
+        let (_, db) = self.0.db()?;
+        self.0.checked(db.drop_tree(name))?;
         Ok(())
     }
 
     fn flush(&self) -> Result<(), StoreError> {
-        self.0.flush()?;
+        let (_, db) = self.0.db()?;
+        self.0.checked(db.flush())?;
         Ok(())
     }
 
     fn generate_id(&self) -> Result<u64, StoreError> {
-        Ok(self.0.generate_id()?)
+        let (_, db) = self.0.db()?;
+        self.0.checked(db.generate_id())
+    }
+}
+
+impl SledTree {
+    /// The sled tree of the database in use now.
+    fn tree(&self) -> Result<sled::Tree, StoreError> {
+        let (epoch, db) = self.shared.db()?;
+        if let Some((e, tree)) = &*read(&self.handle)
+            && *e == epoch
+        {
+            return Ok(tree.clone());
+        }
+        let tree = self.shared.checked(db.open_tree(&self.name))?;
+        *write(&self.handle) = Some((epoch, tree.clone()));
+        Ok(tree)
     }
 }
 
 impl TreeEngine for SledTree {
     fn get(&self, key: &[u8]) -> Result<Option<Value>, StoreError> {
-        Ok(self.0.get(key)?.map(value))
+        let found = self.shared.checked(self.tree()?.get(key))?;
+        Ok(found.map(value))
     }
 
     fn range(&self, from: Bound<&[u8]>, to: Bound<&[u8]>) -> Range {
+        let tree = match self.tree() {
+            Ok(tree) => tree,
+            Err(e) => return Box::new(std::iter::once(Err(e))),
+        };
+        let shared = self.shared.clone();
         Box::new(
-            self.0
-                .range::<&[u8], _>((from, to))
-                .map(|e| e.map(|(k, v)| (value(k), value(v))).map_err(Into::into)),
+            tree.range::<&[u8], _>((from, to))
+                .map(move |e| shared.checked(e).map(|(k, v)| (value(k), value(v)))),
         )
     }
 
@@ -130,16 +280,14 @@ impl TreeEngine for SledTree {
                 None => sled_batch.remove(key),
             }
         }
-        self.0.apply_batch(sled_batch)?;
-        Ok(())
+        self.shared.checked(self.tree()?.apply_batch(sled_batch))
     }
 
     fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.tree().map_or(true, |t| t.is_empty())
     }
 
     fn clear(&self) -> Result<(), StoreError> {
-        self.0.clear()?;
-        Ok(())
+        self.shared.checked(self.tree()?.clear())
     }
 }
