@@ -109,22 +109,34 @@ pub enum ImportError {
 }
 
 /// Free disk an import needs for each byte of its files: the sort runs (at most the rows
-/// once) and the new tables (the measured store is under 1.5x its CSV, indexes included).
+/// once) and their rows in the new tables (the measured store is under 1.5x its CSV, indexes
+/// included). The rows of a changed table it already holds are counted apart.
 const DISK_PER_INPUT_BYTE: u64 = 3;
 /// And whatever the files' size: room for the engine's log to grow.
 const DISK_RESERVE: u64 = 64 << 20;
 
-/// Refuses an import the store's disk cannot take, before anything is written.
-/// Refuses an import the disk cannot take; returns the bytes it needs.
+/// Refuses an import the store's disk cannot take, before anything is written; returns the
+/// bytes it needs.
 fn check_free_space(
     store: &Store,
     files: &[ImportFile],
     dry_run: bool,
 ) -> Result<u64, ImportError> {
     let input: u64 = files.iter().map(|f| f.source.len()).sum();
-    // A dry run writes only the sort runs.
-    let per_byte = if dry_run { 1 } else { DISK_PER_INPUT_BYTE };
-    let needed = input.saturating_mul(per_byte).saturating_add(DISK_RESERVE);
+    // A dry run writes only the sort runs; an import also rewrites the tables it changes.
+    let (per_byte, rewritten) = if dry_run {
+        (1, 0)
+    } else {
+        let data_sets: Vec<_> = files.iter().map(|f| f.import_type.tree()).collect();
+        (
+            DISK_PER_INPUT_BYTE,
+            store.catalogue().rewrite_bound(&data_sets)?,
+        )
+    };
+    let needed = input
+        .saturating_mul(per_byte)
+        .saturating_add(rewritten)
+        .saturating_add(DISK_RESERVE);
     let free = store.free_bytes()?;
     if free < needed {
         return Err(ImportError::DiskSpace {

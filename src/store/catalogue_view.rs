@@ -121,6 +121,20 @@ impl Catalogue {
         TreeName::DATA.iter().all(|&t| self.tree(t).is_empty())
     }
 
+    /// At most the bytes an import that changes these data sets writes beside the current
+    /// tables: each changed table and every index derived from one is written anew.
+    pub fn rewrite_bound(&self, data_sets: &[TreeName]) -> Result<u64, StoreError> {
+        let mut bytes = 0;
+        for &tree in TreeName::ALL.iter() {
+            let rewritten = data_sets.contains(&tree)
+                || (tree.is_index() && tree.sources().iter().any(|s| data_sets.contains(s)));
+            if rewritten {
+                bytes += self.tree(tree).rewrite_bound()?;
+            }
+        }
+        Ok(bytes)
+    }
+
     fn get<R: Record>(&self, key: &[u8]) -> Result<Option<R>, StoreError> {
         match self.tree(R::TREE).get(key)? {
             Some(v) => R::decode(key, &v)

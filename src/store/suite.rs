@@ -91,6 +91,39 @@ fn a_dry_run_and_an_abandoned_change_leave_the_trees_as_they_were() {
 }
 
 #[test]
+fn the_disk_bound_of_a_rewrite_covers_the_tables_it_rewrites() {
+    use super::layout::TreeName;
+    for (engine, store, _dir) in stores() {
+        load_demo(&store);
+        let c = store.catalogue();
+        let stored = |tree: TreeName| -> u64 {
+            let name = tree.stored_name(c.manifest().generation_of(tree).unwrap());
+            let entries = store.db.open_tree(&name).unwrap().iter();
+            entries.map(|e| e.unwrap().1.len() as u64).sum()
+        };
+        let rewritten = [
+            TreeName::Articles,
+            TreeName::RefnormArticle,
+            TreeName::CrossnumArticle,
+            TreeName::GenartKtypeArticle,
+            TreeName::RefrevReference,
+            TreeName::CrossrevNumber,
+        ];
+        let bound = c.rewrite_bound(&[TreeName::Articles]).unwrap();
+        let actual: u64 = rewritten.iter().map(|&t| stored(t)).sum();
+        assert!(
+            bound >= actual && actual > 0,
+            "{engine}: {bound} < {actual}"
+        );
+        let prices = c.rewrite_bound(&[TreeName::Prices]).unwrap();
+        assert!(
+            prices >= stored(TreeName::Prices) && prices < bound,
+            "{engine}"
+        );
+    }
+}
+
+#[test]
 fn providers_grants_and_audit_round_trip() {
     for (engine, store, _dir) in stores() {
         let key = store

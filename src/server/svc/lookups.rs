@@ -93,8 +93,10 @@ pub enum CrossRefsOrArticle {
 pub struct KtypeArticles {
     pub vehicle: Vehicle,
     pub articles: Vec<ArticleSummary>,
-    /// The cursor of the next page (give it as `after`); null on the last page and when the
+    /// The cursor of the next page (give it as `after`); absent on the last page and when the
     /// whole list was asked for.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
 }
 
@@ -189,7 +191,7 @@ impl LookupApi {
     ///
     /// An unknown Ktype is 404; a known one without articles answers an empty list.
     /// `genart` and `brand_id` narrow the list. With `limit` or `after` the answer is one page:
-    /// give its `next` as `after` for the following page until `next` is null. Without them
+    /// give its `next` as `after` for the following page until `next` is absent. Without them
     /// the whole list is answered; a long one is streamed.
     #[oai(
         path = "/svc/getArticlesByKtype/:ktype",
@@ -218,6 +220,7 @@ impl LookupApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "10000")))]
         limit: Query<Option<u32>>,
         /// The `next` cursor of the previous page.
+        #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -237,7 +240,7 @@ impl LookupApi {
             return Ok(MaybeStreamed::Streamed(stream_json_list(
                 "getArticlesByKtype",
                 head,
-                br#"],"next":null}"#,
+                b"]}",
                 catalogue,
                 batches(keys),
                 |catalogue, batch, list| {

@@ -64,8 +64,10 @@ pub struct KtypePrices {
     pub ktype: String,
     /// The articles linked to it, with their prices.
     pub articles: Vec<ArticlePrices>,
-    /// The cursor of the next page (give it as `after`); null on the last page and when the
+    /// The cursor of the next page (give it as `after`); absent on the last page and when the
     /// whole list was asked for.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
 }
 
@@ -204,7 +206,7 @@ impl PriceApi {
     ///
     /// An unknown Ktype is 404; a known one without articles answers an empty list.
     /// `genart` and `brand_id` narrow the list. With `limit` or `after` the answer is one page:
-    /// give its `next` as `after` for the following page until `next` is null. Without them
+    /// give its `next` as `after` for the following page until `next` is absent. Without them
     /// the whole list is answered; a long one is streamed.
     #[oai(
         path = "/svc/getPricesByKtype/:ktype",
@@ -233,6 +235,7 @@ impl PriceApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "10000")))]
         limit: Query<Option<u32>>,
         /// The `next` cursor of the previous page.
+        #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -329,7 +332,7 @@ fn ktype_prices(
     Ok(MaybeStreamed::Streamed(stream_json_list(
         "getPricesByKtype",
         head,
-        br#"],"next":null}"#,
+        b"]}",
         catalogue,
         batches(keys),
         |catalogue, batch, list| {

@@ -156,6 +156,11 @@ impl PackedTable {
     }
 
     /// Number of entries (reads every block's header: for reports, not request paths).
+    /// An upper bound of the bytes a rewrite of the table writes: its blocks, uncompressed.
+    pub fn rewrite_bound(&self) -> Result<u64, StoreError> {
+        Ok(self.block_index()?.len() as u64 * BLOCK_BYTES as u64)
+    }
+
     pub fn len(&self) -> Result<u64, StoreError> {
         let mut count = 0;
         for stored in self.tree.values() {
