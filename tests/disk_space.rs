@@ -113,7 +113,7 @@ fn a_disk_filled_during_an_import_fails_it_and_the_store_still_opens() {
         "the store sets its reserve aside"
     );
 
-    // Passes the estimate, then another process takes all but 3 MiB of the disk.
+    // Passes the estimate, then another process takes all but 1 MiB of the disk.
     let large = dir.path().join("large");
     generate(30_000, 2, &large);
     let child = Command::new(bin())
@@ -170,7 +170,7 @@ fn many_prices(catalogue: &Path, per_article: usize, out: &Path) {
     std::fs::write(out, prices).unwrap();
 }
 
-/// Waits until the import writing into `data` has begun, then takes all but 3 MiB of `disk`.
+/// Waits until the import writing into `data` has begun, then takes all but 1 MiB of `disk`.
 fn fill_once_importing(data: &Path, disk: &Path) -> PathBuf {
     let sorting = || {
         std::fs::read_dir(data)
@@ -187,7 +187,7 @@ fn fill_once_importing(data: &Path, disk: &Path) -> PathBuf {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let filler = disk.join("filler");
-    let take = free_bytes(disk) - (3 << 20);
+    let take = free_bytes(disk) - (1 << 20);
     let filled = Command::new("fallocate")
         .args(["-l", &take.to_string(), path(&filler)])
         .status()
@@ -210,7 +210,7 @@ fn a_server_whose_import_hit_a_full_disk_recovers_when_space_is_back() {
     let before = check(&data);
     let inbox = dir.path().join("inbox");
     std::fs::create_dir(&inbox).unwrap();
-    many_prices(&small, 150, &inbox.join("prices.csv"));
+    many_prices(&small, 300, &inbox.join("prices.csv"));
 
     let s = server::Served::start_with_env(
         &data,
