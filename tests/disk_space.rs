@@ -44,16 +44,16 @@ impl Drop for SmallDisk {
 #[test]
 fn an_import_larger_than_the_free_disk_is_refused_before_it_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(disk) = small_disk(dir.path(), 150) else {
+    let Some(Stocked {
+        // Bound, so the disk stays mounted until the test ends.
+        disk: _disk,
+        data,
+        small: _,
+        before,
+    }) = stocked_disk(dir.path(), 150)
+    else {
         return;
     };
-    let data = disk.0.join("data");
-    let small = dir.path().join("small");
-    generate(2_000, 1, &small);
-    let (ok, report) = import(&data, &[path(&small)]);
-    assert!(ok, "{report}");
-    let before = check(&data);
-    assert!(before.0);
 
     let large = dir.path().join("large");
     generate(60_000, 2, &large);
@@ -70,6 +70,33 @@ fn an_import_larger_than_the_free_disk_is_refused_before_it_writes() {
     // The import still fits as a dry run, which writes only its sort runs.
     let (ok, report) = import(&data, &["--dry-run", path(&large)]);
     assert!(ok, "{report}");
+}
+
+/// A small disk whose store holds a generated catalogue of 2,000 articles.
+struct Stocked {
+    disk: SmallDisk,
+    data: PathBuf,
+    /// The catalogue's files.
+    small: PathBuf,
+    /// What `check` says of the store.
+    before: (bool, String),
+}
+
+fn stocked_disk(dir: &Path, mib: u32) -> Option<Stocked> {
+    let disk = small_disk(dir, mib)?;
+    let data = disk.0.join("data");
+    let small = dir.join("small");
+    generate(2_000, 1, &small);
+    let (ok, report) = import(&data, &[path(&small)]);
+    assert!(ok, "{report}");
+    let before = check(&data);
+    assert!(before.0);
+    Some(Stocked {
+        disk,
+        data,
+        small,
+        before,
+    })
 }
 
 /// A tmpfs, or `None` (the test is skipped) where the test does not run as root.
@@ -98,16 +125,15 @@ fn free_bytes(on: &Path) -> u64 {
 #[test]
 fn a_disk_filled_during_an_import_fails_it_and_the_store_still_opens() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(disk) = small_disk(dir.path(), 200) else {
+    let Some(Stocked {
+        disk,
+        data,
+        small,
+        before,
+    }) = stocked_disk(dir.path(), 200)
+    else {
         return;
     };
-    let data = disk.0.join("data");
-    let small = dir.path().join("small");
-    generate(2_000, 1, &small);
-    let (ok, report) = import(&data, &[path(&small)]);
-    assert!(ok, "{report}");
-    let before = check(&data);
-    assert!(before.0);
     assert!(
         data.join("reserve").exists(),
         "the store sets its reserve aside"
@@ -199,15 +225,15 @@ fn fill_once_importing(data: &Path, disk: &Path) -> PathBuf {
 #[test]
 fn a_server_whose_import_hit_a_full_disk_recovers_when_space_is_back() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(disk) = small_disk(dir.path(), 200) else {
+    let Some(Stocked {
+        disk,
+        data,
+        small,
+        before,
+    }) = stocked_disk(dir.path(), 200)
+    else {
         return;
     };
-    let data = disk.0.join("data");
-    let small = dir.path().join("small");
-    generate(2_000, 1, &small);
-    let (ok, report) = import(&data, &[path(&small)]);
-    assert!(ok, "{report}");
-    let before = check(&data);
     let inbox = dir.path().join("inbox");
     std::fs::create_dir(&inbox).unwrap();
     many_prices(&small, 300, &inbox.join("prices.csv"));
