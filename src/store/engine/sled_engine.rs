@@ -2,6 +2,7 @@
 
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use super::{Batch, Db, Engine, Range, Repr, Tree, TreeEngine, Value};
@@ -31,6 +32,10 @@ struct Shared {
     path: Option<PathBuf>,
     cache_bytes: u64,
     state: RwLock<State>,
+    /// `state.epoch` and `state.failed`, readable without the lock: every tree operation
+    /// checks them, and a lock taken on every read costs more than the read under load.
+    epoch: AtomicU64,
+    failed: AtomicBool,
     /// Every tree handed out, so a reopen can make them let go of the old database.
     trees: Mutex<Vec<Weak<SledTree>>>,
 }
@@ -67,6 +72,8 @@ fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Db {
             epoch: 0,
             failed: false,
         }),
+        epoch: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
         trees: Mutex::new(Vec::new()),
     })))
 }
@@ -181,6 +188,8 @@ impl Shared {
         state.db = Some(db.clone());
         state.epoch += 1;
         state.failed = false;
+        self.epoch.store(state.epoch, Ordering::Release);
+        self.failed.store(false, Ordering::Release);
         tracing::warn!(path = %path.display(), "reopened the storage engine after an I/O error");
         Ok((state.epoch, db))
     }
@@ -190,6 +199,7 @@ impl Shared {
         result.map_err(|e| {
             if matches!(e, sled::Error::Io(_)) {
                 write(&self.state).failed = true;
+                self.failed.store(true, Ordering::Release);
             }
             e.into()
         })
@@ -240,6 +250,22 @@ impl Engine for SledEngine {
 }
 
 impl SledTree {
+    /// Runs `op` on the sled tree of the database in use now; the common case takes only
+    /// this handle's lock.
+    fn with<T>(&self, op: impl FnOnce(&sled::Tree) -> sled::Result<T>) -> Result<T, StoreError> {
+        let usable = !(self.shared.failed.load(Ordering::Acquire) && self.shared.has_room());
+        if usable {
+            let epoch = self.shared.epoch.load(Ordering::Acquire);
+            if let Some((e, tree)) = &*read(&self.handle)
+                && *e == epoch
+            {
+                return self.shared.checked(op(tree));
+            }
+        }
+        let tree = self.tree()?;
+        self.shared.checked(op(&tree))
+    }
+
     /// The sled tree of the database in use now.
     fn tree(&self) -> Result<sled::Tree, StoreError> {
         let (epoch, db) = self.shared.db()?;
@@ -256,8 +282,7 @@ impl SledTree {
 
 impl TreeEngine for SledTree {
     fn get(&self, key: &[u8]) -> Result<Option<Value>, StoreError> {
-        let found = self.shared.checked(self.tree()?.get(key))?;
-        Ok(found.map(value))
+        Ok(self.with(|t| t.get(key))?.map(value))
     }
 
     fn range(&self, from: Bound<&[u8]>, to: Bound<&[u8]>) -> Range {
@@ -280,14 +305,14 @@ impl TreeEngine for SledTree {
                 None => sled_batch.remove(key),
             }
         }
-        self.shared.checked(self.tree()?.apply_batch(sled_batch))
+        self.with(|t| t.apply_batch(sled_batch))
     }
 
     fn is_empty(&self) -> bool {
-        self.tree().map_or(true, |t| t.is_empty())
+        self.with(|t| Ok(t.is_empty())).unwrap_or(true)
     }
 
     fn clear(&self) -> Result<(), StoreError> {
-        self.shared.checked(self.tree()?.clear())
+        self.with(|t| t.clear())
     }
 }
