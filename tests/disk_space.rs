@@ -238,8 +238,11 @@ fn a_server_whose_import_hit_a_full_disk_recovers_when_space_is_back() {
     std::fs::create_dir(&inbox).unwrap();
     many_prices(&small, 300, &inbox.join("prices.csv"));
 
+    // The server logs beside the path it is given: through a link, outside the full disk.
+    let link = dir.path().join("store");
+    std::os::unix::fs::symlink(&data, &link).unwrap();
     let s = server::Served::start_with_env(
-        &data,
+        &link,
         &[
             "--demo",
             "--demo-key",
