@@ -46,6 +46,8 @@ pub struct GuardedConnection<T> {
     gauge: Arc<ConnectionGauge>,
     peer: std::net::SocketAddr,
     phase: Phase,
+    /// Whether an answer has gone out: such a connection keeps more time at the cap.
+    answered: bool,
     timer: Pin<Box<Sleep>>,
 }
 
@@ -60,6 +62,7 @@ impl<T> GuardedConnection<T> {
                 since: now,
                 matched: 0,
             },
+            answered: false,
             timer: Box::pin(tokio::time::sleep_until(now + HEADER_READ_TIMEOUT)),
         }
     }
@@ -96,6 +99,7 @@ impl<T> GuardedConnection<T> {
     }
 
     fn wrote(&mut self) {
+        self.answered = true;
         self.phase = Phase::Quiet {
             since: Instant::now(),
         };
@@ -109,7 +113,7 @@ impl<T> GuardedConnection<T> {
             Phase::Headers { since, .. } => (since, HEADER_READ_TIMEOUT),
             Phase::Quiet { since } => (since, IDLE_TIMEOUT),
         };
-        let deadline = since + self.gauge.idle_limit(normal);
+        let deadline = since + self.gauge.idle_limit(normal, self.answered);
         loop {
             let now = Instant::now();
             if now >= deadline {

@@ -1,12 +1,12 @@
 //! How many client connections the server holds, and what happens at the limit: the
 //! open-file limit is raised to its hard limit at start and connections are capped below
 //! it. Near the cap, idle and slow connections get shorter time-outs (see `connection`); at
-//! the cap, connections idle for a moment are closed to make room, so a flood of idle
-//! connections cannot keep the slots from clients that talk. Past a margin over the cap,
-//! newcomers get a short `503` and are closed at once, and a full file table never makes
-//! the accept loop spin.
+//! the cap, connections that have not been answered yet and idle for a moment are closed to
+//! make room, so a flood of idle connections cannot keep the slots from clients that talk. Past a margin over the cap,
+//! newcomers get a short `503` to their request and are closed, and a full file table never
+//! makes the accept loop spin.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::net::SocketAddr;
 use std::os::fd::{AsRawFd, RawFd};
@@ -17,8 +17,9 @@ use std::time::Duration;
 
 use poem::listener::Acceptor;
 use poem::web::{LocalAddr, RemoteAddr};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
 
 use super::connection::GuardedConnection;
 
@@ -30,6 +31,8 @@ const RESERVED_FILES: u64 = 256;
 /// The default cap never exceeds this, however high the open-file limit.
 const DEFAULT_CAP_CEILING: u64 = 16_384;
 /// What a refused connection is told before it is closed.
+/// How long a refused connection may take to send its request and read the answer.
+const REFUSAL_TIME: Duration = Duration::from_secs(1);
 const AT_CAPACITY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 52\r\n\r\nthe server is at its connection limit; retry shortly";
 
 /// Raises the soft open-file limit to the hard limit; returns the limit now in force.
@@ -69,6 +72,8 @@ pub struct ConnectionGauge {
     open: AtomicUsize,
     cap: AtomicUsize,
     refused: AtomicU64,
+    /// Refused connections waiting for their request (see `CappedAcceptor::refuse`).
+    refusals: Mutex<WaitingRefusals>,
     sockets: Mutex<HashMap<SocketAddr, RawFd>>,
 }
 
@@ -78,6 +83,7 @@ impl ConnectionGauge {
             open: AtomicUsize::new(0),
             cap: AtomicUsize::new(cap.max(1)),
             refused: AtomicU64::new(0),
+            refusals: Mutex::new(WaitingRefusals::default()),
             sockets: Mutex::new(HashMap::new()),
         })
     }
@@ -123,11 +129,12 @@ impl ConnectionGauge {
     }
 
     /// How long a connection may wait in an idle phase whose normal limit is `normal`:
-    /// shorter from three quarters of the cap on, a moment at the cap.
-    pub fn idle_limit(&self, normal: Duration) -> Duration {
+    /// shorter from three quarters of the cap on, a moment at the cap for one that has not
+    /// yet been answered (a connection that has had answers is a client that talks).
+    pub fn idle_limit(&self, normal: Duration, answered: bool) -> Duration {
         let open = self.open.load(Ordering::Relaxed);
         let cap = self.cap();
-        if open >= cap {
+        if open >= cap && !answered {
             AT_CAP_IDLE_LIMIT
         } else if open * 4 >= cap * 3 {
             PRESSED_IDLE_LIMIT.min(normal)
@@ -148,12 +155,23 @@ impl ConnectionGauge {
     /// Connections accepted at most: the cap and a margin, so a newcomer gets in while idle
     /// ones make room.
     fn ceiling(&self) -> usize {
-        let cap = self.cap();
-        cap + (cap / 8).max(16)
+        self.cap() + self.margin()
+    }
+
+    /// Connections over the cap: accepted while idle ones make room, or being refused.
+    fn margin(&self) -> usize {
+        (self.cap() / 8).max(16)
     }
 
     pub fn open(&self) -> usize {
         self.open.load(Ordering::Relaxed)
+    }
+
+    /// A refused connection has sent its request (or is gone): it no longer waits.
+    fn heard_refused(&self, id: u64) {
+        if let Ok(mut refusals) = self.refusals.lock() {
+            refusals.waiting.remove(&id);
+        }
     }
 
     pub(super) fn closed(&self, peer: SocketAddr) {
@@ -207,7 +225,7 @@ impl CappedAcceptor {
 
     /// Answers 503 and closes, off the accept loop and within a second whatever the peer
     /// does; the first refusal and every thousandth after it are logged.
-    fn refuse(&self, mut stream: TcpStream) {
+    fn refuse(&self, stream: TcpStream) {
         let refused = self.gauge.refused.fetch_add(1, Ordering::Relaxed);
         if refused.is_multiple_of(1000) {
             tracing::warn!(
@@ -216,13 +234,81 @@ impl CappedAcceptor {
                 "at the connection limit: new connections are answered 503 and closed (max_connections)"
             );
         }
+        let (evict, evicted) = oneshot::channel();
+        let Ok(mut refusals) = self.gauge.refusals.lock() else {
+            return;
+        };
+        let id = refusals.wait(evict, self.gauge.margin());
+        drop(refusals);
+        let gauge = self.gauge.clone();
         tokio::spawn(async move {
-            let _ = tokio::time::timeout(Duration::from_secs(1), async {
-                stream.write_all(AT_CAPACITY).await?;
-                stream.shutdown().await
-            })
-            .await;
+            let heard = || gauge.heard_refused(id);
+            let _ = tokio::time::timeout(REFUSAL_TIME, answer_at_capacity(stream, evicted, heard))
+                .await;
+            gauge.heard_refused(id);
         });
+    }
+}
+
+/// Refused connections that have not sent their request yet, oldest first. They hold
+/// descriptors, so past a bound the oldest silent one is closed to make room: a flood of
+/// silent connections cannot keep a talking client from its 503.
+#[derive(Debug, Default)]
+struct WaitingRefusals {
+    next: u64,
+    waiting: BTreeMap<u64, oneshot::Sender<()>>,
+}
+
+impl WaitingRefusals {
+    /// Takes a newcomer in, evicting the oldest when `bound` are waiting; its number.
+    fn wait(&mut self, evict: oneshot::Sender<()>, bound: usize) -> u64 {
+        if self.waiting.len() >= bound
+            && let Some((_, oldest)) = self.waiting.pop_first()
+        {
+            let _ = oldest.send(());
+        }
+        let id = self.next;
+        self.next += 1;
+        self.waiting.insert(id, evict);
+        id
+    }
+}
+
+/// The 503 goes out once the request's headers are in, never before: an HTTP client that
+/// gets an answer before it has sent its request takes it for a broken connection. What the
+/// client still sends is read until it closes, so the close is not a reset that discards the
+/// answer before the client reads it.
+async fn answer_at_capacity(
+    mut stream: TcpStream,
+    evicted: oneshot::Receiver<()>,
+    heard: impl FnOnce(),
+) -> io::Result<()> {
+    tokio::select! {
+        head = read_request_head(&mut stream) => head?,
+        _ = evicted => return Ok(()),
+    }
+    heard();
+    stream.write_all(AT_CAPACITY).await?;
+    stream.shutdown().await?;
+    let mut buf = [0u8; 2048];
+    while stream.read(&mut buf).await? > 0 {}
+    Ok(())
+}
+
+/// Reads until the end of a request's headers (an error if the client closes first).
+async fn read_request_head(stream: &mut TcpStream) -> io::Result<()> {
+    let mut buf = [0u8; 2048];
+    let mut tail = [0u8; 4];
+    loop {
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        let joined: Vec<u8> = tail.iter().chain(&buf[..n]).copied().collect();
+        if joined.windows(4).any(|w| w == b"\r\n\r\n") {
+            return Ok(());
+        }
+        tail.copy_from_slice(&joined[joined.len() - 4..]);
     }
 }
 
@@ -286,14 +372,54 @@ mod tests {
     fn idle_limits_shrink_towards_the_cap() {
         let gauge = ConnectionGauge::new(100);
         let normal = Duration::from_secs(60);
-        assert_eq!(gauge.idle_limit(normal), normal);
+        assert_eq!(gauge.idle_limit(normal, false), normal);
         gauge.open.store(75, Ordering::Relaxed);
-        assert_eq!(gauge.idle_limit(normal), PRESSED_IDLE_LIMIT);
+        assert_eq!(gauge.idle_limit(normal, false), PRESSED_IDLE_LIMIT);
         gauge.open.store(100, Ordering::Relaxed);
-        assert_eq!(gauge.idle_limit(normal), AT_CAP_IDLE_LIMIT);
+        assert_eq!(gauge.idle_limit(normal, false), AT_CAP_IDLE_LIMIT);
+        assert_eq!(gauge.idle_limit(normal, true), PRESSED_IDLE_LIMIT);
         gauge.set_cap(200);
-        assert_eq!(gauge.idle_limit(normal), normal);
+        assert_eq!(gauge.idle_limit(normal, false), normal);
         gauge.set_cap(100);
         assert_eq!(gauge.ceiling(), 116);
+    }
+
+    #[tokio::test]
+    async fn a_refused_client_gets_its_503_after_its_request() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            let (_keep, evicted) = oneshot::channel();
+            answer_at_capacity(stream, evicted, || ()).await
+        });
+        let mut client = TcpStream::connect(address).await.unwrap();
+        client
+            .write_all(b"GET /health HTTP/1.1\r\nHost: x\r")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 512];
+        let early = tokio::time::timeout(Duration::from_millis(200), client.read(&mut buf)).await;
+        assert!(early.is_err(), "answered before the request was in");
+        client.write_all(b"\n\r\n").await.unwrap();
+        let mut answer = Vec::new();
+        client.read_to_end(&mut answer).await.unwrap();
+        assert_eq!(answer, AT_CAPACITY);
+        drop(client);
+        server.await.unwrap().unwrap();
+    }
+
+    #[test]
+    fn the_oldest_silent_refusal_makes_room() {
+        let mut refusals = WaitingRefusals::default();
+        let (first, mut first_evicted) = oneshot::channel();
+        let (second, mut second_evicted) = oneshot::channel();
+        let (third, _third_evicted) = oneshot::channel();
+        assert_eq!(refusals.wait(first, 2), 0);
+        assert_eq!(refusals.wait(second, 2), 1);
+        assert_eq!(refusals.wait(third, 2), 2);
+        assert_eq!(first_evicted.try_recv(), Ok(()));
+        assert!(second_evicted.try_recv().is_err());
+        assert_eq!(refusals.waiting.len(), 2);
     }
 }
