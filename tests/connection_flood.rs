@@ -1,8 +1,7 @@
 //! A flood of connections does not take the service away from everyone else: at an
 //! open-file limit of 1,024, 1,100 idle connections are answered or closed quickly, while
 //! probes (answered 200 or 503, never a broken connection), lookups, an established client
-//! and the admin socket keep working; a request body
-//! trickled a byte at a time is cut off.
+//! and the admin socket keep working; a request body trickled a byte at a time is cut off.
 
 mod common;
 
