@@ -134,14 +134,17 @@ fn open_store(settings: &Settings) -> Result<Store, String> {
 }
 
 /// Log lines on standard error: coloured only on a terminal (journald and files get plain
-/// text), or one JSON object a line for log collectors.
+/// text), or one JSON object a line for log collectors. A line that cannot be written (its
+/// file's disk is full) is dropped: reporting that on standard error would fail too, and
+/// panic the thread that logged.
 fn init_logging(filter: &str, format: LogFormat) {
     use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let lines = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        .log_internal_errors(false);
     let _ = match format {
         LogFormat::Text => lines.with_ansi(std::io::stderr().is_terminal()).try_init(),
         LogFormat::Json => lines.json().try_init(),

@@ -105,8 +105,18 @@ impl Served {
     }
 
     pub fn start_with_env(data: &Path, args: &[&str], vars: &[(&str, &str)]) -> Served {
+        Served::start_logging_to(data, args, vars, &data.with_extension("log"))
+    }
+
+    /// `serve` with its standard error written to `log`.
+    pub fn start_logging_to(
+        data: &Path,
+        args: &[&str],
+        vars: &[(&str, &str)],
+        log: &Path,
+    ) -> Served {
         let port = free_port();
-        let log = data.with_extension("log");
+        let log = log.to_path_buf();
         let child = Command::new(bin())
             .args(["serve", "--data", path(data)])
             .args(["--listen", &format!("127.0.0.1:{port}")])
