@@ -13,7 +13,9 @@ use quick_cache::sync::Cache;
 use serde::Serialize;
 
 pub use super::json_body::JsonBytes;
+use super::json_body::MaybeStreamed;
 use super::problem::Problem;
+use poem::Response;
 
 /// The lookup an answer belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -76,23 +78,73 @@ impl AnswerCache {
         brands: &[u32],
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
-        let Some(answers) = &self.answers else {
-            return serialised(&build()?).map(JsonBytes::new);
-        };
-        let key = AnswerKey {
+        let key = self.key(data_version, lookup, key, brands);
+        if let Some(bytes) = self.kept(&key) {
+            return Ok(JsonBytes::new(bytes));
+        }
+        self.keep(key, &build()?)
+    }
+
+    /// Like `answer`, for a lookup whose whole answer may be too long to build: `build`
+    /// gives either the answer (kept) or a streamed response (never kept). The cache is
+    /// asked before anything is read.
+    pub fn answer_or_stream<T: Serialize>(
+        &self,
+        data_version: u64,
+        lookup: LookupKind,
+        key: &str,
+        brands: &[u32],
+        build: impl FnOnce() -> Result<Fresh<T>, Problem>,
+    ) -> Result<MaybeStreamed<T>, Problem> {
+        let key = self.key(data_version, lookup, key, brands);
+        if let Some(bytes) = self.kept(&key) {
+            return Ok(MaybeStreamed::Whole(JsonBytes::new(bytes)));
+        }
+        match build()? {
+            Fresh::Whole(answer) => self.keep(key, &answer).map(MaybeStreamed::Whole),
+            Fresh::Streamed(response) => Ok(MaybeStreamed::Streamed(response)),
+        }
+    }
+
+    /// The cache's key, or none when the cache is off.
+    fn key(
+        &self,
+        data_version: u64,
+        lookup: LookupKind,
+        key: &str,
+        brands: &[u32],
+    ) -> Option<AnswerKey> {
+        self.answers.as_ref().map(|_| AnswerKey {
             data_version,
             day: crate::catalogue::Date::today(),
             lookup,
             key: key.to_owned(),
             brands: brands.to_vec(),
-        };
-        if let Some(bytes) = answers.get(&key) {
-            return Ok(JsonBytes::new(bytes));
+        })
+    }
+
+    fn kept(&self, key: &Option<AnswerKey>) -> Option<Bytes> {
+        self.answers.as_ref()?.get(key.as_ref()?)
+    }
+
+    /// Serialises an answer, keeping its bytes under `key`.
+    fn keep<T: Serialize>(
+        &self,
+        key: Option<AnswerKey>,
+        answer: &T,
+    ) -> Result<JsonBytes<T>, Problem> {
+        let bytes = serialised(answer)?;
+        if let (Some(answers), Some(key)) = (&self.answers, key) {
+            answers.insert(key, bytes.clone());
         }
-        let bytes = serialised(&build()?)?;
-        answers.insert(key, bytes.clone());
         Ok(JsonBytes::new(bytes))
     }
+}
+
+/// An answer just built: whole, or a streamed response for a long list.
+pub enum Fresh<T> {
+    Whole(T),
+    Streamed(Response),
 }
 
 fn serialised<T: Serialize>(value: &T) -> Result<Bytes, Problem> {

@@ -225,7 +225,6 @@ pub fn all() -> Vec<Operation> {
                     &r.linkage_target_id,
                     &Selection::default(),
                     &Paging::All,
-                    None,
                 )?)
             },
         ),

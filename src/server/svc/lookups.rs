@@ -13,7 +13,7 @@ use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
 use super::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
-use crate::server::answer_cache::{JsonBytes, LookupKind};
+use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::auth::{Caller, Credentials};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
@@ -231,47 +231,47 @@ impl LookupApi {
             brand_id: brand_id.0,
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
-        let vehicle = Vehicle::from(&known_vehicle(&catalogue, &ktype)?);
-        let keys = selection.keys(&catalogue, &caller, &ktype)?;
-        if streams(&paging, &keys) {
-            let mut head = br#"{"vehicle":"#.to_vec();
-            serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
-            head.extend_from_slice(br#","articles":["#);
-            return Ok(MaybeStreamed::Streamed(stream_json_list(
-                "getArticlesByKtype",
-                head,
-                b"]}",
-                catalogue,
-                batches(keys),
-                |catalogue, batch, list| {
-                    let names = Names::new(catalogue);
-                    for article in schema::articles_of(catalogue, &batch)? {
-                        list.item(&names.summary(&article)?)?;
-                    }
-                    Ok(())
-                },
-            )));
-        }
-        let answer = state.answers.answer(
+        let answer = state.answers.answer_or_stream(
             catalogue.data_version(),
             LookupKind::KtypeArticles,
             &selection.cache_key(&ktype, &paging),
             caller.brands(),
             || {
+                let vehicle = Vehicle::from(&known_vehicle(&catalogue, &ktype)?);
+                let keys = selection.keys(&catalogue, &caller, &ktype)?;
+                if streams(&paging, &keys) {
+                    let mut head = br#"{"vehicle":"#.to_vec();
+                    serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
+                    head.extend_from_slice(br#","articles":["#);
+                    return Ok(Fresh::Streamed(stream_json_list(
+                        "getArticlesByKtype",
+                        head,
+                        b"]}",
+                        catalogue.clone(),
+                        batches(keys),
+                        |catalogue, batch, list| {
+                            let names = Names::new(catalogue);
+                            for article in schema::articles_of(catalogue, &batch)? {
+                                list.item(&names.summary(&article)?)?;
+                            }
+                            Ok(())
+                        },
+                    )));
+                }
                 let (page, next) = paging.window(&keys);
                 let names = Names::new(&catalogue);
                 let articles = schema::articles_of(&catalogue, page)?
                     .iter()
                     .map(|a| names.summary(a))
                     .collect::<Result<_, _>>()?;
-                Ok(KtypeArticles {
+                Ok(Fresh::Whole(KtypeArticles {
                     vehicle,
                     articles,
                     next,
-                })
+                }))
             },
         )?;
-        Ok(MaybeStreamed::Whole(answer))
+        Ok(answer)
     }
 }
 

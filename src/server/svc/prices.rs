@@ -18,7 +18,7 @@ use super::schema::{Names, Price};
 use super::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::catalogue::{self as model, Amount, ArticleKey, Date};
 use crate::server::AppState;
-use crate::server::answer_cache::{JsonBytes, LookupKind};
+use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::auth::{Caller, Credentials};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
@@ -320,39 +320,44 @@ fn ktype_prices(
     paging: &Paging,
 ) -> Result<MaybeStreamed<KtypePrices>, Problem> {
     let catalogue = state.store.catalogue();
-    known_vehicle(&catalogue, ktype)?;
-    let keys = selection.keys(&catalogue, caller, ktype)?;
-    if !streams(paging, &keys) {
-        return ktype_prices_built(state, caller, ktype, selection, paging, Some(keys))
-            .map(MaybeStreamed::Whole);
-    }
-    let mut head = br#"{"ktype":"#.to_vec();
-    serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
-    head.extend_from_slice(br#","articles":["#);
-    Ok(MaybeStreamed::Streamed(stream_json_list(
-        "getPricesByKtype",
-        head,
-        b"]}",
-        catalogue,
-        batches(keys),
-        |catalogue, batch, list| {
-            let prices = Pricing::new(catalogue)
-                .article_prices(&batch)
-                .map_err(|p| StoreError::Engine(p.0.detail))?;
-            prices.iter().try_for_each(|p| list.item(p))
+    state.answers.answer_or_stream(
+        catalogue.data_version(),
+        LookupKind::KtypePrices,
+        &selection.cache_key(ktype, paging),
+        caller.brands(),
+        || {
+            known_vehicle(&catalogue, ktype)?;
+            let keys = selection.keys(&catalogue, caller, ktype)?;
+            if !streams(paging, &keys) {
+                return page_prices(&catalogue, ktype, paging, &keys).map(Fresh::Whole);
+            }
+            let mut head = br#"{"ktype":"#.to_vec();
+            serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
+            head.extend_from_slice(br#","articles":["#);
+            Ok(Fresh::Streamed(stream_json_list(
+                "getPricesByKtype",
+                head,
+                b"]}",
+                catalogue.clone(),
+                batches(keys),
+                |catalogue, batch, list| {
+                    let prices = Pricing::new(catalogue)
+                        .article_prices(&batch)
+                        .map_err(|p| StoreError::Engine(p.0.detail))?;
+                    prices.iter().try_for_each(|p| list.item(p))
+                },
+            )))
         },
-    )))
+    )
 }
 
-/// The same answer built whole (and cached): a page, or the whole list for SOAP and for a
-/// short list. `keys` are the selection's, if already read.
+/// The same answer built whole (and cached) however long: for SOAP, which does not stream.
 pub fn ktype_prices_built(
     state: &AppState,
     caller: &Caller,
     ktype: &str,
     selection: &Selection,
     paging: &Paging,
-    keys: Option<Vec<ArticleKey>>,
 ) -> Result<JsonBytes<KtypePrices>, Problem> {
     let catalogue = state.store.catalogue();
     state.answers.answer(
@@ -361,21 +366,26 @@ pub fn ktype_prices_built(
         &selection.cache_key(ktype, paging),
         caller.brands(),
         || {
-            let keys = match keys {
-                Some(keys) => keys,
-                None => {
-                    known_vehicle(&catalogue, ktype)?;
-                    selection.keys(&catalogue, caller, ktype)?
-                }
-            };
-            let (page, next) = paging.window(&keys);
-            Ok(KtypePrices {
-                articles: Pricing::new(&catalogue).article_prices(page)?,
-                ktype: ktype.to_owned(),
-                next,
-            })
+            known_vehicle(&catalogue, ktype)?;
+            let keys = selection.keys(&catalogue, caller, ktype)?;
+            page_prices(&catalogue, ktype, paging, &keys)
         },
     )
+}
+
+/// The prices of one page of a selection's keys.
+fn page_prices(
+    catalogue: &Catalogue,
+    ktype: &str,
+    paging: &Paging,
+    keys: &[ArticleKey],
+) -> Result<KtypePrices, Problem> {
+    let (page, next) = paging.window(keys);
+    Ok(KtypePrices {
+        articles: Pricing::new(catalogue).article_prices(page)?,
+        ktype: ktype.to_owned(),
+        next,
+    })
 }
 
 /// Single-article or kit prices of a generic article for a Ktype.
