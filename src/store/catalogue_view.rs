@@ -153,6 +153,16 @@ impl Catalogue {
         indexes::records(self.tree(R::TREE).scan_prefix(prefix))
     }
 
+    /// The records under `prefix`, decoded as they are read (no copy of each entry first).
+    fn all_under<R: Record>(&self, prefix: &[u8]) -> Result<Vec<R>, StoreError> {
+        let mut found = Vec::new();
+        self.tree(R::TREE).visit_prefix(prefix, |k, v| {
+            found.push(R::decode(k, v).ok_or_else(|| StoreError::undecodable(R::TREE))?);
+            Ok(())
+        })?;
+        Ok(found)
+    }
+
     pub fn brand(&self, id: u32) -> Result<Option<Brand>, StoreError> {
         self.get(&KeyBuf::new().u32(id).done())
     }
@@ -303,16 +313,15 @@ impl Catalogue {
         }
         let mut read = 0usize;
         let mut range = |prefix: Vec<u8>, found: &mut Vec<Entry>| -> Result<(), StoreError> {
-            for entry in self.tree(tree).scan_prefix(prefix) {
+            self.tree(tree).visit_prefix(&prefix, |k, v| {
                 budget.check_every(read)?;
                 read += 1;
-                let (k, v) = entry?;
                 let stored = k.split(|&b| b == keys::SEP).next().unwrap_or(&[]);
                 if how.accepts(stored, number.as_bytes()) {
-                    found.push((k, v));
+                    found.push((k.to_vec(), v.to_vec()));
                 }
-            }
-            Ok(())
+                Ok(())
+            })
         };
         if matches!(how, NumberMatch::Exact) {
             range(keys::text_prefix(number), &mut found)?;
@@ -365,23 +374,23 @@ impl Catalogue {
         &self,
         article: &ArticleKey,
     ) -> Result<Vec<CrossReference>, StoreError> {
-        self.scan(keys::article_prefix(article)).collect()
+        self.all_under(&keys::article_prefix(article))
     }
 
     pub fn criteria_of(&self, article: &ArticleKey) -> Result<Vec<Criterion>, StoreError> {
-        self.scan(keys::article_prefix(article)).collect()
+        self.all_under(&keys::article_prefix(article))
     }
 
     pub fn links_of(&self, article: &ArticleKey) -> Result<Vec<Link>, StoreError> {
-        self.scan(keys::article_prefix(article)).collect()
+        self.all_under(&keys::article_prefix(article))
     }
 
     pub fn prices_of(&self, article: &ArticleKey) -> Result<Vec<Price>, StoreError> {
-        self.scan(keys::article_prefix(article)).collect()
+        self.all_under(&keys::article_prefix(article))
     }
 
     pub fn media_of(&self, article: &ArticleKey) -> Result<Vec<Media>, StoreError> {
-        self.scan(keys::article_prefix(article)).collect()
+        self.all_under(&keys::article_prefix(article))
     }
 
     fn article_list(&self, tree: TreeName, key: &[u8]) -> Result<Vec<ArticleKey>, StoreError> {
@@ -421,8 +430,7 @@ impl Catalogue {
         kit: &ArticleKey,
         ktype: &str,
     ) -> Result<Vec<KitComponent>, StoreError> {
-        self.scan(KeyBuf::new().article(kit).text(ktype).done())
-            .collect()
+        self.all_under(&KeyBuf::new().article(kit).text(ktype).done())
     }
 
     /// The maker's articles that a competitor manufacturer's numbers point to, by number.

@@ -5,6 +5,7 @@
 //! codec byte is the block format's version (`RAW` or `LZ4`) and, for `LZ4`, the body is the
 //! uncompressed length (varint) and the compressed bytes.
 
+use super::search::Heads;
 use crate::store::varint;
 
 const RAW: u8 = 1;
@@ -92,6 +93,8 @@ pub struct Block {
     data: Vec<u8>,
     /// (key start, key end, value end) in `data`; a value starts where its key ends.
     entries: Vec<(u32, u32, u32)>,
+    /// The keys' search heads.
+    heads: Heads<u64>,
 }
 
 impl Block {
@@ -139,7 +142,19 @@ impl Block {
             ));
             last_key = start..key_end;
         }
-        body.is_empty().then_some(Block { data, entries })
+        if !body.is_empty() {
+            return None;
+        }
+        let heads = Heads::new(
+            entries
+                .iter()
+                .map(|&(s, k, _)| &data[s as usize..k as usize]),
+        );
+        Some(Block {
+            data,
+            entries,
+            heads,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -158,13 +173,12 @@ impl Block {
 
     /// The position of the first entry whose key is at least `key`.
     pub fn lower_bound(&self, key: &[u8]) -> usize {
-        self.entries
-            .partition_point(|&(s, k, _)| &self.data[s as usize..k as usize] < key)
+        self.heads.lower_bound(|i| self.key(i), key)
     }
 
     /// Bytes the block holds in memory, for the cache's weight.
     pub fn weight(&self) -> usize {
-        self.data.len() + self.entries.len() * 12 + 64
+        self.data.len() + self.entries.len() * 12 + self.heads.weight() + 64
     }
 }
 

@@ -8,6 +8,7 @@
 //! once, not on every lookup.
 
 mod block;
+mod search;
 mod writer;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -50,8 +51,25 @@ impl BlockCache {
 /// never mistaken for blocks of its successor.
 static NEXT_TABLE: AtomicU64 = AtomicU64::new(1);
 
-/// The last key of every block of a table, in block order.
-type BlockIndex = Arc<[Box<[u8]>]>;
+/// The last key of every block of a table, in block order, with their search heads.
+struct Lasts {
+    keys: Box<[Box<[u8]>]>,
+    heads: search::Heads<u128>,
+}
+
+impl Lasts {
+    /// The number of the first block whose last key is at least `key`: the only block that
+    /// can hold `key`, and the first a scan from `key` reads.
+    fn block_for(&self, key: &[u8]) -> usize {
+        self.heads.lower_bound(|i| &self.keys[i], key)
+    }
+
+    fn get(&self, number: usize) -> Option<&[u8]> {
+        self.keys.get(number).map(|k| k.as_ref())
+    }
+}
+
+type BlockIndex = Arc<Lasts>;
 
 /// A packed table over one engine tree.
 #[derive(Clone)]
@@ -86,12 +104,17 @@ impl PackedTable {
         if let Some(index) = self.index.get() {
             return Ok(index.clone());
         }
-        let mut lasts = Vec::new();
+        let mut keys: Vec<Box<[u8]>> = Vec::new();
         for key in self.tree.keys() {
-            lasts.push(Box::from(key?.as_ref()));
+            keys.push(Box::from(key?.as_ref()));
         }
+        let heads = search::Heads::new(keys.iter().map(|k| k.as_ref()));
+        let lasts = Lasts {
+            keys: keys.into(),
+            heads,
+        };
         // Two first lookups may both read it; either copy is the same.
-        Ok(self.index.get_or_init(|| lasts.into()).clone())
+        Ok(self.index.get_or_init(|| Arc::new(lasts)).clone())
     }
 
     /// Block `number` of the table, whose last key is `last`.
@@ -116,7 +139,7 @@ impl PackedTable {
     /// The value stored under `key`.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
         let index = self.block_index()?;
-        let number = index.partition_point(|last| last.as_ref() < key);
+        let number = index.block_for(key);
         let Some(last) = index.get(number) else {
             return Ok(None);
         };
@@ -134,7 +157,7 @@ impl PackedTable {
     pub fn scan_prefix(&self, prefix: Vec<u8>) -> Entries {
         let (index, next) = match self.block_index() {
             Ok(index) => {
-                let next = index.partition_point(|last| last.as_ref() < prefix.as_slice());
+                let next = index.block_for(&prefix);
                 (Ok(index), next)
             }
             Err(e) => (Err(Some(e)), 0),
@@ -150,6 +173,33 @@ impl PackedTable {
         }
     }
 
+    /// Calls `visit` with each entry whose key starts with `prefix`, in key order, without
+    /// copying it: for reads that decode what they find at once.
+    pub fn visit_prefix(
+        &self,
+        prefix: &[u8],
+        mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let index = self.block_index()?;
+        let mut number = index.block_for(prefix);
+        let mut start = None;
+        while let Some(last) = index.get(number) {
+            let block = self.block_at(number, last)?;
+            // Only the first block holds entries before the prefix.
+            let from = *start.get_or_insert_with(|| block.lower_bound(prefix));
+            for i in from..block.len() {
+                let key = block.key(i);
+                if !key.starts_with(prefix) {
+                    return Ok(());
+                }
+                visit(key, block.value(i))?;
+            }
+            start = Some(0);
+            number += 1;
+        }
+        Ok(())
+    }
+
     /// Every entry, in key order.
     pub fn iter(&self) -> Entries {
         self.scan_prefix(Vec::new())
@@ -158,7 +208,7 @@ impl PackedTable {
     /// Number of entries (reads every block's header: for reports, not request paths).
     /// An upper bound of the bytes a rewrite of the table writes: its blocks, uncompressed.
     pub fn rewrite_bound(&self) -> Result<u64, StoreError> {
-        Ok(self.block_index()?.len() as u64 * BLOCK_BYTES as u64)
+        Ok(self.block_index()?.keys.len() as u64 * BLOCK_BYTES as u64)
     }
 
     pub fn len(&self) -> Result<u64, StoreError> {
