@@ -14,37 +14,22 @@ articles=${1:-100000}
 seconds=${2:-15}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-load.XXXXXX)
-servers=()
-cleanup() {
-  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 # shellcheck source=benches/binary.sh
 source "$root/benches/binary.sh"
-"$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
-"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
-
+# shellcheck source=benches/load/served.sh
+source "$root/benches/load/served.sh"
+catalogue "$articles"
 cp -r "$work/store" "$work/store-uncached"
-key=pc_bench_key
-start_server() { # store, answer cache MiB → port
-  local port
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  PARTSCAT_LOG=warn PARTSCAT_ANSWER_CACHE_MB=$2 "$bin" serve --data "$1" --demo --demo-key "$key" \
-    --listen "127.0.0.1:$port" >/dev/null 2>>"$work/server.log" &
-  servers+=($!)
-  until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
-  echo "$port"
-}
-cached=$(start_server "$work/store" 1024)
-uncached=$(start_server "$work/store-uncached" 0)
+start_server "$work/store" 1024
+cached=$port
+start_server "$work/store-uncached" 0
+uncached=$port
 
 auth="provider=demo&api_key=$key"
 urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
 # Every reference (as written, so the normaliser runs) and every Ktype of the catalogue.
-tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
-  | urlencode | shuf --random-source=<(yes) -n 50000 >"$work/refs"
+references 50000 | urlencode >"$work/refs"
 tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
 awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/article.paths"
 awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"

@@ -12,28 +12,17 @@ articles=${1:-100000}
 seconds=${2:-15}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-soap.XXXXXX)
-server=
-cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 # shellcheck source=benches/binary.sh
 source "$root/benches/binary.sh"
-"$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
-"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
-key=pc_bench_key
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PARTSCAT_LOG=warn "$bin" serve --data "$work/store" --demo --demo-key "$key" \
-  --listen "127.0.0.1:$port" >/dev/null 2>>"$work/server.log" &
-server=$!
-until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
+# shellcheck source=benches/load/served.sh
+source "$root/benches/load/served.sh"
+catalogue "$articles"
+start_server "$work/store"
 base="http://127.0.0.1:$port"
 
 # Every reference as written (so the normaliser runs), 50,000 of them.
-tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
-  | shuf --random-source=<(yes) -n 50000 >"$work/refs"
+references 50000 >"$work/refs"
 python3 - "$work" "$key" <<'PY'
 import json, sys, urllib.parse
 work, key = sys.argv[1], sys.argv[2]

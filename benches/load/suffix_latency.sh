@@ -13,28 +13,17 @@ articles=${1:-1000000}
 seconds=${2:-20}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-suffix.XXXXXX)
-server=
-cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 # shellcheck source=benches/binary.sh
 source "$root/benches/binary.sh"
-"$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
-"$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
-key=pc_bench_key
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PARTSCAT_LOG=warn PARTSCAT_ANSWER_CACHE_MB=0 "$bin" serve --data "$work/store" --demo \
-  --demo-key "$key" --listen "127.0.0.1:$port" >/dev/null 2>>"$work/server.log" &
-server=$!
-until curl -fs "http://127.0.0.1:$port/ready" >/dev/null 2>&1; do sleep 0.2; done
+# shellcheck source=benches/load/served.sh
+source "$root/benches/load/served.sh"
+catalogue "$articles"
+start_server "$work/store" 0
 
 # The last five characters of references as written, so the normaliser runs: each search
 # finds a handful of articles among the catalogue's numbers.
-tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
-  | shuf --random-source=<(yes) -n 20000 >"$work/refs"
+references 20000 >"$work/refs"
 python3 - "$work" <<'PY'
 import json, re, sys
 work = sys.argv[1]
