@@ -28,12 +28,14 @@ uncached=$port
 
 auth="provider=demo&api_key=$key"
 urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
-# Every reference (as written, so the normaliser runs) and every Ktype of the catalogue.
+# Every reference (as written, so the normaliser runs) and every Ktype of the catalogue; a
+# Ktype answered whole and as one page of 25 (what a screen of results shows).
 references 50000 | urlencode >"$work/refs"
 tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
 awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/article.paths"
 awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"
 awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?" a}' "$work/ktypes" >"$work/ktype.paths"
+awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/ktypepage.paths"
 echo "/health" >"$work/health.paths"
 echo "catalogue: $articles articles; $(wc -l <"$work/refs") references, $(wc -l <"$work/ktypes") Ktypes"
 
@@ -51,10 +53,10 @@ run() { # name, port → requests/s
 
 # Warm both stores' caches (and fill the answer cache) with one pass over each lookup, then
 # measure; /health first and last.
-for p in article crossrefs ktype; do run "$p" "$cached" >/dev/null; run "$p" "$uncached" >/dev/null; done
+for p in article crossrefs ktype ktypepage; do run "$p" "$cached" >/dev/null; run "$p" "$uncached" >/dev/null; done
 health1=$(run health "$cached")
 declare -A rate
-for p in article crossrefs ktype; do
+for p in article crossrefs ktype ktypepage; do
   rate[$p,cached]=$(run "$p" "$cached")
   rate[$p,uncached]=$(run "$p" "$uncached")
 done
@@ -62,8 +64,9 @@ health2=$(run health "$cached")
 health=$(echo "($health1 + $health2) / 2" | bc -l)
 printf '%-34s %10.0f req/s\n' "/health (mean of before and after)" "$health"
 printf '%-34s %22s %22s\n' "" "answer cache on" "answer cache off"
-for pair in "getCrossRefsOrArticle?mainref:article" "getCrossRefsOrArticle?crossrefs:crossrefs" "getArticlesByKtype:ktype"; do
-  name=${pair%%:*} p=${pair##*:}
+for pair in "getCrossRefsOrArticle?mainref:article" "getCrossRefsOrArticle?crossrefs:crossrefs" "getArticlesByKtype (whole list):ktype" \
+  "getArticlesByKtype?limit=25:ktypepage"; do
+  name=${pair%:*} p=${pair##*:}
   on=${rate[$p,cached]} off=${rate[$p,uncached]}
   printf '%-34s %8.0f req/s %5.2fx  %8.0f req/s %5.2fx\n' "$name" "$on" "$(echo "$on / $health" | bc -l)" \
     "$off" "$(echo "$off / $health" | bc -l)"
