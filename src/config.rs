@@ -66,7 +66,8 @@ pub struct Settings {
     pub exhaust_genarts: Vec<u32>,
     /// The store's page cache, in MiB.
     pub cache_mb: u64,
-    /// The import inbox: `importArticles` reads its `fileId` from here, nowhere else.
+    /// The import inbox: `importArticles` reads its `fileId` from here, nowhere else. Always
+    /// absolute once loaded; unset, `<data_dir>-inbox` beside the store.
     pub inbox: PathBuf,
     /// How long `importArticles` waits for an import before answering 202 with its job.
     pub import_wait_ms: u64,
@@ -101,7 +102,7 @@ impl Default for Settings {
             max_connections: 0,
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
-            inbox: PathBuf::from("partscat-inbox"),
+            inbox: PathBuf::new(),
             import_wait_ms: 2000,
             answer_cache_mb: 128,
             trusted_proxies: Vec::new(),
@@ -112,6 +113,18 @@ impl Default for Settings {
             base_url: None,
             soap_prefix: "/ws/3.0".into(),
         }
+    }
+}
+
+/// The inbox beside the store: `/var/lib/partscat` → `/var/lib/partscat-inbox`.
+fn default_inbox(data_dir: &Path) -> PathBuf {
+    match data_dir.file_name() {
+        Some(name) => {
+            let mut name = name.to_os_string();
+            name.push("-inbox");
+            data_dir.with_file_name(name)
+        }
+        None => data_dir.join("inbox"),
     }
 }
 
@@ -455,6 +468,12 @@ impl Settings {
         if let Some(d) = &overrides.inbox {
             settings.inbox = d.clone();
         }
+        if settings.inbox.as_os_str().is_empty() {
+            settings.inbox = default_inbox(&settings.data_dir);
+        }
+        // Relative to where `serve` was started: made absolute once, so the log and the errors
+        // name the directory that is read.
+        settings.inbox = std::path::absolute(&settings.inbox).unwrap_or(settings.inbox);
         Ok((settings, warnings))
     }
 
@@ -606,6 +625,15 @@ mod tests {
         let (s, _) = load(Some(file), &[("PARTSCAT_DATA", "/srv/b")], flags).unwrap();
         assert_eq!(s.data_dir, PathBuf::from("/srv/c"));
         assert_eq!(s.listen, vec!["127.0.0.1:1".parse().unwrap()]);
+        assert_eq!(s.inbox, PathBuf::from("/srv/c-inbox"));
+
+        let flags = Overrides {
+            inbox: Some("drop".into()),
+            ..Overrides::default()
+        };
+        let (s, _) = load(None, &[], flags).unwrap();
+        assert!(s.inbox.is_absolute(), "{}", s.inbox.display());
+        assert!(s.inbox.ends_with("drop"));
     }
 
     #[test]

@@ -4,8 +4,10 @@
 
 use rust_embed::RustEmbed;
 
+use crate::access::Clock;
+use crate::admin::key_id;
 use crate::import::{self, ImportError, ImportFile, ImportReport, ImportType, Progress, Source};
-use crate::store::{Scope, Store, StoreError};
+use crate::store::{AuditEntry, ProviderRecord, Scope, Store, StoreError, generate_key, hash_key};
 
 #[derive(RustEmbed)]
 #[folder = "assets/demo/"]
@@ -44,12 +46,111 @@ pub fn load_demo_catalogue(
 /// The demo provider's id.
 pub const DEMO_PROVIDER: &str = "demo";
 
-/// Creates (or re-keys) the `demo` provider with every scope; returns its key.
-pub fn create_demo_provider(store: &Store, key: Option<&str>) -> Result<String, StoreError> {
-    store.put_provider(
-        DEMO_PROVIDER,
-        "Demo provider",
-        vec![Scope::Read, Scope::Export, Scope::Admin],
-        key,
-    )
+/// Who the audit trail names for what `serve --demo` does to the demo provider.
+const OPERATOR: &str = "serve --demo";
+
+/// What `serve --demo` did to the demo provider, and the key to show.
+#[derive(Debug, PartialEq, Eq)]
+pub enum DemoKey {
+    /// The provider was created with this key.
+    Created(String),
+    /// The provider existed; the key asked for (`--demo-key`) was added to its keys.
+    Added(String),
+    /// The provider existed and already had the key asked for.
+    Kept(String),
+    /// The provider existed and nothing was asked: it is left as the operator left it.
+    Unchanged,
+}
+
+/// Creates the `demo` provider (every scope) on the first start of a store; on later starts
+/// leaves it as it is (keys, brands, whitelist, scopes an operator changed) and only adds the
+/// key `--demo-key` names if the provider lacks it. Each change is in the audit trail.
+pub fn prepare_demo_provider(
+    store: &Store,
+    clock: &dyn Clock,
+    key: Option<&str>,
+) -> Result<DemoKey, StoreError> {
+    let audit = |action: &str, detail: String| {
+        store.record_audit(&AuditEntry {
+            at: clock.now(),
+            operator: OPERATOR.into(),
+            action: action.into(),
+            provider: DEMO_PROVIDER.into(),
+            detail,
+        })
+    };
+    let Some(existing) = store.provider(DEMO_PROVIDER)? else {
+        let key = match key {
+            Some(k) => k.to_owned(),
+            None => generate_key()?,
+        };
+        let mut record = ProviderRecord::new(
+            DEMO_PROVIDER,
+            "Demo provider",
+            vec![Scope::Read, Scope::Export, Scope::Admin],
+        );
+        let hash = hash_key(&key);
+        record.key_hashes.push(hash);
+        audit(
+            "provider.create",
+            format!("scopes read, export, admin; key {}", key_id(&hash)),
+        )?;
+        store.save_provider(record)?;
+        return Ok(DemoKey::Created(key));
+    };
+    let Some(key) = key else {
+        return Ok(DemoKey::Unchanged);
+    };
+    let hash = hash_key(key);
+    if existing.key_hashes.contains(&hash) {
+        return Ok(DemoKey::Kept(key.to_owned()));
+    }
+    let mut record = (*existing).clone();
+    record.key_hashes.push(hash);
+    audit("key.add", format!("key {}", key_id(&hash)))?;
+    store.save_provider(record)?;
+    Ok(DemoKey::Added(key.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::access::SystemClock;
+
+    #[test]
+    fn the_demo_provider_keeps_what_an_operator_changed_across_restarts() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("data")).unwrap();
+        let clock = SystemClock;
+        let DemoKey::Created(first) = prepare_demo_provider(&store, &clock, None).unwrap() else {
+            panic!("the first start creates the provider");
+        };
+        let mut changed = (*store.provider(DEMO_PROVIDER).unwrap().unwrap()).clone();
+        changed.brands = vec![7];
+        store.save_provider(changed).unwrap();
+
+        assert_eq!(
+            prepare_demo_provider(&store, &clock, None).unwrap(),
+            DemoKey::Unchanged
+        );
+        assert_eq!(
+            prepare_demo_provider(&store, &clock, Some(&first)).unwrap(),
+            DemoKey::Kept(first.clone())
+        );
+        assert_eq!(
+            prepare_demo_provider(&store, &clock, Some("pc_chosen")).unwrap(),
+            DemoKey::Added("pc_chosen".into())
+        );
+        let record = store.provider(DEMO_PROVIDER).unwrap().unwrap();
+        assert_eq!(record.brands, vec![7]);
+        assert!(record.key_hashes.contains(&hash_key(&first)));
+        assert!(record.key_hashes.contains(&hash_key("pc_chosen")));
+        let actions: Vec<String> = store
+            .audit_entries(10)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.action)
+            .collect();
+        assert_eq!(actions, ["provider.create", "key.add"]);
+    }
 }

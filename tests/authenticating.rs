@@ -304,7 +304,12 @@ fn a_brand_restricted_provider_sees_only_its_brands() {
         let mut record = (*store.provider("brand2").unwrap().unwrap()).clone();
         record.brands = vec![2];
         store.save_provider(record).unwrap();
-        partscat::demo::create_demo_provider(&store, Some(DEMO_KEY)).unwrap();
+        partscat::demo::prepare_demo_provider(
+            &store,
+            &partscat::access::SystemClock,
+            Some(DEMO_KEY),
+        )
+        .unwrap();
         store.flush().unwrap();
     }
     let s = Served::start(&data, &[]);

@@ -139,6 +139,18 @@ fn file_ids_outside_the_inbox_are_refused() {
     }
     let missing = s.get("/svc/importArticles?fileId=none.csv&importType=prices&dryRun=true");
     assert_eq!(missing.status, 404);
+    // It says where it looked.
+    assert!(
+        missing.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!(
+                "the import inbox {} has no file 'none.csv'",
+                common::path(&inbox)
+            )),
+        "{}",
+        missing.text()
+    );
 
     let bad_type = s.get("/svc/importArticles?fileId=x.csv&importType=parts&dryRun=true");
     assert_eq!(bad_type.status, 400);

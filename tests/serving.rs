@@ -28,11 +28,14 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
+        // What `serve` prints at start, up to its last line, the inbox.
         let mut stdout = Vec::new();
-        if args.contains(&"--demo") {
-            let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-            for _ in 0..2 {
-                stdout.push(lines.next().unwrap().unwrap());
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        while let Some(Ok(line)) = lines.next() {
+            let last = line.starts_with("import inbox:");
+            stdout.push(line);
+            if last {
+                break;
             }
         }
         Server { child, stdout }
@@ -96,8 +99,20 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut server = Server::start(&data, &args);
-    assert_eq!(server.stdout[0], "demo provider: demo");
-    assert!(server.stdout[1].ends_with("k-123"), "{:?}", server.stdout);
+    assert_eq!(server.stdout[0], "demo provider:      demo");
+    assert!(server.stdout[1].ends_with(" k-123"), "{:?}", server.stdout);
+    // Where to start from: the UI, the document, both WSDLs, and the inbox, created, absolute.
+    let printed = server.stdout.join("\n");
+    for address in [
+        format!("http://{v4}/docs"),
+        format!("http://{v4}/openapi.json"),
+        format!("http://{v4}/ws/3.0/services/PartsToCatDLB.soapEndpoint?wsdl"),
+        format!("http://{v4}/ws/3.0/services/PartsToCatDLW.soapEndpoint?wsdl"),
+    ] {
+        assert!(printed.contains(&address), "{address} in {printed}");
+    }
+    let inbox = dir.path().join("data-inbox");
+    assert!(printed.ends_with(path(&inbox)), "{printed}");
 
     assert_eq!(
         wait_for(&format!("http://{v4}/health"), 200)["status"],
@@ -111,6 +126,16 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
             "ok"
         );
     }
+    assert!(inbox.is_dir());
+    let root = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(format!("http://{v4}/"))
+        .send()
+        .unwrap();
+    assert_eq!(root.status().as_u16(), 303);
+    assert_eq!(root.headers()["location"], "/docs");
 
     // The store is the server's while it runs; the CLI says so instead of failing obscurely.
     let o = partscat(&["check", "--data", path(&data)]);
@@ -132,14 +157,59 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
     assert!(import(&fresh, &[path(&files)]).0);
     assert_eq!(check(&fresh).1, checksum);
 
-    // A restart keeps the catalogue and does not load the demo over it.
+    // What an operator changes on the demo provider while it is stopped...
+    let o = partscat(&["admin", "--data", path(&data), "brands", "demo", "1"]);
+    assert!(o.status.success(), "{}", text(&o));
+
+    // ...survives a restart, which keeps the catalogue, does not load the demo over it, and
+    // keeps the key: scripts and the UI's authorisation go on working.
     let port = free_port("127.0.0.1").unwrap().to_string();
     let mut again = Server::start(&data, &["--demo", "--listen", &port]);
+    assert!(again.stdout[1].contains("unchanged"), "{:?}", again.stdout);
     assert_eq!(
         wait_for(&format!("http://{port}/ready"), 200)["data_version"],
         1
     );
+    let brands = wait_for(
+        &format!("http://{port}/svc/exportAtc?provider=demo&api_key=k-123&brand_id=2"),
+        403,
+    );
+    assert!(
+        brands["detail"].as_str().unwrap().contains("brand"),
+        "{brands}"
+    );
     assert!(again.terminate().success());
+    let o = partscat(&["admin", "--data", path(&data), "audit"]);
+    assert_eq!(
+        text(&o).matches("provider.create").count(),
+        1,
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn a_busy_port_stops_serve_before_it_writes_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().to_string();
+    let o = Command::new(bin())
+        .args(["serve", "--demo", "--data", path(&data), "--listen", &port])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains(&format!("cannot listen on {port}")),
+        "{}",
+        text(&o)
+    );
+    assert!(!text(&o).contains("demo key"), "{}", text(&o));
+    assert!(!data.exists(), "no store was created");
+    assert!(
+        !dir.path().join("data-inbox").exists(),
+        "no inbox was created"
+    );
 }
 
 #[test]

@@ -65,6 +65,24 @@ fn an_article_is_found_by_its_reference_however_it_is_written() {
 }
 
 #[test]
+fn a_reference_with_a_slash_is_found_with_the_slash_as_is_or_encoded() {
+    let s = demo();
+    for written in ["W%20121/86", "W%20121%2F86", "W12186"] {
+        let r = s.get(&format!("/svc/getCrossRefsOrArticle/{written}?mainref"));
+        assert_eq!(r.status, 200, "{written}: {}", r.text());
+        assert_eq!(
+            r.json()["articles"][0]["reference"],
+            "W 121/86",
+            "{written}"
+        );
+    }
+    // Everything after the route's name is the reference, a trailing slash too.
+    let r = s.get("/svc/getCrossRefsOrArticle/W%20121/86/?crossrefs");
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["reference"], "W 121/86/");
+}
+
+#[test]
 fn cross_references_run_both_ways() {
     let s = demo();
     // From the maker's reference to its OE and competitor numbers.

@@ -297,7 +297,22 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
     })
 }
 
+/// Creates the import inbox if it is missing and says where it is; a server that cannot
+/// create it still serves (its imports answer that the file is missing there).
+fn prepare_inbox(inbox: &std::path::Path) {
+    match std::fs::create_dir_all(inbox) {
+        Ok(()) => tracing::info!(inbox = %inbox.display(), "import inbox"),
+        Err(e) => tracing::warn!(
+            inbox = %inbox.display(),
+            error = %e,
+            "the import inbox cannot be created; importArticles will find no files"
+        ),
+    }
+}
+
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
+    // Bound before the store is opened or created: a busy port leaves nothing behind.
+    let listeners = server::bind(&settings.listen).map_err(|e| e.to_string())?;
     let store = Arc::new(open_store(&settings)?);
     tracing::info!(data = %settings.data_dir.display(), "store open");
     for wide in store::wider_than_owner(&settings.data_dir) {
@@ -306,11 +321,27 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
             "others than the owner may read this part of the store (it holds key hashes, grants and the audit trail): chmod go-rwx"
         );
     }
+    prepare_inbox(&settings.inbox);
     if demo {
-        let key =
-            demo::create_demo_provider(&store, demo_key.as_deref()).map_err(|e| e.to_string())?;
-        println!("demo provider: {}", demo::DEMO_PROVIDER);
-        println!("demo key:      {key}");
+        let outcome = demo::prepare_demo_provider(
+            &store,
+            &partscat::access::SystemClock,
+            demo_key.as_deref(),
+        )
+        .map_err(|e| e.to_string())?;
+        println!("demo provider:      {}", demo::DEMO_PROVIDER);
+        match outcome {
+            demo::DemoKey::Created(key) | demo::DemoKey::Kept(key) => {
+                println!("demo key:           {key}")
+            }
+            demo::DemoKey::Added(key) => println!("demo key:           {key} (added)"),
+            demo::DemoKey::Unchanged => println!(
+                "demo key:           unchanged (the one printed when this store was first served; --demo-key KEY adds one)"
+            ),
+        }
+    }
+    for line in server::addresses::startup_lines(&settings) {
+        println!("{line}");
     }
     let state = server::AppState::new(store.clone(), settings);
     let runtime =
@@ -334,7 +365,7 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
             }
             loader.set_ready();
         });
-        server::run(state).await
+        server::run(state, listeners).await
     });
     store.flush().map_err(|e| e.to_string())?;
     result.map_err(|e| e.to_string())?;

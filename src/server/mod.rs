@@ -2,6 +2,7 @@
 //! on SIGTERM or Ctrl-C and flushing the store before it exits.
 
 mod access_log;
+pub mod addresses;
 mod admin_api;
 mod answer_cache;
 mod auth;
@@ -96,8 +97,10 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .nest(soap_prefix, soap::routes())
         .nest("/", api)
         .around(svc::reject_repeated_parameters)
+        .around(svc::encode_reference_slashes)
         .around(auth::require_caller)
         .around(require_ready)
+        .around(welcome)
         // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
         .boxed()
         .around(connection::bound_body)
@@ -106,6 +109,15 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(metrics::count_requests)
         .around(access_log::log_access)
         .data(state)
+}
+
+/// A browser pointed at the appliance lands in the API's UI. (A route at "/" would lose to
+/// the OpenAPI service nested there.)
+async fn welcome<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    if req.uri().path() == "/" && req.method() == poem::http::Method::GET {
+        return Ok(poem::web::Redirect::see_other("/docs").into_response());
+    }
+    Ok(next.call(req).await?.into_response())
 }
 
 /// `/svc` answers 503 until the catalogue is loaded.
@@ -122,15 +134,23 @@ async fn require_ready<E: Endpoint>(next: E, req: Request) -> poem::Result<Respo
     Ok(next.call(req).await?.into_response())
 }
 
-/// Serves until SIGTERM or Ctrl-C, then lets running requests finish (up to 10 s).
-pub async fn run(state: Arc<AppState>) -> std::io::Result<()> {
+/// Binds every listen address: done first, so that a busy port stops `serve` before it has
+/// written anything.
+pub fn bind(addresses: &[std::net::SocketAddr]) -> std::io::Result<Vec<std::net::TcpListener>> {
+    addresses
+        .iter()
+        .map(|address| {
+            std::net::TcpListener::bind(address).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("cannot listen on {address}: {e}"))
+            })
+        })
+        .collect()
+}
+
+/// Serves on the bound listeners until SIGTERM or Ctrl-C, then lets running requests finish
+/// (up to 10 s).
+pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std::io::Result<()> {
     let addresses = state.settings.listen.clone();
-    let mut bound = Vec::new();
-    for address in &addresses {
-        bound.push(std::net::TcpListener::bind(address).map_err(|e| {
-            std::io::Error::new(e.kind(), format!("cannot listen on {address}: {e}"))
-        })?);
-    }
     let open_files = connection_cap::raise_open_file_limit()?;
     let cap = match state.settings.max_connections {
         0 => connection_cap::default_cap(open_files),

@@ -10,4 +10,4 @@ mod service;
 mod types;
 mod wsdl;
 
-pub use service::routes;
+pub use service::{endpoint_paths, routes};

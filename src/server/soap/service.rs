@@ -491,3 +491,14 @@ async fn json_call(
         Outcome::Failed(f) => json_answer(http_status(&f), json_failure(&f), retry),
     }
 }
+
+/// The path of each service's SOAP endpoint (its WSDL is this with `?wsdl`), by name.
+pub fn endpoint_paths(soap_prefix: &str) -> Vec<(&'static str, String)> {
+    [Style::Bare, Style::Wrapped]
+        .into_iter()
+        .map(|style| {
+            let name = style.service();
+            (name, format!("{soap_prefix}/services/{name}.soapEndpoint"))
+        })
+        .collect()
+}

@@ -307,7 +307,8 @@ fn now() -> u64 {
 
 /// A plain file name in the inbox (no directories, no parent steps, no hidden files), opened
 /// once, without following a link, and checked to be a regular file: what is checked is
-/// what is read, whatever is swapped in afterwards. Errors name the file id, never a path.
+/// what is read, whatever is swapped in afterwards. Errors name the file id; a missing file
+/// also names the inbox, so the catalogue team sees where it was looked for.
 fn inbox_file(inbox: &FsPath, file_id: &str) -> Result<std::fs::File, Problem> {
     use std::os::unix::fs::OpenOptionsExt;
     let plain = !file_id.is_empty()
@@ -337,7 +338,8 @@ fn inbox_file(inbox: &FsPath, file_id: &str) -> Result<std::fs::File, Problem> {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(Problem::not_found(format!(
-                "the import inbox has no file '{file_id}'"
+                "the import inbox {} has no file '{file_id}'",
+                inbox.display()
             )));
         }
         // ELOOP: the name is a symbolic link.

@@ -113,7 +113,9 @@ impl LookupApi {
     /// identifies, from the maker's reference to OE and competitor numbers and from an OE or
     /// competitor number to the maker's articles. Exactly one of the two must be given.
     /// References are compared normalised: `0 986 494 048`, `0986-494.048` and `0986494048`
-    /// are one reference.
+    /// are one reference. A reference with `/` (`FN 717/5`) may be sent with the slash as is
+    /// (`/svc/getCrossRefsOrArticle/FN%20717/5`) or encoded (`FN%20717%2F5`): everything
+    /// after the route's name is the reference, so both forms are the same request.
     #[oai(
         path = "/svc/getCrossRefsOrArticle/:reference",
         method = "get",

@@ -126,6 +126,40 @@ pub async fn reject_repeated_parameters<E: poem::Endpoint>(
     Ok(next.call(req).await?.into_response())
 }
 
+/// The route whose one path parameter is a reference as written.
+const REFERENCE_ROUTE: &str = "/svc/getCrossRefsOrArticle/";
+
+/// References often hold a `/` (`HU 719/7 x`, `FN 717/5`). Sent as is, it would split the
+/// path; here everything after the route's name is the reference, so `…/FN%20717/5` and
+/// `…/FN%20717%2F5` are the same request.
+pub async fn encode_reference_slashes<E: poem::Endpoint>(
+    next: E,
+    mut req: poem::Request,
+) -> poem::Result<poem::Response> {
+    use poem::IntoResponse;
+    if let Some(uri) = slashes_encoded(req.uri()) {
+        *req.uri_mut() = uri;
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
+/// The URI with the slashes of its reference encoded, where it has any. A URI that was
+/// parsed stays parseable with `%2F` for `/`, so `None` means "nothing to encode".
+fn slashes_encoded(uri: &poem::http::Uri) -> Option<poem::http::Uri> {
+    let reference = uri.path().strip_prefix(REFERENCE_ROUTE)?;
+    if !reference.contains('/') {
+        return None;
+    }
+    let mut encoded = format!("{REFERENCE_ROUTE}{}", reference.replace('/', "%2F"));
+    if let Some(query) = uri.query() {
+        encoded.push('?');
+        encoded.push_str(query);
+    }
+    let mut parts = uri.clone().into_parts();
+    parts.path_and_query = Some(encoded.parse().ok()?);
+    poem::http::Uri::from_parts(parts).ok()
+}
+
 /// Every route by its first path segment, with the scope it needs: lookups and prices
 /// `read`, exports and DMM `export`, imports, jobs, synchronisation and apiDMM `admin`.
 pub const ROUTES: [(&str, Scope); 15] = [

@@ -1,0 +1,75 @@
+//! Where a new appliance is reached, printed when it starts: the UI, the OpenAPI document,
+//! both WSDLs and the import inbox, so the first hour starts from working addresses.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+
+use crate::config::Settings;
+
+/// The base URL clients use: the configured `base_url`, else the first listen address (a
+/// wildcard address shown as loopback, which works on the appliance itself).
+pub fn base_url(settings: &Settings) -> String {
+    if let Some(base) = &settings.base_url {
+        return base.clone();
+    }
+    match settings.listen.first() {
+        Some(address) => format!("http://{}", reachable(*address)),
+        None => "http://localhost".into(),
+    }
+}
+
+fn reachable(address: SocketAddr) -> SocketAddr {
+    let ip = match address.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    SocketAddr::new(ip, address.port())
+}
+
+/// One line per address a user or a client starts from, labelled.
+pub fn startup_lines(settings: &Settings) -> Vec<String> {
+    let base = base_url(settings);
+    let mut labelled = vec![
+        ("API and its UI".to_owned(), format!("{base}/docs")),
+        (
+            "OpenAPI document".to_owned(),
+            format!("{base}/openapi.json"),
+        ),
+    ];
+    for (name, path) in super::soap::endpoint_paths(&settings.soap_prefix) {
+        labelled.push((format!("{name} WSDL"), format!("{base}{path}?wsdl")));
+    }
+    labelled.push(("import inbox".into(), settings.inbox.display().to_string()));
+    labelled
+        .into_iter()
+        .map(|(label, value)| format!("{:<20}{value}", format!("{label}:")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wildcard_listen_address_is_shown_as_loopback_and_base_url_wins() {
+        let mut settings = Settings {
+            listen: vec!["0.0.0.0:8080".parse().unwrap()],
+            ..Settings::default()
+        };
+        assert_eq!(base_url(&settings), "http://127.0.0.1:8080");
+        settings.listen = vec!["[::]:9000".parse().unwrap()];
+        assert_eq!(base_url(&settings), "http://[::1]:9000");
+        settings.base_url = Some("https://parts.example.lan".into());
+        let lines = startup_lines(&settings);
+        assert!(
+            lines[0].ends_with("https://parts.example.lan/docs"),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.ends_with(
+                "https://parts.example.lan/ws/3.0/services/PartsToCatDLW.soapEndpoint?wsdl"
+            )),
+            "{lines:?}"
+        );
+    }
+}
