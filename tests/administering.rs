@@ -181,6 +181,8 @@ fn the_admin_command_manages_providers_of_a_running_server() {
     assert_eq!(
         actions,
         [
+            // The demo provider, by `serve --demo`.
+            "provider.create",
             "provider.create",
             "key.add",
             "key.revoke",
@@ -196,8 +198,9 @@ fn the_admin_command_manages_providers_of_a_running_server() {
             "provider.delete"
         ]
     );
+    assert_eq!(trail[0]["operator"], "serve --demo");
     assert!(
-        trail[0]["operator"]
+        trail[1]["operator"]
             .as_str()
             .unwrap()
             .starts_with("admin socket")
@@ -356,13 +359,17 @@ fn the_admin_api_over_http_needs_the_admin_scope_and_loopback() {
     assert_eq!(audit.status, 400);
     assert_eq!(audit.json()["parameter"], "limit");
 
-    // The HTTP caller is the audit's operator.
+    // The HTTP caller is the audit's operator (after `serve --demo`, which made the provider).
     let trail = s.fetch(c.get(format!(
         "{}/admin/audit?provider=demo&api_key={DEMO_KEY}",
         s.base
     )));
     assert_eq!(
         trail.json()[0]["operator"].as_str().unwrap(),
+        "serve --demo"
+    );
+    assert_eq!(
+        trail.json()[1]["operator"].as_str().unwrap(),
         "provider demo from 127.0.0.1"
     );
 }

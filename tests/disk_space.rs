@@ -213,12 +213,17 @@ fn fill_once_importing(data: &Path, disk: &Path) -> PathBuf {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let filler = disk.join("filler");
-    let take = free_bytes(disk) - (1 << 20);
-    let filled = Command::new("fallocate")
-        .args(["-l", &take.to_string(), path(&filler)])
-        .status()
-        .unwrap();
-    assert!(filled.success());
+    // The import writes meanwhile: what was free a moment ago may be gone, so leave a
+    // margin, wider each time the space had already shrunk below it.
+    let filled = (0..8).any(|attempt| {
+        let take = free_bytes(disk).saturating_sub((1 << 20) << attempt);
+        Command::new("fallocate")
+            .args(["-l", &take.to_string(), path(&filler)])
+            .status()
+            .unwrap()
+            .success()
+    });
+    assert!(filled, "the disk could not be filled");
     filler
 }
 

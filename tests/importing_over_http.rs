@@ -94,7 +94,33 @@ fn a_file_with_invalid_rows_is_rejected_with_line_numbers() {
     assert_eq!(job["state"], "rejected", "{job}");
     assert_eq!(job["report"]["verdict"], "rejected");
     assert_eq!(job["report"]["errors"][0]["line"], 3, "{job}");
+    assert_eq!(
+        job["report"]["added"], 0,
+        "a rejected import adds nothing: {job}"
+    );
     assert_eq!(kit_price(&s), "117.63", "nothing was written");
+
+    // What a spreadsheet writes: CRLF line ends, and a quoted cell over two lines. The bad
+    // row is on the file's line 5.
+    std::fs::write(
+        inbox.join("crlf.csv"),
+        "brand_id,reference,price_type,currency,amount,valid_from,valid_to\r\n\
+         1,0 986 A45 240,list,EUR,12.50,2026-01-01,\r\n\
+         1,\"0 986\r\nA45 240\",list,EUR,12.50,2026-01-01,\r\n\
+         1,0 986 A45 240,list,EUR,twelve,2026-01-01,\r\n",
+    )
+    .unwrap();
+    let job = s
+        .get("/svc/importArticles?fileId=crlf.csv&importType=prices&dryRun=true")
+        .json();
+    assert_eq!(job["report"]["verdict"], "rejected", "{job}");
+    let lines: Vec<u64> = job["report"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines.last(), Some(&5), "{job}");
 }
 
 #[test]

@@ -1,8 +1,11 @@
 //! Reading an import CSV: optional UTF-8 BOM, `,` or `;` (sniffed from the header row),
-//! quoted fields, a header naming the columns. Rows come with their line numbers.
+//! quoted fields, a header naming the columns. Rows come with the file's own line numbers,
+//! counted here from the bytes (the CSV reader's own count is one short after CRLF line ends).
 
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Chain, Cursor, Read};
+use std::rc::Rc;
 
 /// The columns a data set takes.
 pub struct ColumnSpec {
@@ -16,20 +19,52 @@ pub struct CsvSource {
     reader: csv::Reader<CountingReader<Source>>,
     columns: HashMap<&'static str, usize>,
     pub bytes_total: u64,
-    bytes_read: std::rc::Rc<std::cell::Cell<u64>>,
+    bytes_read: Rc<Cell<u64>>,
+    lines: Rc<RefCell<Lines>>,
 }
 
-/// Counts what the CSV reader pulled, for progress bars.
+/// Counts what the CSV reader pulled, for progress bars, and where its line ends are.
 struct CountingReader<R> {
     inner: R,
-    read: std::rc::Rc<std::cell::Cell<u64>>,
+    read: Rc<Cell<u64>>,
+    lines: Rc<RefCell<Lines>>,
 }
 
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.read.set(self.read.get() + n as u64);
+        let start = self.read.get();
+        self.lines.borrow_mut().saw(start, &buf[..n]);
+        self.read.set(start + n as u64);
         Ok(n)
+    }
+}
+
+/// The line ends read ahead of the rows handed out, so that a row's first byte gives its line:
+/// 1 + the `\n`s before it (`\r\n` and `\n` files alike; a quoted cell's line ends count, as
+/// an editor counts them). Holds at most one read-ahead buffer's line ends.
+#[derive(Default)]
+struct Lines {
+    /// Line ends before every offset asked for so far.
+    passed: u64,
+    /// Offsets of the line ends read but not yet passed.
+    ahead: VecDeque<u64>,
+}
+
+impl Lines {
+    fn saw(&mut self, start: u64, bytes: &[u8]) {
+        self.ahead
+            .extend(memchr::memchr_iter(b'\n', bytes).map(|i| start + i as u64));
+    }
+
+    /// The line of the byte at `offset`; offsets asked for never decrease.
+    fn line_at(&mut self, offset: u64) -> u64 {
+        // `<=`: after a `\r\n` the CSV reader places a row's start at the `\n`.
+        while self.ahead.front().is_some_and(|&end| end <= offset) {
+            self.ahead.pop_front();
+            self.passed += 1;
+        }
+        self.passed + 1
     }
 }
 
@@ -139,10 +174,12 @@ pub fn open(
         return Err("is empty: a header row naming the columns is required".into());
     }
     let delimiter = sniff_delimiter(&header);
-    let bytes_read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let bytes_read = Rc::new(Cell::new(0));
+    let lines = Rc::new(RefCell::new(Lines::default()));
     let counting = CountingReader {
         inner: Cursor::new(header).chain(reader),
         read: bytes_read.clone(),
+        lines: lines.clone(),
     };
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
@@ -189,6 +226,7 @@ pub fn open(
         columns,
         bytes_total,
         bytes_read,
+        lines,
     })
 }
 
@@ -214,11 +252,16 @@ impl CsvSource {
     ) -> Result<(), String> {
         let mut record = csv::StringRecord::new();
         loop {
-            let line = self.reader.position().line();
+            let start = self.reader.position().byte();
+            let line_of = |at: Option<&csv::Position>| {
+                self.lines
+                    .borrow_mut()
+                    .line_at(at.map_or(start, |p| p.byte()))
+            };
             match self.reader.read_record(&mut record) {
                 Ok(false) => return Ok(()),
                 Ok(true) => {
-                    let line = record.position().map_or(line, |p| p.line());
+                    let line = line_of(record.position());
                     each(Ok(Row {
                         line,
                         record: &record,
@@ -226,7 +269,7 @@ impl CsvSource {
                     }))?;
                 }
                 Err(e) => {
-                    let line = e.position().map_or(line, |p| p.line());
+                    let line = line_of(e.position());
                     let message = match e.kind() {
                         csv::ErrorKind::UnequalLengths {
                             expected_len, len, ..
@@ -246,14 +289,49 @@ impl CsvSource {
     }
 
     /// A shared handle on the count of bytes read so far, for progress while rows stream.
-    pub fn bytes_read_counter(&self) -> std::rc::Rc<std::cell::Cell<u64>> {
+    pub fn bytes_read_counter(&self) -> Rc<Cell<u64>> {
         self.bytes_read.clone()
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::sniff_delimiter;
+    use super::*;
+
+    /// The line of each row, or of each row the reader refuses.
+    fn lines_of(text: &str) -> Vec<u64> {
+        let spec = ColumnSpec {
+            required: &["a", "b"],
+            optional: &[],
+        };
+        let bytes = text.as_bytes().to_vec();
+        let total = bytes.len() as u64;
+        let mut source = open(Box::new(Cursor::new(bytes)), total, &spec).unwrap();
+        let mut lines = Vec::new();
+        source
+            .for_each_row(|row| {
+                lines.push(match row {
+                    Ok(row) => row.line,
+                    Err((line, _)) => line,
+                });
+                Ok(())
+            })
+            .unwrap();
+        lines
+    }
+
+    #[test]
+    fn rows_carry_the_files_own_line_numbers_whatever_the_line_ends() {
+        let rows = ["1,2", "3,4", "5", "\"six\nlines\",7", "8,9"];
+        for end in ["\n", "\r\n"] {
+            let text = format!("a,b{end}{}{end}", rows.join(end));
+            assert_eq!(lines_of(&text), [2, 3, 4, 5, 7], "{end:?}");
+            let with_bom = format!("\u{feff}{text}");
+            assert_eq!(lines_of(&with_bom), [2, 3, 4, 5, 7], "BOM, {end:?}");
+        }
+        // Without a final line end, and with a row that spans three lines.
+        assert_eq!(lines_of("a,b\r\n\"x\r\ny\r\nz\",1\r\n2,3"), [2, 5]);
+    }
 
     #[test]
     fn delimiter_follows_the_header() {
