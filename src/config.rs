@@ -179,48 +179,101 @@ enum Listen {
     Many(Vec<String>),
 }
 
-const KNOWN_KEYS: [&str; 18] = [
-    "listen",
-    "data_dir",
-    "log",
-    "log_format",
-    "work_budget_ms",
-    "max_connections",
-    "cache_mb",
-    "inbox",
-    "import_wait_ms",
-    "answer_cache_mb",
-    "trusted_proxies",
-    "rate_limit_per_second",
-    "admin_socket",
-    "audit_retention_days",
-    "metrics",
-    "base_url",
-    "soap_prefix",
-    "catalogue",
+/// A setting as the config file and the environment name it, with its default, for the
+/// help text, the warnings about unknown names and the documented default file.
+pub struct Setting {
+    /// The key in the config file (`[catalogue]` keys as `catalogue.<key>`).
+    pub key: &'static str,
+    pub env: &'static str,
+    pub default: &'static str,
+}
+
+const fn setting(key: &'static str, env: &'static str, default: &'static str) -> Setting {
+    Setting { key, env, default }
+}
+
+/// Every setting, in the order of the documented default file.
+pub const SETTINGS: [Setting; 18] = [
+    setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
+    setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
+    setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
+    setting("inbox", "PARTSCAT_INBOX", "<data_dir>-inbox"),
+    setting("import_wait_ms", "PARTSCAT_IMPORT_WAIT_MS", "2000"),
+    setting("answer_cache_mb", "PARTSCAT_ANSWER_CACHE_MB", "128"),
+    setting("trusted_proxies", "PARTSCAT_TRUSTED_PROXIES", "none"),
+    setting(
+        "rate_limit_per_second",
+        "PARTSCAT_RATE_LIMIT_PER_SECOND",
+        "0 (no limit)",
+    ),
+    setting(
+        "admin_socket",
+        "PARTSCAT_ADMIN_SOCKET",
+        "<data_dir>/admin.sock",
+    ),
+    setting(
+        "audit_retention_days",
+        "PARTSCAT_AUDIT_RETENTION_DAYS",
+        "365",
+    ),
+    setting("metrics", "PARTSCAT_METRICS", "open"),
+    setting("log", "PARTSCAT_LOG", "info"),
+    setting("log_format", "PARTSCAT_LOG_FORMAT", "text"),
+    setting("work_budget_ms", "PARTSCAT_WORK_BUDGET_MS", "10000"),
+    setting(
+        "max_connections",
+        "PARTSCAT_MAX_CONNECTIONS",
+        "0 (from the open-file limit)",
+    ),
+    setting("base_url", "PARTSCAT_BASE_URL", "the request's Host"),
+    setting("soap_prefix", "PARTSCAT_SOAP_PREFIX", "/ws/3.0"),
+    setting(
+        "catalogue.exhaust_genarts",
+        "PARTSCAT_EXHAUST_GENARTS",
+        "4000,4010,4020,4030,4040",
+    ),
 ];
-const KNOWN_CATALOGUE_KEYS: [&str; 1] = ["exhaust_genarts"];
-const KNOWN_ENV: [&str; 19] = [
-    "PARTSCAT_CONFIG",
-    "PARTSCAT_LISTEN",
-    "PARTSCAT_DATA",
-    "PARTSCAT_LOG",
-    "PARTSCAT_LOG_FORMAT",
-    "PARTSCAT_WORK_BUDGET_MS",
-    "PARTSCAT_MAX_CONNECTIONS",
-    "PARTSCAT_CACHE_MB",
-    "PARTSCAT_EXHAUST_GENARTS",
-    "PARTSCAT_INBOX",
-    "PARTSCAT_IMPORT_WAIT_MS",
-    "PARTSCAT_ANSWER_CACHE_MB",
-    "PARTSCAT_TRUSTED_PROXIES",
-    "PARTSCAT_RATE_LIMIT_PER_SECOND",
-    "PARTSCAT_ADMIN_SOCKET",
-    "PARTSCAT_AUDIT_RETENTION_DAYS",
-    "PARTSCAT_METRICS",
-    "PARTSCAT_BASE_URL",
-    "PARTSCAT_SOAP_PREFIX",
-];
+
+/// The variable that names the config file (not a setting of its own).
+pub const CONFIG_ENV: &str = "PARTSCAT_CONFIG";
+
+/// The keys a config file may hold at its top level.
+fn known_keys() -> Vec<&'static str> {
+    let mut keys: Vec<&str> = SETTINGS
+        .iter()
+        .map(|s| s.key.split('.').next().unwrap_or(s.key))
+        .collect();
+    keys.dedup();
+    keys
+}
+
+/// The keys of the `[catalogue]` table.
+fn known_catalogue_keys() -> Vec<&'static str> {
+    SETTINGS
+        .iter()
+        .filter_map(|s| s.key.strip_prefix("catalogue."))
+        .collect()
+}
+
+fn known_env() -> Vec<&'static str> {
+    std::iter::once(CONFIG_ENV)
+        .chain(SETTINGS.iter().map(|s| s.env))
+        .collect()
+}
+
+/// The settings as help text: key, variable, default.
+pub fn settings_help() -> String {
+    let mut text = String::from(
+        "Settings (config file key, environment variable, default); flags win over variables, variables over the file:\n",
+    );
+    for s in &SETTINGS {
+        text.push_str(&format!("  {:<26} {:<31} {}\n", s.key, s.env, s.default));
+    }
+    text.push_str(&format!(
+        "  The config file: --config, or {CONFIG_ENV}, or {DEFAULT_CONFIG_FILE} if it exists."
+    ));
+    text
+}
 
 fn parse_listen(items: &[String]) -> Result<Vec<SocketAddr>, String> {
     items
@@ -373,7 +426,7 @@ impl Settings {
         let explicit = overrides
             .config
             .clone()
-            .or_else(|| env("PARTSCAT_CONFIG").map(PathBuf::from));
+            .or_else(|| env(CONFIG_ENV).map(PathBuf::from));
         let file = explicit
             .clone()
             .or_else(|| Some(PathBuf::from(DEFAULT_CONFIG_FILE)).filter(|p| p.exists()));
@@ -382,10 +435,10 @@ impl Settings {
         }
 
         for name in env_names.iter().filter(|n| n.starts_with("PARTSCAT_")) {
-            if !KNOWN_ENV.contains(&name.as_str()) {
+            if !known_env().contains(&name.as_str()) {
                 warnings.push(format!(
                     "environment variable {name} is not a partscat setting; known: {}",
-                    KNOWN_ENV.join(", ")
+                    known_env().join(", ")
                 ));
             }
         }
@@ -484,17 +537,17 @@ impl Settings {
         let table: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| fail(e.to_string()))?;
-        for key in table.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        for key in table.keys().filter(|k| !known_keys().contains(&k.as_str())) {
             warnings.push(format!(
                 "config file {}: unknown key '{key}' is ignored; known keys: {}",
                 path.display(),
-                KNOWN_KEYS.join(", ")
+                known_keys().join(", ")
             ));
         }
         if let Some(toml::Value::Table(c)) = table.get("catalogue") {
             for key in c
                 .keys()
-                .filter(|k| !KNOWN_CATALOGUE_KEYS.contains(&k.as_str()))
+                .filter(|k| !known_catalogue_keys().contains(&k.as_str()))
             {
                 warnings.push(format!(
                     "config file {}: unknown key 'catalogue.{key}' is ignored",

@@ -249,3 +249,58 @@ fn serve_refuses_a_store_that_is_not_a_sound_partscat_store() {
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("corrupt"), "{}", text(&o));
 }
+
+#[test]
+fn help_describes_every_argument_setting_and_data_set() {
+    let help = |args: &[&str]| {
+        let o = partscat(&[args, &["--help"]].concat());
+        assert!(o.status.success(), "{args:?}: {}", text(&o));
+        text(&o)
+    };
+    let commands: [&[&str]; 21] = [
+        &["serve"],
+        &["import"],
+        &["check"],
+        &["gen"],
+        &["admin"],
+        &["admin", "provider", "create"],
+        &["admin", "provider", "list"],
+        &["admin", "provider", "show"],
+        &["admin", "provider", "disable"],
+        &["admin", "provider", "enable"],
+        &["admin", "provider", "delete"],
+        &["admin", "provider", "rename"],
+        &["admin", "key", "add"],
+        &["admin", "key", "revoke"],
+        &["admin", "whitelist", "add"],
+        &["admin", "whitelist", "remove"],
+        &["admin", "scopes"],
+        &["admin", "brands"],
+        &["admin", "limits"],
+        &["admin", "audit"],
+        &["admin", "provider"],
+    ];
+    for command in commands {
+        let text = help(command);
+        // Each argument and option line says what it is: a name alone is not help.
+        for line in text.lines() {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with('<') || trimmed.starts_with('-') {
+                let described = trimmed
+                    .split_once("  ")
+                    .is_some_and(|(_, about)| !about.trim().is_empty());
+                assert!(described, "{command:?}: {line:?} is not described");
+            }
+        }
+    }
+    let serve = help(&["serve"]);
+    for setting in partscat::config::SETTINGS {
+        assert!(serve.contains(setting.key), "{}", setting.key);
+        assert!(serve.contains(setting.env), "{}", setting.env);
+    }
+    assert!(serve.contains("[default: 127.0.0.1:8080]"), "{serve}");
+    let import = help(&["import"]);
+    for data_set in partscat::import::ImportType::ALL {
+        assert!(import.contains(data_set.name()), "{}", data_set.name());
+    }
+}

@@ -42,6 +42,7 @@ enum AdminCommand {
     },
     /// Sets a provider's scopes: read (lookups, prices), export, admin.
     Scopes {
+        /// The provider's id.
         provider: String,
         /// Comma-separated: read,export,admin.
         #[arg(value_delimiter = ',', required = true)]
@@ -49,12 +50,15 @@ enum AdminCommand {
     },
     /// Restricts a provider to brands (comma-separated ids), or `all` to lift it.
     Brands {
+        /// The provider's id.
         provider: String,
+        /// Comma-separated brand ids, or `all`.
         #[arg(value_delimiter = ',', required = true)]
         brands: Vec<String>,
     },
     /// Sets a provider's limits.
     Limits {
+        /// The provider's id.
         provider: String,
         /// The longest dynamic address grant it may issue (1 to 24 hours).
         #[arg(long, value_name = "HOURS")]
@@ -78,6 +82,7 @@ enum AdminCommand {
 enum ProviderCommand {
     /// Creates a provider and prints its first key (shown once).
     Create {
+        /// The new provider's id: what clients give as `provider`.
         id: String,
         /// Display name (default: the id).
         #[arg(long)]
@@ -107,36 +112,65 @@ enum ProviderCommand {
     /// Lists every provider.
     List,
     /// Shows one provider.
-    Show { id: String },
+    Show {
+        /// The provider's id.
+        id: String,
+    },
     /// Stops a provider's keys, whitelist and grants from admitting anyone.
-    Disable { id: String },
+    Disable {
+        /// The provider's id.
+        id: String,
+    },
     /// Lets a disabled provider in again.
-    Enable { id: String },
+    Enable {
+        /// The provider's id.
+        id: String,
+    },
     /// Deletes a provider with its keys and grants.
-    Delete { id: String },
+    Delete {
+        /// The provider's id.
+        id: String,
+    },
     /// Changes a provider's display name.
-    Rename { id: String, name: String },
+    Rename {
+        /// The provider's id.
+        id: String,
+        /// The new display name.
+        name: String,
+    },
 }
 
 #[derive(Subcommand)]
 enum KeyCommand {
     /// Adds a static key (for rotation) and prints it (shown once).
-    Add { provider: String },
+    Add {
+        /// The provider's id.
+        provider: String,
+    },
     /// Revokes a key, named by its id (see `provider show`) or by the key itself.
-    Revoke { provider: String, key: String },
+    Revoke {
+        /// The provider's id.
+        provider: String,
+        /// The key's id, the key itself, or an end user's dynamic key.
+        key: String,
+    },
 }
 
 #[derive(Subcommand)]
 enum WhitelistCommand {
     /// Admits addresses or ranges without a key.
     Add {
+        /// The provider's id.
         provider: String,
+        /// IPv4 addresses or CIDR ranges (`192.168.1.20`, `10.0.0.0/24`).
         #[arg(required = true)]
         entries: Vec<String>,
     },
     /// Removes addresses or ranges.
     Remove {
+        /// The provider's id.
         provider: String,
+        /// Addresses or ranges as they were added.
         #[arg(required = true)]
         entries: Vec<String>,
     },

@@ -28,38 +28,68 @@ struct Cli {
 
 #[derive(Args)]
 struct Common {
-    /// TOML configuration file (default: /etc/partscat/partscat.toml if it exists).
+    /// TOML configuration file [env: PARTSCAT_CONFIG] [default: /etc/partscat/partscat.toml
+    /// if it exists].
     #[arg(long, value_name = "FILE", global = true)]
     config: Option<PathBuf>,
-    /// The store's directory.
+    /// The store's directory [env: PARTSCAT_DATA] [default: partscat-data].
     #[arg(long, value_name = "DIR", global = true)]
     data: Option<PathBuf>,
+}
+
+/// The data sets an import takes, with their columns, for `import --help`.
+fn import_types_help() -> String {
+    let mut text = String::from(
+        "Data sets (--type, or the <type>.csv files of a directory); columns, optional ones in brackets:\n",
+    );
+    for t in ImportType::ALL {
+        let columns = t.columns();
+        let optional: Vec<String> = columns.optional.iter().map(|c| format!("[{c}]")).collect();
+        text.push_str(&format!(
+            "  {:<16} {}\n",
+            t.name(),
+            [columns.required.join(", "), optional.join(", ")]
+                .iter()
+                .filter(|part| !part.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    text.push_str("A directory is imported in the order above, all files or none.");
+    text
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Serve the catalogue over HTTP.
+    #[command(after_help = partscat::config::settings_help())]
     Serve {
         #[command(flatten)]
         common: Common,
-        /// Address to listen on; repeat it to listen on several (IPv4 and IPv6).
+        /// Address to listen on; repeat it to listen on several (IPv4 and IPv6)
+        /// [env: PARTSCAT_LISTEN, comma-separated] [default: 127.0.0.1:8080].
         #[arg(long, value_name = "ADDR")]
         listen: Vec<SocketAddr>,
-        /// Load the embedded demo catalogue into an empty store and create the `demo` provider.
+        /// Load the embedded demo catalogue into an empty store, and create the `demo`
+        /// provider on the store's first start (later starts keep it as it is).
         #[arg(long)]
         demo: bool,
-        /// The demo provider's key (default: a new random key, printed at start).
+        /// A key the demo provider gets if it lacks it [default: a new random key when the
+        /// provider is created, printed at start].
         #[arg(long, value_name = "KEY", requires = "demo")]
         demo_key: Option<String>,
-        /// The import inbox: `importArticles` takes its files from here.
+        /// The import inbox: `importArticles` takes its files from here; created at start
+        /// [env: PARTSCAT_INBOX] [default: <data_dir>-inbox, beside the store].
         #[arg(long, value_name = "DIR")]
         inbox: Option<PathBuf>,
     },
     /// Import CSV data: one file of one data set, or a directory of <type>.csv files.
+    #[command(after_help = import_types_help())]
     Import {
         #[command(flatten)]
         common: Common,
-        /// The data set of FILE (not needed for a directory).
+        /// The data set of FILE (not needed for a directory): one of the data sets below.
         #[arg(long = "type", value_name = "TYPE")]
         import_type: Option<String>,
         /// Validate and report what would change; write nothing.
@@ -277,7 +307,7 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
         );
     } else {
         for (name, count) in &report.counts {
-            println!("{name:<28} {count:>10}");
+            println!("{name:<40} {count:>10}");
         }
         for p in &report.problems {
             println!("problem: {p}");

@@ -59,10 +59,10 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
             hasher.update((body.len() as u32).to_be_bytes());
             hasher.update(body);
             if let Some(problem) = check_record(&catalogue, tree, &k, &v)? {
-                report.problem(&mut listed, format!("{}: {problem}", tree.name()));
+                report.problem(&mut listed, format!("{}: {problem}", tree.label()));
             }
         }
-        report.counts.push((tree.name(), count));
+        report.counts.push((tree.label(), count));
     }
     report.checksum = hex::encode(hasher.finalize());
     let spill = store.spill_dir()?;
@@ -75,7 +75,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
         let missing = |key: &[u8], problems: &mut Vec<String>| {
             problems.push(format!(
                 "{}: entry {} is missing or differs from the data",
-                index.name(),
+                index.label(),
                 hex::encode(key)
             ));
         };
@@ -106,11 +106,11 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
                 &mut listed,
                 format!(
                     "{}: holds {actual} entries where the data implies {expected}",
-                    index.name()
+                    index.label()
                 ),
             );
         }
-        report.counts.push((index.name(), actual));
+        report.counts.push((index.label(), actual));
     }
     Ok(report)
 }
@@ -214,7 +214,7 @@ fn check_record(
                     ));
                 }
             }
-            index => return Err(format!("{} is not a data set", index.name())),
+            index => return Err(format!("{} is not a data set", index.label())),
         }
         Ok(())
     })();

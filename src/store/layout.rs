@@ -85,6 +85,32 @@ impl TreeName {
         }
     }
 
+    /// What `check` and its messages call it: a data set by its import name, an index by
+    /// what it finds.
+    pub fn label(self) -> &'static str {
+        match self {
+            TreeName::Brands => "brands",
+            TreeName::Manufacturers => "manufacturers",
+            TreeName::GenericArticles => "genarts",
+            TreeName::Vehicles => "vehicles",
+            TreeName::Articles => "articles",
+            TreeName::Criteria => "criteria",
+            TreeName::CrossReferences => "crossrefs",
+            TreeName::Links => "links",
+            TreeName::Prices => "prices",
+            TreeName::Kits => "kits",
+            TreeName::Media => "media",
+            TreeName::RefnormArticle => "index: articles by reference",
+            TreeName::CrossnumArticle => "index: articles by cross number",
+            TreeName::KtypeArticle => "index: articles by Ktype",
+            TreeName::GenartKtypeArticle => "index: articles by genart and Ktype",
+            TreeName::KtypeKit => "index: kits by Ktype",
+            TreeName::ManufacturerCompetitorRef => "index: competitor refs by manufacturer",
+            TreeName::RefrevReference => "index: references by their end",
+            TreeName::CrossrevNumber => "index: cross numbers by their end",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<TreeName> {
         Self::ALL.into_iter().find(|t| t.name() == name)
     }
