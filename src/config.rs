@@ -690,6 +690,23 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_default_file_names_every_setting_and_its_variable() {
+        let text = include_str!("../packaging/partscat.toml");
+        for setting in &SETTINGS {
+            let key = setting.key.rsplit('.').next().unwrap_or(setting.key);
+            let set = text
+                .lines()
+                .any(|l| l.trim_start_matches("# ").starts_with(&format!("{key} = ")));
+            assert!(set, "{key} is not in packaging/partscat.toml");
+            assert!(text.contains(setting.env), "{} is not named", setting.env);
+        }
+        assert!(text.contains(CONFIG_ENV));
+        let (settings, warnings) = load(Some(text), &[], Overrides::default()).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(settings.inbox, PathBuf::from("/var/spool/partscat/inbox"));
+    }
+
+    #[test]
     fn unknown_settings_are_warned_about() {
         let (_, w) = load(
             Some("data_dri = \"x\"\n"),
