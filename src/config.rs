@@ -89,6 +89,11 @@ pub struct Settings {
     pub base_url: Option<String>,
     /// The path the SOAP and JSON endpoints live under (`{base_url}{soap_prefix}/services/…`).
     pub soap_prefix: String,
+    /// CSV exports start with a UTF-8 byte-order mark unless a request says `bom=false`.
+    pub csv_bom: bool,
+    /// CSV exports keep codes and dates as text for spreadsheets unless a request says
+    /// `spreadsheet=false`.
+    pub csv_spreadsheet: bool,
 }
 
 impl Default for Settings {
@@ -112,6 +117,8 @@ impl Default for Settings {
             metrics: MetricsAccess::Open,
             base_url: None,
             soap_prefix: "/ws/3.0".into(),
+            csv_bom: false,
+            csv_spreadsheet: false,
         }
     }
 }
@@ -164,6 +171,8 @@ struct FileLayer {
     metrics: Option<String>,
     base_url: Option<String>,
     soap_prefix: Option<String>,
+    csv_bom: Option<bool>,
+    csv_spreadsheet: Option<bool>,
     catalogue: Option<CatalogueLayer>,
 }
 
@@ -193,7 +202,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 18] = [
+pub const SETTINGS: [Setting; 20] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -227,6 +236,8 @@ pub const SETTINGS: [Setting; 18] = [
     ),
     setting("base_url", "PARTSCAT_BASE_URL", "the request's Host"),
     setting("soap_prefix", "PARTSCAT_SOAP_PREFIX", "/ws/3.0"),
+    setting("csv_bom", "PARTSCAT_CSV_BOM", "false"),
+    setting("csv_spreadsheet", "PARTSCAT_CSV_SPREADSHEET", "false"),
     setting(
         "catalogue.exhaust_genarts",
         "PARTSCAT_EXHAUST_GENARTS",
@@ -300,7 +311,8 @@ fn parse_networks(items: &[String]) -> Result<Vec<ipnet::IpNet>, String> {
         .collect()
 }
 
-/// A number from an environment variable, or the error naming it and what it should be.
+/// A number (or another value `FromStr` reads) from an environment variable, or the error
+/// naming it and what it should be.
 fn env_number<T: std::str::FromStr>(
     env: &impl Fn(&str) -> Option<String>,
     name: &'static str,
@@ -507,6 +519,12 @@ impl Settings {
             settings.soap_prefix =
                 parse_prefix(&v).map_err(|e| ConfigError::Env("PARTSCAT_SOAP_PREFIX", e))?;
         }
+        if let Some(b) = env_number(&env, "PARTSCAT_CSV_BOM", "true or false")? {
+            settings.csv_bom = b;
+        }
+        if let Some(b) = env_number(&env, "PARTSCAT_CSV_SPREADSHEET", "true or false")? {
+            settings.csv_spreadsheet = b;
+        }
         if let Some(v) = env("PARTSCAT_EXHAUST_GENARTS") {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
@@ -587,6 +605,12 @@ impl Settings {
         }
         if let Some(p) = layer.soap_prefix {
             self.soap_prefix = parse_prefix(&p).map_err(|e| fail(format!("soap_prefix: {e}")))?;
+        }
+        if let Some(b) = layer.csv_bom {
+            self.csv_bom = b;
+        }
+        if let Some(b) = layer.csv_spreadsheet {
+            self.csv_spreadsheet = b;
         }
         if let Some(m) = layer.metrics {
             self.metrics = parse_metrics(&m).map_err(|e| fail(format!("metrics: {e}")))?;

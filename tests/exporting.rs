@@ -155,6 +155,56 @@ fn every_export_streams_json_and_csv_with_stable_columns() {
 }
 
 #[test]
+fn csv_for_spreadsheets_has_a_bom_and_keeps_codes_and_dates_as_text() {
+    let s = Served::demo(&[]);
+    let golda = "/svc/exportGolda?brand_id=1&is_csv_export=true";
+    let plain = s.get(golda);
+    assert_eq!(plain.status, 200);
+    assert!(plain.body.starts_with(b"reference,"), "no BOM unless asked");
+    let (_, rows) = csv_rows(&plain.text());
+    let ean = rows
+        .iter()
+        .map(|r| r[10].to_owned())
+        .find(|e| e.len() == 13)
+        .unwrap();
+    let year = rows
+        .iter()
+        .map(|r| r[8].to_owned())
+        .find(|y| y.contains('-'))
+        .unwrap();
+
+    let for_sheets = s.get(&format!("{golda}&bom=true&spreadsheet=true"));
+    assert_eq!(for_sheets.status, 200);
+    assert!(for_sheets.body.starts_with(b"\xEF\xBB\xBFreference,"));
+    let text = String::from_utf8(for_sheets.body[3..].to_vec()).unwrap();
+    let (_, rows) = csv_rows(&text);
+    let cells: Vec<String> = rows
+        .iter()
+        .flat_map(|r| r.iter().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    // What a spreadsheet reads as text: the EAN whole, the month as written.
+    assert!(cells.contains(&format!("=\"{ean}\"")), "{ean}");
+    assert!(cells.contains(&format!("=\"{year}\"")), "{year}");
+    // Prices stay numbers.
+    assert!(
+        rows.iter()
+            .any(|r| !r[11].is_empty() && !r[11].starts_with('='))
+    );
+
+    // A setting makes it the default; a request still says otherwise.
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_CSV_BOM", "true")]);
+    assert!(s.get(golda).body.starts_with(b"\xEF\xBB\xBF"));
+    assert!(
+        s.get(&format!("{golda}&bom=false"))
+            .body
+            .starts_with(b"reference,")
+    );
+    let bad = s.get(&format!("{golda}&spreadsheet=maybe"));
+    assert_eq!(bad.status, 400);
+    assert_eq!(bad.json()["parameter"], "spreadsheet");
+}
+
+#[test]
 fn large_bodies_are_compressed_when_the_client_asks() {
     let s = Served::demo(&[]);
     let c = client();

@@ -20,7 +20,12 @@ const ROUTES: [Route; 15] = [
     (
         "/svc/exportGolda",
         &[],
-        &[("brand_id", true), ("is_csv_export", false)],
+        &[
+            ("brand_id", true),
+            ("is_csv_export", false),
+            ("bom", false),
+            ("spreadsheet", false),
+        ],
     ),
     (
         "/svc/exportCatalogue",
@@ -29,17 +34,28 @@ const ROUTES: [Route; 15] = [
             ("brand_id", true),
             ("is_csv_export", false),
             ("is_flat_export", false),
+            ("bom", false),
+            ("spreadsheet", false),
         ],
     ),
     (
         "/svc/exportRefConcurrente",
         &[],
-        &[("manufacturer_id", true)],
+        &[
+            ("manufacturer_id", true),
+            ("bom", false),
+            ("spreadsheet", false),
+        ],
     ),
     (
         "/svc/exportRefConcurrenteInterne",
         &[],
-        &[("manufacturer_id", true), ("brand_id", true)],
+        &[
+            ("manufacturer_id", true),
+            ("brand_id", true),
+            ("bom", false),
+            ("spreadsheet", false),
+        ],
     ),
     (
         "/svc/getCrossRefsOrArticle/{reference}",
@@ -56,7 +72,11 @@ const ROUTES: [Route; 15] = [
             ("after", false),
         ],
     ),
-    ("/svc/DMM", &[], &[("brand_id", true)]),
+    (
+        "/svc/DMM",
+        &[],
+        &[("brand_id", true), ("bom", false), ("spreadsheet", false)],
+    ),
     (
         "/svc/importArticles",
         &[],
@@ -70,7 +90,12 @@ const ROUTES: [Route; 15] = [
     (
         "/svc/exportAtc",
         &[],
-        &[("brand_id", true), ("is_csv_export", false)],
+        &[
+            ("brand_id", true),
+            ("is_csv_export", false),
+            ("bom", false),
+            ("spreadsheet", false),
+        ],
     ),
     (
         "/svc/apiDMM",

@@ -28,8 +28,21 @@ const CHUNK_BYTES: usize = 64 * 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Json,
-    Csv,
+    Csv(CsvStyle),
 }
+
+/// What a CSV export does for spreadsheets (`docs/exports.md`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CsvStyle {
+    /// A UTF-8 byte-order mark first, so that a spreadsheet reads the file as UTF-8.
+    pub bom: bool,
+    /// Codes and dates a spreadsheet would turn into numbers or dates (`0986…`, 13-digit
+    /// EANs, `2016-03`) written as text formulas, `="2016-03"`.
+    pub spreadsheet: bool,
+}
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A row of a CSV export: its documented, stable column set and its cells, in that order.
 pub trait CsvRow {
@@ -41,6 +54,7 @@ pub trait CsvRow {
 pub struct CsvLine<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
+    spreadsheet: bool,
 }
 
 impl CsvLine<'_> {
@@ -51,8 +65,17 @@ impl CsvLine<'_> {
         self.first = false;
     }
 
-    /// A text cell: quoted per RFC 4180 where needed, formula-like text neutralised.
+    /// A text cell: quoted per RFC 4180 where needed, formula-like text neutralised; for a
+    /// spreadsheet, a code or date it would misread is written as a text formula.
     pub fn text(&mut self, cell: &str) {
+        if self.spreadsheet && misread_by_spreadsheets(cell) {
+            self.separator();
+            // `="…"`, quoted for CSV: the cell holds no `"` (it is digits and separators).
+            self.out.extend_from_slice(b"\"=\"\"");
+            self.out.extend_from_slice(cell.as_bytes());
+            self.out.extend_from_slice(b"\"\"\"");
+            return;
+        }
         self.separator();
         let guard = formula_like(cell);
         if cell.contains([',', '"', '\r', '\n']) {
@@ -113,7 +136,10 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
         };
         match format {
             Format::Json => w.buffer.push(b'['),
-            Format::Csv => {
+            Format::Csv(style) => {
+                if style.bom {
+                    w.buffer.extend_from_slice(BOM);
+                }
                 let mut line = w.csv_line();
                 for column in R::COLUMNS {
                     line.text(column);
@@ -134,7 +160,7 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
                 serde_json::to_writer(&mut self.buffer, row)
                     .map_err(|e| StoreError::Engine(e.to_string()))?;
             }
-            Format::Csv => {
+            Format::Csv(_) => {
                 let mut line = self.csv_line();
                 row.write_cells(&mut line);
                 line.end();
@@ -146,6 +172,7 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
 
     fn csv_line(&mut self) -> CsvLine<'_> {
         CsvLine {
+            spreadsheet: matches!(self.format, Format::Csv(style) if style.spreadsheet),
             out: &mut self.buffer,
             first: true,
         }
@@ -218,6 +245,19 @@ impl<T, R> Drop for Producer<T, R> {
 
 /// Whether a spreadsheet would run the cell as a formula (`=`, `+`, `-`, `@`, tab or CR
 /// first); plain numbers such as `-12.50` are numbers, not formulas.
+/// Whether a spreadsheet opening the CSV would change the cell: digits with a leading zero
+/// (dropped) or twelve and more (shown in exponent form, written back rounded), and dates or
+/// what reads as one (`2016-03`, `2026-01-31`, `3/4`). Amounts and other numbers stay
+/// numbers.
+fn misread_by_spreadsheets(cell: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if digits(cell) {
+        return (cell.len() > 1 && cell.starts_with('0')) || cell.len() >= 12;
+    }
+    let parts: Vec<&str> = cell.split(['-', '/']).collect();
+    (2..=3).contains(&parts.len()) && parts.iter().all(|p| digits(p) && p.len() <= 4)
+}
+
 pub fn formula_like(cell: &str) -> bool {
     cell.starts_with(['=', '+', '-', '@', '\t', '\r'])
         && !(cell.len() > 1
@@ -396,7 +436,7 @@ where
     let body = pulled_body(producer);
     let (content_type, extension) = match format {
         Format::Json => ("application/json", "json"),
-        Format::Csv => ("text/csv; charset=utf-8; header=present", "csv"),
+        Format::Csv(_) => ("text/csv; charset=utf-8; header=present", "csv"),
     };
     let disposition = format!("attachment; filename=\"{file_stem}.{extension}\"");
     let mut response = Response::builder()
@@ -465,16 +505,43 @@ mod tests {
     use super::*;
 
     fn csv(cells: &[&str]) -> String {
+        written(cells, false)
+    }
+
+    fn written(cells: &[&str], spreadsheet: bool) -> String {
         let mut out = Vec::new();
         let mut line = CsvLine {
             out: &mut out,
             first: true,
+            spreadsheet,
         };
         for c in cells {
             line.text(c);
         }
         line.end();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn for_spreadsheets_codes_and_dates_stay_text_and_amounts_numbers() {
+        let cells = [
+            "4022287577583",
+            "0986494958",
+            "2016-03",
+            "2026-01-31",
+            "3/4",
+            "12.50",
+            "42",
+            "0",
+            "W 121/86",
+            "4022287577583|4026800733562",
+        ];
+        assert_eq!(
+            written(&cells, true),
+            "\"=\"\"4022287577583\"\"\",\"=\"\"0986494958\"\"\",\"=\"\"2016-03\"\"\",\
+             \"=\"\"2026-01-31\"\"\",\"=\"\"3/4\"\"\",12.50,42,0,W 121/86,4022287577583|4026800733562\r\n"
+        );
+        assert_eq!(written(&cells, false), format!("{}\r\n", cells.join(",")));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::catalogue::{self as model, Date, ManufacturerKind};
 use crate::server::AppState;
 use crate::server::auth::{Caller, Credentials};
 use crate::server::problem::{ApiError, Lookup, Problem};
-use crate::server::streaming::{ExportResponse, Format, RowWriter, WriteItem, stream};
+use crate::server::streaming::{CsvStyle, ExportResponse, Format, RowWriter, WriteItem, stream};
 use crate::store::{Catalogue, CrossHit, StoreError};
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
@@ -45,12 +45,28 @@ fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<model::Manufacture
     Ok(maker)
 }
 
-fn format_of(is_csv: bool) -> Format {
-    if is_csv { Format::Csv } else { Format::Json }
+fn format_of(is_csv: bool, style: CsvStyle) -> Format {
+    if is_csv {
+        Format::Csv(style)
+    } else {
+        Format::Json
+    }
+}
+
+/// A request's CSV style: its `bom` and `spreadsheet`, else the settings'.
+fn csv_style(
+    state: &AppState,
+    bom: &Query<Option<bool>>,
+    spreadsheet: &Query<Option<bool>>,
+) -> CsvStyle {
+    CsvStyle {
+        bom: bom.0.unwrap_or(state.settings.csv_bom),
+        spreadsheet: spreadsheet.0.unwrap_or(state.settings.csv_spreadsheet),
+    }
 }
 
 /// For routes without `is_csv_export`: CSV when the client prefers `text/csv`.
-fn negotiated(req: &Request) -> Format {
+fn negotiated(req: &Request, style: CsvStyle) -> Format {
     let accept = req
         .headers()
         .get(poem::http::header::ACCEPT)
@@ -61,7 +77,7 @@ fn negotiated(req: &Request) -> Format {
         .next()
         .is_some_and(|first| first.trim().starts_with("text/csv"))
     {
-        Format::Csv
+        Format::Csv(style)
     } else {
         Format::Json
     }
@@ -118,6 +134,13 @@ impl ExportApi {
         /// `true`: one row per article × vehicle.
         #[oai(default)]
         is_flat_export: Query<bool>,
+        /// CSV: `true` starts the file with a UTF-8 byte-order mark, so that spreadsheets
+        /// read it as UTF-8 (default: the `csv_bom` setting, `false` unless configured).
+        bom: Query<Option<bool>>,
+        /// CSV: `true` writes codes and dates a spreadsheet would misread (`0986…`,
+        /// 13-digit EANs, `2016-03`) as text formulas, `="2016-03"` (default: the
+        /// `csv_spreadsheet` setting, `false` unless configured).
+        spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -125,7 +148,7 @@ impl ExportApi {
     ) -> Export<CatalogueExportRow> {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
-        let format = format_of(is_csv_export.0);
+        let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         let stem = format!("catalogue-{}", brand.id);
         let articles = catalogue.articles_of_brand(brand.id);
         if is_flat_export.0 {
@@ -180,6 +203,13 @@ impl ExportApi {
         /// `true`: CSV instead of JSON.
         #[oai(default)]
         is_csv_export: Query<bool>,
+        /// CSV: `true` starts the file with a UTF-8 byte-order mark, so that spreadsheets
+        /// read it as UTF-8 (default: the `csv_bom` setting, `false` unless configured).
+        bom: Query<Option<bool>>,
+        /// CSV: `true` writes codes and dates a spreadsheet would misread (`0986…`,
+        /// 13-digit EANs, `2016-03`) as text formulas, `="2016-03"` (default: the
+        /// `csv_spreadsheet` setting, `false` unless configured).
+        spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -191,7 +221,7 @@ impl ExportApi {
         let articles = catalogue.articles_of_brand(brand.id);
         let write = golda(&catalogue, brand.id)?;
         Ok(stream(
-            format_of(is_csv_export.0),
+            format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet)),
             &stem,
             catalogue,
             articles,
@@ -213,6 +243,13 @@ impl ExportApi {
         /// `true`: CSV instead of JSON.
         #[oai(default)]
         is_csv_export: Query<bool>,
+        /// CSV: `true` starts the file with a UTF-8 byte-order mark, so that spreadsheets
+        /// read it as UTF-8 (default: the `csv_bom` setting, `false` unless configured).
+        bom: Query<Option<bool>>,
+        /// CSV: `true` writes codes and dates a spreadsheet would misread (`0986…`,
+        /// 13-digit EANs, `2016-03`) as text formulas, `="2016-03"` (default: the
+        /// `csv_spreadsheet` setting, `false` unless configured).
+        spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -222,7 +259,7 @@ impl ExportApi {
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
         let articles = catalogue.articles_of_brand(brand.id);
-        let format = format_of(is_csv_export.0);
+        let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         Ok(stream(
             format,
             &stem,
@@ -265,6 +302,13 @@ impl ExportApi {
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         manufacturer_id: Query<u32>,
+        /// CSV: `true` starts the file with a UTF-8 byte-order mark, so that spreadsheets
+        /// read it as UTF-8 (default: the `csv_bom` setting, `false` unless configured).
+        bom: Query<Option<bool>>,
+        /// CSV: `true` writes codes and dates a spreadsheet would misread (`0986…`,
+        /// 13-digit EANs, `2016-03`) as text formulas, `="2016-03"` (default: the
+        /// `csv_spreadsheet` setting, `false` unless configured).
+        spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -278,7 +322,13 @@ impl ExportApi {
         let provider = caller.provider.clone();
         let hits = catalogue.competitor_references_of(maker.id);
         let write = competitor_references(maker, move |b| provider.sees_brand(b));
-        Ok(stream(negotiated(req), &stem, catalogue, hits, write))
+        Ok(stream(
+            negotiated(req, csv_style(&state, &bom, &spreadsheet)),
+            &stem,
+            catalogue,
+            hits,
+            write,
+        ))
     }
 
     /// The same as `exportRefConcurrente`, restricted to one of the maker's brands.
@@ -303,6 +353,13 @@ impl ExportApi {
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
+        /// CSV: `true` starts the file with a UTF-8 byte-order mark, so that spreadsheets
+        /// read it as UTF-8 (default: the `csv_bom` setting, `false` unless configured).
+        bom: Query<Option<bool>>,
+        /// CSV: `true` writes codes and dates a spreadsheet would misread (`0986…`,
+        /// 13-digit EANs, `2016-03`) as text formulas, `="2016-03"` (default: the
+        /// `csv_spreadsheet` setting, `false` unless configured).
+        spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -314,7 +371,13 @@ impl ExportApi {
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
         let hits = catalogue.competitor_references_of(maker.id);
         let write = competitor_references(maker, move |b| b == brand.id);
-        Ok(stream(negotiated(req), &stem, catalogue, hits, write))
+        Ok(stream(
+            negotiated(req, csv_style(&state, &bom, &spreadsheet)),
+            &stem,
+            catalogue,
+            hits,
+            write,
+        ))
     }
 
     /// The digital media manifest of a brand: its articles with images, documents and
@@ -332,6 +395,13 @@ impl ExportApi {
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
+        /// CSV: `true` starts the file with a UTF-8 byte-order mark, so that spreadsheets
+        /// read it as UTF-8 (default: the `csv_bom` setting, `false` unless configured).
+        bom: Query<Option<bool>>,
+        /// CSV: `true` writes codes and dates a spreadsheet would misread (`0986…`,
+        /// 13-digit EANs, `2016-03`) as text formulas, `="2016-03"` (default: the
+        /// `csv_spreadsheet` setting, `false` unless configured).
+        spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -342,7 +412,7 @@ impl ExportApi {
         let stem = format!("dmm-{}", brand.id);
         let articles = catalogue.articles_of_brand(brand.id);
         Ok(stream(
-            negotiated(req),
+            negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
             catalogue,
             articles,
