@@ -15,6 +15,8 @@ work=$(mktemp -d /tmp/partscat-packaging.XXXXXX)
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+    # The machine as it was: without the package and its config, which `serve` would read.
+    dpkg --purge partscat >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap cleanup EXIT
