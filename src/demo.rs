@@ -2,6 +2,8 @@
 //! The files under `assets/demo/` are the generator's output for `DEMO_ARTICLES` and
 //! `DEMO_SEED`; a test keeps them so.
 
+use std::path::Path;
+
 use rust_embed::RustEmbed;
 
 use crate::access::Clock;
@@ -30,6 +32,23 @@ pub fn demo_files() -> Vec<ImportFile> {
         .collect();
     files.sort_by_key(|f| f.import_type);
     files
+}
+
+/// Copies the demo catalogue's files into an empty import inbox, so that `importArticles`
+/// (and its example in `/docs`) has files to try; an inbox holding anything is left alone.
+/// Returns how many files were written.
+pub fn seed_inbox(inbox: &Path) -> std::io::Result<usize> {
+    if std::fs::read_dir(inbox)?.next().is_some() {
+        return Ok(0);
+    }
+    let mut written = 0;
+    for name in DemoFiles::iter().filter(|n| n.ends_with(".csv")) {
+        if let Some(file) = DemoFiles::get(&name) {
+            std::fs::write(inbox.join(name.as_ref()), file.data)?;
+            written += 1;
+        }
+    }
+    Ok(written)
 }
 
 /// Loads the demo catalogue into an empty store; a store that holds data is left alone.

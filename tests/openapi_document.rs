@@ -134,9 +134,11 @@ fn parameter<'a>(op: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("parameter {name} missing: {op}"))
 }
 
+/// A schema, or the one its `$ref` (also inside an `allOf` that adds an example) names.
 fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
     match schema["$ref"].as_str() {
         Some(r) => &doc["components"]["schemas"][r.trim_start_matches("#/components/schemas/")],
+        None if schema["allOf"][0].is_object() => resolve(doc, &schema["allOf"][0]),
         None => schema,
     }
 }

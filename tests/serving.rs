@@ -127,6 +127,8 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
         );
     }
     assert!(inbox.is_dir());
+    // The demo's own files, for importArticles (and its example in /docs) to try.
+    assert!(inbox.join("prices.csv").is_file());
     let root = reqwest::blocking::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

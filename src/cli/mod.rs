@@ -353,6 +353,15 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
     }
     prepare_inbox(&settings.inbox);
     if demo {
+        match demo::seed_inbox(&settings.inbox) {
+            Ok(0) => {}
+            Ok(files) => tracing::info!(
+                files,
+                inbox = %settings.inbox.display(),
+                "the demo catalogue's files are in the empty import inbox, for importArticles to try"
+            ),
+            Err(e) => tracing::warn!(error = %e, "the demo files could not be put into the inbox"),
+        }
         let outcome = demo::prepare_demo_provider(
             &store,
             &partscat::access::SystemClock,

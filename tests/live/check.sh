@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Checks against the live demo appliance, as its clients meet it:
 #   - schemathesis on /openapi.json, every operation, with the demo provider's key;
-#   - headless Chromium renders /docs and lists every route of the document.
-# Needs: target/release/partscat, $VENV/bin/schemathesis, chromium.
+#   - headless Chromium renders /docs and lists every route of the document;
+#   - in headless Chromium, "Try it out" → "Execute" on every operation with the values the
+#     UI pre-fills, after authorising in its dialog (tests/live/try_it_out.mjs).
+# Needs: target/release/partscat, $VENV/bin/schemathesis, chromium, and playwright-core in
+# $UI_NODE_MODULES.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -56,3 +59,6 @@ count=$(echo "$routes" | wc -l)
 echo "/docs lists $((count - missing)) of $count routes"
 [ "$missing" -eq 0 ]
 echo "$((count - missing)) passed, $missing failed"
+
+echo "== Try it out in /docs, every operation"
+NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tests/live/try_it_out.mjs "$BASE" "$KEY"

@@ -1,12 +1,27 @@
 // Presses "Try it out" and "Execute" on every operation of /docs in headless Chromium, with
 // the values the UI pre-fills, after authorising with the demo key as a user does (the
-// Authorize dialog). Every answer must be 2xx.
+// Authorize dialog). Every answer must be 2xx and hold something (not an empty list);
+// syncTecdoc and apiDMM, which a later release implements, must answer their 501.
 //   node tests/live/try_it_out.mjs BASE_URL KEY   (NODE_PATH holds playwright-core)
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
 const [base, key] = process.argv.slice(2);
+const later = new Set(['/svc/syncTecdoc', '/svc/apiDMM']);
+
+// An answer that says nothing: an empty list, or an object whose lists are all empty.
+function empty(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text.trim().split('\n').length < 2; // CSV: a header and no row
+  }
+  if (Array.isArray(value)) return value.length === 0;
+  const lists = Object.values(value).filter(Array.isArray);
+  return lists.length > 0 && lists.every((l) => l.length === 0);
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -44,18 +59,23 @@ try {
         els.map((e) => e.getAttribute('placeholder') || e.getAttribute('title') || e.tagName));
       code = `no request sent (the UI refused: ${invalid.join(', ') || 'unknown'})`;
     }
-    const ok = /^2\d\d/.test(code);
+    const body = await op
+      .locator('.live-responses-table .response-col_description .microlight')
+      .first()
+      .innerText()
+      .catch(() => '');
+    const expected = later.has(path) ? /^501/ : /^2\d\d/;
+    const ok = expected.test(code) && (later.has(path) || !empty(body));
     if (!ok) {
       failed++;
-      const body = await op.locator('.live-responses-table .microlight').first().innerText().catch(() => '');
-      console.log(`${path}: ${code} ${body.slice(0, 300)}`);
+      console.log(`${path}: ${code}, not as expected: ${body.slice(0, 300)}`);
     } else {
       console.log(`${path}: ${code}`);
     }
     // Close it again, so the next operation's controls are the only ones open.
     await op.locator('.opblock-summary').first().click();
   }
-  console.log(`${count - failed} of ${count} operations answered 2xx with the pre-filled values`);
+  console.log(`${count - failed} of ${count} operations answered as expected with the pre-filled values`);
 } finally {
   await browser.close();
 }

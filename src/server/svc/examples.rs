@@ -32,8 +32,29 @@ pub fn manufacturer_id() -> u32 {
     102
 }
 
+/// Brake discs: priced articles that fit the example Ktype.
 pub fn genart() -> u32 {
-    3500
+    82
+}
+
+/// The demo's own prices file, which `serve --demo` puts into an empty inbox.
+pub fn import_type() -> super::imports::ImportTypeName {
+    super::imports::ImportTypeName::Prices
+}
+
+/// `dryRun`: the example import validates and writes nothing.
+pub fn dry_run() -> bool {
+    true
+}
+
+/// `mainref`: any value selects the article.
+pub fn mainref() -> Option<String> {
+    Some("true".into())
+}
+
+/// `refresh`: only what changed.
+pub fn refresh() -> bool {
+    false
 }
 
 impl Example for ProblemDetails {
@@ -364,6 +385,7 @@ pub fn file_id() -> String {
     "prices.csv".into()
 }
 
+/// The job of the first import since the server started (the `importArticles` example's).
 pub fn job_id() -> u32 {
     1
 }

@@ -389,10 +389,13 @@ impl ImportApi {
         )]
         file_id: Query<String>,
         /// The data set the file holds.
-        #[oai(name = "importType")]
+        #[oai(
+            name = "importType",
+            example = "crate::server::svc::examples::import_type"
+        )]
         import_type: Query<ImportTypeName>,
         /// `true`: validate and report only; nothing is written.
-        #[oai(name = "dryRun")]
+        #[oai(name = "dryRun", example = "crate::server::svc::examples::dry_run")]
         dry_run: Query<bool>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]

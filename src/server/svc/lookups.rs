@@ -130,9 +130,11 @@ impl LookupApi {
             validator(min_length = 1)
         )]
         reference: Path<String>,
-        /// Present: answer the article whose own reference this is.
+        /// Present, with any value: answer the article whose own reference this is. Give
+        /// this or `crossrefs`, not both (in the UI: clear one to send the other).
+        #[oai(example = "crate::server::svc::examples::mainref")]
         mainref: Query<Option<String>>,
-        /// Present: answer the cross-references of the number.
+        /// Present, with any value (`true`): answer the cross-references of the number.
         crossrefs: Query<Option<String>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]

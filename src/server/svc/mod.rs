@@ -64,10 +64,13 @@ impl LaterApi {
     async fn sync_tecdoc(
         &self,
         /// The data set to synchronise.
-        #[oai(name = "importType")]
+        #[oai(
+            name = "importType",
+            example = "crate::server::svc::examples::import_type"
+        )]
         _import_type: Query<imports::ImportTypeName>,
         /// `true`: reload in full instead of what changed since the last sync.
-        #[oai(name = "refresh")]
+        #[oai(name = "refresh", example = "crate::server::svc::examples::refresh")]
         _refresh: Query<bool>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
@@ -85,6 +88,7 @@ impl LaterApi {
         /// The brand.
         #[oai(
             name = "brand_id",
+            example = "crate::server::svc::examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         _brand_id: Query<u32>,
