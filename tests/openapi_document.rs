@@ -223,6 +223,28 @@ fn the_document_describes_every_route_as_the_spec_does() {
     assert_eq!(items["$ref"], "#/components/schemas/GoldaRow");
     assert!(golda_ok["headers"]["Content-Disposition"].is_object());
 
+    // Each error of each route has an example of its own, as the server words it.
+    let example = |route: &str, status: &str| {
+        doc["paths"][route]["get"]["responses"][status]["content"]["application/problem+json"]
+            ["example"]["detail"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{route} {status} has no example"))
+            .to_owned()
+    };
+    assert!(example("/svc/jobs/{id}", "404").contains("no job"));
+    assert!(example("/svc/getArticlesByKtype/{ktype}", "404").contains("Ktype"));
+    assert!(example("/svc/exportGolda", "403").contains("`export` scope"));
+    assert!(example("/svc/importArticles", "403").contains("`admin` scope"));
+    assert!(example("/svc/importArticles", "409").contains("already running"));
+    assert!(example("/svc/exportGolda", "400").contains("`brand_id`"));
+    assert!(example("/svc/jobs/{id}", "400").contains("`id`"));
+    assert!(example("/svc/getCrossRefsOrArticle/{reference}", "503").contains("loading"));
+    // The lookup's two answers are a choice in the UI, the article first.
+    let choice = |name: &str| parameter(lookup, name)["examples"].clone();
+    assert_eq!(choice("mainref")["article"]["value"], "true");
+    assert_eq!(choice("crossrefs")["crossReferences"]["value"], "true");
+    assert_eq!(choice("crossrefs")["none"]["value"], "");
+
     let schemes = &doc["components"]["securitySchemes"];
     assert_eq!(schemes["ApiKeyQuery"]["in"], "query");
     assert_eq!(schemes["ApiKeyQuery"]["name"], "api_key");

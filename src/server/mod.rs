@@ -10,6 +10,7 @@ mod client_address;
 mod compression;
 pub(crate) mod connection;
 pub(crate) mod connection_cap;
+mod document;
 mod health;
 mod json_body;
 mod metrics;
@@ -82,14 +83,16 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
+    let document = Arc::new(document::Document::new(&api));
     let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()
         .at("/health", get(health::health))
         .at("/ready", get(health::ready))
         .at("/metrics", get(metrics::metrics))
-        .at("/openapi.json", api.spec_endpoint())
-        .at("/openapi.yaml", api.spec_endpoint_yaml())
-        .nest("/docs", api.swagger_ui())
+        .at("/openapi.json", get(served_document))
+        .at("/openapi.yaml", get(served_document))
+        .at("/docs", get(served_document))
+        .at("/docs/", get(served_document))
         .nest(
             "/admin",
             admin_api::routes().data(admin_api::AdminChannel::Loopback),
@@ -109,6 +112,20 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(metrics::count_requests)
         .around(access_log::log_access)
         .data(state)
+        .data(document)
+}
+
+/// The OpenAPI document as JSON or YAML, or the UI that shows it, by the path asked for.
+#[poem::handler]
+fn served_document(req: &Request, document: poem::web::Data<&Arc<document::Document>>) -> Response {
+    let (content_type, body) = match req.uri().path() {
+        "/openapi.json" => ("application/json; charset=utf-8", &document.json),
+        "/openapi.yaml" => ("application/yaml; charset=utf-8", &document.yaml),
+        _ => ("text/html; charset=utf-8", &document.ui),
+    };
+    Response::builder()
+        .content_type(content_type)
+        .body(body.clone())
 }
 
 /// A browser pointed at the appliance lands in the API's UI. (A route at "/" would lose to

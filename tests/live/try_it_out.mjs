@@ -76,6 +76,33 @@ try {
     await op.locator('.opblock-summary').first().click();
   }
   console.log(`${count - failed} of ${count} operations answered as expected with the pre-filled values`);
+
+  // The lookup's other answer is a choice away: leave `mainref` out, send `crossrefs`.
+  const lookup = operations.filter({
+    has: page.locator('[data-path="/svc/getCrossRefsOrArticle/{reference}"]'),
+  });
+  await lookup.locator('.opblock-summary').first().click();
+  // It is still in "Try it out" from the pass above.
+  if (!(await lookup.locator('.execute').isVisible())) {
+    await lookup.locator('.try-out__btn').click();
+  }
+  await lookup.locator('tr[data-param-name="mainref"] select').selectOption('none');
+  await lookup.locator('tr[data-param-name="crossrefs"] select').selectOption('crossReferences');
+  await lookup.locator('.execute').click();
+  // The answer shown is replaced when the new one arrives.
+  const answer = lookup
+    .locator('.live-responses-table .response-col_description .microlight', {
+      hasText: '"crossReferences"',
+    })
+    .first();
+  const arrived = await answer.waitFor({ timeout: 20000 }).then(() => true, () => false);
+  if (!arrived) {
+    failed++;
+    const shown = await lookup.locator('.live-responses-table').first().innerText().catch(() => '');
+    console.log(`getCrossRefsOrArticle with crossrefs chosen: ${shown.slice(0, 300)}`);
+  } else {
+    console.log('getCrossRefsOrArticle with crossrefs chosen instead of mainref: cross-references');
+  }
 } finally {
   await browser.close();
 }

@@ -47,11 +47,6 @@ pub fn dry_run() -> bool {
     true
 }
 
-/// `mainref`: any value selects the article.
-pub fn mainref() -> Option<String> {
-    Some("true".into())
-}
-
 /// `refresh`: only what changed.
 pub fn refresh() -> bool {
     false

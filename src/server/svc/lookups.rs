@@ -131,8 +131,7 @@ impl LookupApi {
         )]
         reference: Path<String>,
         /// Present, with any value: answer the article whose own reference this is. Give
-        /// this or `crossrefs`, not both (in the UI: clear one to send the other).
-        #[oai(example = "crate::server::svc::examples::mainref")]
+        /// this or `crossrefs`, not both (in the UI: choose which to send).
         mainref: Query<Option<String>>,
         /// Present, with any value (`true`): answer the cross-references of the number.
         crossrefs: Query<Option<String>>,

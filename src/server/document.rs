@@ -1,0 +1,218 @@
+//! The OpenAPI document as it is served (`/openapi.json`, `/openapi.yaml`) and shown (`/docs`):
+//! poem-openapi's document, with what its attributes cannot say added. Each error status of
+//! each operation gets an example of its own (a 404 of a lookup names a reference, one of an
+//! export a brand; a 403 names the route's scope), and `mainref`/`crossrefs` are offered as
+//! a choice in the UI. Built once, when the server starts.
+
+use poem_openapi::{OpenApi, OpenApiService, Webhook};
+use serde_json::{Value, json};
+
+use crate::store::Scope;
+
+/// The document in the three forms the server answers with.
+pub struct Document {
+    pub json: String,
+    pub yaml: String,
+    /// The Swagger UI page, with this document inside.
+    pub ui: String,
+}
+
+impl Document {
+    pub fn new<T: OpenApi, W: Webhook>(api: &OpenApiService<T, W>) -> Document {
+        let generated = api.spec();
+        let mut doc: Value = serde_json::from_str(&generated).unwrap_or(Value::Null);
+        add_error_examples(&mut doc);
+        offer_lookup_choice(&mut doc);
+        let json = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| generated.clone());
+        let yaml = serde_yaml::to_string(&doc).unwrap_or_else(|_| api.spec_yaml());
+        // The page embeds the document text as generated; it shows this one instead.
+        let ui = api.swagger_ui_html().replacen(&generated, &json, 1);
+        Document { json, yaml, ui }
+    }
+}
+
+/// Every `application/problem+json` answer of every operation gets its own example.
+fn add_error_examples(doc: &mut Value) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(operations) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in operations.values_mut() {
+            let id = operation["operationId"].as_str().unwrap_or("").to_owned();
+            let parameter = first_parameter(operation);
+            let Some(responses) = operation["responses"].as_object_mut() else {
+                continue;
+            };
+            for (status, response) in responses.iter_mut() {
+                let Ok(status) = status.parse::<u16>() else {
+                    continue;
+                };
+                let media = &mut response["content"]["application/problem+json"];
+                if media.is_object() {
+                    media["example"] = problem(status, &id, path, parameter.as_ref());
+                }
+            }
+        }
+    }
+}
+
+/// The first parameter a caller could get wrong (not `provider`), with its schema type.
+fn first_parameter(operation: &Value) -> Option<(String, String)> {
+    operation["parameters"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] != "provider")
+        .map(|p| {
+            let kind = p["schema"]["type"].as_str().unwrap_or("string");
+            (p["name"].as_str().unwrap_or("").to_owned(), kind.to_owned())
+        })
+}
+
+/// A problem+json body as the server writes it for this status on this route.
+fn problem(status: u16, id: &str, path: &str, parameter: Option<&(String, String)>) -> Value {
+    let title = poem::http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error");
+    let mut body = json!({"type": "about:blank", "title": title, "status": status});
+    let (detail, names) = match status {
+        400 => bad_request(id, parameter),
+        401 => ("the provider or its key is not valid".to_owned(), None),
+        403 => (forbidden(path), None),
+        404 => (not_found(id), None),
+        409 => (
+            "an import is already running; poll its job and try again when it has finished"
+                .to_owned(),
+            None,
+        ),
+        429 => (
+            "provider `demo` is over its rate limit; retry after 1 s".to_owned(),
+            None,
+        ),
+        501 => (format!("`{id}` is not implemented in this release"), None),
+        503 => ("the catalogue is still loading".to_owned(), None),
+        _ => (title.to_owned(), None),
+    };
+    body["detail"] = Value::String(detail);
+    if let Some(name) = names {
+        body["parameter"] = Value::String(name);
+    }
+    body
+}
+
+fn bad_request(id: &str, parameter: Option<&(String, String)>) -> (String, Option<String>) {
+    if id == "getCrossRefsOrArticle" {
+        return (
+            "give `mainref` (the article) or `crossrefs` (its cross-references)".into(),
+            Some("mainref".into()),
+        );
+    }
+    let Some((name, kind)) = parameter else {
+        return ("the request is not valid".into(), None);
+    };
+    let detail = match kind.as_str() {
+        "integer" => format!("parameter `{name}` must be a positive integer (1 or more)"),
+        "boolean" => format!("parameter `{name}` must be `true` or `false`"),
+        _ => format!("parameter `{name}` is missing or empty"),
+    };
+    (detail, Some(name.clone()))
+}
+
+/// The scope the route needs, as the authorisation layer words its refusal.
+fn forbidden(path: &str) -> String {
+    let scope = super::svc::route_of(path).map_or(Scope::Read, |(_, scope)| scope);
+    format!(
+        "Access denied: provider `demo` lacks the `{}` scope this route needs",
+        scope.name()
+    )
+}
+
+fn not_found(id: &str) -> String {
+    match id {
+        "getCrossRefsOrArticle" => "no article has the reference 'NOSUCHREF'".into(),
+        "getArticlesByKtype" | "getPricesByKtype" | "price" | "exhaustKitPrice" => {
+            "no vehicle has the Ktype '99999'".into()
+        }
+        "exportRefConcurrente" | "exportRefConcurrenteInterne" => {
+            "no manufacturer has the id 999".into()
+        }
+        "importArticles" => {
+            "the import inbox /var/spool/partscat/inbox has no file 'prices.csv'".into()
+        }
+        "getJob" => "there is no job 7".into(),
+        _ => "no brand has the id 99".into(),
+    }
+}
+
+/// `mainref` and `crossrefs` as the choice they are: each a dropdown of "send it" and "leave
+/// it out", with the article pre-selected, so the UI's first call succeeds and the other
+/// answer is one selection away.
+fn offer_lookup_choice(doc: &mut Value) {
+    let operation = &mut doc["paths"]["/svc/getCrossRefsOrArticle/{reference}"]["get"];
+    let Some(parameters) = operation["parameters"].as_array_mut() else {
+        return;
+    };
+    let send = |what: &str| json!({"summary": format!("send it: {what}"), "value": "true"});
+    let omit = json!({"summary": "leave it out", "value": ""});
+    for parameter in parameters {
+        let examples = match parameter["name"].as_str() {
+            Some("mainref") => json!({"article": send("the article"), "none": omit}),
+            Some("crossrefs") => {
+                json!({"none": omit, "crossReferences": send("the cross-references")})
+            }
+            _ => continue,
+        };
+        if let Some(fields) = parameter.as_object_mut() {
+            fields.remove("example");
+            fields.insert("examples".into(), examples);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_of_each_route_has_its_own_example() {
+        let mut doc = json!({"paths": {
+            "/svc/exportGolda": {"get": {
+                "operationId": "exportGolda",
+                "parameters": [{"name": "brand_id", "schema": {"type": "integer"}}],
+                "responses": {
+                    "200": {"content": {"text/csv": {}}},
+                    "400": {"content": {"application/problem+json": {}}},
+                    "403": {"content": {"application/problem+json": {}}},
+                    "404": {"content": {"application/problem+json": {}}}
+                }
+            }},
+            "/svc/jobs/{id}": {"get": {
+                "operationId": "getJob",
+                "parameters": [{"name": "id", "schema": {"type": "integer"}}],
+                "responses": {"404": {"content": {"application/problem+json": {}}}}
+            }}
+        }});
+        add_error_examples(&mut doc);
+        let golda = &doc["paths"]["/svc/exportGolda"]["get"]["responses"];
+        let example =
+            |status: &str| &golda[status]["content"]["application/problem+json"]["example"];
+        assert_eq!(example("400")["parameter"], "brand_id");
+        assert_eq!(example("400")["status"], 400);
+        assert!(
+            example("403")["detail"]
+                .as_str()
+                .unwrap()
+                .contains("`export`")
+        );
+        assert_eq!(example("404")["title"], "Not Found");
+        assert!(golda["200"]["content"]["text/csv"].get("example").is_none());
+        let job = &doc["paths"]["/svc/jobs/{id}"]["get"]["responses"]["404"];
+        assert_eq!(
+            job["content"]["application/problem+json"]["example"]["detail"],
+            "there is no job 7"
+        );
+    }
+}
