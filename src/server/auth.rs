@@ -245,13 +245,15 @@ fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
 }
 
 /// The scope a route needs (see `svc::ROUTES`); the admin API (and `/metrics`, when it is
-/// guarded) needs `admin`. Unknown paths
-/// need none (they are 404).
-fn required_scope(path: &str) -> Option<Scope> {
+/// guarded) needs `admin`. A `/svc` path of no listed route is refused here, whatever the
+/// router would do with it: a route added without a scope is never served (fail closed).
+fn required_scope(path: &str) -> Result<Scope, Problem> {
     if path == "/admin" || path.starts_with("/admin/") || path == "/metrics" {
-        return Some(Scope::Admin);
+        return Ok(Scope::Admin);
     }
-    super::svc::route_of(path).map(|(_, scope)| scope)
+    super::svc::route_of(path)
+        .map(|(_, scope)| scope)
+        .ok_or_else(|| Problem::not_found(format!("no route has the path {path}")))
 }
 
 /// The `brand_id` a request names, where it is a number (validation answers the rest).
@@ -319,7 +321,7 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
     };
     let caller = admission.caller;
     let checked = required_scope(req.uri().path())
-        .map_or(Ok(()), |scope| check_scope(&caller, scope))
+        .and_then(|scope| check_scope(&caller, scope))
         .and_then(|()| match requested_brand(&req) {
             Some(brand) => check_brand(&caller, brand),
             None => Ok(()),
@@ -403,4 +405,24 @@ pub fn check_rate(state: &AppState, caller: &Caller) -> Result<(), RateLimited> 
             ),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_of_the_document_has_a_scope_and_an_unlisted_one_is_refused() {
+        let document: serde_json::Value =
+            serde_json::from_str(&super::super::openapi().spec()).unwrap();
+        let paths = document["paths"].as_object().unwrap();
+        assert_eq!(paths.len(), super::super::svc::ROUTES.len());
+        for path in paths.keys() {
+            assert!(required_scope(path).is_ok(), "{path} has no scope");
+        }
+        // A route somebody adds to the API but not to the scopes is not served.
+        let refused = required_scope("/svc/newRoute").unwrap_err();
+        assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+        assert_eq!(required_scope("/admin/providers").unwrap(), Scope::Admin);
+    }
 }

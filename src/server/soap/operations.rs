@@ -74,6 +74,19 @@ impl From<StoreError> for Failure {
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
 
+/// Who may call an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A caller whose provider has the scope (an end user's grant: `read`, and `export`
+    /// where the provider allows it).
+    Scope(Scope),
+    /// The provider's own key or whitelisted address, never an end user's grant: the
+    /// operations that hand out grants.
+    OwnCredentials,
+    /// Any authenticated caller: what reveals nothing of the catalogue (the version).
+    AnyCaller,
+}
+
 pub struct Operation {
     pub name: &'static str,
     /// What it does, for the XSD and WSDL.
@@ -82,7 +95,8 @@ pub struct Operation {
     pub request_type: String,
     /// The XSD type whose fields follow `status` and `statusText` in the answer.
     pub answer_type: String,
-    pub scope: Option<Scope>,
+    /// Who may call it; every operation says so, there is no default.
+    pub access: Access,
     /// A pure catalogue read, whose answers the answer cache may keep (the price operations
     /// keep theirs under their `/svc` routes' keys already).
     pub cacheable: bool,
@@ -120,7 +134,7 @@ impl Operation {
 fn operation<Req, Ans>(
     name: &'static str,
     doc: &'static str,
-    scope: Option<Scope>,
+    access: Access,
     run: fn(&Call<'_>, Req) -> Result<Value, Failure>,
 ) -> Operation
 where
@@ -132,7 +146,7 @@ where
         doc,
         request_type: Req::name().into_owned(),
         answer_type: Ans::name().into_owned(),
-        scope,
+        access,
         cacheable: false,
         register: |registry| {
             Req::register(registry);
@@ -164,60 +178,61 @@ impl Operation {
 
 /// Every operation, in the order the WSDL lists them.
 pub fn all() -> Vec<Operation> {
-    use Scope::Read;
+    use Access::{AnyCaller, OwnCredentials};
+    const READ: Access = Access::Scope(Scope::Read);
     vec![
         operation::<AddDynamicAddressRequest, DynamicAddress>(
             "addDynamicAddress",
             "Admits an end user's IPv4 address for the provider for a while (default 1 hour, at most the provider's cap, never above 24). Needs the provider's own key or whitelisted address.",
-            None,
+            OwnCredentials,
             add_dynamic_address,
         ),
         operation::<AddDynamicApiKeyRequest, DynamicApiKey>(
             "addDynamicAPIKey",
             "Makes a key for an end user, valid 1 to 24 hours (default 24); the key is shown once. Needs the provider's own key or whitelisted address.",
-            None,
+            OwnCredentials,
             add_dynamic_api_key,
         ),
         operation::<GetArticlesRequest, ArticleSearch>(
             "getArticles",
             "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, page paging and a cursor.",
-            Some(Read),
+            READ,
             super::article_search::get_articles,
         ).cached(),
         operation::<GetArticleLinkagesRequest, ArticleLinkages>(
             "getArticleLinkages",
             "Every vehicle an article fits, with position, quantity and notes, in one call.",
-            Some(Read),
+            READ,
             get_article_linkages,
         ).cached(),
         operation::<GetLinkageTargetsRequest, LinkageTargetList>(
             "getLinkageTargets",
             "Vehicle types by Ktype or by make, with their details.",
-            Some(Read),
+            READ,
             get_linkage_targets,
         ).cached(),
         operation::<GetBrandsRequest, BrandList>(
             "getBrands",
             "The brands (data suppliers) the provider may see.",
-            Some(Read),
+            READ,
             get_brands,
         ).cached(),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
             "Every generic article (kind of part).",
-            Some(Read),
+            READ,
             get_generic_articles,
         ).cached(),
         operation::<GetManufacturersRequest, ManufacturerList>(
             "getManufacturers",
             "Vehicle makers (of OE numbers) and competitor parts makers.",
-            Some(Read),
+            READ,
             get_manufacturers,
         ).cached(),
         operation::<GetPricesByKtypeRequest, prices::KtypePrices>(
             "getPricesByKtype",
             "The prices of the articles linked to a vehicle type.",
-            Some(Read),
+            READ,
             |call, r| {
                 cached(prices::ktype_prices_built(
                     call.state,
@@ -231,7 +246,7 @@ pub fn all() -> Vec<Operation> {
         operation::<GetKitPriceRequest, prices::GenartPrices>(
             "getKitPrice",
             "Single-article (isKit false) or kit (isKit true) prices of a generic article for a vehicle type; a kit's price is its own list price, else the sum of its components'.",
-            Some(Read),
+            READ,
             |call, r| {
                 cached(prices::genart_prices(
                     call.state,
@@ -245,7 +260,7 @@ pub fn all() -> Vec<Operation> {
         operation::<GetExhaustKitPriceRequest, prices::ExhaustKit>(
             "getExhaustKitPrice",
             "The exhaust kit price of a vehicle type: its exhaust kits, else the cheapest fitting part of each exhaust generic article.",
-            Some(Read),
+            READ,
             |call, r| {
                 cached(prices::exhaust_kit(
                     call.state,
@@ -257,7 +272,7 @@ pub fn all() -> Vec<Operation> {
         operation::<GetVersionInfoRequest, VersionInfo>(
             "getVersionInfo",
             "The appliance's version, and the catalogue's data version and date.",
-            None,
+            AnyCaller,
             get_version_info,
         ),
     ]
@@ -270,21 +285,7 @@ fn grant_failure(e: GrantError) -> Failure {
     }
 }
 
-fn require_static(call: &Call<'_>, operation: &str) -> Result<(), Failure> {
-    if call.caller.credential.is_static() {
-        Ok(())
-    } else {
-        Err(Failure::new(
-            403,
-            format!(
-                "Access denied: {operation} needs the provider's own key or whitelisted address, not a dynamic grant"
-            ),
-        ))
-    }
-}
-
 fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<Value, Failure> {
-    require_static(call, "addDynamicAddress")?;
     let address: Ipv4Addr = match r.address.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => text.parse().map_err(|_| {
             Failure::bad(format!(
@@ -318,7 +319,6 @@ fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<V
 }
 
 fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Value, Failure> {
-    require_static(call, "addDynamicAPIKey")?;
     let state = call.state;
     let grant = access::add_dynamic_key(
         &state.store,

@@ -12,7 +12,7 @@ use poem::{Body, EndpointExt, Request, Response, Route, get, handler};
 use serde_json::{Map, Value};
 
 use super::envelope::{self, Element, MAX_ENVELOPE_BYTES, SoapVersion};
-use super::operations::{self, Call, Failure, Operation};
+use super::operations::{self, Access, Call, Failure, Operation};
 use super::types::Types;
 use super::wsdl::{self, Style};
 use crate::budget::Budget;
@@ -167,9 +167,7 @@ async fn perform(
         Ok(a) => a,
         Err(problem) => return (Outcome::Failed(problem.into()), None),
     };
-    if let Some(scope) = op.scope
-        && let Err(problem) = auth::check_scope(&admission.caller, scope)
-    {
+    if let Err(problem) = allowed(op, &admission.caller) {
         return (Outcome::Failed(problem.into()), None);
     }
     let blocking = op.may_block(&fields);
@@ -489,6 +487,22 @@ async fn json_call(
             json_answer(StatusCode::OK, fields, retry)
         }
         Outcome::Failed(f) => json_answer(http_status(&f), json_failure(&f), retry),
+    }
+}
+
+/// Whether the caller may call the operation, as it declares.
+fn allowed(op: &Operation, caller: &auth::Caller) -> Result<(), Problem> {
+    match op.access {
+        Access::Scope(scope) => auth::check_scope(caller, scope),
+        Access::OwnCredentials if caller.credential.is_static() => Ok(()),
+        Access::OwnCredentials => Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "Access denied: {} needs the provider's own key or whitelisted address, not a dynamic grant",
+                op.name
+            ),
+        )),
+        Access::AnyCaller => Ok(()),
     }
 }
 
