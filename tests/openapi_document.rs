@@ -7,8 +7,6 @@ mod common;
 use common::server::{Served, client};
 use serde_json::Value;
 
-const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/openapi.json");
-
 /// A route, its path parameters, and its query parameters (name, required) besides `provider`.
 type Route = (
     &'static str,
@@ -276,14 +274,9 @@ fn the_document_describes_every_route_as_the_spec_does() {
         );
     }
 
-    let pretty = serde_json::to_string_pretty(&doc).unwrap() + "\n";
-    if std::env::var_os("PARTSCAT_UPDATE_GOLDEN").is_some() {
-        std::fs::write(GOLDEN, &pretty).unwrap();
-    }
-    let golden = std::fs::read_to_string(GOLDEN).unwrap_or_default();
-    assert!(
-        golden == pretty,
-        "the OpenAPI document changed: review it and rerun with PARTSCAT_UPDATE_GOLDEN=1"
+    common::assert_golden(
+        "openapi.json",
+        &(serde_json::to_string_pretty(&doc).unwrap() + "\n"),
     );
 
     let yaml = s.fetch(c.get(format!("{}/openapi.yaml", s.base)));

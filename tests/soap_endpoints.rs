@@ -95,6 +95,16 @@ fn the_wsdls_and_schemas_describe_every_operation_at_the_configured_address() {
         }
         assert!(schema.contains("<xs:documentation>"));
         assert!(!schema.contains("<!DOCTYPE"));
+        // What stock clients compile their stubs from: a change shows up in review (one
+        // element a line, so that the diff says which).
+        let service = path
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".soapEndpoint");
+        let lines = |xml: &str| xml.replace("><", ">\n<") + "\n";
+        common::assert_golden(&format!("{service}.wsdl"), &lines(&text));
+        common::assert_golden(&format!("{service}.xsd"), &lines(&schema));
     }
     // The wrapped style puts the fields in arg0.
     let xsd = s

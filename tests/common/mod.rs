@@ -76,3 +76,19 @@ pub fn totals(report: &serde_json::Value, field: &str) -> u64 {
         files.iter().map(|f| f[field].as_u64().unwrap_or(0)).sum()
     })
 }
+
+/// Whether `text` is the golden file `tests/golden/<name>`: what clients see, so that a change
+/// to it shows up in review. `PARTSCAT_UPDATE_GOLDEN=1` rewrites the file instead.
+pub fn assert_golden(name: &str, text: &str) {
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("PARTSCAT_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, text).unwrap();
+    }
+    let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+    assert!(
+        expected == text,
+        "{name} changed: review it and rerun with PARTSCAT_UPDATE_GOLDEN=1"
+    );
+}
