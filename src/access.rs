@@ -6,25 +6,9 @@
 //! can move time instead of sleeping.
 
 use std::net::Ipv4Addr;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::store::{AuditEntry, ProviderRecord, Store, StoreError, generate_key, hash_key};
-
-/// Unix seconds.
-pub trait Clock: Send + Sync {
-    fn now(&self) -> u64;
-}
-
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now(&self) -> u64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0)
-    }
-}
+use crate::clock::Clock;
+use crate::store::{AuditEntry, ProviderRecord, Store, StoreError, generate_key, hash_key, key_id};
 
 /// No grant lasts longer than a day, whatever the provider's cap says.
 pub const MAX_VALIDITY_HOURS: u32 = 24;
@@ -111,10 +95,7 @@ pub fn add_dynamic_key(
         clock,
         provider,
         "grant.key",
-        format!(
-            "key {} for {hours} h, until {expires_at}",
-            crate::admin::key_id(&hash)
-        ),
+        format!("key {} for {hours} h, until {expires_at}", key_id(&hash)),
     )?;
     store.grant_key(&provider.id, hash, expires_at)?;
     Ok(KeyGrant {

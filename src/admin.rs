@@ -8,9 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::access::Clock;
+use crate::clock::Clock;
 use crate::store::{
-    AuditEntry, Ipv4Range, ProviderRecord, Scope, Store, StoreError, generate_key, hash_key,
+    AuditEntry, Ipv4Range, ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id,
 };
 
 /// Who acts, and through what: `admin socket (alice)`, `provider ops from 127.0.0.1`.
@@ -144,11 +144,6 @@ pub struct Outcome {
     pub provider: ProviderView,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-}
-
-/// A key's id: the first 16 hex digits of its SHA-256, enough to name it, useless to use it.
-pub fn key_id(hash: &[u8; 32]) -> String {
-    hex::encode(&hash[..8])
 }
 
 const MAX_ID_LEN: usize = 64;
@@ -522,7 +517,7 @@ pub fn audit_trail(store: &Store, limit: usize) -> Result<Vec<AuditEntry>, Admin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::SystemClock;
+    use crate::clock::SystemClock;
 
     fn operator() -> Operator {
         Operator("test".into())

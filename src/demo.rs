@@ -6,10 +6,11 @@ use std::path::Path;
 
 use rust_embed::RustEmbed;
 
-use crate::access::Clock;
-use crate::admin::key_id;
+use crate::clock::Clock;
 use crate::import::{self, ImportError, ImportFile, ImportReport, ImportType, Progress, Source};
-use crate::store::{AuditEntry, ProviderRecord, Scope, Store, StoreError, generate_key, hash_key};
+use crate::store::{
+    AuditEntry, ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id,
+};
 
 #[derive(RustEmbed)]
 #[folder = "assets/demo/"]
@@ -134,7 +135,7 @@ pub fn prepare_demo_provider(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::access::SystemClock;
+    use crate::clock::SystemClock;
 
     #[test]
     fn the_demo_provider_keeps_what_an_operator_changed_across_restarts() {

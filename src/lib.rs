@@ -4,6 +4,7 @@ pub mod access;
 pub mod admin;
 pub mod budget;
 pub mod catalogue;
+pub mod clock;
 pub mod config;
 pub mod demo;
 pub mod generate;

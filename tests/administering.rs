@@ -9,7 +9,8 @@ use std::process::Output;
 
 use common::server::{DEMO_KEY, Served, client, client_from};
 use common::{partscat, path, text};
-use partscat::access::{SystemClock, add_dynamic_key};
+use partscat::access::add_dynamic_key;
+use partscat::clock::SystemClock;
 use partscat::store::Store;
 
 const ROUTE: &str = "/svc/getArticlesByKtype/10219";

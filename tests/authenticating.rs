@@ -306,7 +306,7 @@ fn a_brand_restricted_provider_sees_only_its_brands() {
         store.save_provider(record).unwrap();
         partscat::demo::prepare_demo_provider(
             &store,
-            &partscat::access::SystemClock,
+            &partscat::clock::SystemClock,
             Some(DEMO_KEY),
         )
         .unwrap();

@@ -6,9 +6,9 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use partscat::access::SystemClock;
 use partscat::admin::{self, Change, NewProvider, Operator, Outcome, ProviderView};
 use partscat::catalogue::utc_timestamp;
+use partscat::clock::SystemClock;
 use partscat::config::Settings;
 use partscat::store::{AuditEntry, Store, StoreError};
 

@@ -362,12 +362,9 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
             ),
             Err(e) => tracing::warn!(error = %e, "the demo files could not be put into the inbox"),
         }
-        let outcome = demo::prepare_demo_provider(
-            &store,
-            &partscat::access::SystemClock,
-            demo_key.as_deref(),
-        )
-        .map_err(|e| e.to_string())?;
+        let outcome =
+            demo::prepare_demo_provider(&store, &partscat::clock::SystemClock, demo_key.as_deref())
+                .map_err(|e| e.to_string())?;
         println!("demo provider:      {}", demo::DEMO_PROVIDER);
         match outcome {
             demo::DemoKey::Created(key) | demo::DemoKey::Kept(key) => {

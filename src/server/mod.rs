@@ -43,7 +43,7 @@ pub struct AppState {
     /// Client connections against their cap.
     connections: Arc<connection_cap::ConnectionGauge>,
     /// The clock grants expire by.
-    pub clock: Arc<dyn crate::access::Clock>,
+    pub clock: Arc<dyn crate::clock::Clock>,
 }
 
 impl AppState {
@@ -56,7 +56,7 @@ impl AppState {
             connections: connection_cap::ConnectionGauge::new(connection_cap::default_cap(
                 u64::MAX,
             )),
-            clock: Arc::new(crate::access::SystemClock),
+            clock: Arc::new(crate::clock::SystemClock),
             settings,
             ready: AtomicBool::new(false),
             jobs: svc::Jobs::default(),

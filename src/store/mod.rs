@@ -36,7 +36,7 @@ pub use catalogue_view::{Catalogue, CrossHit, Names, NumberMatch};
 pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::TreeName;
-pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key};
+pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key, key_id};
 pub use staging::{Duplicate, Origin, Outcome, Staging, Tally};
 
 use layout::Manifest;

@@ -194,6 +194,11 @@ pub fn hash_key(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()
 }
 
+/// A key's id: the first 16 hex digits of its SHA-256, enough to name it, useless to use it.
+pub fn key_id(hash: &[u8; 32]) -> String {
+    hex::encode(&hash[..8])
+}
+
 /// A new static key: 192 bits from the operating system's CSPRNG, as text.
 pub fn generate_key() -> Result<String, StoreError> {
     let mut bytes = [0u8; 24];
@@ -420,7 +425,7 @@ mod tests {
         // A dynamic key handed to an end user is stored as its hash too.
         let acme = store.provider("acme").unwrap().unwrap();
         let dynamic =
-            crate::access::add_dynamic_key(&store, &crate::access::SystemClock, &acme, None)
+            crate::access::add_dynamic_key(&store, &crate::clock::SystemClock, &acme, None)
                 .unwrap()
                 .api_key;
         store.flush().unwrap();

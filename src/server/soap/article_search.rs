@@ -7,8 +7,9 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use base64::Engine as _;
 use serde_json::Value;
 
+use super::call::{Call, Failure};
 use super::messages::*;
-use super::operations::{Call, Failure, linkages_of};
+use super::vehicles::linkages_of;
 use crate::budget::Budget;
 use crate::catalogue::{self as model, ArticleKey, CrossKind, normalise_reference};
 use crate::server::svc::schema::{CrossKind as SvcCrossKind, Media, Names, Price};

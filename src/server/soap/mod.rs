@@ -3,11 +3,13 @@
 //! JSON, with WSDLs and an XSD generated from the operations' types.
 
 mod article_search;
+mod call;
 pub mod envelope;
 mod messages;
 mod operations;
 mod service;
 mod types;
+mod vehicles;
 mod wsdl;
 
 pub use service::{endpoint_paths, routes};

@@ -9,68 +9,15 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::call::{Call, Failure};
 use super::messages::*;
+use super::vehicles::{linkage_target, linkages_of};
 use crate::access::{self, GrantError};
-use crate::budget::Budget;
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
-use crate::server::AppState;
-use crate::server::auth::Caller;
 use crate::server::problem::Problem;
 use crate::server::svc::prices;
 use crate::server::svc::vehicle_articles::{Paging, Selection};
-use crate::store::{Scope, StoreError};
-
-/// Who calls, and how they were admitted.
-pub struct Call<'a> {
-    pub state: &'a AppState,
-    /// Only a caller admitted by static credentials may issue grants, so an end user cannot
-    /// extend their own access.
-    pub caller: &'a Caller,
-    /// The client's address, as authentication saw it.
-    pub client_ip: Option<IpAddr>,
-    /// Scans stop when it is spent or the client has gone.
-    pub budget: &'a Budget,
-}
-
-/// An operation-level failure: a normal answer with this status and text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    pub status: u16,
-    pub text: String,
-}
-
-impl Failure {
-    pub fn new(status: u16, text: impl Into<String>) -> Failure {
-        Failure {
-            status,
-            text: text.into(),
-        }
-    }
-
-    pub fn bad(text: impl Into<String>) -> Failure {
-        Failure::new(400, text)
-    }
-}
-
-impl From<Problem> for Failure {
-    fn from(p: Problem) -> Failure {
-        Failure::new(p.0.status, p.0.detail)
-    }
-}
-
-impl From<Failure> for Problem {
-    fn from(f: Failure) -> Problem {
-        let status = poem::http::StatusCode::from_u16(f.status)
-            .unwrap_or(poem::http::StatusCode::BAD_REQUEST);
-        Problem::new(status, f.text)
-    }
-}
-
-impl From<StoreError> for Failure {
-    fn from(e: StoreError) -> Failure {
-        Problem::from(e).into()
-    }
-}
+use crate::store::Scope;
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
 
@@ -396,22 +343,6 @@ fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Valu
     answer(&ManufacturerList { manufacturers })
 }
 
-pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
-    LinkageTarget {
-        linkage_target_id: v.ktype.clone(),
-        mfr_name: v.make.clone(),
-        model: v.model.clone(),
-        type_name: v.type_name.clone(),
-        engine: v.engine.clone(),
-        fuel: v.fuel.clone(),
-        kw: v.kw.into(),
-        hp: v.hp.into(),
-        ccm: v.ccm,
-        year_from: v.year_from.to_string(),
-        year_to: v.year_to.map(|y| y.to_string()),
-    }
-}
-
 /// The most vehicle types one call returns.
 const MAX_LINKAGE_TARGETS: usize = 1000;
 
@@ -451,25 +382,6 @@ fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<V
         }
     }
     answer(&LinkageTargetList { linkage_targets })
-}
-
-/// The vehicles an article fits, with how it fits each.
-pub fn linkages_of(
-    catalogue: &crate::store::Catalogue,
-    key: &crate::catalogue::ArticleKey,
-) -> Result<Vec<ArticleLinkage>, Failure> {
-    let mut linkages = Vec::new();
-    for link in catalogue.links_of(key)? {
-        if let Some(v) = catalogue.vehicle(&link.ktype)? {
-            linkages.push(ArticleLinkage {
-                linkage_target: linkage_target(&v),
-                position: link.position,
-                quantity: link.quantity,
-                notes: link.notes,
-            });
-        }
-    }
-    Ok(linkages)
 }
 
 fn get_article_linkages(call: &Call<'_>, r: GetArticleLinkagesRequest) -> Result<Value, Failure> {

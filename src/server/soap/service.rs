@@ -11,8 +11,9 @@ use poem::web::Data;
 use poem::{Body, EndpointExt, Request, Response, Route, get, handler};
 use serde_json::{Map, Value};
 
+use super::call::{Call, Failure};
 use super::envelope::{self, Element, MAX_ENVELOPE_BYTES, SoapVersion};
-use super::operations::{self, Access, Call, Failure, Operation};
+use super::operations::{self, Access, Operation};
 use super::types::Types;
 use super::wsdl::{self, Style};
 use crate::budget::Budget;

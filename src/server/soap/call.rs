@@ -1,0 +1,62 @@
+//! What every operation is given (who calls, how they were admitted, the work budget) and
+//! how it fails: a normal answer with a status and a text naming the field.
+
+use std::net::IpAddr;
+
+use crate::budget::Budget;
+use crate::server::AppState;
+use crate::server::auth::Caller;
+use crate::server::problem::Problem;
+use crate::store::StoreError;
+
+/// Who calls, and how they were admitted.
+pub struct Call<'a> {
+    pub state: &'a AppState,
+    /// Only a caller admitted by static credentials may issue grants, so an end user cannot
+    /// extend their own access.
+    pub caller: &'a Caller,
+    /// The client's address, as authentication saw it.
+    pub client_ip: Option<IpAddr>,
+    /// Scans stop when it is spent or the client has gone.
+    pub budget: &'a Budget,
+}
+
+/// An operation-level failure: a normal answer with this status and text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub status: u16,
+    pub text: String,
+}
+
+impl Failure {
+    pub fn new(status: u16, text: impl Into<String>) -> Failure {
+        Failure {
+            status,
+            text: text.into(),
+        }
+    }
+
+    pub fn bad(text: impl Into<String>) -> Failure {
+        Failure::new(400, text)
+    }
+}
+
+impl From<Problem> for Failure {
+    fn from(p: Problem) -> Failure {
+        Failure::new(p.0.status, p.0.detail)
+    }
+}
+
+impl From<Failure> for Problem {
+    fn from(f: Failure) -> Problem {
+        let status = poem::http::StatusCode::from_u16(f.status)
+            .unwrap_or(poem::http::StatusCode::BAD_REQUEST);
+        Problem::new(status, f.text)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Failure {
+        Problem::from(e).into()
+    }
+}
