@@ -2,7 +2,8 @@
 //! poem-openapi's document, with what its attributes cannot say added. Each error status of
 //! each operation gets an example of its own (a 404 of a lookup names a reference, one of an
 //! export a brand; a 403 names the route's scope), and `mainref`/`crossrefs` are offered as
-//! a choice in the UI. Built once, when the server starts.
+//! a choice in the UI. An enum-valued field is a plain `$ref` rather than poem-openapi's `allOf`
+//! around it, which generated clients cannot read. Built once, when the server starts.
 
 use poem_openapi::{OpenApi, OpenApiService, Webhook};
 use serde_json::{Value, json};
@@ -23,6 +24,7 @@ impl Document {
         let mut doc: Value = serde_json::from_str(&generated).unwrap_or(Value::Null);
         add_error_examples(&mut doc);
         offer_lookup_choice(&mut doc);
+        plain_enum_refs(&mut doc);
         let json = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| generated.clone());
         let yaml = serde_yaml::to_string(&doc).unwrap_or_else(|_| api.spec_yaml());
         // The page embeds the document text as generated; it shows this one instead.
@@ -154,6 +156,59 @@ fn not_found(id: &str) -> String {
     }
 }
 
+/// A field whose type is an enum: poem-openapi writes `{"allOf": [{"$ref": …}, {"description":
+/// …}]}` to keep the field's description, and client generators (openapi-python-client) take
+/// `allOf` for objects only and drop every schema that holds one. The enum's own schema
+/// carries a description, so the field becomes the `$ref` alone.
+fn plain_enum_refs(doc: &mut Value) {
+    let enums: Vec<String> = doc["components"]["schemas"]
+        .as_object()
+        .map(|schemas| {
+            schemas
+                .iter()
+                .filter(|(_, schema)| schema.get("enum").is_some())
+                .map(|(name, _)| format!("#/components/schemas/{name}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let enum_ref = |schema: &Value| {
+        schema
+            .pointer("/allOf/0/$ref")
+            .and_then(Value::as_str)
+            .filter(|r| enums.iter().any(|e| e == r))
+            .map(|r| json!({ "$ref": r }))
+    };
+    if let Some(schemas) = doc["components"]["schemas"].as_object_mut() {
+        let properties = schemas
+            .values_mut()
+            .filter_map(|s| s.get_mut("properties").and_then(Value::as_object_mut))
+            .flat_map(|p| p.values_mut());
+        for property in properties {
+            if let Some(plain) = enum_ref(property) {
+                *property = plain;
+            }
+        }
+    }
+    // Parameters too (`importType`): the example moves to the parameter, where it may be.
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        let parameters = paths
+            .values_mut()
+            .filter_map(Value::as_object_mut)
+            .flat_map(|item| item.values_mut())
+            .filter_map(|op| op.get_mut("parameters").and_then(Value::as_array_mut))
+            .flat_map(|list| list.iter_mut());
+        for parameter in parameters {
+            let Some(plain) = enum_ref(&parameter["schema"]) else {
+                continue;
+            };
+            if let Some(example) = parameter["schema"].get("example").cloned() {
+                parameter["example"] = example;
+            }
+            parameter["schema"] = plain;
+        }
+    }
+}
+
 /// `mainref` and `crossrefs` as the choice they are: each a dropdown of "send it" and "leave
 /// it out", with the article pre-selected, so the UI's first call succeeds and the other
 /// answer is one selection away.
@@ -184,6 +239,22 @@ fn offer_lookup_choice(doc: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_enum_field_is_a_plain_reference() {
+        let mut doc = json!({"components": {"schemas": {
+            "Kind": {"type": "string", "enum": ["oe"], "description": "A kind."},
+            "Ref": {"type": "object", "properties": {}},
+            "Number": {"type": "object", "properties": {
+                "kind": {"description": "d", "allOf": [{"$ref": "#/components/schemas/Kind"}, {"description": "d"}]},
+                "article": {"description": "d", "allOf": [{"$ref": "#/components/schemas/Ref"}, {"description": "d"}]}
+            }}
+        }}});
+        plain_enum_refs(&mut doc);
+        let number = &doc["components"]["schemas"]["Number"]["properties"];
+        assert_eq!(number["kind"], json!({"$ref": "#/components/schemas/Kind"}));
+        assert!(number["article"]["allOf"].is_array(), "objects keep theirs");
+    }
 
     #[test]
     fn each_error_of_each_route_has_its_own_example() {

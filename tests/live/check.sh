@@ -3,9 +3,11 @@
 #   - schemathesis on /openapi.json, every operation, with the demo provider's key;
 #   - headless Chromium renders /docs and lists every route of the document;
 #   - in headless Chromium, "Try it out" → "Execute" on every operation with the values the
-#     UI pre-fills, after authorising in its dialog (tests/live/try_it_out.mjs).
-# Needs: target/release/partscat, $VENV/bin/schemathesis, chromium, and playwright-core in
-# $UI_NODE_MODULES.
+#     UI pre-fills, after authorising in its dialog (tests/live/try_it_out.mjs);
+#   - a Python client generated from the document calls every route
+#     (tests/live/generated_client.py).
+# Needs: target/release/partscat, $VENV with schemathesis and openapi-python-client,
+# chromium, and playwright-core in $UI_NODE_MODULES.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -62,3 +64,6 @@ echo "$((count - missing)) passed, $missing failed"
 
 echo "== Try it out in /docs, every operation"
 NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tests/live/try_it_out.mjs "$BASE" "$KEY"
+
+echo "== a client generated from /openapi.json calls every route"
+"$VENV/bin/python" tests/live/generated_client.py "$BASE" "$KEY"
