@@ -74,8 +74,12 @@ impl AppState {
 
 /// The OpenAPI service of the `/svc` routes; its document is generated from the code.
 fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+    use poem_openapi::{ContactObject, ServerObject};
     OpenApiService::new(svc::api(), "partscat", env!("CARGO_PKG_VERSION"))
         .description(include_str!("openapi_description.md"))
+        .contact(ContactObject::new().name("partscat maintainers"))
+        // Relative: the appliance that serves the document, at whatever address it was reached.
+        .server(ServerObject::new("/").description("this appliance"))
 }
 
 /// The routes and, from the inside out, what every request passes: one value per query

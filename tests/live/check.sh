@@ -5,9 +5,10 @@
 #   - in headless Chromium, "Try it out" → "Execute" on every operation with the values the
 #     UI pre-fills, after authorising in its dialog (tests/live/try_it_out.mjs);
 #   - a Python client generated from the document calls every route
-#     (tests/live/generated_client.py).
+#     (tests/live/generated_client.py);
+#   - Spectral's OpenAPI rules find no warning in the document (tests/live/spectral.yaml).
 # Needs: target/release/partscat, $VENV with schemathesis and openapi-python-client,
-# chromium, and playwright-core in $UI_NODE_MODULES.
+# chromium, and playwright-core and spectral in $UI_NODE_MODULES.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -67,3 +68,8 @@ NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tes
 
 echo "== a client generated from /openapi.json calls every route"
 "$VENV/bin/python" tests/live/generated_client.py "$BASE" "$KEY"
+
+echo "== Spectral's OpenAPI rules"
+curl -fs "$BASE/openapi.json" >"$WORK/openapi.json"
+"$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}")/.bin/spectral" lint \
+    --fail-severity warn --ruleset tests/live/spectral.yaml "$WORK/openapi.json"

@@ -186,6 +186,10 @@ impl ExportApi {
     }
 
     /// The Golda distributor layout of a brand: one row per article × vehicle application.
+    ///
+    /// Each row holds the article, the vehicle (make, model, years), its first EAN and its
+    /// current list price. JSON, or CSV with `is_csv_export=true` (`bom` and `spreadsheet`
+    /// for spreadsheets). Streamed: memory stays flat however large the brand.
     #[oai(
         path = "/svc/exportGolda",
         method = "get",
@@ -230,6 +234,9 @@ impl ExportApi {
     }
 
     /// The technical criteria of a brand's articles: one row per article × criterion.
+    ///
+    /// Each row holds the article, the criterion's name, its value and its unit. JSON, or CSV
+    /// with `is_csv_export=true`. Streamed.
     #[oai(path = "/svc/exportAtc", method = "get", operation_id = "exportAtc")]
     async fn export_atc(
         &self,
@@ -332,6 +339,9 @@ impl ExportApi {
     }
 
     /// The same as `exportRefConcurrente`, restricted to one of the maker's brands.
+    ///
+    /// The competitor's numbers that match articles of `brand_id`, one row each. JSON, or
+    /// CSV when the client's `Accept` prefers `text/csv`. Streamed.
     #[oai(
         path = "/svc/exportRefConcurrenteInterne",
         method = "get",

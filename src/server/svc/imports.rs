@@ -484,6 +484,9 @@ impl ImportApi {
     }
 
     /// The status of a job: progress while it runs, the report once it has finished.
+    ///
+    /// Jobs are numbered from 1 since the server started; `importArticles` answers with its
+    /// job's id, and a job stays readable after it has finished.
     #[oai(path = "/svc/jobs/:id", method = "get", operation_id = "getJob")]
     async fn job(
         &self,

@@ -58,8 +58,9 @@ fn not_yet(route: &str) -> ApiError<Unimplemented> {
 
 #[OpenApi(tag = "ApiTag::Synchronisation")]
 impl LaterApi {
-    /// Pulls catalogue data of `importType` from the configured upstream. Not implemented
-    /// in this release: answers 501.
+    /// Pulls catalogue data of `importType` from the configured upstream.
+    ///
+    /// Not implemented in this release: answers 501.
     #[oai(path = "/svc/syncTecdoc", method = "get", operation_id = "syncTecdoc")]
     async fn sync_tecdoc(
         &self,
@@ -81,6 +82,7 @@ impl LaterApi {
     }
 
     /// Builds a brand's DMM package, optionally publishing it and fetching 360-degree frames.
+    ///
     /// Not implemented in this release: answers 501.
     #[oai(path = "/svc/apiDMM", method = "get", operation_id = "apiDMM")]
     async fn api_dmm(

@@ -248,8 +248,11 @@ impl PriceApi {
         Ok(ktype_prices(&state, &caller, &ktype, &selection, &paging)?)
     }
 
-    /// Prices of a generic article for a Ktype: of its single articles (`is_kit=0`) or of
-    /// its kits (`is_kit=1`).
+    /// Prices of a generic article for a Ktype: of its single articles or of its kits.
+    ///
+    /// `is_kit=0`: the articles of the generic article that fit the vehicle, with their
+    /// prices. `is_kit=1`: its kits, each with its own list price, else the sum of its
+    /// components' prices.
     #[oai(
         path = "/svc/price/:genart/:is_kit/:ktype",
         method = "get",
