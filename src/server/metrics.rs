@@ -87,8 +87,8 @@ impl Default for Metrics {
 
 /// A fixed label for a path.
 fn route_label(path: &str) -> &'static str {
-    if let Some((name, _)) = super::svc::route_of(path) {
-        return name;
+    if let Some(route) = super::svc::route_of(path) {
+        return route.name();
     }
     match path {
         "/health" => "health",

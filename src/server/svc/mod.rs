@@ -166,59 +166,94 @@ fn slashes_encoded(uri: &poem::http::Uri) -> Option<poem::http::Uri> {
     poem::http::Uri::from_parts(parts).ok()
 }
 
-/// Every route by its first path segment, with the scope it needs: lookups and prices
-/// `read`, exports and DMM `export`, imports, jobs, synchronisation and apiDMM `admin`.
-pub const ROUTES: [(&str, Scope); 15] = [
-    ("getCrossRefsOrArticle", Scope::Read),
-    ("getArticlesByKtype", Scope::Read),
-    ("getPricesByKtype", Scope::Read),
-    ("price", Scope::Read),
-    ("e", Scope::Read),
-    ("exportGolda", Scope::Export),
-    ("exportCatalogue", Scope::Export),
-    ("exportRefConcurrente", Scope::Export),
-    ("exportRefConcurrenteInterne", Scope::Export),
-    ("exportAtc", Scope::Export),
-    ("DMM", Scope::Export),
-    ("importArticles", Scope::Admin),
-    ("jobs", Scope::Admin),
-    ("syncTecdoc", Scope::Admin),
-    ("apiDMM", Scope::Admin),
-];
-
-/// The route a `/svc` path belongs to: its name and scope.
-pub fn route_of(path: &str) -> Option<(&'static str, Scope)> {
-    let name = path.strip_prefix("/svc/")?.split('/').next()?;
-    ROUTES.iter().find(|(n, _)| *n == name).copied()
+/// A `/svc` route as its operation declares it (`#[oai(path)]`; a test holds the two equal),
+/// with the scope it needs. Authorisation and the errors of malformed paths read this table.
+pub struct Route {
+    pub path: &'static str,
+    pub scope: Scope,
 }
 
-/// The path parameters of the routes that take them, in order, so that a path with an
-/// empty segment (`/svc/e/k/`) is answered with the parameter's name instead of a bare 404.
-const PATH_ROUTES: [(&str, &[&str]); 6] = [
-    ("/svc/getCrossRefsOrArticle/", &["reference"]),
-    ("/svc/getArticlesByKtype/", &["ktype"]),
-    ("/svc/getPricesByKtype/", &["ktype"]),
-    ("/svc/price/", &["genart", "is_kit", "ktype"]),
-    ("/svc/e/k/", &["ktype"]),
-    ("/svc/jobs/", &["id"]),
+const fn route(path: &'static str, scope: Scope) -> Route {
+    Route { path, scope }
+}
+
+/// Every route: lookups and prices need `read`, exports and DMM `export`, imports, jobs,
+/// synchronisation and apiDMM `admin`. A path not here is refused (`auth`).
+pub const ROUTES: [Route; 15] = [
+    route("/svc/getCrossRefsOrArticle/:reference", Scope::Read),
+    route("/svc/getArticlesByKtype/:ktype", Scope::Read),
+    route("/svc/getPricesByKtype/:ktype", Scope::Read),
+    route("/svc/price/:genart/:is_kit/:ktype", Scope::Read),
+    route("/svc/e/k/:ktype", Scope::Read),
+    route("/svc/exportGolda", Scope::Export),
+    route("/svc/exportCatalogue", Scope::Export),
+    route("/svc/exportRefConcurrente", Scope::Export),
+    route("/svc/exportRefConcurrenteInterne", Scope::Export),
+    route("/svc/exportAtc", Scope::Export),
+    route("/svc/DMM", Scope::Export),
+    route("/svc/importArticles", Scope::Admin),
+    route("/svc/jobs/:id", Scope::Admin),
+    route("/svc/syncTecdoc", Scope::Admin),
+    route("/svc/apiDMM", Scope::Admin),
 ];
+
+impl Route {
+    /// Its first segment after `/svc/`, which no two routes share.
+    pub fn name(&self) -> &'static str {
+        self.path["/svc/".len()..].split('/').next().unwrap_or("")
+    }
+
+    /// What comes before its first path parameter (`/svc/e/k/`); the whole path without one.
+    fn prefix(&self) -> &'static str {
+        self.path.find("/:").map_or(self.path, |i| &self.path[..=i])
+    }
+
+    /// Its path parameters, in order.
+    fn parameters(&self) -> impl Iterator<Item = &'static str> {
+        self.path.split('/').filter_map(|s| s.strip_prefix(':'))
+    }
+
+    /// The path as the OpenAPI document writes it (`{ktype}` for `:ktype`), for the test
+    /// that holds the operations' paths and this table equal.
+    #[cfg(test)]
+    pub fn document_path(&self) -> String {
+        self.path
+            .split('/')
+            .map(|s| match s.strip_prefix(':') {
+                Some(name) => format!("{{{name}}}"),
+                None => s.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+/// The route a `/svc` path belongs to, by its first segment.
+pub fn route_of(path: &str) -> Option<&'static Route> {
+    let name = path.strip_prefix("/svc/")?.split('/').next()?;
+    ROUTES.iter().find(|r| r.name() == name)
+}
+
+/// The route with path parameters whose prefix the path starts with.
+fn parameterised_route(path: &str) -> Option<&'static Route> {
+    ROUTES
+        .iter()
+        .find(|r| r.parameters().next().is_some() && path.starts_with(r.prefix()))
+}
 
 /// The name of a route's `index`th path parameter (poem-openapi reports some as `param<N>`).
 pub fn path_parameter_name(path: &str, index: usize) -> Option<&'static str> {
-    PATH_ROUTES
-        .iter()
-        .find(|(prefix, _)| path.starts_with(prefix))
-        .and_then(|(_, params)| params.get(index).copied())
+    parameterised_route(path)?.parameters().nth(index)
 }
 
 /// The first path parameter whose segment does not decode to UTF-8.
 pub fn undecodable_path_parameter(path: &str) -> Option<&'static str> {
-    let (prefix, params) = PATH_ROUTES.iter().find(|(p, _)| path.starts_with(p))?;
-    path[prefix.len()..]
+    let route = parameterised_route(path)?;
+    path[route.prefix().len()..]
         .split('/')
-        .zip(params.iter())
+        .zip(route.parameters())
         .find(|(segment, _)| percent_decoded(segment).is_none())
-        .map(|(_, name)| *name)
+        .map(|(_, name)| name)
 }
 
 fn percent_decoded(segment: &str) -> Option<String> {
@@ -240,7 +275,9 @@ fn percent_decoded(segment: &str) -> Option<String> {
 
 /// The parameter a path leaves empty, for a path that no route matched.
 pub fn empty_path_parameter(path: &str) -> Option<&'static str> {
-    for (prefix, params) in PATH_ROUTES {
+    for route in ROUTES.iter().filter(|r| r.parameters().next().is_some()) {
+        let prefix = route.prefix();
+        let params: Vec<&'static str> = route.parameters().collect();
         let base = prefix.trim_end_matches('/');
         let rest = if path == base {
             ""
