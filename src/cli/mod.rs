@@ -340,6 +340,33 @@ fn prepare_inbox(inbox: &std::path::Path) {
     }
 }
 
+/// What `--demo` does before the server starts: the demo's files into an empty inbox, and
+/// the demo provider (created on the store's first start, kept after), with its key printed.
+fn prepare_demo(store: &Store, settings: &Settings, demo_key: Option<&str>) -> Result<(), String> {
+    match demo::seed_inbox(&settings.inbox) {
+        Ok(0) => {}
+        Ok(files) => tracing::info!(
+            files,
+            inbox = %settings.inbox.display(),
+            "the demo catalogue's files are in the empty import inbox, for importArticles to try"
+        ),
+        Err(e) => tracing::warn!(error = %e, "the demo files could not be put into the inbox"),
+    }
+    let outcome = demo::prepare_demo_provider(store, &partscat::clock::SystemClock, demo_key)
+        .map_err(|e| e.to_string())?;
+    println!("demo provider:      {}", demo::DEMO_PROVIDER);
+    match outcome {
+        demo::DemoKey::Created(key) | demo::DemoKey::Kept(key) => {
+            println!("demo key:           {key}")
+        }
+        demo::DemoKey::Added(key) => println!("demo key:           {key} (added)"),
+        demo::DemoKey::Unchanged => println!(
+            "demo key:           unchanged (the one printed when this store was first served; --demo-key KEY adds one)"
+        ),
+    }
+    Ok(())
+}
+
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
     // Bound before the store is opened or created: a busy port leaves nothing behind.
     let listeners = server::bind(&settings.listen).map_err(|e| e.to_string())?;
@@ -353,28 +380,7 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
     }
     prepare_inbox(&settings.inbox);
     if demo {
-        match demo::seed_inbox(&settings.inbox) {
-            Ok(0) => {}
-            Ok(files) => tracing::info!(
-                files,
-                inbox = %settings.inbox.display(),
-                "the demo catalogue's files are in the empty import inbox, for importArticles to try"
-            ),
-            Err(e) => tracing::warn!(error = %e, "the demo files could not be put into the inbox"),
-        }
-        let outcome =
-            demo::prepare_demo_provider(&store, &partscat::clock::SystemClock, demo_key.as_deref())
-                .map_err(|e| e.to_string())?;
-        println!("demo provider:      {}", demo::DEMO_PROVIDER);
-        match outcome {
-            demo::DemoKey::Created(key) | demo::DemoKey::Kept(key) => {
-                println!("demo key:           {key}")
-            }
-            demo::DemoKey::Added(key) => println!("demo key:           {key} (added)"),
-            demo::DemoKey::Unchanged => println!(
-                "demo key:           unchanged (the one printed when this store was first served; --demo-key KEY adds one)"
-            ),
-        }
+        prepare_demo(&store, &settings, demo_key.as_deref())?;
     }
     for line in server::addresses::startup_lines(&settings) {
         println!("{line}");
