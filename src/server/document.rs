@@ -5,6 +5,9 @@
 //! a choice in the UI. An enum-valued field is a plain `$ref` rather than poem-openapi's `allOf`
 //! around it, which generated clients cannot read. Built once, when the server starts.
 
+use bytes::Bytes;
+use poem::endpoint::make_sync;
+use poem::{Endpoint, Response};
 use poem_openapi::{OpenApi, OpenApiService, Webhook};
 use serde_json::{Value, json};
 
@@ -12,10 +15,10 @@ use crate::store::Scope;
 
 /// The document in the three forms the server answers with.
 pub struct Document {
-    pub json: String,
-    pub yaml: String,
+    json: Bytes,
+    yaml: Bytes,
     /// The Swagger UI page, with this document inside.
-    pub ui: String,
+    ui: Bytes,
 }
 
 impl Document {
@@ -29,8 +32,36 @@ impl Document {
         let yaml = serde_yaml::to_string(&doc).unwrap_or_else(|_| api.spec_yaml());
         // The page embeds the document text as generated; it shows this one instead.
         let ui = api.swagger_ui_html().replacen(&generated, &json, 1);
-        Document { json, yaml, ui }
+        Document {
+            json: json.into(),
+            yaml: yaml.into(),
+            ui: ui.into(),
+        }
     }
+
+    /// `/openapi.json`.
+    pub fn json(&self) -> impl Endpoint<Output = Response> + use<> {
+        answer("application/json; charset=utf-8", self.json.clone())
+    }
+
+    /// `/openapi.yaml`.
+    pub fn yaml(&self) -> impl Endpoint<Output = Response> + use<> {
+        answer("application/yaml; charset=utf-8", self.yaml.clone())
+    }
+
+    /// `/docs`: the UI.
+    pub fn ui(&self) -> impl Endpoint<Output = Response> + use<> {
+        answer("text/html; charset=utf-8", self.ui.clone())
+    }
+}
+
+/// An endpoint that answers these bytes (shared, not copied, per request).
+fn answer(content_type: &'static str, body: Bytes) -> impl Endpoint<Output = Response> {
+    make_sync(move |_| {
+        Response::builder()
+            .content_type(content_type)
+            .body(body.clone())
+    })
 }
 
 /// Every `application/problem+json` answer of every operation gets its own example.

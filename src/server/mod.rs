@@ -87,16 +87,16 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
-    let document = Arc::new(document::Document::new(&api));
+    let document = document::Document::new(&api);
     let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()
         .at("/health", get(health::health))
         .at("/ready", get(health::ready))
         .at("/metrics", get(metrics::metrics))
-        .at("/openapi.json", get(served_document))
-        .at("/openapi.yaml", get(served_document))
-        .at("/docs", get(served_document))
-        .at("/docs/", get(served_document))
+        .at("/openapi.json", get(document.json()))
+        .at("/openapi.yaml", get(document.yaml()))
+        .at("/docs", get(document.ui()))
+        .at("/docs/", get(document.ui()))
         .nest(
             "/admin",
             admin_api::routes().data(admin_api::AdminChannel::Loopback),
@@ -104,10 +104,9 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .nest(soap_prefix, soap::routes())
         .nest("/", api)
         .around(svc::reject_repeated_parameters)
-        .around(svc::encode_reference_slashes)
+        .around(paths_as_written)
         .around(auth::require_caller)
         .around(require_ready)
-        .around(welcome)
         // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
         .boxed()
         .around(connection::bound_body)
@@ -116,27 +115,17 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(metrics::count_requests)
         .around(access_log::log_access)
         .data(state)
-        .data(document)
 }
 
-/// The OpenAPI document as JSON or YAML, or the UI that shows it, by the path asked for.
-#[poem::handler]
-fn served_document(req: &Request, document: poem::web::Data<&Arc<document::Document>>) -> Response {
-    let (content_type, body) = match req.uri().path() {
-        "/openapi.json" => ("application/json; charset=utf-8", &document.json),
-        "/openapi.yaml" => ("application/yaml; charset=utf-8", &document.yaml),
-        _ => ("text/html; charset=utf-8", &document.ui),
-    };
-    Response::builder()
-        .content_type(content_type)
-        .body(body.clone())
-}
-
-/// A browser pointed at the appliance lands in the API's UI. (A route at "/" would lose to
-/// the OpenAPI service nested there.)
-async fn welcome<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+/// Paths as people write them, into the form the routes take (one layer, as every request
+/// passes it): `/` leads to the UI (a route at "/" would lose to the OpenAPI service nested
+/// there), and a reference's unencoded `/` is encoded (`svc::slashes_encoded`).
+async fn paths_as_written<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     if req.uri().path() == "/" && req.method() == poem::http::Method::GET {
         return Ok(poem::web::Redirect::see_other("/docs").into_response());
+    }
+    if let Some(uri) = svc::slashes_encoded(req.uri()) {
+        *req.uri_mut() = uri;
     }
     Ok(next.call(req).await?.into_response())
 }

@@ -136,22 +136,11 @@ pub async fn reject_repeated_parameters<E: poem::Endpoint>(
 const REFERENCE_ROUTE: &str = "/svc/getCrossRefsOrArticle/";
 
 /// References often hold a `/` (`HU 719/7 x`, `FN 717/5`). Sent as is, it would split the
-/// path; here everything after the route's name is the reference, so `…/FN%20717/5` and
-/// `…/FN%20717%2F5` are the same request.
-pub async fn encode_reference_slashes<E: poem::Endpoint>(
-    next: E,
-    mut req: poem::Request,
-) -> poem::Result<poem::Response> {
-    use poem::IntoResponse;
-    if let Some(uri) = slashes_encoded(req.uri()) {
-        *req.uri_mut() = uri;
-    }
-    Ok(next.call(req).await?.into_response())
-}
-
-/// The URI with the slashes of its reference encoded, where it has any. A URI that was
-/// parsed stays parseable with `%2F` for `/`, so `None` means "nothing to encode".
-fn slashes_encoded(uri: &poem::http::Uri) -> Option<poem::http::Uri> {
+/// path; everything after the route's name is the reference, so `…/FN%20717/5` and
+/// `…/FN%20717%2F5` are the same request. The URI with the slashes of its reference encoded,
+/// where it has any: a URI that was parsed stays parseable with `%2F` for `/`, so `None`
+/// means "nothing to encode".
+pub fn slashes_encoded(uri: &poem::http::Uri) -> Option<poem::http::Uri> {
     let reference = uri.path().strip_prefix(REFERENCE_ROUTE)?;
     if !reference.contains('/') {
         return None;
