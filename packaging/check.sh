@@ -45,7 +45,9 @@ stop() { # pid: SIGTERM, as systemd and podman stop it; a clean stop exits 0
 
 echo "== the Debian package"
 "${CARGO_DEB:-cargo-deb}" deb --no-build --output "$work/partscat.deb" >/dev/null
-DEBIAN_FRONTEND=noninteractive dpkg -i "$work/partscat.deb" >/dev/null
+# apt, not dpkg: it installs what the package depends on (adduser) on a bare machine.
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "$work/partscat.deb" >/dev/null
 if command -v systemd-analyze >/dev/null; then
     systemd-analyze verify /usr/lib/systemd/system/partscat.service
     echo "systemd-analyze verify: no findings"

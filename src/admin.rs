@@ -237,7 +237,8 @@ fn check_grant_hours(hours: u8) -> Result<u8, AdminError> {
     Ok(hours)
 }
 
-fn audit(
+/// Records an admin action in the audit trail, stamped by `clock`.
+pub fn audit(
     store: &Store,
     clock: &dyn Clock,
     operator: &Operator,

@@ -6,11 +6,10 @@ use std::path::Path;
 
 use rust_embed::RustEmbed;
 
+use crate::admin::{self, Operator};
 use crate::clock::Clock;
 use crate::import::{self, ImportError, ImportFile, ImportReport, ImportType, Progress, Source};
-use crate::store::{
-    AuditEntry, ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id,
-};
+use crate::store::{ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id};
 
 #[derive(RustEmbed)]
 #[folder = "assets/demo/"]
@@ -90,14 +89,9 @@ pub fn prepare_demo_provider(
     clock: &dyn Clock,
     key: Option<&str>,
 ) -> Result<DemoKey, StoreError> {
+    let operator = Operator(OPERATOR.into());
     let audit = |action: &str, detail: String| {
-        store.record_audit(&AuditEntry {
-            at: clock.now(),
-            operator: OPERATOR.into(),
-            action: action.into(),
-            provider: DEMO_PROVIDER.into(),
-            detail,
-        })
+        admin::audit(store, clock, &operator, action, DEMO_PROVIDER, detail)
     };
     let Some(existing) = store.provider(DEMO_PROVIDER)? else {
         let key = match key {
