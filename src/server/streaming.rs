@@ -254,8 +254,15 @@ fn misread_by_spreadsheets(cell: &str) -> bool {
     if digits(cell) {
         return (cell.len() > 1 && cell.starts_with('0')) || cell.len() >= 12;
     }
-    let parts: Vec<&str> = cell.split(['-', '/']).collect();
-    (2..=3).contains(&parts.len()) && parts.iter().all(|p| digits(p) && p.len() <= 4)
+    // Two or three groups of up to four digits, without collecting them (once per cell).
+    let mut groups = 0;
+    for part in cell.split(['-', '/']) {
+        if !(digits(part) && part.len() <= 4) {
+            return false;
+        }
+        groups += 1;
+    }
+    (2..=3).contains(&groups)
 }
 
 pub fn formula_like(cell: &str) -> bool {
