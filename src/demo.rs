@@ -6,9 +6,9 @@ use std::path::Path;
 
 use rust_embed::RustEmbed;
 
-use crate::admin::{self, Operator};
 use crate::clock::Clock;
 use crate::import::{self, ImportError, ImportFile, ImportReport, ImportType, Progress, Source};
+use crate::service::admin::{self, Operator};
 use crate::store::{ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id};
 
 #[derive(RustEmbed)]

@@ -1,7 +1,5 @@
 //! partscat: an on-premise automotive parts-catalogue appliance.
 
-pub mod access;
-pub mod admin;
 pub mod budget;
 pub mod catalogue;
 pub mod clock;
@@ -10,4 +8,5 @@ pub mod demo;
 pub mod generate;
 pub mod import;
 pub mod server;
+pub mod service;
 pub mod store;

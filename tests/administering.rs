@@ -9,8 +9,8 @@ use std::process::Output;
 
 use common::server::{DEMO_KEY, Served, client, client_from};
 use common::{partscat, path, text};
-use partscat::access::add_dynamic_key;
 use partscat::clock::SystemClock;
+use partscat::service::access::add_dynamic_key;
 use partscat::store::Store;
 
 const ROUTE: &str = "/svc/getArticlesByKtype/10219";

@@ -139,7 +139,7 @@ fn json_log_lines_for_collectors() {
     let s = Served::demo_with_env(&[], &[("PARTSCAT_LOG_FORMAT", "json")]);
     assert_eq!(s.get(ROUTE).status, 200);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while !s.log_text().contains("partscat::access") {
+    while !s.log_text().contains("partscat::service::access") {
         assert!(std::time::Instant::now() < deadline, "{}", s.log_text());
         std::thread::sleep(std::time::Duration::from_millis(50));
     }

@@ -1,15 +1,15 @@
 //! `partscat admin`: provider administration. Only one process can open the store, so while
 //! the server runs these commands talk to its admin API over the Unix socket; when it is
-//! stopped they work on the store directly. Both ways run the same `partscat::admin` calls.
+//! stopped they work on the store directly. Both ways run the same `partscat::service::admin` calls.
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use partscat::admin::{self, Change, NewProvider, Operator, Outcome, ProviderView};
 use partscat::catalogue::utc_timestamp;
 use partscat::clock::SystemClock;
 use partscat::config::Settings;
+use partscat::service::admin::{self, Change, NewProvider, Operator, Outcome, ProviderView};
 use partscat::store::{AuditEntry, Store, StoreError};
 
 #[derive(Args)]

@@ -10,7 +10,7 @@ use poem::http::Uri;
 use poem::{Endpoint, IntoResponse, Request, Response};
 use tracing::Level;
 
-const TARGET: &str = "partscat::access";
+const TARGET: &str = "partscat::service::access";
 
 pub async fn log_access<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
     if !tracing::enabled!(target: TARGET, Level::INFO) {

@@ -18,9 +18,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::AppState;
-use super::auth::Caller;
 use super::problem::Problem;
-use crate::admin::{self, AdminError, Operator};
+use crate::service::admin::{self, AdminError, Operator};
+use crate::service::caller::Caller;
 
 /// How a request reached the admin API, which says who acts.
 #[derive(Debug, Clone, Copy)]

@@ -15,32 +15,10 @@ use poem_openapi::auth::{ApiKey, Basic};
 use super::AppState;
 use super::client_address::{client_ip, direct_from_loopback};
 use super::problem::Problem;
-use crate::access;
 use crate::config::MetricsAccess;
-use crate::store::{ProviderRecord, Scope, hash_key};
-
-/// The authenticated caller, in the request's extensions for handlers that need it.
-#[derive(Debug, Clone)]
-pub struct Caller {
-    pub provider: Arc<ProviderRecord>,
-    pub credential: Credential,
-}
-
-/// What admitted a call: the provider's own credentials, or a grant it handed an end user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Credential {
-    StaticKey,
-    Whitelist,
-    DynamicKey,
-    AddressGrant,
-}
-
-impl Credential {
-    /// The provider's own key or whitelisted address, not an end user's grant.
-    pub fn is_static(self) -> bool {
-        matches!(self, Credential::StaticKey | Credential::Whitelist)
-    }
-}
+use crate::service::access;
+use crate::service::caller::{Caller, Credential};
+use crate::store::{Scope, hash_key};
 
 // The three places a key may be. These types declare them in the document; `authenticate`
 // reads the raw request, so their fields are never read.
@@ -262,34 +240,6 @@ fn requested_brand(req: &Request) -> Option<u32> {
     form_urlencoded::parse(query.as_bytes())
         .find(|(name, _)| name == "brand_id")
         .and_then(|(_, value)| value.parse().ok())
-}
-
-impl Caller {
-    /// Whether the call may use the scope: its provider has it, and an end user's dynamic
-    /// key or address grant is limited to `read` (and `export` where the provider allows
-    /// it), whatever else the provider may do.
-    pub fn may_use(&self, scope: Scope) -> bool {
-        let end_user_may = match scope {
-            Scope::Read => true,
-            Scope::Export => self.provider.dynamic_export,
-            Scope::Admin => false,
-        };
-        self.provider.scopes.contains(&scope) && (self.credential.is_static() || end_user_may)
-    }
-
-    /// The brands this caller may see; empty: every brand.
-    pub fn brands(&self) -> &[u32] {
-        &self.provider.brands
-    }
-
-    /// Keeps the articles of brands this caller may see.
-    pub fn visible(
-        &self,
-        mut keys: Vec<crate::catalogue::ArticleKey>,
-    ) -> Vec<crate::catalogue::ArticleKey> {
-        keys.retain(|k| self.provider.sees_brand(k.brand_id));
-        keys
-    }
 }
 
 /// Authenticates every `/svc` request before it is routed, checks its scope and its

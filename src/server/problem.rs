@@ -87,6 +87,18 @@ impl From<crate::store::StoreError> for Problem {
     }
 }
 
+impl From<crate::service::ServiceError> for Problem {
+    fn from(e: crate::service::ServiceError) -> Problem {
+        use crate::service::ServiceError as E;
+        match e {
+            E::BadParameter { parameter, detail } => Problem::bad_parameter(parameter, detail),
+            E::NotFound(detail) => Problem::not_found(detail),
+            E::Conflict(detail) => Problem::new(StatusCode::CONFLICT, detail),
+            E::Store(e) => e.into(),
+        }
+    }
+}
+
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
         let body = serde_json::to_vec(&self.0).unwrap_or_default();

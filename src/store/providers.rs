@@ -424,10 +424,14 @@ mod tests {
         );
         // A dynamic key handed to an end user is stored as its hash too.
         let acme = store.provider("acme").unwrap().unwrap();
-        let dynamic =
-            crate::access::add_dynamic_key(&store, &crate::clock::SystemClock, &acme, None)
-                .unwrap()
-                .api_key;
+        let dynamic = crate::service::access::add_dynamic_key(
+            &store,
+            &crate::clock::SystemClock,
+            &acme,
+            None,
+        )
+        .unwrap()
+        .api_key;
         store.flush().unwrap();
 
         for entry in std::fs::read_dir(dir.path()).unwrap() {

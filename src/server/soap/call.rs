@@ -5,8 +5,8 @@ use std::net::IpAddr;
 
 use crate::budget::Budget;
 use crate::server::AppState;
-use crate::server::auth::Caller;
 use crate::server::problem::Problem;
+use crate::service::caller::Caller;
 use crate::store::StoreError;
 
 /// Who calls, and how they were admitted.

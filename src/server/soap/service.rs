@@ -22,6 +22,7 @@ use crate::server::answer_cache::LookupKind;
 use crate::server::auth;
 use crate::server::connection::body_error_status;
 use crate::server::problem::Problem;
+use crate::service::caller::Caller;
 
 /// The operations and their types, built once.
 struct Service {
@@ -492,7 +493,7 @@ async fn json_call(
 }
 
 /// Whether the caller may call the operation, as it declares.
-fn allowed(op: &Operation, caller: &auth::Caller) -> Result<(), Problem> {
+fn allowed(op: &Operation, caller: &Caller) -> Result<(), Problem> {
     match op.access {
         Access::Scope(scope) => auth::check_scope(caller, scope),
         Access::OwnCredentials if caller.credential.is_static() => Ok(()),

@@ -15,9 +15,10 @@ use super::export_rows::*;
 use super::schema::{Names, Vehicle};
 use crate::catalogue::{self as model, Date, ManufacturerKind};
 use crate::server::AppState;
-use crate::server::auth::{Caller, Credentials};
+use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::{CsvStyle, ExportResponse, Format, RowWriter, WriteItem, stream};
+use crate::service::caller::Caller;
 use crate::store::{Catalogue, CrossHit, StoreError};
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;

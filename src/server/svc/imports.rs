@@ -16,9 +16,10 @@ use serde::Serialize;
 use super::ApiTag;
 use crate::import::{self, ImportFile, ImportReport, ImportType, Source, Verdict};
 use crate::server::AppState;
-use crate::server::auth::{Caller, Credentials};
+use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
+use crate::service::caller::Caller;
 
 /// Finished jobs kept for `GET /svc/jobs/:id`.
 const JOBS_KEPT: usize = 100;

@@ -14,10 +14,11 @@ use super::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
-use crate::server::auth::{Caller, Credentials};
+use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
+use crate::service::caller::Caller;
 use crate::store::Catalogue;
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;

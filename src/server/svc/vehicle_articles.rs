@@ -8,8 +8,8 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use crate::catalogue::ArticleKey;
-use crate::server::auth::Caller;
 use crate::server::problem::Problem;
+use crate::service::caller::Caller;
 use crate::store::Catalogue;
 
 /// A page's length when the client follows a cursor without giving one.

@@ -228,7 +228,7 @@ pub fn parse_whitelist_entry(text: &str) -> Result<Ipv4Range, AdminError> {
 }
 
 fn check_grant_hours(hours: u8) -> Result<u8, AdminError> {
-    let max = crate::access::MAX_VALIDITY_HOURS;
+    let max = crate::service::access::MAX_VALIDITY_HOURS;
     if hours == 0 || u32::from(hours) > max {
         return Err(AdminError::Invalid(format!(
             "max_grant_hours must be between 1 and {max}"
@@ -607,8 +607,9 @@ mod tests {
         // Deleting a provider deletes its grants.
         let record = store.provider("shop").unwrap().unwrap();
         let ip = "127.0.0.2".parse().unwrap();
-        crate::access::add_dynamic_address(&store, &clock, &record, ip, None).unwrap();
-        let dynamic = crate::access::add_dynamic_key(&store, &clock, &record, None).unwrap();
+        crate::service::access::add_dynamic_address(&store, &clock, &record, ip, None).unwrap();
+        let dynamic =
+            crate::service::access::add_dynamic_key(&store, &clock, &record, None).unwrap();
         delete(&store, &clock, &operator(), "shop").unwrap();
         assert_eq!(store.address_grant("shop", ip).unwrap(), None);
         assert_eq!(

@@ -1,0 +1,12 @@
+//! What partscat does, whatever protocol asks: lookups, prices, export scans, dynamic access,
+//! provider administration and the job runner. No HTTP and no storage engine here: the
+//! `/svc` handlers, the SOAP and JSON operations and the command line are adapters that
+//! turn requests into these calls and their results into answers, and the store is reached
+//! through `crate::store`'s catalogue and records.
+
+pub mod access;
+pub mod admin;
+pub mod caller;
+mod error;
+
+pub use error::ServiceError;
