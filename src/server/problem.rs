@@ -160,6 +160,12 @@ impl<S: StatusSet> From<crate::store::StoreError> for ApiError<S> {
     }
 }
 
+impl<S: StatusSet> From<crate::service::ServiceError> for ApiError<S> {
+    fn from(e: crate::service::ServiceError) -> Self {
+        ApiError(Problem::from(e), PhantomData)
+    }
+}
+
 impl<S: StatusSet> From<ApiError<S>> for poem::Error {
     fn from(e: ApiError<S>) -> poem::Error {
         poem::Error::from(e.0)

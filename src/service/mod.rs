@@ -8,5 +8,9 @@ pub mod access;
 pub mod admin;
 pub mod caller;
 mod error;
+pub mod exports;
+pub mod lookups;
+pub mod prices;
+pub mod vehicle_articles;
 
 pub use error::ServiceError;

@@ -15,8 +15,8 @@ use super::vehicles::{linkage_target, linkages_of};
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::problem::Problem;
 use crate::server::svc::prices;
-use crate::server::svc::vehicle_articles::{Paging, Selection};
 use crate::service::access::{self, GrantError};
+use crate::service::vehicle_articles::{Paging, Selection};
 use crate::store::Scope;
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;

@@ -2,7 +2,6 @@
 //! competitor manufacturer (`exportRefConcurrente`, `exportRefConcurrenteInterne`). Each
 //! streams; see `streaming` for how memory stays flat.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use poem::Request;
@@ -13,38 +12,18 @@ use poem_openapi::param::Query;
 use super::ApiTag;
 use super::export_rows::*;
 use super::schema::{Names, Vehicle};
-use crate::catalogue::{self as model, Date, ManufacturerKind};
+use crate::catalogue::{self as model, Date};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
-use crate::server::problem::{ApiError, Lookup, Problem};
+use crate::server::problem::{ApiError, Lookup};
 use crate::server::streaming::{CsvStyle, ExportResponse, Format, RowWriter, WriteItem, stream};
 use crate::service::caller::Caller;
+use crate::service::exports::{self, Shown, Vehicles, known_brand, known_competitor};
 use crate::store::{Catalogue, CrossHit, StoreError};
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
 
 pub struct ExportApi;
-
-/// A brand that exists, or the 404 naming it.
-fn known_brand(catalogue: &Catalogue, brand_id: u32) -> Result<model::Brand, Problem> {
-    catalogue
-        .brand(brand_id)?
-        .ok_or_else(|| Problem::not_found(format!("no brand has the id {brand_id}")))
-}
-
-fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<model::Manufacturer, Problem> {
-    let maker = catalogue
-        .manufacturer(id)?
-        .ok_or_else(|| Problem::not_found(format!("no manufacturer has the id {id}")))?;
-    // A vehicle maker has OE numbers, not competitor references: no competitor has this id.
-    if maker.kind != ManufacturerKind::PartsMaker {
-        return Err(Problem::not_found(format!(
-            "manufacturer_id {id} ({}) is a vehicle maker, not a competitor: competitor references belong to parts makers",
-            maker.name
-        )));
-    }
-    Ok(maker)
-}
 
 fn format_of(is_csv: bool, style: CsvStyle) -> Format {
     if is_csv {
@@ -81,28 +60,6 @@ fn negotiated(req: &Request, style: CsvStyle) -> Format {
         Format::Csv(style)
     } else {
         Format::Json
-    }
-}
-
-/// Vehicles by Ktype, recently read ones kept: a brand's articles share their vehicles.
-/// Bounded, so an export's memory does not grow with the brand's vehicles.
-#[derive(Default)]
-struct VehicleCache {
-    known: HashMap<String, Option<Vehicle>>,
-}
-
-const VEHICLES_KEPT: usize = 512;
-
-impl VehicleCache {
-    fn get(&mut self, catalogue: &Catalogue, ktype: &str) -> Result<Option<&Vehicle>, StoreError> {
-        if !self.known.contains_key(ktype) {
-            if self.known.len() >= VEHICLES_KEPT {
-                self.known.clear();
-            }
-            let v = catalogue.vehicle(ktype)?.map(|v| Vehicle::from(&v));
-            self.known.insert(ktype.to_owned(), v);
-        }
-        Ok(self.known.get(ktype).and_then(Option::as_ref))
     }
 }
 
@@ -151,7 +108,7 @@ impl ExportApi {
         let brand = known_brand(&catalogue, brand_id.0)?;
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         let stem = format!("catalogue-{}", brand.id);
-        let articles = catalogue.articles_of_brand(brand.id);
+        let articles = exports::brand_articles(&catalogue, &brand);
         if is_flat_export.0 {
             let write = flat_catalogue(&catalogue, brand.id)?;
             return Ok(stream(
@@ -223,7 +180,7 @@ impl ExportApi {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("golda-{}", brand.id);
-        let articles = catalogue.articles_of_brand(brand.id);
+        let articles = exports::brand_articles(&catalogue, &brand);
         let write = golda(&catalogue, brand.id)?;
         Ok(stream(
             format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet)),
@@ -266,7 +223,7 @@ impl ExportApi {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
-        let articles = catalogue.articles_of_brand(brand.id);
+        let articles = exports::brand_articles(&catalogue, &brand);
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         Ok(stream(
             format,
@@ -327,9 +284,8 @@ impl ExportApi {
         let maker = known_competitor(&catalogue, manufacturer_id.0)?;
         let stem = format!("competitor-refs-{}", maker.id);
         // A brand-restricted provider gets its brands' rows only.
-        let provider = caller.provider.clone();
-        let hits = catalogue.competitor_references_of(maker.id);
-        let write = competitor_references(maker, move |b| provider.sees_brand(b));
+        let hits = exports::competitor_numbers(&catalogue, &maker);
+        let write = competitor_references(maker, Shown::VisibleTo(caller.clone()));
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
@@ -380,8 +336,8 @@ impl ExportApi {
         let maker = known_competitor(&catalogue, manufacturer_id.0)?;
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
-        let hits = catalogue.competitor_references_of(maker.id);
-        let write = competitor_references(maker, move |b| b == brand.id);
+        let hits = exports::competitor_numbers(&catalogue, &maker);
+        let write = competitor_references(maker, Shown::Brand(brand.id));
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
@@ -421,7 +377,7 @@ impl ExportApi {
         let catalogue = state.store.catalogue();
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("dmm-{}", brand.id);
-        let articles = catalogue.articles_of_brand(brand.id);
+        let articles = exports::brand_articles(&catalogue, &brand);
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
@@ -447,7 +403,7 @@ fn flat_catalogue(
     catalogue: &Catalogue,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, FlatCatalogueRow>, StoreError> {
-    let mut vehicles = VehicleCache::default();
+    let mut vehicles = Vehicles::<Vehicle>::default();
     let mut row = FlatCatalogueRow {
         brand_id,
         brand_name: Names::new(catalogue).brand(brand_id)?,
@@ -493,8 +449,8 @@ fn golda(
     catalogue: &Catalogue,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, GoldaRow>, StoreError> {
-    let mut vehicles = VehicleCache::default();
-    let today = Date::today();
+    let mut vehicles = Vehicles::<Vehicle>::default();
+    let day = Date::today();
     let mut row = GoldaRow {
         brand_id,
         brand_name: Names::new(catalogue).brand(brand_id)?,
@@ -503,7 +459,7 @@ fn golda(
     Ok(Box::new(
         move |catalogue: &Catalogue, article: model::Article, w: &mut RowWriter<_>| {
             let names = Names::new(catalogue);
-            let price = model::current_list_price(catalogue.prices_of(&article.key)?, today);
+            let price = exports::list_price(catalogue, &article, day)?;
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
             row.genart_name.clear();
@@ -533,15 +489,12 @@ fn golda(
 /// The row of one competitor number, where its article is shown.
 fn competitor_references(
     maker: model::Manufacturer,
-    shown: impl Fn(u32) -> bool + Send + 'static,
+    shown: Shown,
 ) -> impl FnMut(&Catalogue, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
 + Send
 + 'static {
     move |catalogue, hit, w| {
-        if !shown(hit.article.brand_id) {
-            return Ok(());
-        }
-        let Some(article) = catalogue.article(&hit.article)? else {
+        let Some(article) = exports::matched_article(catalogue, &hit, &shown)? else {
             return Ok(());
         };
         let names = Names::new(catalogue);
@@ -566,38 +519,34 @@ fn dmm(
     article: model::Article,
     w: &mut RowWriter<DmmArticle>,
 ) -> Result<(), StoreError> {
-    let media = catalogue.media_of(&article.key)?;
-    if media.is_empty() {
+    let Some(manifest) = exports::media_manifest(catalogue, &article)? else {
         return Ok(());
-    }
-    let mut row = DmmArticle {
+    };
+    let files = |media: Vec<model::Media>| {
+        media
+            .into_iter()
+            .map(|m| DmmFile {
+                position: m.position,
+                uri: m.uri,
+                description: m.description,
+            })
+            .collect()
+    };
+    w.row(&DmmArticle {
         brand_id: brand.id,
         brand_name: brand.name.clone(),
-        reference: article.reference.clone(),
+        reference: article.reference,
         genart: article.genart,
         genart_name: Names::new(catalogue).genart(article.genart)?,
-        images: Vec::new(),
-        documents: Vec::new(),
-        spin_sets: Vec::new(),
-    };
-    // Media come in key order: kind, set, position.
-    for m in media {
-        let file = DmmFile {
-            position: m.position,
-            uri: m.uri,
-            description: m.description,
-        };
-        match m.kind {
-            model::MediaKind::Image => row.images.push(file),
-            model::MediaKind::Document => row.documents.push(file),
-            model::MediaKind::Spin360 => match row.spin_sets.last_mut() {
-                Some(set) if set.set == m.set => set.frames.push(file.uri),
-                _ => row.spin_sets.push(DmmSpinSet {
-                    set: m.set,
-                    frames: vec![file.uri],
-                }),
-            },
-        }
-    }
-    w.row(&row)
+        images: files(manifest.images),
+        documents: files(manifest.documents),
+        spin_sets: manifest
+            .spin_sets
+            .into_iter()
+            .map(|(set, frames)| DmmSpinSet {
+                set,
+                frames: frames.into_iter().map(|f| f.uri).collect(),
+            })
+            .collect(),
+    })
 }

@@ -1,6 +1,5 @@
 //! Lookups by reference and by vehicle: `getCrossRefsOrArticle` and `getArticlesByKtype`.
 
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use poem::web::Data;
@@ -9,8 +8,7 @@ use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
-use super::schema::{self, Article, ArticleSummary, CrossKind, Names, Vehicle};
-use super::vehicle_articles::{Paging, Selection, batches, streams};
+use super::schema::{Article, ArticleSummary, CrossKind, Names, Vehicle};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
@@ -19,7 +17,9 @@ use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
 use crate::service::caller::Caller;
-use crate::store::Catalogue;
+use crate::service::lookups::{self, CrossLink, Direction, articles_of, known_vehicle};
+use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
+use crate::store::{Catalogue, StoreError};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
@@ -255,7 +255,7 @@ impl LookupApi {
                         batches(keys),
                         |catalogue, batch, list| {
                             let names = Names::new(catalogue);
-                            for article in schema::articles_of(catalogue, &batch)? {
+                            for article in articles_of(catalogue, &batch)? {
                                 list.item(&names.summary(&article)?)?;
                             }
                             Ok(())
@@ -264,7 +264,7 @@ impl LookupApi {
                 }
                 let (page, next) = paging.window(&keys);
                 let names = Names::new(&catalogue);
-                let articles = schema::articles_of(&catalogue, page)?
+                let articles = articles_of(&catalogue, page)?
                     .iter()
                     .map(|a| names.summary(a))
                     .collect::<Result<_, _>>()?;
@@ -279,28 +279,12 @@ impl LookupApi {
     }
 }
 
-/// The vehicle of a Ktype, or the 404 every Ktype route answers for an unknown one.
-pub fn known_vehicle(
-    catalogue: &Catalogue,
-    ktype: &str,
-) -> Result<crate::catalogue::Vehicle, Problem> {
-    catalogue
-        .vehicle(ktype)?
-        .ok_or_else(|| Problem::not_found(format!("no vehicle has the Ktype '{ktype}'")))
-}
-
 fn article_answer(
     catalogue: &Catalogue,
     caller: &Caller,
     reference: String,
 ) -> Result<ArticleAnswer, Problem> {
-    let keys = caller.visible(catalogue.articles_by_reference(&reference)?);
-    let found = schema::articles_of(catalogue, &keys)?;
-    if found.is_empty() {
-        return Err(Problem::not_found(format!(
-            "no article has the reference '{reference}'"
-        )));
-    }
+    let found = lookups::articles_by_reference(catalogue, caller, &reference)?;
     let names = Names::new(catalogue);
     let articles = found
         .iter()
@@ -318,87 +302,37 @@ fn cross_reference_answer(
     caller: &Caller,
     reference: String,
 ) -> Result<CrossReferenceAnswer, Problem> {
-    let own_keys = caller.visible(catalogue.articles_by_reference(&reference)?);
-    let own = schema::articles_of(catalogue, &own_keys)?;
-    let mut hits = catalogue.articles_by_cross_number(&reference)?;
-    hits.retain(|h| caller.provider.sees_brand(h.article.brand_id));
-    if own.is_empty() && hits.is_empty() {
-        return Err(Problem::not_found(format!(
-            "no article and no cross-reference has the number '{reference}'"
-        )));
-    }
     let names = Names::new(catalogue);
-    let mut out = Vec::new();
-    // Each article once per link, in a stable order.
-    let mut seen = BTreeSet::new();
-    for article in &own {
-        for x in catalogue.cross_references_of(&article.key)? {
-            if !seen.insert((
-                CrossDirection::FromArticle as u8,
-                x.article.clone(),
-                x.number.clone(),
-            )) {
-                continue;
-            }
-            out.push(cross_reference(
-                &names,
-                CrossDirection::FromArticle,
-                article,
-                x.kind.into(),
-                x.number,
-                x.manufacturer_id,
-            )?);
-        }
-    }
-    for hit in hits {
-        let Some(article) = catalogue.article(&hit.article)? else {
-            continue;
-        };
-        if !seen.insert((
-            CrossDirection::ToArticle as u8,
-            hit.article.clone(),
-            hit.number.clone(),
-        )) {
-            continue;
-        }
-        out.push(cross_reference(
-            &names,
-            CrossDirection::ToArticle,
-            &article,
-            hit.kind.into(),
-            hit.number,
-            hit.manufacturer_id,
-        )?);
-    }
+    let cross_references = lookups::cross_references(catalogue, caller, &reference)?
+        .into_iter()
+        .map(|link| cross_reference(&names, link))
+        .collect::<Result<_, _>>()?;
     Ok(CrossReferenceAnswer {
         normalised_reference: normalise_reference(&reference),
         reference,
-        cross_references: out,
+        cross_references,
     })
 }
 
-fn cross_reference(
-    names: &Names,
-    direction: CrossDirection,
-    article: &crate::catalogue::Article,
-    kind: CrossKind,
-    number: String,
-    manufacturer_id: Option<u32>,
-) -> Result<CrossReference, Problem> {
-    let manufacturer_name = match manufacturer_id {
+fn cross_reference(names: &Names, link: CrossLink) -> Result<CrossReference, StoreError> {
+    let article = &link.article;
+    let manufacturer_name = match link.manufacturer_id {
         Some(m) => Some(names.manufacturer(m)?),
         None => None,
     };
     Ok(CrossReference {
-        direction,
+        direction: match link.direction {
+            Direction::FromArticle => CrossDirection::FromArticle,
+            Direction::ToArticle => CrossDirection::ToArticle,
+        },
         brand_id: article.key.brand_id,
         brand_name: names.brand(article.key.brand_id)?,
         article_reference: article.reference.clone(),
         genart: article.genart,
         genart_name: names.genart(article.genart)?,
-        kind,
-        number,
-        manufacturer_id,
+        kind: link.kind.into(),
+        number: link.number,
+        manufacturer_id: link.manufacturer_id,
         manufacturer_name,
     })
 }

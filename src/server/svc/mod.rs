@@ -8,7 +8,6 @@ mod imports;
 pub(crate) mod lookups;
 pub(crate) mod prices;
 pub(crate) mod schema;
-pub(crate) mod vehicle_articles;
 
 use poem::http::StatusCode;
 use poem_openapi::param::Query;

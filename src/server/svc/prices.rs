@@ -1,6 +1,5 @@
 //! Prices by vehicle: `getPricesByKtype`, `price/:genart/:is_kit/:ktype` and the exhaust kit
-//! `e/k/:ktype`. A kit's price is its own list price where it has one, else the sum of its
-//! components' list prices times their quantities.
+//! `e/k/:ktype`, as answered; `crate::service::prices` computes them.
 
 use std::sync::Arc;
 
@@ -13,10 +12,8 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 use super::ApiTag;
-use super::lookups::known_vehicle;
 use super::schema::{Names, Price};
-use super::vehicle_articles::{Paging, Selection, batches, streams};
-use crate::catalogue::{self as model, Amount, ArticleKey, Date};
+use crate::catalogue::{self as model, ArticleKey};
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::auth::Credentials;
@@ -24,6 +21,9 @@ use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
 use crate::service::caller::Caller;
+use crate::service::lookups::known_vehicle;
+use crate::service::prices::{self, Pricing};
+use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::store::{Catalogue, StoreError};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
@@ -345,10 +345,11 @@ fn ktype_prices(
                 catalogue.clone(),
                 batches(keys),
                 |catalogue, batch, list| {
-                    let prices = Pricing::new(catalogue)
-                        .article_prices(&batch)
-                        .map_err(|p| StoreError::Engine(p.0.detail))?;
-                    prices.iter().try_for_each(|p| list.item(p))
+                    let prices = Pricing::new(catalogue).article_prices(&batch)?;
+                    let named = Named::new(catalogue);
+                    prices
+                        .into_iter()
+                        .try_for_each(|p| list.item(&named.article_prices(p)?))
                 },
             )))
         },
@@ -385,8 +386,13 @@ fn page_prices(
     keys: &[ArticleKey],
 ) -> Result<KtypePrices, Problem> {
     let (page, next) = paging.window(keys);
+    let named = Named::new(catalogue);
     Ok(KtypePrices {
-        articles: Pricing::new(catalogue).article_prices(page)?,
+        articles: Pricing::new(catalogue)
+            .article_prices(page)?
+            .into_iter()
+            .map(|p| named.article_prices(p))
+            .collect::<Result<_, _>>()?,
         ktype: ktype.to_owned(),
         next,
     })
@@ -408,27 +414,14 @@ pub fn genart_prices(
         ktype,
         caller.brands(),
         || {
-            known_vehicle(&catalogue, ktype)?;
-            if catalogue.generic_article(genart)?.is_none() {
-                return Err(Problem::not_found(format!(
-                    "no generic article has the id {genart}"
-                )));
-            }
-            let keys = caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
-            let mut pricing = Pricing::new(&catalogue);
-            let (articles, kits) = if is_kit {
-                let mut kits = Vec::new();
-                for kit in caller.visible(catalogue.kits_by_ktype(ktype)?) {
-                    if catalogue.article(&kit)?.is_some_and(|a| a.genart == genart) {
-                        kits.push(kit);
+            let named = Named::new(&catalogue);
+            let (articles, kits) =
+                match prices::genart_prices(&catalogue, caller, genart, is_kit, ktype)? {
+                    prices::GenartPrices::Articles(list) => {
+                        (named.all_article_prices(list)?, vec![])
                     }
-                }
-                (Vec::new(), pricing.kit_prices(&kits, ktype)?)
-            } else {
-                let kits = catalogue.kits_by_ktype(ktype)?;
-                let singles: Vec<_> = keys.into_iter().filter(|k| !kits.contains(k)).collect();
-                (pricing.article_prices(&singles)?, Vec::new())
-            };
+                    prices::GenartPrices::Kits(kits) => (vec![], named.kit_prices(kits)?),
+                };
             Ok(GenartPrices {
                 ktype: ktype.to_owned(),
                 genart,
@@ -440,8 +433,7 @@ pub fn genart_prices(
     )
 }
 
-/// The exhaust kit price of a Ktype: its exhaust kits, else the cheapest exhaust part of
-/// each configured generic article.
+/// The exhaust kit price of a Ktype, with the configured exhaust generic articles.
 pub fn exhaust_kit(
     state: &AppState,
     caller: &Caller,
@@ -454,177 +446,80 @@ pub fn exhaust_kit(
         ktype,
         caller.brands(),
         || {
-            known_vehicle(&catalogue, ktype)?;
             let exhaust = &state.settings.exhaust_genarts;
-            let mut pricing = Pricing::new(&catalogue);
-            let mut kits = Vec::new();
-            for kit in caller.visible(catalogue.kits_by_ktype(ktype)?) {
-                let components = catalogue.kit_components(&kit, ktype)?;
-                let mut all_exhaust = !components.is_empty();
-                for c in &components {
-                    let genart = catalogue.article(&c.component)?.map(|a| a.genart);
-                    all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
-                }
-                if all_exhaust {
-                    kits.push(pricing.kit_price(Some(&kit), &components)?);
-                }
-            }
-            if kits.is_empty() {
-                let mut parts = Vec::new();
-                for &genart in exhaust {
-                    let fitting =
-                        caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
-                    if let Some(cheapest) = pricing.cheapest(&fitting)? {
-                        parts.push(model::KitComponent {
-                            kit: cheapest.clone(),
-                            ktype: ktype.to_owned(),
-                            component: cheapest,
-                            quantity: 1,
-                        });
-                    }
-                }
-                if !parts.is_empty() {
-                    kits.push(pricing.kit_price(None, &parts)?);
-                }
-            }
+            let kits = prices::exhaust_kits(&catalogue, caller, exhaust, ktype)?;
             Ok(ExhaustKit {
                 ktype: ktype.to_owned(),
                 exhaust_genarts: exhaust.clone(),
-                kits,
+                kits: Named::new(&catalogue).kit_prices(kits)?,
             })
         },
     )
 }
 
-/// Prices of one answer, with names looked up once.
-struct Pricing<'a> {
-    catalogue: &'a Catalogue,
-    names: Names<'a>,
-    today: Date,
-}
+/// The service's prices as answered: articles with their brands' and generic articles' names.
+struct Named<'a>(Names<'a>);
 
-impl<'a> Pricing<'a> {
+impl<'a> Named<'a> {
     fn new(catalogue: &'a Catalogue) -> Self {
-        Pricing {
-            catalogue,
-            names: Names::new(catalogue),
-            today: Date::today(),
-        }
+        Named(Names::new(catalogue))
     }
 
-    fn article_ref(&mut self, a: &model::Article) -> Result<ArticleRef, Problem> {
+    fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, StoreError> {
         Ok(ArticleRef {
             brand_id: a.key.brand_id,
-            brand_name: self.names.brand(a.key.brand_id)?,
+            brand_name: self.0.brand(a.key.brand_id)?,
             reference: a.reference.clone(),
             genart: a.genart,
-            genart_name: self.names.genart(a.genart)?,
+            genart_name: self.0.genart(a.genart)?,
         })
     }
 
-    fn article_prices(&mut self, keys: &[ArticleKey]) -> Result<Vec<ArticlePrices>, Problem> {
-        let mut out = Vec::with_capacity(keys.len());
-        for key in keys {
-            let Some(article) = self.catalogue.article(key)? else {
-                continue;
-            };
-            out.push(ArticlePrices {
-                article: self.article_ref(&article)?,
-                prices: self
-                    .catalogue
-                    .prices_of(key)?
-                    .iter()
-                    .map(Price::from)
-                    .collect(),
-            });
-        }
-        Ok(out)
+    fn article_prices(&self, p: prices::ArticlePrices) -> Result<ArticlePrices, StoreError> {
+        Ok(ArticlePrices {
+            article: self.article_ref(&p.article)?,
+            prices: p.prices.iter().map(Price::from).collect(),
+        })
     }
 
-    fn current_list_price(&self, key: &ArticleKey) -> Result<Option<model::Price>, Problem> {
-        Ok(model::current_list_price(
-            self.catalogue.prices_of(key)?,
-            self.today,
-        ))
+    fn all_article_prices(
+        &self,
+        list: Vec<prices::ArticlePrices>,
+    ) -> Result<Vec<ArticlePrices>, StoreError> {
+        list.into_iter().map(|p| self.article_prices(p)).collect()
     }
 
-    /// The article with the lowest current list price; the first where none has one.
-    fn cheapest(&self, keys: &[ArticleKey]) -> Result<Option<ArticleKey>, Problem> {
-        let mut best: Option<(Option<Amount>, &ArticleKey)> = None;
-        for key in keys {
-            let amount = self.current_list_price(key)?.map(|p| p.amount);
-            let better = match &best {
-                None => true,
-                Some((None, _)) => amount.is_some(),
-                Some((Some(b), _)) => amount.is_some_and(|a| a < *b),
-            };
-            if better {
-                best = Some((amount, key));
-            }
-        }
-        Ok(best.map(|(_, k)| k.clone()))
+    fn kit_prices(&self, kits: Vec<prices::KitPrice>) -> Result<Vec<KitPrice>, StoreError> {
+        kits.into_iter().map(|k| self.kit_price(k)).collect()
     }
 
-    fn kit_prices(&mut self, kits: &[ArticleKey], ktype: &str) -> Result<Vec<KitPrice>, Problem> {
-        let mut out = Vec::with_capacity(kits.len());
-        for kit in kits {
-            let components = self.catalogue.kit_components(kit, ktype)?;
-            out.push(self.kit_price(Some(kit), &components)?);
-        }
-        Ok(out)
-    }
-
-    fn kit_price(
-        &mut self,
-        kit: Option<&ArticleKey>,
-        components: &[model::KitComponent],
-    ) -> Result<KitPrice, Problem> {
-        let mut lines = Vec::with_capacity(components.len());
-        let mut sum: Option<(String, Amount)> = Some((String::new(), Amount(0)));
-        for c in components {
-            let Some(article) = self.catalogue.article(&c.component)? else {
-                continue;
-            };
-            let price = self.current_list_price(&c.component)?;
-            sum = match (sum, &price) {
-                (Some((currency, total)), Some(p))
-                    if currency.is_empty() || currency == p.currency =>
-                {
-                    Some((p.currency.clone(), total + p.amount.times(c.quantity)))
-                }
-                _ => None,
-            };
-            lines.push(KitComponentPrice {
-                article: self.article_ref(&article)?,
-                quantity: c.quantity,
-                unit_amount: price.as_ref().map(|p| p.amount.to_string()),
-                currency: price.map(|p| p.currency),
-            });
-        }
-        let own = match kit {
-            Some(k) => self.current_list_price(k)?,
-            None => None,
-        };
-        let kit_ref = match kit {
-            Some(k) => match self.catalogue.article(k)? {
-                Some(a) => Some(self.article_ref(&a)?),
-                None => None,
-            },
-            None => None,
-        };
-        let (source, currency, amount) = match (own, sum) {
-            (Some(p), _) => (KitPriceSource::Own, Some(p.currency), Some(p.amount)),
-            (None, Some((currency, total))) if !lines.is_empty() => {
-                (KitPriceSource::Components, Some(currency), Some(total))
-            }
-            _ => (KitPriceSource::Incomplete, None, None),
-        };
+    fn kit_price(&self, k: prices::KitPrice) -> Result<KitPrice, StoreError> {
+        let kit = k.kit.as_ref().map(|a| self.article_ref(a)).transpose()?;
+        let components = k
+            .components
+            .into_iter()
+            .map(|c| {
+                Ok(KitComponentPrice {
+                    article: self.article_ref(&c.article)?,
+                    quantity: c.quantity,
+                    unit_amount: c.unit.as_ref().map(|p| p.amount.to_string()),
+                    currency: c.unit.map(|p| p.currency),
+                })
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let (currency, amount) = k.total.map_or((None, None), |(currency, amount)| {
+            (Some(currency), Some(amount.to_string()))
+        });
         Ok(KitPrice {
-            kit: kit_ref,
-            source,
+            kit,
+            source: match k.source {
+                prices::KitSource::Own => KitPriceSource::Own,
+                prices::KitSource::Components => KitPriceSource::Components,
+                prices::KitSource::Incomplete => KitPriceSource::Incomplete,
+            },
             currency,
-            amount: amount.map(|a| a.to_string()),
-            components: lines,
+            amount,
+            components,
         })
     }
 }

@@ -353,18 +353,3 @@ impl<'a> Names<'a> {
         })
     }
 }
-
-/// The articles of the keys, skipping keys an index holds but the article tree does not
-/// (which `check` would report).
-pub fn articles_of(
-    catalogue: &Catalogue,
-    keys: &[ArticleKey],
-) -> Result<Vec<model::Article>, StoreError> {
-    let mut out = Vec::with_capacity(keys.len());
-    for key in keys {
-        if let Some(a) = catalogue.article(key)? {
-            out.push(a);
-        }
-    }
-    Ok(out)
-}

@@ -7,9 +7,9 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
+use super::ServiceError;
+use super::caller::Caller;
 use crate::catalogue::ArticleKey;
-use crate::server::problem::Problem;
-use crate::service::caller::Caller;
 use crate::store::Catalogue;
 
 /// A page's length when the client follows a cursor without giving one.
@@ -47,7 +47,7 @@ impl Selection {
         catalogue: &Catalogue,
         caller: &Caller,
         ktype: &str,
-    ) -> Result<Vec<ArticleKey>, Problem> {
+    ) -> Result<Vec<ArticleKey>, ServiceError> {
         let keys = match self.genart {
             Some(genart) => catalogue.articles_by_genart_ktype(genart, ktype)?,
             None => catalogue.articles_by_ktype(ktype)?,
@@ -82,7 +82,7 @@ pub enum Paging {
 
 impl Paging {
     /// From the `limit` and `after` query parameters: either one asks for a page.
-    pub fn from_query(limit: Option<u32>, after: Option<&str>) -> Result<Paging, Problem> {
+    pub fn from_query(limit: Option<u32>, after: Option<&str>) -> Result<Paging, ServiceError> {
         if limit.is_none() && after.is_none() {
             return Ok(Paging::All);
         }
@@ -117,9 +117,9 @@ pub fn cursor(key: &ArticleKey) -> String {
     URL_SAFE_NO_PAD.encode(format!("{}:{}", key.brand_id, key.reference))
 }
 
-fn decode_cursor(text: &str) -> Result<ArticleKey, Problem> {
+fn decode_cursor(text: &str) -> Result<ArticleKey, ServiceError> {
     let bad = || {
-        Problem::bad_parameter(
+        ServiceError::bad_parameter(
             "after",
             format!("'{text}' is not a cursor: give the `next` value of the previous page"),
         )
@@ -184,7 +184,16 @@ mod tests {
     fn a_cursor_the_server_did_not_give_is_refused() {
         for bad in ["%%%", "bm9jb2xvbg", "eDpZ"] {
             let e = Paging::from_query(None, Some(bad)).unwrap_err();
-            assert_eq!(e.status().as_u16(), 400, "{bad}");
+            assert!(
+                matches!(
+                    e,
+                    ServiceError::BadParameter {
+                        parameter: "after",
+                        ..
+                    }
+                ),
+                "{bad}"
+            );
         }
     }
 }

@@ -1,0 +1,116 @@
+//! Lookups by reference and by vehicle: the articles a reference names, the cross-references
+//! of a number in both directions, and the vehicle a Ktype names. Each keeps to the brands
+//! the caller may see; the adapters name brands and generic articles in their answers.
+
+use std::collections::BTreeSet;
+
+use super::ServiceError;
+use super::caller::Caller;
+use crate::catalogue::{Article, ArticleKey, CrossKind, Vehicle};
+use crate::store::{Catalogue, StoreError};
+
+/// The vehicle of a Ktype, or the not-found every Ktype route answers for an unknown one.
+pub fn known_vehicle(catalogue: &Catalogue, ktype: &str) -> Result<Vehicle, ServiceError> {
+    catalogue
+        .vehicle(ktype)?
+        .ok_or_else(|| ServiceError::NotFound(format!("no vehicle has the Ktype '{ktype}'")))
+}
+
+/// The articles of the keys, skipping keys an index holds but the article tree does not
+/// (which `check` would report).
+pub fn articles_of(catalogue: &Catalogue, keys: &[ArticleKey]) -> Result<Vec<Article>, StoreError> {
+    let mut out = Vec::with_capacity(keys.len());
+    for key in keys {
+        if let Some(a) = catalogue.article(key)? {
+            out.push(a);
+        }
+    }
+    Ok(out)
+}
+
+/// The articles whose own reference is `reference` (one per brand that has it); none is a
+/// not-found.
+pub fn articles_by_reference(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    reference: &str,
+) -> Result<Vec<Article>, ServiceError> {
+    let keys = caller.visible(catalogue.articles_by_reference(reference)?);
+    let found = articles_of(catalogue, &keys)?;
+    if found.is_empty() {
+        return Err(ServiceError::NotFound(format!(
+            "no article has the reference '{reference}'"
+        )));
+    }
+    Ok(found)
+}
+
+/// Which side of a cross-reference the number asked for is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Direction {
+    /// The number asked for is the maker's article; the link's number is one of its others.
+    FromArticle,
+    /// The number asked for is an OE, competitor, trade or EAN number; the article carries it.
+    ToArticle,
+}
+
+/// One link between one of the maker's articles and another number.
+#[derive(Debug)]
+pub struct CrossLink {
+    pub direction: Direction,
+    pub article: Article,
+    pub kind: CrossKind,
+    /// The other number, as written.
+    pub number: String,
+    pub manufacturer_id: Option<u32>,
+}
+
+/// Every cross-reference of the articles `number` identifies: from the maker's articles of
+/// that reference to their other numbers, then from that number as an OE, competitor,
+/// trade or EAN number to the articles that carry it. Each link once, in a stable order;
+/// neither an article nor a cross-reference is a not-found.
+pub fn cross_references(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    number: &str,
+) -> Result<Vec<CrossLink>, ServiceError> {
+    let own_keys = caller.visible(catalogue.articles_by_reference(number)?);
+    let own = articles_of(catalogue, &own_keys)?;
+    let mut hits = catalogue.articles_by_cross_number(number)?;
+    hits.retain(|h| caller.provider.sees_brand(h.article.brand_id));
+    if own.is_empty() && hits.is_empty() {
+        return Err(ServiceError::NotFound(format!(
+            "no article and no cross-reference has the number '{number}'"
+        )));
+    }
+    let mut links = Vec::new();
+    let mut seen = BTreeSet::new();
+    for article in own {
+        for x in catalogue.cross_references_of(&article.key)? {
+            if seen.insert((Direction::FromArticle, x.article, x.number.clone())) {
+                links.push(CrossLink {
+                    direction: Direction::FromArticle,
+                    article: article.clone(),
+                    kind: x.kind,
+                    number: x.number,
+                    manufacturer_id: x.manufacturer_id,
+                });
+            }
+        }
+    }
+    for hit in hits {
+        let Some(article) = catalogue.article(&hit.article)? else {
+            continue;
+        };
+        if seen.insert((Direction::ToArticle, hit.article, hit.number.clone())) {
+            links.push(CrossLink {
+                direction: Direction::ToArticle,
+                article,
+                kind: hit.kind,
+                number: hit.number,
+                manufacturer_id: hit.manufacturer_id,
+            });
+        }
+    }
+    Ok(links)
+}

@@ -1,0 +1,237 @@
+//! Where a price is computed: an article's prices, a kit's price for a Ktype, the prices of a
+//! generic article for a Ktype and the exhaust kit of a Ktype. A kit's price is its own
+//! current list price where it has one, else the sum of its components' current list prices
+//! times their quantities (in one currency); a component without one leaves the kit without
+//! an amount.
+
+use super::ServiceError;
+use super::caller::Caller;
+use super::lookups::known_vehicle;
+use crate::catalogue::{
+    Amount, Article, ArticleKey, Date, KitComponent, Price, current_list_price,
+};
+use crate::store::{Catalogue, StoreError};
+
+/// An article and every price it has.
+#[derive(Debug)]
+pub struct ArticlePrices {
+    pub article: Article,
+    pub prices: Vec<Price>,
+}
+
+/// Where a kit's price comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KitSource {
+    /// The kit's own list price.
+    Own,
+    /// The sum of its components' list prices times their quantities.
+    Components,
+    /// A component has no current list price (or they differ in currency): no amount.
+    Incomplete,
+}
+
+/// One component of a kit with its current list price per piece.
+#[derive(Debug)]
+pub struct ComponentPrice {
+    pub article: Article,
+    pub quantity: u32,
+    pub unit: Option<Price>,
+}
+
+/// A kit's price: of a kit article, or of an exhaust kit composed of the parts that fit.
+#[derive(Debug)]
+pub struct KitPrice {
+    pub kit: Option<Article>,
+    pub source: KitSource,
+    /// The currency and the amount; none when `source` is `Incomplete`.
+    pub total: Option<(String, Amount)>,
+    pub components: Vec<ComponentPrice>,
+}
+
+/// The prices of a generic article for a Ktype: of its single articles or of its kits.
+#[derive(Debug)]
+pub enum GenartPrices {
+    Articles(Vec<ArticlePrices>),
+    Kits(Vec<KitPrice>),
+}
+
+/// Prices as of one day, read from one catalogue: only reading it can fail.
+pub struct Pricing<'a> {
+    catalogue: &'a Catalogue,
+    today: Date,
+}
+
+impl<'a> Pricing<'a> {
+    pub fn new(catalogue: &'a Catalogue) -> Self {
+        Pricing {
+            catalogue,
+            today: Date::today(),
+        }
+    }
+
+    /// The articles of the keys with their prices, in the keys' order.
+    pub fn article_prices(&self, keys: &[ArticleKey]) -> Result<Vec<ArticlePrices>, StoreError> {
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            let Some(article) = self.catalogue.article(key)? else {
+                continue;
+            };
+            out.push(ArticlePrices {
+                article,
+                prices: self.catalogue.prices_of(key)?,
+            });
+        }
+        Ok(out)
+    }
+
+    fn current_list_price(&self, key: &ArticleKey) -> Result<Option<Price>, StoreError> {
+        Ok(current_list_price(
+            self.catalogue.prices_of(key)?,
+            self.today,
+        ))
+    }
+
+    /// The article with the lowest current list price; the first where none has one.
+    fn cheapest(&self, keys: &[ArticleKey]) -> Result<Option<ArticleKey>, StoreError> {
+        let mut best: Option<(Option<Amount>, &ArticleKey)> = None;
+        for key in keys {
+            let amount = self.current_list_price(key)?.map(|p| p.amount);
+            let better = match &best {
+                None => true,
+                Some((None, _)) => amount.is_some(),
+                Some((Some(b), _)) => amount.is_some_and(|a| a < *b),
+            };
+            if better {
+                best = Some((amount, key));
+            }
+        }
+        Ok(best.map(|(_, k)| k.clone()))
+    }
+
+    fn kit_prices(&self, kits: &[ArticleKey], ktype: &str) -> Result<Vec<KitPrice>, StoreError> {
+        let mut out = Vec::with_capacity(kits.len());
+        for kit in kits {
+            let components = self.catalogue.kit_components(kit, ktype)?;
+            out.push(self.kit_price(Some(kit), &components)?);
+        }
+        Ok(out)
+    }
+
+    fn kit_price(
+        &self,
+        kit: Option<&ArticleKey>,
+        components: &[KitComponent],
+    ) -> Result<KitPrice, StoreError> {
+        let mut lines = Vec::with_capacity(components.len());
+        let mut sum: Option<(String, Amount)> = Some((String::new(), Amount(0)));
+        for c in components {
+            let Some(article) = self.catalogue.article(&c.component)? else {
+                continue;
+            };
+            let unit = self.current_list_price(&c.component)?;
+            sum = match (sum, &unit) {
+                (Some((currency, total)), Some(p))
+                    if currency.is_empty() || currency == p.currency =>
+                {
+                    Some((p.currency.clone(), total + p.amount.times(c.quantity)))
+                }
+                _ => None,
+            };
+            lines.push(ComponentPrice {
+                article,
+                quantity: c.quantity,
+                unit,
+            });
+        }
+        let (own, kit) = match kit {
+            Some(k) => (self.current_list_price(k)?, self.catalogue.article(k)?),
+            None => (None, None),
+        };
+        let (source, total) = match (own, sum) {
+            (Some(p), _) => (KitSource::Own, Some((p.currency, p.amount))),
+            (None, Some(total)) if !lines.is_empty() => (KitSource::Components, Some(total)),
+            _ => (KitSource::Incomplete, None),
+        };
+        Ok(KitPrice {
+            kit,
+            source,
+            total,
+            components: lines,
+        })
+    }
+}
+
+/// Single-article (`is_kit` false) or kit prices of a generic article for a Ktype, of the
+/// brands the caller may see. An unknown Ktype or generic article is a not-found.
+pub fn genart_prices(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    genart: u32,
+    is_kit: bool,
+    ktype: &str,
+) -> Result<GenartPrices, ServiceError> {
+    known_vehicle(catalogue, ktype)?;
+    if catalogue.generic_article(genart)?.is_none() {
+        return Err(ServiceError::NotFound(format!(
+            "no generic article has the id {genart}"
+        )));
+    }
+    let pricing = Pricing::new(catalogue);
+    let kits = catalogue.kits_by_ktype(ktype)?;
+    if is_kit {
+        let mut of_genart = Vec::new();
+        for kit in caller.visible(kits) {
+            if catalogue.article(&kit)?.is_some_and(|a| a.genart == genart) {
+                of_genart.push(kit);
+            }
+        }
+        return Ok(GenartPrices::Kits(pricing.kit_prices(&of_genart, ktype)?));
+    }
+    let fitting = caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
+    let singles: Vec<_> = fitting.into_iter().filter(|k| !kits.contains(k)).collect();
+    Ok(GenartPrices::Articles(pricing.article_prices(&singles)?))
+}
+
+/// The exhaust kits of a Ktype: the kits defined for it whose components are all of the
+/// `exhaust` generic articles; where none is, one kit of the cheapest fitting part of each
+/// of them (none where no part fits). An unknown Ktype is a not-found.
+pub fn exhaust_kits(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    exhaust: &[u32],
+    ktype: &str,
+) -> Result<Vec<KitPrice>, ServiceError> {
+    known_vehicle(catalogue, ktype)?;
+    let pricing = Pricing::new(catalogue);
+    let mut kits = Vec::new();
+    for kit in caller.visible(catalogue.kits_by_ktype(ktype)?) {
+        let components = catalogue.kit_components(&kit, ktype)?;
+        let mut all_exhaust = !components.is_empty();
+        for c in &components {
+            let genart = catalogue.article(&c.component)?.map(|a| a.genart);
+            all_exhaust &= genart.is_some_and(|g| exhaust.contains(&g));
+        }
+        if all_exhaust {
+            kits.push(pricing.kit_price(Some(&kit), &components)?);
+        }
+    }
+    if !kits.is_empty() {
+        return Ok(kits);
+    }
+    let mut parts = Vec::new();
+    for &genart in exhaust {
+        let fitting = caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
+        if let Some(cheapest) = pricing.cheapest(&fitting)? {
+            parts.push(KitComponent {
+                kit: cheapest.clone(),
+                ktype: ktype.to_owned(),
+                component: cheapest,
+                quantity: 1,
+            });
+        }
+    }
+    if !parts.is_empty() {
+        kits.push(pricing.kit_price(None, &parts)?);
+    }
+    Ok(kits)
+}
