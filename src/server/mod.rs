@@ -36,7 +36,7 @@ pub struct AppState {
     pub store: Arc<Store>,
     pub settings: Settings,
     ready: AtomicBool,
-    jobs: svc::Jobs,
+    jobs: Arc<crate::service::jobs::Jobs>,
     answers: answer_cache::AnswerCache,
     rate_limits: rate_limit::RateLimits,
     metrics: metrics::Metrics,
@@ -59,7 +59,7 @@ impl AppState {
             clock: Arc::new(crate::clock::SystemClock),
             settings,
             ready: AtomicBool::new(false),
-            jobs: svc::Jobs::default(),
+            jobs: Arc::default(),
         })
     }
 

@@ -9,6 +9,7 @@ pub mod admin;
 pub mod caller;
 mod error;
 pub mod exports;
+pub mod jobs;
 pub mod lookups;
 pub mod prices;
 pub mod vehicle_articles;

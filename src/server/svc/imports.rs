@@ -1,28 +1,22 @@
 //! `importArticles` over the foundation's import, run as a job: the route waits a moment and
 //! answers the finished report, or answers 202 with the job's status URL while it runs on.
 
-use std::collections::BTreeMap;
-use std::path::Path as FsPath;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::Duration;
 
-use poem::http::StatusCode;
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
-use crate::import::{self, ImportFile, ImportReport, ImportType, Source, Verdict};
+use crate::import::{self, ImportReport, ImportType, Verdict};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 use crate::service::caller::Caller;
-
-/// Finished jobs kept for `GET /svc/jobs/:id`.
-const JOBS_KEPT: usize = 100;
+use crate::service::jobs::{self, ImportRequest, Job};
 
 /// The data sets `importType` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
@@ -82,6 +76,26 @@ impl From<ImportTypeName> for ImportType {
             N::Prices => ImportType::Prices,
             N::Kits => ImportType::Kits,
             N::Media => ImportType::Media,
+        }
+    }
+}
+
+impl From<ImportType> for ImportTypeName {
+    fn from(t: ImportType) -> ImportTypeName {
+        use ImportTypeName as N;
+        match t {
+            ImportType::Brands => N::Brands,
+            ImportType::Manufacturers => N::Manufacturers,
+            ImportType::GenericArticles => N::Genarts,
+            ImportType::Vehicles => N::Vehicles,
+            ImportType::Articles => N::Articles,
+            ImportType::Criteria => N::Criteria,
+            ImportType::CrossReferences => N::Crossrefs,
+            ImportType::CompetitorReferences => N::CompetitorRefs,
+            ImportType::Links => N::Links,
+            ImportType::Prices => N::Prices,
+            ImportType::Kits => N::Kits,
+            ImportType::Media => N::Media,
         }
     }
 }
@@ -217,147 +231,6 @@ pub enum ImportAnswer {
     Accepted(JsonBody<JobStatus>, #[oai(header = "Location")] String),
 }
 
-struct Job {
-    status: Mutex<JobStatus>,
-    bytes_read: AtomicU64,
-    bytes_total: AtomicU64,
-}
-
-impl Job {
-    fn snapshot(&self) -> JobStatus {
-        let mut s = self
-            .status
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        s.progress.bytes_read = self.bytes_read.load(Ordering::Relaxed);
-        s.progress.bytes_total = self.bytes_total.load(Ordering::Relaxed);
-        s
-    }
-
-    fn update(&self, f: impl FnOnce(&mut JobStatus)) {
-        f(&mut self.status.lock().unwrap_or_else(|e| e.into_inner()));
-    }
-}
-
-impl import::Progress for Job {
-    fn file_started(&self, _: ImportType, bytes: u64) {
-        self.bytes_total.store(bytes, Ordering::Relaxed);
-    }
-    fn advanced(&self, bytes_read: u64) {
-        self.bytes_read.store(bytes_read, Ordering::Relaxed);
-    }
-    fn phase(&self, text: &str) {
-        self.update(|s| s.progress.phase = text.to_owned());
-    }
-}
-
-/// The server's jobs: one import at a time, the last finished ones kept for polling.
-#[derive(Default)]
-pub struct Jobs {
-    next_id: AtomicU64,
-    importing: AtomicBool,
-    jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
-}
-
-impl Jobs {
-    fn get(&self, id: u64) -> Option<Arc<Job>> {
-        self.jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&id)
-            .cloned()
-    }
-
-    fn add(&self, job: Arc<Job>, id: u64) {
-        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jobs.insert(id, job);
-        while jobs.len() > JOBS_KEPT {
-            jobs.pop_first();
-        }
-    }
-}
-
-/// Ends a job however its thread ends: a job still `running` then (the import panicked) is
-/// marked failed instead of running for ever, and the one import slot is freed.
-struct JobEnd<'a> {
-    job: &'a Job,
-    slot: &'a AtomicBool,
-}
-
-impl Drop for JobEnd<'_> {
-    fn drop(&mut self) {
-        self.job.update(|s| {
-            if s.state == JobState::Running {
-                s.state = JobState::Failed;
-                s.finished_at = Some(now());
-                s.error =
-                    Some("the import stopped unexpectedly; the cause is in the server log".into());
-            }
-        });
-        self.slot.store(false, Ordering::Release);
-    }
-}
-
-fn now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
-/// A plain file name in the inbox (no directories, no parent steps, no hidden files), opened
-/// once, without following a link, and checked to be a regular file: what is checked is
-/// what is read, whatever is swapped in afterwards. Errors name the file id; a missing file
-/// also names the inbox, so the catalogue team sees where it was looked for.
-fn inbox_file(inbox: &FsPath, file_id: &str) -> Result<std::fs::File, Problem> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let plain = !file_id.is_empty()
-        && file_id.len() <= 255
-        && !file_id.starts_with('.')
-        && !file_id.contains(['/', '\\', '\0', ':']);
-    if !plain {
-        return Err(Problem::bad_parameter(
-            "fileId",
-            format!(
-                "'{file_id}' is not a plain file name in the import inbox (no paths, no hidden files)"
-            ),
-        ));
-    }
-    let not_regular = || {
-        Problem::bad_parameter(
-            "fileId",
-            format!("'{file_id}' in the import inbox is not a regular file"),
-        )
-    };
-    // O_NONBLOCK: a FIFO must not hold the request until a writer comes.
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(inbox.join(file_id));
-    let file = match opened {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Problem::not_found(format!(
-                "the import inbox {} has no file '{file_id}'",
-                inbox.display()
-            )));
-        }
-        // ELOOP: the name is a symbolic link.
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(not_regular()),
-        Err(_) => {
-            return Err(Problem::bad_parameter(
-                "fileId",
-                format!("'{file_id}' in the import inbox cannot be opened"),
-            ));
-        }
-    };
-    match file.metadata() {
-        Ok(m) if m.is_file() => Ok(file),
-        _ => Err(not_regular()),
-    }
-}
-
 pub struct ImportApi;
 
 // Each operation parameter is a function argument in poem-openapi.
@@ -404,80 +277,22 @@ impl ImportApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Result<ImportAnswer, ApiError<Import>> {
-        let opened = inbox_file(&state.settings.inbox, &file_id)?;
-        let jobs = &state.jobs;
-        if jobs.importing.swap(true, Ordering::AcqRel) {
-            return Err(Problem::new(
-                StatusCode::CONFLICT,
-                "an import is already running; poll its job and try again when it has finished",
-            )
-            .into());
-        }
-        let id = jobs.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        let job = Arc::new(Job {
-            status: Mutex::new(JobStatus {
-                id,
-                state: JobState::Running,
-                file_id: file_id.0.clone(),
-                import_type: import_type.0,
-                dry_run: dry_run.0,
-                started_by: caller.provider.id.clone(),
-                status_url: format!("/svc/jobs/{id}"),
-                started_at: now(),
-                finished_at: None,
-                progress: JobProgress {
-                    phase: "reading".into(),
-                    bytes_read: 0,
-                    bytes_total: 0,
-                },
-                report: None,
-                error: None,
-            }),
-            bytes_read: AtomicU64::new(0),
-            bytes_total: AtomicU64::new(0),
-        });
-        jobs.add(job.clone(), id);
-        let runner = job.clone();
-        let app = state.0.clone();
-        let file = ImportFile {
+        let request = ImportRequest {
+            file_id: file_id.0,
             import_type: import_type.0.into(),
-            source: Source::Opened {
-                name: file_id.0.clone(),
-                file: Arc::new(opened),
-            },
+            dry_run: dry_run.0,
         };
-        let dry = dry_run.0;
-        let task = tokio::task::spawn_blocking(move || {
-            let _end = JobEnd {
-                job: runner.as_ref(),
-                slot: &app.jobs.importing,
-            };
-            let outcome = import::import(&app.store, &[file], dry, runner.as_ref());
-            runner.update(|s| {
-                s.finished_at = Some(now());
-                s.progress.phase = "finished".into();
-                match &outcome {
-                    Ok(report) => {
-                        s.state = if report.is_rejected() {
-                            JobState::Rejected
-                        } else {
-                            JobState::Succeeded
-                        };
-                        s.report = Some(Report::from(report));
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, "import job failed");
-                        s.state = JobState::Failed;
-                        s.error = Some(e.to_string());
-                    }
-                }
-            });
-        });
+        let (job, task) = state.jobs.start_import(
+            &state.store,
+            &state.settings.inbox,
+            request,
+            &caller.provider.id,
+        )?;
         let wait = Duration::from_millis(state.settings.import_wait_ms);
         match tokio::time::timeout(wait, task).await {
-            Ok(_) => Ok(ImportAnswer::Finished(JsonBody(job.snapshot()))),
+            Ok(_) => Ok(ImportAnswer::Finished(JsonBody(job_status(&job)))),
             Err(_) => {
-                let status = job.snapshot();
+                let status = job_status(&job);
                 let location = status.status_url.clone();
                 Ok(ImportAnswer::Accepted(JsonBody(status), location))
             }
@@ -504,8 +319,36 @@ impl ImportApi {
         _credentials: Credentials,
     ) -> Result<JsonBody<JobStatus>, ApiError<JobLookup>> {
         match state.jobs.get(u64::from(id.0)) {
-            Some(job) => Ok(JsonBody(job.snapshot())),
+            Some(job) => Ok(JsonBody(job_status(&job))),
             None => Err(Problem::not_found(format!("there is no job {}", id.0)).into()),
         }
+    }
+}
+
+/// A job as answered.
+fn job_status(job: &Job) -> JobStatus {
+    let s = job.snapshot();
+    JobStatus {
+        id: s.id,
+        state: match s.state {
+            jobs::JobState::Running => JobState::Running,
+            jobs::JobState::Succeeded => JobState::Succeeded,
+            jobs::JobState::Rejected => JobState::Rejected,
+            jobs::JobState::Failed => JobState::Failed,
+        },
+        file_id: s.request.file_id,
+        import_type: s.request.import_type.into(),
+        dry_run: s.request.dry_run,
+        started_by: s.started_by,
+        status_url: format!("/svc/jobs/{}", s.id),
+        started_at: s.started_at,
+        finished_at: s.finished_at,
+        progress: JobProgress {
+            phase: s.phase,
+            bytes_read: s.bytes_read,
+            bytes_total: s.bytes_total,
+        },
+        report: s.report.as_ref().map(Report::from),
+        error: s.error,
     }
 }

@@ -13,8 +13,6 @@ use poem::http::StatusCode;
 use poem_openapi::param::Query;
 use poem_openapi::{OpenApi, Tags};
 
-pub use imports::Jobs;
-
 use super::auth::Credentials;
 use super::problem::{ApiError, Problem, Unimplemented};
 use crate::store::Scope;

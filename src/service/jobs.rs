@@ -1,0 +1,269 @@
+//! The job runner: work that outlasts a request (imports today; synchronisation and media
+//! packages next) runs on a blocking thread as a numbered job whose progress and outcome
+//! callers poll. One import at a time; the last finished jobs stay readable.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::ServiceError;
+use crate::clock::{Clock, SystemClock};
+use crate::import::{self, ImportFile, ImportReport, ImportType, Source};
+use crate::store::Store;
+
+/// Finished jobs kept for polling.
+const JOBS_KEPT: usize = 100;
+
+/// Where a job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobState {
+    Running,
+    /// Committed, nothing to change, or a dry run that found every row valid.
+    Succeeded,
+    /// The file holds invalid rows; nothing was written. The report lists them.
+    Rejected,
+    /// The import could not run (the file vanished, the store failed); nothing was written.
+    Failed,
+}
+
+/// What an import job was asked to do.
+#[derive(Debug, Clone)]
+pub struct ImportRequest {
+    pub file_id: String,
+    pub import_type: ImportType,
+    pub dry_run: bool,
+}
+
+/// A job as a caller sees it when polling.
+#[derive(Debug, Clone)]
+pub struct JobStatus {
+    pub id: u64,
+    pub state: JobState,
+    pub request: ImportRequest,
+    /// The provider that started the job.
+    pub started_by: String,
+    /// Unix seconds.
+    pub started_at: u64,
+    pub finished_at: Option<u64>,
+    /// `reading` while rows are read and checked, then the commit's phases, then `finished`.
+    pub phase: String,
+    pub bytes_read: u64,
+    pub bytes_total: u64,
+    /// Once the job has finished (succeeded or rejected).
+    pub report: Option<ImportReport>,
+    /// Why a failed job failed.
+    pub error: Option<String>,
+}
+
+pub struct Job {
+    status: Mutex<JobStatus>,
+    bytes_read: AtomicU64,
+    bytes_total: AtomicU64,
+}
+
+impl Job {
+    pub fn snapshot(&self) -> JobStatus {
+        let mut s = self
+            .status
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        s.bytes_read = self.bytes_read.load(Ordering::Relaxed);
+        s.bytes_total = self.bytes_total.load(Ordering::Relaxed);
+        s
+    }
+
+    fn update(&self, f: impl FnOnce(&mut JobStatus)) {
+        f(&mut self.status.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+}
+
+impl import::Progress for Job {
+    fn file_started(&self, _: ImportType, bytes: u64) {
+        self.bytes_total.store(bytes, Ordering::Relaxed);
+    }
+    fn advanced(&self, bytes_read: u64) {
+        self.bytes_read.store(bytes_read, Ordering::Relaxed);
+    }
+    fn phase(&self, text: &str) {
+        self.update(|s| s.phase = text.to_owned());
+    }
+}
+
+/// The server's jobs.
+#[derive(Default)]
+pub struct Jobs {
+    next_id: AtomicU64,
+    importing: AtomicBool,
+    jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+}
+
+impl Jobs {
+    pub fn get(&self, id: u64) -> Option<Arc<Job>> {
+        self.jobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&id)
+            .cloned()
+    }
+
+    fn add(&self, job: Arc<Job>, id: u64) {
+        let mut jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.insert(id, job);
+        while jobs.len() > JOBS_KEPT {
+            jobs.pop_first();
+        }
+    }
+
+    /// Starts importing a file of the inbox as a job, or refuses: a file that is not a plain
+    /// regular file of the inbox, or a second import while one runs. The returned handle ends
+    /// when the job has.
+    pub fn start_import(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        inbox: &Path,
+        request: ImportRequest,
+        started_by: &str,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        let opened = inbox_file(inbox, &request.file_id)?;
+        if self.importing.swap(true, Ordering::AcqRel) {
+            return Err(ServiceError::Conflict(
+                "an import is already running; poll its job and try again when it has finished"
+                    .into(),
+            ));
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let file = ImportFile {
+            import_type: request.import_type,
+            source: Source::Opened {
+                name: request.file_id.clone(),
+                file: Arc::new(opened),
+            },
+        };
+        let dry_run = request.dry_run;
+        let job = Arc::new(Job {
+            status: Mutex::new(JobStatus {
+                id,
+                state: JobState::Running,
+                request,
+                started_by: started_by.to_owned(),
+                started_at: now(),
+                finished_at: None,
+                phase: "reading".into(),
+                bytes_read: 0,
+                bytes_total: 0,
+                report: None,
+                error: None,
+            }),
+            bytes_read: AtomicU64::new(0),
+            bytes_total: AtomicU64::new(0),
+        });
+        self.add(job.clone(), id);
+        let (runner, jobs, store) = (job.clone(), self.clone(), store.clone());
+        let task = tokio::task::spawn_blocking(move || {
+            let _end = JobEnd {
+                job: runner.as_ref(),
+                slot: &jobs.importing,
+            };
+            let outcome = import::import(&store, &[file], dry_run, runner.as_ref());
+            runner.update(|s| {
+                s.finished_at = Some(now());
+                s.phase = "finished".into();
+                match outcome {
+                    Ok(report) => {
+                        s.state = if report.is_rejected() {
+                            JobState::Rejected
+                        } else {
+                            JobState::Succeeded
+                        };
+                        s.report = Some(report);
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, "import job failed");
+                        s.state = JobState::Failed;
+                        s.error = Some(e.to_string());
+                    }
+                }
+            });
+        });
+        Ok((job, task))
+    }
+}
+
+/// Ends a job however its thread ends: a job still `running` then (the import panicked) is
+/// marked failed instead of running for ever, and the one import slot is freed.
+struct JobEnd<'a> {
+    job: &'a Job,
+    slot: &'a AtomicBool,
+}
+
+impl Drop for JobEnd<'_> {
+    fn drop(&mut self) {
+        self.job.update(|s| {
+            if s.state == JobState::Running {
+                s.state = JobState::Failed;
+                s.finished_at = Some(now());
+                s.error =
+                    Some("the import stopped unexpectedly; the cause is in the server log".into());
+            }
+        });
+        self.slot.store(false, Ordering::Release);
+    }
+}
+
+fn now() -> u64 {
+    SystemClock.now()
+}
+
+/// A plain file name in the inbox (no directories, no parent steps, no hidden files), opened
+/// once, without following a link, and checked to be a regular file: what is checked is
+/// what is read, whatever is swapped in afterwards. Errors name the file id; a missing file
+/// also names the inbox, so the catalogue team sees where it was looked for.
+fn inbox_file(inbox: &Path, file_id: &str) -> Result<std::fs::File, ServiceError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let plain = !file_id.is_empty()
+        && file_id.len() <= 255
+        && !file_id.starts_with('.')
+        && !file_id.contains(['/', '\\', '\0', ':']);
+    if !plain {
+        return Err(ServiceError::bad_parameter(
+            "fileId",
+            format!(
+                "'{file_id}' is not a plain file name in the import inbox (no paths, no hidden files)"
+            ),
+        ));
+    }
+    let not_regular = || {
+        ServiceError::bad_parameter(
+            "fileId",
+            format!("'{file_id}' in the import inbox is not a regular file"),
+        )
+    };
+    // O_NONBLOCK: a FIFO must not hold the request until a writer comes.
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(inbox.join(file_id));
+    let file = match opened {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ServiceError::NotFound(format!(
+                "the import inbox {} has no file '{file_id}'",
+                inbox.display()
+            )));
+        }
+        // ELOOP: the name is a symbolic link.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(not_regular()),
+        Err(_) => {
+            return Err(ServiceError::bad_parameter(
+                "fileId",
+                format!("'{file_id}' in the import inbox cannot be opened"),
+            ));
+        }
+    };
+    match file.metadata() {
+        Ok(m) if m.is_file() => Ok(file),
+        _ => Err(not_regular()),
+    }
+}
