@@ -222,14 +222,14 @@ fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
     }
 }
 
-/// The scope a route needs (the registry, `svc::ROUTES`); the admin API (and `/metrics`, when it is
+/// The scope a route needs (the registry, `registry::ROUTES`); the admin API (and `/metrics`, when it is
 /// guarded) needs `admin`. A `/svc` path of no listed route is refused here, whatever the
 /// router would do with it: a route added without a scope is never served (fail closed).
-fn required_scope(path: &str) -> Result<Scope, Problem> {
+pub(super) fn required_scope(path: &str) -> Result<Scope, Problem> {
     if path == "/admin" || path.starts_with("/admin/") || path == "/metrics" {
         return Ok(Scope::Admin);
     }
-    super::svc::route_of(path)
+    super::registry::route_of(path)
         .map(|route| route.scope)
         .ok_or_else(|| Problem::not_found(format!("no route has the path {path}")))
 }
@@ -355,36 +355,4 @@ pub fn check_rate(state: &AppState, caller: &Caller) -> Result<(), RateLimited> 
             ),
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_route_of_the_document_has_a_scope_and_an_unlisted_one_is_refused() {
-        let document: serde_json::Value =
-            serde_json::from_str(&super::super::openapi().spec()).unwrap();
-        // The operations' paths are the registry's, one for one.
-        let mut documented: Vec<&String> = document["paths"].as_object().unwrap().keys().collect();
-        let mut registered: Vec<String> = super::super::svc::ROUTES
-            .iter()
-            .map(|r| r.document_path())
-            .collect();
-        documented.sort();
-        registered.sort();
-        assert_eq!(documented, registered.iter().collect::<Vec<_>>());
-        for route in &super::super::svc::ROUTES {
-            assert_eq!(
-                required_scope(route.path).unwrap(),
-                route.scope,
-                "{}",
-                route.path
-            );
-        }
-        // A route somebody adds to the API but not to the scopes is not served.
-        let refused = required_scope("/svc/newRoute").unwrap_err();
-        assert_eq!(refused.status(), StatusCode::NOT_FOUND);
-        assert_eq!(required_scope("/admin/providers").unwrap(), Scope::Admin);
-    }
 }

@@ -163,7 +163,7 @@ fn bad_request(id: &str, parameter: Option<&(String, String)>) -> (String, Optio
 
 /// The scope the route needs, as the authorisation layer words its refusal.
 fn forbidden(path: &str) -> String {
-    let scope = super::svc::route_of(path).map_or(Scope::Read, |route| route.scope);
+    let scope = super::registry::route_of(path).map_or(Scope::Read, |route| route.scope);
     format!(
         "Access denied: provider `demo` lacks the `{}` scope this route needs",
         scope.name()

@@ -87,7 +87,7 @@ impl Default for Metrics {
 
 /// A fixed label for a path.
 fn route_label(path: &str) -> &'static str {
-    if let Some(route) = super::svc::route_of(path) {
+    if let Some(route) = super::registry::route_of(path) {
         return route.name();
     }
     match path {

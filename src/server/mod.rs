@@ -16,6 +16,7 @@ mod json_body;
 mod metrics;
 mod problem;
 mod rate_limit;
+mod registry;
 pub mod soap;
 mod streaming;
 mod svc;

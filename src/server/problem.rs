@@ -231,7 +231,9 @@ pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<R
             if problem.status() == StatusCode::METHOD_NOT_ALLOWED {
                 response.headers_mut().insert(
                     poem::http::header::ALLOW,
-                    poem::http::HeaderValue::from_static(allowed_methods(uri.path())),
+                    poem::http::HeaderValue::from_static(super::registry::allowed_methods(
+                        uri.path(),
+                    )),
                 );
             }
             response
@@ -240,40 +242,26 @@ pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<R
     Ok(response)
 }
 
-/// The methods a path takes: SOAP endpoints also take POST (and JSON endpoints only POST, as
-/// the admin API's collections do); everything else is GET.
-fn allowed_methods(path: &str) -> &'static str {
-    if path.ends_with(".jsonEndpoint") {
-        "POST"
-    } else if path.ends_with(".soapEndpoint") || path == "/admin/providers" {
-        "GET, HEAD, POST"
-    } else if path.starts_with("/admin/providers/") {
-        "GET, HEAD, PATCH, DELETE"
-    } else {
-        "GET, HEAD"
-    }
-}
-
 fn problem_of(err: poem::Error, path: &str) -> Problem {
     use poem_openapi::error::{ParseParamError, ParsePathError};
     if let Some(p) = err.downcast_ref::<Problem>() {
         return p.clone();
     }
     if let Some(e) = err.downcast_ref::<ParseParamError>() {
-        return Problem::bad_parameter(e.name, parameter_message(e.name, &e.reason));
+        return Problem::bad_parameter(e.name, parameter_message(path, e.name, &e.reason));
     }
     if let Some(e) = err.downcast_ref::<ParsePathError>() {
         let name = e
             .name
             .strip_prefix("param")
             .and_then(|i| i.parse().ok())
-            .and_then(|i| super::svc::path_parameter_name(path, i))
+            .and_then(|i| super::registry::path_parameter_name(path, i))
             .unwrap_or(e.name);
-        return Problem::bad_parameter(name, parameter_message(name, &e.reason));
+        return Problem::bad_parameter(name, parameter_message(path, name, &e.reason));
     }
     if err.is::<poem::error::ParsePathError>() {
         // poem could not decode a path segment (not UTF-8).
-        let name = super::svc::undecodable_path_parameter(path).unwrap_or("path");
+        let name = super::registry::undecodable_path_parameter(path).unwrap_or("path");
         return Problem::bad_parameter(
             name,
             format!("path parameter `{name}` is not valid percent-encoded UTF-8"),
@@ -281,7 +269,7 @@ fn problem_of(err: poem::Error, path: &str) -> Problem {
     }
     let status = err.status();
     if status == StatusCode::NOT_FOUND {
-        if let Some(name) = super::svc::empty_path_parameter(path) {
+        if let Some(name) = super::registry::empty_path_parameter(path) {
             return Problem::bad_parameter(
                 name,
                 format!("path parameter `{name}` is empty: it needs at least 1 character"),
@@ -301,17 +289,15 @@ fn problem_of(err: poem::Error, path: &str) -> Problem {
 
 /// poem-openapi's reasons name its own types ("failed to parse \"integer(uint32)\"");
 /// say what the parameter must be instead.
-fn parameter_message(name: &str, reason: &str) -> String {
+fn parameter_message(path: &str, name: &str, reason: &str) -> String {
     let must = if reason.contains("expects an input value") {
         "is required".to_owned()
+    } else if let Some(rule) = super::registry::parameter_rule(path, name) {
+        rule.to_owned()
     } else if reason.contains("boolean") {
         "must be `true` or `false`".to_owned()
     } else if reason.contains("ImportType") {
         format!("must be one of: {}", crate::import::ImportType::names())
-    } else if name == "fileId" {
-        "must be a plain file name in the import inbox (no paths, no hidden files)".to_owned()
-    } else if name == "is_kit" {
-        "must be 0 or 1".to_owned()
     } else if reason.contains("integer") || reason.contains("minimum(1,") {
         "must be a positive integer (1 or more)".to_owned()
     } else if reason.contains("minLength") || reason.contains("min_length") {

@@ -13,3 +13,9 @@ mod vehicles;
 mod wsdl;
 
 pub use service::{endpoint_paths, routes};
+
+/// The names of the operations that have a handler.
+#[cfg(test)]
+pub fn operation_names() -> Vec<&'static str> {
+    operations::all().iter().map(|op| op.name).collect()
+}

@@ -17,22 +17,8 @@ use crate::server::problem::Problem;
 use crate::server::svc::prices;
 use crate::service::access::{self, GrantError};
 use crate::service::vehicle_articles::{Paging, Selection};
-use crate::store::Scope;
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
-
-/// Who may call an operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    /// A caller whose provider has the scope (an end user's grant: `read`, and `export`
-    /// where the provider allows it).
-    Scope(Scope),
-    /// The provider's own key or whitelisted address, never an end user's grant: the
-    /// operations that hand out grants.
-    OwnCredentials,
-    /// Any authenticated caller: what reveals nothing of the catalogue (the version).
-    AnyCaller,
-}
 
 pub struct Operation {
     pub name: &'static str,
@@ -42,8 +28,6 @@ pub struct Operation {
     pub request_type: String,
     /// The XSD type whose fields follow `status` and `statusText` in the answer.
     pub answer_type: String,
-    /// Who may call it; every operation says so, there is no default.
-    pub access: Access,
     /// A pure catalogue read, whose answers the answer cache may keep (the price operations
     /// keep theirs under their `/svc` routes' keys already).
     pub cacheable: bool,
@@ -81,7 +65,6 @@ impl Operation {
 fn operation<Req, Ans>(
     name: &'static str,
     doc: &'static str,
-    access: Access,
     run: fn(&Call<'_>, Req) -> Result<Value, Failure>,
 ) -> Operation
 where
@@ -93,7 +76,6 @@ where
         doc,
         request_type: Req::name().into_owned(),
         answer_type: Ans::name().into_owned(),
-        access,
         cacheable: false,
         register: |registry| {
             Req::register(registry);
@@ -123,63 +105,53 @@ impl Operation {
     }
 }
 
-/// Every operation, in the order the WSDL lists them.
+/// Every operation's handler, in the order the WSDL lists them; who may call each is the
+/// registry's (`registry::OPERATIONS`).
 pub fn all() -> Vec<Operation> {
-    use Access::{AnyCaller, OwnCredentials};
-    const READ: Access = Access::Scope(Scope::Read);
     vec![
         operation::<AddDynamicAddressRequest, DynamicAddress>(
             "addDynamicAddress",
             "Admits an end user's IPv4 address for the provider for a while (default 1 hour, at most the provider's cap, never above 24). Needs the provider's own key or whitelisted address.",
-            OwnCredentials,
             add_dynamic_address,
         ),
         operation::<AddDynamicApiKeyRequest, DynamicApiKey>(
             "addDynamicAPIKey",
             "Makes a key for an end user, valid 1 to 24 hours (default 24); the key is shown once. Needs the provider's own key or whitelisted address.",
-            OwnCredentials,
             add_dynamic_api_key,
         ),
         operation::<GetArticlesRequest, ArticleSearch>(
             "getArticles",
             "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, page paging and a cursor.",
-            READ,
             super::article_search::get_articles,
         ).cached(),
         operation::<GetArticleLinkagesRequest, ArticleLinkages>(
             "getArticleLinkages",
             "Every vehicle an article fits, with position, quantity and notes, in one call.",
-            READ,
             get_article_linkages,
         ).cached(),
         operation::<GetLinkageTargetsRequest, LinkageTargetList>(
             "getLinkageTargets",
             "Vehicle types by Ktype or by make, with their details.",
-            READ,
             get_linkage_targets,
         ).cached(),
         operation::<GetBrandsRequest, BrandList>(
             "getBrands",
             "The brands (data suppliers) the provider may see.",
-            READ,
             get_brands,
         ).cached(),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
             "Every generic article (kind of part).",
-            READ,
             get_generic_articles,
         ).cached(),
         operation::<GetManufacturersRequest, ManufacturerList>(
             "getManufacturers",
             "Vehicle makers (of OE numbers) and competitor parts makers.",
-            READ,
             get_manufacturers,
         ).cached(),
         operation::<GetPricesByKtypeRequest, prices::KtypePrices>(
             "getPricesByKtype",
             "The prices of the articles linked to a vehicle type.",
-            READ,
             |call, r| {
                 cached(prices::ktype_prices_built(
                     call.state,
@@ -193,7 +165,6 @@ pub fn all() -> Vec<Operation> {
         operation::<GetKitPriceRequest, prices::GenartPrices>(
             "getKitPrice",
             "Single-article (isKit false) or kit (isKit true) prices of a generic article for a vehicle type; a kit's price is its own list price, else the sum of its components'.",
-            READ,
             |call, r| {
                 cached(prices::genart_prices(
                     call.state,
@@ -207,7 +178,6 @@ pub fn all() -> Vec<Operation> {
         operation::<GetExhaustKitPriceRequest, prices::ExhaustKit>(
             "getExhaustKitPrice",
             "The exhaust kit price of a vehicle type: its exhaust kits, else the cheapest fitting part of each exhaust generic article.",
-            READ,
             |call, r| {
                 cached(prices::exhaust_kit(
                     call.state,
@@ -219,7 +189,6 @@ pub fn all() -> Vec<Operation> {
         operation::<GetVersionInfoRequest, VersionInfo>(
             "getVersionInfo",
             "The appliance's version, and the catalogue's data version and date.",
-            AnyCaller,
             get_version_info,
         ),
     ]

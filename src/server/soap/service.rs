@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::call::{Call, Failure};
 use super::envelope::{self, Element, MAX_ENVELOPE_BYTES, SoapVersion};
-use super::operations::{self, Access, Operation};
+use super::operations::{self, Operation};
 use super::types::Types;
 use super::wsdl::{self, Style};
 use crate::budget::Budget;
@@ -22,6 +22,7 @@ use crate::server::answer_cache::LookupKind;
 use crate::server::auth;
 use crate::server::connection::body_error_status;
 use crate::server::problem::Problem;
+use crate::server::registry::{self, Access};
 use crate::service::caller::Caller;
 
 /// The operations and their types, built once.
@@ -492,9 +493,16 @@ async fn json_call(
     }
 }
 
-/// Whether the caller may call the operation, as it declares.
+/// Whether the caller may call the operation, as the registry declares; an operation the
+/// registry does not list is refused.
 fn allowed(op: &Operation, caller: &Caller) -> Result<(), Problem> {
-    match op.access {
+    let Some(access) = registry::operation_access(op.name) else {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!("Access denied: {} is not a registered operation", op.name),
+        ));
+    };
+    match access {
         Access::Scope(scope) => auth::check_scope(caller, scope),
         Access::OwnCredentials if caller.credential.is_static() => Ok(()),
         Access::OwnCredentials => Err(Problem::new(
@@ -517,4 +525,27 @@ pub fn endpoint_paths(soap_prefix: &str) -> Vec<(&'static str, String)> {
             (name, format!("{soap_prefix}/services/{name}.soapEndpoint"))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::caller::Credential;
+    use crate::store::ProviderRecord;
+
+    #[test]
+    fn an_operation_the_registry_does_not_list_is_refused() {
+        let caller = Caller {
+            provider: Arc::new(ProviderRecord::new("p", "P", vec![])),
+            credential: Credential::StaticKey,
+        };
+        let mut op = operations::all()
+            .into_iter()
+            .find(|op| op.name == "getVersionInfo")
+            .unwrap();
+        assert!(allowed(&op, &caller).is_ok());
+        op.name = "getVersionInfoAgain";
+        let refused = allowed(&op, &caller).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    }
 }

@@ -1,0 +1,334 @@
+//! Every endpoint partscat answers, declared once: each `/svc` route with the scope it needs,
+//! the methods it takes and the parameters whose errors need words of their own, and each
+//! SOAP/JSON operation with who may call it. Authentication and authorisation read this
+//! table, as do the metrics labels, the served document and the errors of malformed paths;
+//! whatever is not here is refused (`auth::required_scope`, `soap::service`). Tests hold it
+//! equal to the OpenAPI document's paths and the WSDLs' operations.
+
+use crate::store::Scope;
+
+/// A `/svc` route as its operation declares it (`#[oai(path)]`; a test holds the two equal).
+pub struct Route {
+    pub path: &'static str,
+    pub scope: Scope,
+    /// What a parameter must be, where poem-openapi's own words would name its types.
+    pub parameter_rules: &'static [(&'static str, &'static str)],
+}
+
+const fn route(path: &'static str, scope: Scope) -> Route {
+    Route {
+        path,
+        scope,
+        parameter_rules: &[],
+    }
+}
+
+/// Every route: lookups and prices need `read`, exports and DMM `export`, imports, jobs,
+/// synchronisation and apiDMM `admin`. A path not here is refused (`auth`).
+pub const ROUTES: [Route; 15] = [
+    route("/svc/getCrossRefsOrArticle/:reference", Scope::Read),
+    route("/svc/getArticlesByKtype/:ktype", Scope::Read),
+    route("/svc/getPricesByKtype/:ktype", Scope::Read),
+    Route {
+        path: "/svc/price/:genart/:is_kit/:ktype",
+        scope: Scope::Read,
+        parameter_rules: &[("is_kit", "must be 0 or 1")],
+    },
+    route("/svc/e/k/:ktype", Scope::Read),
+    route("/svc/exportGolda", Scope::Export),
+    route("/svc/exportCatalogue", Scope::Export),
+    route("/svc/exportRefConcurrente", Scope::Export),
+    route("/svc/exportRefConcurrenteInterne", Scope::Export),
+    route("/svc/exportAtc", Scope::Export),
+    route("/svc/DMM", Scope::Export),
+    Route {
+        path: "/svc/importArticles",
+        scope: Scope::Admin,
+        parameter_rules: &[(
+            "fileId",
+            "must be a plain file name in the import inbox (no paths, no hidden files)",
+        )],
+    },
+    route("/svc/jobs/:id", Scope::Admin),
+    route("/svc/syncTecdoc", Scope::Admin),
+    route("/svc/apiDMM", Scope::Admin),
+];
+
+impl Route {
+    /// Its first segment after `/svc/`, which no two routes share.
+    pub fn name(&self) -> &'static str {
+        self.path["/svc/".len()..].split('/').next().unwrap_or("")
+    }
+
+    /// What comes before its first path parameter (`/svc/e/k/`); the whole path without one.
+    fn prefix(&self) -> &'static str {
+        self.path.find("/:").map_or(self.path, |i| &self.path[..=i])
+    }
+
+    /// Its path parameters, in order.
+    fn parameters(&self) -> impl Iterator<Item = &'static str> {
+        self.path.split('/').filter_map(|s| s.strip_prefix(':'))
+    }
+
+    /// The path as the OpenAPI document writes it (`{ktype}` for `:ktype`), for the test
+    /// that holds the operations' paths and this table equal.
+    #[cfg(test)]
+    pub fn document_path(&self) -> String {
+        self.path
+            .split('/')
+            .map(|s| match s.strip_prefix(':') {
+                Some(name) => format!("{{{name}}}"),
+                None => s.to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+/// The route a `/svc` path belongs to, by its first segment.
+pub fn route_of(path: &str) -> Option<&'static Route> {
+    let name = path.strip_prefix("/svc/")?.split('/').next()?;
+    ROUTES.iter().find(|r| r.name() == name)
+}
+
+/// The route with path parameters whose prefix the path starts with.
+fn parameterised_route(path: &str) -> Option<&'static Route> {
+    ROUTES
+        .iter()
+        .find(|r| r.parameters().next().is_some() && path.starts_with(r.prefix()))
+}
+
+/// The name of a route's `index`th path parameter (poem-openapi reports some as `param<N>`).
+pub fn path_parameter_name(path: &str, index: usize) -> Option<&'static str> {
+    parameterised_route(path)?.parameters().nth(index)
+}
+
+/// The first path parameter whose segment does not decode to UTF-8.
+pub fn undecodable_path_parameter(path: &str) -> Option<&'static str> {
+    let route = parameterised_route(path)?;
+    path[route.prefix().len()..]
+        .split('/')
+        .zip(route.parameters())
+        .find(|(segment, _)| percent_decoded(segment).is_none())
+        .map(|(_, name)| name)
+}
+
+fn percent_decoded(segment: &str) -> Option<String> {
+    let bytes = segment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The parameter a path leaves empty, for a path that no route matched.
+pub fn empty_path_parameter(path: &str) -> Option<&'static str> {
+    for route in ROUTES.iter().filter(|r| r.parameters().next().is_some()) {
+        let prefix = route.prefix();
+        let params: Vec<&'static str> = route.parameters().collect();
+        let base = prefix.trim_end_matches('/');
+        let rest = if path == base {
+            ""
+        } else if let Some(r) = path.strip_prefix(prefix) {
+            r
+        } else {
+            continue;
+        };
+        let segments: Vec<&str> = if rest.is_empty() {
+            Vec::new()
+        } else {
+            rest.split('/').collect()
+        };
+        if segments.len() > params.len() {
+            return None;
+        }
+        return params
+            .iter()
+            .enumerate()
+            .find(|(i, _)| segments.get(*i).is_none_or(|s| s.is_empty()))
+            .map(|(_, p)| *p);
+    }
+    None
+}
+
+/// Every `/svc` route takes GET (and so HEAD); nothing else.
+pub const SVC_METHODS: &str = "GET, HEAD";
+
+/// The methods a path takes, for a 405's `Allow`: `/svc` routes GET; SOAP endpoints GET (their
+/// WSDL) and POST; JSON endpoints POST; the admin API's collection GET and POST, a provider
+/// GET, PATCH and DELETE.
+pub fn allowed_methods(path: &str) -> &'static str {
+    if path.ends_with(".jsonEndpoint") {
+        "POST"
+    } else if path.ends_with(".soapEndpoint") || path == "/admin/providers" {
+        "GET, HEAD, POST"
+    } else if path.starts_with("/admin/providers/") {
+        "GET, HEAD, PATCH, DELETE"
+    } else {
+        SVC_METHODS
+    }
+}
+
+/// What a `/svc` path's parameter must be, where its route says.
+pub fn parameter_rule(path: &str, parameter: &str) -> Option<&'static str> {
+    let route = route_of(path)?;
+    route
+        .parameter_rules
+        .iter()
+        .find(|(name, _)| *name == parameter)
+        .map(|(_, rule)| *rule)
+}
+
+/// Who may call a SOAP/JSON operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// A caller whose provider has the scope (an end user's grant: `read`, and `export`
+    /// where the provider allows it).
+    Scope(Scope),
+    /// The provider's own key or whitelisted address, never an end user's grant: the
+    /// operations that hand out grants.
+    OwnCredentials,
+    /// Any authenticated caller: what reveals nothing of the catalogue (the version).
+    AnyCaller,
+}
+
+/// A SOAP/JSON operation, the same on every endpoint (DLB, DLW, JSON).
+pub struct Operation {
+    pub name: &'static str,
+    pub access: Access,
+}
+
+const fn operation(name: &'static str, access: Access) -> Operation {
+    Operation { name, access }
+}
+
+const READ: Access = Access::Scope(Scope::Read);
+
+/// Every SOAP/JSON operation. One not here is refused, whatever its handler.
+pub const OPERATIONS: [Operation; 12] = [
+    operation("addDynamicAddress", Access::OwnCredentials),
+    operation("addDynamicAPIKey", Access::OwnCredentials),
+    operation("getArticles", READ),
+    operation("getArticleLinkages", READ),
+    operation("getLinkageTargets", READ),
+    operation("getBrands", READ),
+    operation("getGenericArticles", READ),
+    operation("getManufacturers", READ),
+    operation("getPricesByKtype", READ),
+    operation("getKitPrice", READ),
+    operation("getExhaustKitPrice", READ),
+    operation("getVersionInfo", Access::AnyCaller),
+];
+
+/// Who may call the operation of this name; none for an operation not in the registry.
+pub fn operation_access(name: &str) -> Option<Access> {
+    OPERATIONS.iter().find(|o| o.name == name).map(|o| o.access)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::auth::required_scope;
+    use poem::http::StatusCode;
+
+    #[test]
+    fn every_route_of_the_document_has_a_scope_and_an_unlisted_one_is_refused() {
+        let document: serde_json::Value =
+            serde_json::from_str(&crate::server::openapi().spec()).unwrap();
+        // The operations' paths are the registry's, one for one.
+        let mut documented: Vec<&String> = document["paths"].as_object().unwrap().keys().collect();
+        let mut registered: Vec<String> = ROUTES.iter().map(|r| r.document_path()).collect();
+        documented.sort();
+        registered.sort();
+        assert_eq!(documented, registered.iter().collect::<Vec<_>>());
+        for route in &ROUTES {
+            assert_eq!(
+                required_scope(route.path).unwrap(),
+                route.scope,
+                "{}",
+                route.path
+            );
+        }
+        // A route somebody adds to the API but not to the registry is not served.
+        let refused = required_scope("/svc/newRoute").unwrap_err();
+        assert_eq!(refused.status(), StatusCode::NOT_FOUND);
+        assert_eq!(required_scope("/admin/providers").unwrap(), Scope::Admin);
+    }
+
+    /// The operation names a WSDL's port type lists.
+    fn wsdl_operations(wsdl: &str) -> Vec<String> {
+        let port_type = wsdl.split("<wsdl:portType").nth(1).unwrap();
+        let port_type = port_type.split("</wsdl:portType>").next().unwrap();
+        port_type
+            .split("<wsdl:operation name=\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn every_operation_of_the_wsdls_and_every_handler_is_in_the_registry() {
+        let mut registered: Vec<&str> = OPERATIONS.iter().map(|o| o.name).collect();
+        registered.sort_unstable();
+        for wsdl in [
+            include_str!("../../tests/golden/PartsToCatDLB.wsdl"),
+            include_str!("../../tests/golden/PartsToCatDLW.wsdl"),
+        ] {
+            let mut listed = wsdl_operations(wsdl);
+            listed.sort_unstable();
+            assert_eq!(listed, registered);
+        }
+        let mut handled = crate::server::soap::operation_names();
+        handled.sort_unstable();
+        assert_eq!(handled, registered);
+        assert_eq!(operation_access("getVersionInfo"), Some(Access::AnyCaller));
+        assert_eq!(operation_access("newOperation"), None);
+    }
+
+    #[test]
+    fn parameters_with_rules_of_their_own_are_routes_parameters() {
+        for route in &ROUTES {
+            for (name, _) in route.parameter_rules {
+                let in_path = route.parameters().any(|p| p == *name);
+                assert!(in_path || route.parameters().next().is_none(), "{name}");
+            }
+        }
+        assert_eq!(
+            parameter_rule("/svc/price/1/x/10", "is_kit"),
+            Some("must be 0 or 1")
+        );
+        assert_eq!(parameter_rule("/svc/price/1/x/10", "ktype"), None);
+    }
+
+    #[test]
+    fn empty_segments_name_their_parameter() {
+        assert_eq!(empty_path_parameter("/svc/e/k/"), Some("ktype"));
+        assert_eq!(empty_path_parameter("/svc/e/k"), Some("ktype"));
+        assert_eq!(empty_path_parameter("/svc/price//1/10"), Some("genart"));
+        assert_eq!(empty_path_parameter("/svc/price/4000/1/"), Some("ktype"));
+        assert_eq!(empty_path_parameter("/svc/price/4000//x"), Some("is_kit"));
+        assert_eq!(
+            empty_path_parameter("/svc/getCrossRefsOrArticle/"),
+            Some("reference")
+        );
+        assert_eq!(empty_path_parameter("/svc/price/1/2/3/4"), None);
+        assert_eq!(empty_path_parameter("/svc/nothing"), None);
+    }
+
+    #[test]
+    fn undecodable_segments_name_their_parameter() {
+        use super::undecodable_path_parameter as bad;
+        assert_eq!(bad("/svc/price/1/%FF/10"), Some("is_kit"));
+        assert_eq!(bad("/svc/getArticlesByKtype/%C3%28"), Some("ktype"));
+        assert_eq!(bad("/svc/getArticlesByKtype/%C3%A9"), None);
+    }
+}
