@@ -44,16 +44,12 @@ fn import_types_help() -> String {
     );
     for t in ImportType::ALL {
         let columns = t.columns();
-        let optional: Vec<String> = columns.optional.iter().map(|c| format!("[{c}]")).collect();
+        let required = columns.required().map(str::to_owned);
+        let optional = columns.optional().map(|c| format!("[{c}]"));
         text.push_str(&format!(
             "  {:<16} {}\n",
             t.name(),
-            [columns.required.join(", "), optional.join(", ")]
-                .iter()
-                .filter(|part| !part.is_empty())
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
+            required.chain(optional).collect::<Vec<_>>().join(", ")
         ));
     }
     text.push_str("A directory is imported in the order above, all files or none.");

@@ -12,6 +12,7 @@ use std::path::Path;
 use tables::*;
 
 use crate::catalogue::normalise_reference;
+use crate::import::ImportType;
 
 /// The seed of the embedded demo catalogue.
 pub const DEMO_SEED: u64 = 2026;
@@ -71,12 +72,14 @@ struct Files {
     media: Writer,
 }
 
-fn writer(out: &Path, name: &str, header: &[&str]) -> csv::Result<Writer> {
+/// The file of a data set, named and headed as imports read it. A record with more or fewer
+/// fields than the header is an error of the csv writer, so the rows keep to the columns.
+fn writer(out: &Path, data_set: ImportType) -> csv::Result<Writer> {
     let mut w = csv::Writer::from_writer(BufWriter::with_capacity(
         256 * 1024,
-        File::create(out.join(format!("{name}.csv")))?,
+        File::create(out.join(format!("{}.csv", data_set.name())))?,
     ));
-    w.write_record(header)?;
+    w.write_record(data_set.columns().names())?;
     Ok(w)
 }
 
@@ -104,110 +107,18 @@ struct Article {
 pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> {
     std::fs::create_dir_all(out)?;
     let mut f = Files {
-        brands: writer(out, "brands", &["brand_id", "name"])?,
-        manufacturers: writer(out, "manufacturers", &["manufacturer_id", "name", "kind"])?,
-        genarts: writer(out, "genarts", &["genart_id", "name"])?,
-        vehicles: writer(
-            out,
-            "vehicles",
-            &[
-                "ktype",
-                "make",
-                "model",
-                "type",
-                "engine",
-                "fuel",
-                "kw",
-                "hp",
-                "ccm",
-                "year_from",
-                "year_to",
-            ],
-        )?,
-        articles: writer(
-            out,
-            "articles",
-            &[
-                "brand_id",
-                "reference",
-                "genart_id",
-                "description",
-                "status",
-                "eans",
-                "packaging_unit",
-                "replaced_by",
-            ],
-        )?,
-        criteria: writer(
-            out,
-            "criteria",
-            &["brand_id", "reference", "name", "value", "unit"],
-        )?,
-        crossrefs: writer(
-            out,
-            "crossrefs",
-            &["brand_id", "reference", "kind", "manufacturer_id", "number"],
-        )?,
-        competitor_refs: writer(
-            out,
-            "competitor_refs",
-            &[
-                "brand_id",
-                "reference",
-                "manufacturer_id",
-                "competitor_reference",
-            ],
-        )?,
-        links: writer(
-            out,
-            "links",
-            &[
-                "brand_id",
-                "reference",
-                "ktype",
-                "position",
-                "quantity",
-                "notes",
-            ],
-        )?,
-        prices: writer(
-            out,
-            "prices",
-            &[
-                "brand_id",
-                "reference",
-                "price_type",
-                "currency",
-                "amount",
-                "valid_from",
-                "valid_to",
-            ],
-        )?,
-        kits: writer(
-            out,
-            "kits",
-            &[
-                "kit_brand_id",
-                "kit_reference",
-                "ktype",
-                "component_brand_id",
-                "component_reference",
-                "quantity",
-            ],
-        )?,
-        media: writer(
-            out,
-            "media",
-            &[
-                "brand_id",
-                "reference",
-                "kind",
-                "set",
-                "position",
-                "uri",
-                "description",
-            ],
-        )?,
+        brands: writer(out, ImportType::Brands)?,
+        manufacturers: writer(out, ImportType::Manufacturers)?,
+        genarts: writer(out, ImportType::GenericArticles)?,
+        vehicles: writer(out, ImportType::Vehicles)?,
+        articles: writer(out, ImportType::Articles)?,
+        criteria: writer(out, ImportType::Criteria)?,
+        crossrefs: writer(out, ImportType::CrossReferences)?,
+        competitor_refs: writer(out, ImportType::CompetitorReferences)?,
+        links: writer(out, ImportType::Links)?,
+        prices: writer(out, ImportType::Prices)?,
+        kits: writer(out, ImportType::Kits)?,
+        media: writer(out, ImportType::Media)?,
     };
     let mut rng = Rng(seed);
     let mut summary = Summary::default();

@@ -7,10 +7,47 @@ use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Chain, Cursor, Read};
 use std::rc::Rc;
 
-/// The columns a data set takes.
+/// A column of a data set's files: its header name, and whether every file must have it.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub name: &'static str,
+    pub required: bool,
+}
+
+pub const fn must(name: &'static str) -> Column {
+    Column {
+        name,
+        required: true,
+    }
+}
+
+pub const fn may(name: &'static str) -> Column {
+    Column {
+        name,
+        required: false,
+    }
+}
+
+/// The columns a data set takes, in the order partscat writes them.
 pub struct ColumnSpec {
-    pub required: &'static [&'static str],
-    pub optional: &'static [&'static str],
+    pub columns: &'static [Column],
+}
+
+impl ColumnSpec {
+    /// Every column's name, in order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        self.columns.iter().map(|c| c.name)
+    }
+
+    /// The names of the columns every file must have.
+    pub fn required(&self) -> impl Iterator<Item = &'static str> {
+        self.columns.iter().filter(|c| c.required).map(|c| c.name)
+    }
+
+    /// The names of the columns a file may leave out.
+    pub fn optional(&self) -> impl Iterator<Item = &'static str> {
+        self.columns.iter().filter(|c| !c.required).map(|c| c.name)
+    }
 }
 
 type Source = Chain<Cursor<Vec<u8>>, BufReader<Box<dyn Read>>>;
@@ -193,26 +230,19 @@ pub fn open(
     let mut columns = HashMap::new();
     for (i, name) in headers.iter().enumerate() {
         let lower = name.to_ascii_lowercase();
-        let Some(known) = spec
-            .required
-            .iter()
-            .chain(spec.optional)
-            .find(|c| **c == lower)
-        else {
+        let Some(known) = spec.names().find(|c| *c == lower) else {
             return Err(format!(
                 "header names an unknown column '{name}'; the columns are {} (optional: {})",
-                spec.required.join(", "),
-                spec.optional.join(", ")
+                spec.required().collect::<Vec<_>>().join(", "),
+                spec.optional().collect::<Vec<_>>().join(", ")
             ));
         };
-        if columns.insert(*known, i).is_some() {
+        if columns.insert(known, i).is_some() {
             return Err(format!("header names column '{known}' twice"));
         }
     }
     let missing: Vec<&str> = spec
-        .required
-        .iter()
-        .copied()
+        .required()
         .filter(|c| !columns.contains_key(c))
         .collect();
     if !missing.is_empty() {
@@ -301,8 +331,7 @@ mod tests {
     /// The line of each row, or of each row the reader refuses.
     fn lines_of(text: &str) -> Vec<u64> {
         let spec = ColumnSpec {
-            required: &["a", "b"],
-            optional: &[],
+            columns: &[must("a"), must("b")],
         };
         let bytes = text.as_bytes().to_vec();
         let total = bytes.len() as u64;

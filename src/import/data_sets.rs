@@ -1,7 +1,7 @@
 //! The import data sets: their names, CSV columns, and how a row becomes a record.
 //! `docs/import-formats.md` describes the same columns for people; keep the two in step.
 
-use super::csv_source::{ColumnSpec, Row};
+use super::csv_source::{Column, ColumnSpec, Row, may, must};
 use crate::catalogue::*;
 use crate::store::{Origin, Staging, StoreError, TreeName};
 
@@ -67,63 +67,130 @@ impl ImportType {
         Self::ALL.map(ImportType::name).join(", ")
     }
 
+    /// The columns of this data set's files, in the order partscat writes them (the
+    /// generator, the demo catalogue); a file may order them as it likes.
     pub fn columns(self) -> ColumnSpec {
-        let (required, optional): (&[&str], &[&str]) = match self {
-            ImportType::Brands => (&["brand_id", "name"], &[]),
-            ImportType::Manufacturers => (&["manufacturer_id", "name", "kind"], &[]),
-            ImportType::GenericArticles => (&["genart_id", "name"], &[]),
-            ImportType::Vehicles => (
-                &["ktype", "make", "model", "year_from"],
-                &["type", "engine", "fuel", "kw", "hp", "ccm", "year_to"],
-            ),
-            ImportType::Articles => (
-                &["brand_id", "reference", "genart_id"],
-                &[
-                    "description",
-                    "status",
-                    "eans",
-                    "packaging_unit",
-                    "replaced_by",
-                ],
-            ),
-            ImportType::Criteria => (&["brand_id", "reference", "name", "value"], &["unit"]),
-            ImportType::CrossReferences => (
-                &["brand_id", "reference", "kind", "number"],
-                &["manufacturer_id"],
-            ),
-            ImportType::CompetitorReferences => (
-                &[
-                    "brand_id",
-                    "reference",
-                    "manufacturer_id",
-                    "competitor_reference",
-                ],
-                &[],
-            ),
-            ImportType::Links => (
-                &["brand_id", "reference", "ktype"],
-                &["position", "quantity", "notes"],
-            ),
-            ImportType::Prices => (
-                &["brand_id", "reference", "currency", "amount"],
-                &["price_type", "valid_from", "valid_to"],
-            ),
-            ImportType::Kits => (
-                &[
-                    "kit_brand_id",
-                    "kit_reference",
-                    "ktype",
-                    "component_brand_id",
-                    "component_reference",
-                ],
-                &["quantity"],
-            ),
-            ImportType::Media => (
-                &["brand_id", "reference", "kind", "uri"],
-                &["set", "position", "description"],
-            ),
+        let columns: &[Column] = match self {
+            ImportType::Brands => const { &[must("brand_id"), must("name")] },
+            ImportType::Manufacturers => {
+                const { &[must("manufacturer_id"), must("name"), must("kind")] }
+            }
+            ImportType::GenericArticles => const { &[must("genart_id"), must("name")] },
+            ImportType::Vehicles => {
+                const {
+                    &[
+                        must("ktype"),
+                        must("make"),
+                        must("model"),
+                        may("type"),
+                        may("engine"),
+                        may("fuel"),
+                        may("kw"),
+                        may("hp"),
+                        may("ccm"),
+                        must("year_from"),
+                        may("year_to"),
+                    ]
+                }
+            }
+            ImportType::Articles => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        must("genart_id"),
+                        may("description"),
+                        may("status"),
+                        may("eans"),
+                        may("packaging_unit"),
+                        may("replaced_by"),
+                    ]
+                }
+            }
+            ImportType::Criteria => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        must("name"),
+                        must("value"),
+                        may("unit"),
+                    ]
+                }
+            }
+            ImportType::CrossReferences => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        must("kind"),
+                        may("manufacturer_id"),
+                        must("number"),
+                    ]
+                }
+            }
+            ImportType::CompetitorReferences => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        must("manufacturer_id"),
+                        must("competitor_reference"),
+                    ]
+                }
+            }
+            ImportType::Links => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        must("ktype"),
+                        may("position"),
+                        may("quantity"),
+                        may("notes"),
+                    ]
+                }
+            }
+            ImportType::Prices => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        may("price_type"),
+                        must("currency"),
+                        must("amount"),
+                        may("valid_from"),
+                        may("valid_to"),
+                    ]
+                }
+            }
+            ImportType::Kits => {
+                const {
+                    &[
+                        must("kit_brand_id"),
+                        must("kit_reference"),
+                        must("ktype"),
+                        must("component_brand_id"),
+                        must("component_reference"),
+                        may("quantity"),
+                    ]
+                }
+            }
+            ImportType::Media => {
+                const {
+                    &[
+                        must("brand_id"),
+                        must("reference"),
+                        must("kind"),
+                        may("set"),
+                        may("position"),
+                        must("uri"),
+                        may("description"),
+                    ]
+                }
+            }
         };
-        ColumnSpec { required, optional }
+        ColumnSpec { columns }
     }
 
     /// The table the rows of this type go to.
