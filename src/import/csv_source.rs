@@ -331,7 +331,7 @@ mod tests {
     /// The line of each row, or of each row the reader refuses.
     fn lines_of(text: &str) -> Vec<u64> {
         let spec = ColumnSpec {
-            columns: &[must("a"), must("b")],
+            columns: const { &[must("a"), must("b")] },
         };
         let bytes = text.as_bytes().to_vec();
         let total = bytes.len() as u64;
