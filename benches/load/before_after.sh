@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Requests/s of two builds side by side: the same generated catalogue served by each (answer
+# cache off, so every lookup runs the whole request path and reads the store), wrk -t2 -c64
+# on each route, the two servers taking turns for ROUNDS rounds so that the machine's drift
+# falls on both alike. For a restructuring that must not cost throughput.
+#
+#   bash benches/load/before_after.sh OLD_BINARY NEW_BINARY [ARTICLES] [SECONDS] [ROUNDS]
+#                                     (defaults 100000, 5, 3)
+#
+# Needs wrk. Prints each route's mean requests/s under both and new/old.
+set -euo pipefail
+old=$1 new=$2
+articles=${3:-100000}
+seconds=${4:-5}
+rounds=${5:-3}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/partscat-load.XXXXXX)
+
+bin=$new
+# shellcheck source=benches/load/served.sh
+source "$root/benches/load/served.sh"
+catalogue "$articles"
+cp -r "$work/store" "$work/store-old"
+bin=$old
+start_server "$work/store-old" 0
+old_port=$port
+bin=$new
+start_server "$work/store" 0
+new_port=$port
+
+auth="provider=demo&api_key=$key"
+urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
+references 50000 | urlencode >"$work/refs"
+tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
+awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/mainref.paths"
+awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"
+awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/ktypepage.paths"
+awk -v a="$auth" '{print "/svc/getPricesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/prices.paths"
+awk -v a="$auth" '{print "/svc/e/k/" $0 "?" a}' "$work/ktypes" >"$work/exhaust.paths"
+echo "/health" >"$work/health.paths"
+routes=(health mainref crossrefs ktypepage prices exhaust)
+
+run() { # route, port → requests/s
+  local out
+  out=$(PATHS="$work/$1.paths" wrk -t2 -c64 -d"${seconds}s" -s "$root/benches/load/pick_path.lua" \
+    "http://127.0.0.1:$2" 2>&1)
+  if echo "$out" | grep -q "Non-2xx"; then
+    echo "$1: some answers were not 2xx:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "$out" | awk '/Requests\/sec/ {print $2}'
+}
+
+for r in "${routes[@]}"; do run "$r" "$old_port" >/dev/null; run "$r" "$new_port" >/dev/null; done
+declare -A sum
+for ((i = 1; i <= rounds; i++)); do
+  for r in "${routes[@]}"; do
+    sum[$r,old]=$(echo "${sum[$r,old]:-0} + $(run "$r" "$old_port")" | bc -l)
+    sum[$r,new]=$(echo "${sum[$r,new]:-0} + $(run "$r" "$new_port")" | bc -l)
+  done
+done
+echo "catalogue: $articles articles; $rounds rounds of ${seconds} s per route and build, taking turns"
+printf '%-12s %14s %14s %8s\n' route "old req/s" "new req/s" new/old
+for r in "${routes[@]}"; do
+  o=$(echo "${sum[$r,old]} / $rounds" | bc -l) n=$(echo "${sum[$r,new]} / $rounds" | bc -l)
+  printf '%-12s %14.0f %14.0f %8.3f\n' "$r" "$o" "$n" "$(echo "$n / $o" | bc -l)"
+done
