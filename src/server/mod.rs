@@ -5,6 +5,7 @@ mod access_log;
 pub mod addresses;
 mod admin_api;
 mod answer_cache;
+mod answers;
 mod auth;
 mod client_address;
 mod compression;

@@ -12,7 +12,7 @@ use super::messages::*;
 use super::vehicles::linkages_of;
 use crate::budget::Budget;
 use crate::catalogue::{self as model, ArticleKey, CrossKind, normalise_reference};
-use crate::server::svc::schema::{CrossKind as SvcCrossKind, Media, Names, Price};
+use crate::server::answers::records::{CrossKind as SvcCrossKind, Media, Names, Price};
 use crate::store::{Catalogue, NumberMatch, StoreError};
 
 /// `perPage` at most.

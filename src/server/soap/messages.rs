@@ -5,7 +5,7 @@
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
-use crate::server::svc::schema::{ArticleNumber, ArticleStatus, Criterion, Media, Price};
+use crate::server::answers::records::{ArticleNumber, ArticleStatus, Criterion, Media, Price};
 
 macro_rules! request {
     ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? }) => {

@@ -13,8 +13,8 @@ use super::call::{Call, Failure};
 use super::messages::*;
 use super::vehicles::{linkage_target, linkages_of};
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
+use crate::server::answers::prices;
 use crate::server::problem::Problem;
-use crate::server::svc::prices;
 use crate::service::access::{self, GrantError};
 use crate::service::vehicle_articles::{Paging, Selection};
 

@@ -6,8 +6,10 @@ use poem_openapi::types::Example;
 use super::export_rows::*;
 use super::imports::{ImportTypeName, JobProgress, JobState, JobStatus, Report};
 use super::lookups::{CrossDirection, CrossReference};
-use super::prices::{ArticlePrices, ArticleRef, KitComponentPrice, KitPrice, KitPriceSource};
-use super::schema::*;
+use crate::server::answers::prices::{
+    ArticlePrices, ArticleRef, KitComponentPrice, KitPrice, KitPriceSource,
+};
+use crate::server::answers::records::*;
 use crate::server::problem::ProblemDetails;
 
 // Parameter examples: what "Try it out" in `/docs` starts from, all present in the demo.

@@ -4,7 +4,7 @@
 use poem_openapi::Object;
 use serde::Serialize;
 
-use super::schema::{Article, Vehicle};
+use crate::server::answers::records::{Article, Vehicle};
 use crate::server::streaming::{CsvLine, CsvRow};
 
 /// How an article fits one vehicle.
@@ -68,7 +68,7 @@ impl CsvRow for CatalogueArticle {
         let oe: Vec<&str> = a
             .numbers
             .iter()
-            .filter(|n| n.kind == super::schema::CrossKind::Oe)
+            .filter(|n| n.kind == crate::server::answers::records::CrossKind::Oe)
             .map(|n| n.number.as_str())
             .collect();
         line.text(&oe.join("|"));
@@ -77,8 +77,8 @@ impl CsvRow for CatalogueArticle {
     }
 }
 
-pub fn status_name(s: super::schema::ArticleStatus) -> &'static str {
-    use super::schema::ArticleStatus::*;
+pub fn status_name(s: crate::server::answers::records::ArticleStatus) -> &'static str {
+    use crate::server::answers::records::ArticleStatus::*;
     match s {
         Active => "active",
         Announced => "announced",

@@ -11,9 +11,9 @@ use poem_openapi::param::Query;
 
 use super::ApiTag;
 use super::export_rows::*;
-use super::schema::{Names, Vehicle};
 use crate::catalogue::{self as model, Date};
 use crate::server::AppState;
+use crate::server::answers::records::{Names, Vehicle};
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::streaming::{CsvStyle, ExportResponse, Format, RowWriter, WriteItem, stream};

@@ -8,10 +8,10 @@ use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
-use super::schema::{Article, ArticleSummary, CrossKind, Names, Vehicle};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
+use crate::server::answers::records::{Article, ArticleSummary, CrossKind, Names, Vehicle};
 use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};

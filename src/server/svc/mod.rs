@@ -5,9 +5,8 @@ mod examples;
 mod export_rows;
 mod exports;
 mod imports;
-pub(crate) mod lookups;
-pub(crate) mod prices;
-pub(crate) mod schema;
+mod lookups;
+mod prices;
 
 use poem::http::StatusCode;
 use poem_openapi::param::Query;

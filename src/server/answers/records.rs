@@ -1,4 +1,4 @@
-//! The bodies the `/svc` lookups and price routes answer with. Each type is a named schema
+//! The catalogue records the lookups, exports and SOAP operations answer with. Each type is a named schema
 //! of the OpenAPI document; its doc comments are the document's descriptions.
 
 use poem_openapi::{Enum, Object};

@@ -1,0 +1,360 @@
+//! The price answers, for `/svc` and SOAP alike: their bodies (named schemas of the OpenAPI
+//! document, and the XSD's types) and how each is built from `crate::service::prices` and
+//! kept in the answer cache. A long `getPricesByKtype` list is streamed on `/svc`; SOAP, which
+//! does not stream, takes it built whole.
+
+use poem_openapi::{Enum, Object};
+use serde::Serialize;
+
+use super::records::{Names, Price};
+use crate::catalogue::{self as model, ArticleKey};
+use crate::server::AppState;
+use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
+use crate::server::json_body::MaybeStreamed;
+use crate::server::problem::Problem;
+use crate::server::streaming::stream_json_list;
+use crate::service::caller::Caller;
+use crate::service::lookups::known_vehicle;
+use crate::service::prices::{self, Pricing};
+use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
+use crate::store::{Catalogue, StoreError};
+
+/// Which article a price belongs to.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleRef", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleRef {
+    /// The article's brand.
+    pub brand_id: u32,
+    /// The brand's name.
+    pub brand_name: String,
+    /// The reference as the maker writes it.
+    pub reference: String,
+    /// What kind of part it is.
+    pub genart: u32,
+    /// The generic article's name.
+    pub genart_name: String,
+}
+
+/// Every price of an article.
+#[derive(Debug, Object, Serialize)]
+#[oai(rename = "ArticlePrices", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
+pub struct ArticlePrices {
+    /// The article.
+    pub article: ArticleRef,
+    /// Every price of the article.
+    pub prices: Vec<Price>,
+}
+
+/// The prices of the articles linked to a Ktype.
+#[derive(Debug, Object, Serialize)]
+#[oai(rename = "KtypePrices", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct KtypePrices {
+    /// The vehicle type.
+    pub ktype: String,
+    /// The articles linked to it, with their prices.
+    pub articles: Vec<ArticlePrices>,
+    /// The cursor of the next page (give it as `after`); absent on the last page and when the
+    /// whole list was asked for.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// Where a kit's price comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
+#[oai(rename = "KitPriceSource", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum KitPriceSource {
+    /// The kit's own list price.
+    Own,
+    /// The sum of its components' list prices times their quantities.
+    Components,
+    /// A component has no current list price (or they differ in currency): no amount.
+    Incomplete,
+}
+
+/// One component of a kit with its current list price.
+#[derive(Debug, Object, Serialize)]
+#[oai(rename = "KitComponentPrice", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
+pub struct KitComponentPrice {
+    /// The component article.
+    pub article: ArticleRef,
+    /// How many the kit holds.
+    pub quantity: u32,
+    /// The component's current list price, per piece.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit_amount: Option<String>,
+    /// ISO 4217 code of `unitAmount`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+}
+
+/// The price of a kit for a Ktype.
+#[derive(Debug, Object, Serialize)]
+#[oai(rename = "KitPrice", rename_all = "camelCase", example)]
+#[serde(rename_all = "camelCase")]
+pub struct KitPrice {
+    /// The kit article; absent for an exhaust kit composed of the parts that fit.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kit: Option<ArticleRef>,
+    /// Where the price comes from.
+    pub source: KitPriceSource,
+    /// ISO 4217 code; absent when `source` is `incomplete`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// A decimal number as text; absent when `source` is `incomplete`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<String>,
+    /// The kit's components with their prices.
+    pub components: Vec<KitComponentPrice>,
+}
+
+/// Prices of one generic article for a Ktype: single articles (`isKit` false) or kits.
+#[derive(Debug, Object, Serialize)]
+#[oai(rename = "GenartPrices", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenartPrices {
+    /// The vehicle type.
+    pub ktype: String,
+    /// The generic article.
+    pub genart: u32,
+    /// Whether kit prices were asked for.
+    pub is_kit: bool,
+    /// With `is_kit=0`: the articles of the genart that fit, with their prices.
+    pub articles: Vec<ArticlePrices>,
+    /// With `is_kit=1`: the kits of the genart for the Ktype, with their prices.
+    pub kits: Vec<KitPrice>,
+}
+
+/// The exhaust kit(s) of a Ktype.
+#[derive(Debug, Object, Serialize)]
+#[oai(rename = "ExhaustKit", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ExhaustKit {
+    /// The vehicle type.
+    pub ktype: String,
+    /// The generic articles that count as exhaust system (configuration).
+    pub exhaust_genarts: Vec<u32>,
+    /// Kits defined for the Ktype whose components are all exhaust parts; where none is
+    /// defined, one kit composed of the cheapest fitting part of each exhaust genart.
+    pub kits: Vec<KitPrice>,
+}
+
+/// The prices of the articles linked to a Ktype the caller may see, as selected and paged:
+/// streamed when the whole of a long list is asked for. An unknown Ktype is 404.
+pub fn ktype_prices(
+    state: &AppState,
+    caller: &Caller,
+    ktype: &str,
+    selection: &Selection,
+    paging: &Paging,
+) -> Result<MaybeStreamed<KtypePrices>, Problem> {
+    let catalogue = state.store.catalogue();
+    state.answers.answer_or_stream(
+        catalogue.data_version(),
+        LookupKind::KtypePrices,
+        &selection.cache_key(ktype, paging),
+        caller.brands(),
+        || {
+            known_vehicle(&catalogue, ktype)?;
+            let keys = selection.keys(&catalogue, caller, ktype)?;
+            if !streams(paging, &keys) {
+                return page_prices(&catalogue, ktype, paging, &keys).map(Fresh::Whole);
+            }
+            let mut head = br#"{"ktype":"#.to_vec();
+            serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
+            head.extend_from_slice(br#","articles":["#);
+            Ok(Fresh::Streamed(stream_json_list(
+                "getPricesByKtype",
+                head,
+                b"]}",
+                catalogue.clone(),
+                batches(keys),
+                |catalogue, batch, list| {
+                    let prices = Pricing::new(catalogue).article_prices(&batch)?;
+                    let named = Named::new(catalogue);
+                    prices
+                        .into_iter()
+                        .try_for_each(|p| list.item(&named.article_prices(p)?))
+                },
+            )))
+        },
+    )
+}
+
+/// The same answer built whole (and cached) however long: for SOAP, which does not stream.
+pub fn ktype_prices_built(
+    state: &AppState,
+    caller: &Caller,
+    ktype: &str,
+    selection: &Selection,
+    paging: &Paging,
+) -> Result<JsonBytes<KtypePrices>, Problem> {
+    let catalogue = state.store.catalogue();
+    state.answers.answer(
+        catalogue.data_version(),
+        LookupKind::KtypePrices,
+        &selection.cache_key(ktype, paging),
+        caller.brands(),
+        || {
+            known_vehicle(&catalogue, ktype)?;
+            let keys = selection.keys(&catalogue, caller, ktype)?;
+            page_prices(&catalogue, ktype, paging, &keys)
+        },
+    )
+}
+
+/// The prices of one page of a selection's keys.
+fn page_prices(
+    catalogue: &Catalogue,
+    ktype: &str,
+    paging: &Paging,
+    keys: &[ArticleKey],
+) -> Result<KtypePrices, Problem> {
+    let (page, next) = paging.window(keys);
+    let named = Named::new(catalogue);
+    Ok(KtypePrices {
+        articles: Pricing::new(catalogue)
+            .article_prices(page)?
+            .into_iter()
+            .map(|p| named.article_prices(p))
+            .collect::<Result<_, _>>()?,
+        ktype: ktype.to_owned(),
+        next,
+    })
+}
+
+/// Single-article or kit prices of a generic article for a Ktype.
+pub fn genart_prices(
+    state: &AppState,
+    caller: &Caller,
+    genart: u32,
+    is_kit: bool,
+    ktype: &str,
+) -> Result<JsonBytes<GenartPrices>, Problem> {
+    let catalogue = state.store.catalogue();
+    let kind = LookupKind::GenartPrices { genart, is_kit };
+    state.answers.answer(
+        catalogue.data_version(),
+        kind,
+        ktype,
+        caller.brands(),
+        || {
+            let named = Named::new(&catalogue);
+            let (articles, kits) =
+                match prices::genart_prices(&catalogue, caller, genart, is_kit, ktype)? {
+                    prices::GenartPrices::Articles(list) => {
+                        (named.all_article_prices(list)?, vec![])
+                    }
+                    prices::GenartPrices::Kits(kits) => (vec![], named.kit_prices(kits)?),
+                };
+            Ok(GenartPrices {
+                ktype: ktype.to_owned(),
+                genart,
+                is_kit,
+                articles,
+                kits,
+            })
+        },
+    )
+}
+
+/// The exhaust kit price of a Ktype, with the configured exhaust generic articles.
+pub fn exhaust_kit(
+    state: &AppState,
+    caller: &Caller,
+    ktype: &str,
+) -> Result<JsonBytes<ExhaustKit>, Problem> {
+    let catalogue = state.store.catalogue();
+    state.answers.answer(
+        catalogue.data_version(),
+        LookupKind::ExhaustKit,
+        ktype,
+        caller.brands(),
+        || {
+            let exhaust = &state.settings.exhaust_genarts;
+            let kits = prices::exhaust_kits(&catalogue, caller, exhaust, ktype)?;
+            Ok(ExhaustKit {
+                ktype: ktype.to_owned(),
+                exhaust_genarts: exhaust.clone(),
+                kits: Named::new(&catalogue).kit_prices(kits)?,
+            })
+        },
+    )
+}
+
+/// The service's prices as answered: articles with their brands' and generic articles' names.
+struct Named<'a>(Names<'a>);
+
+impl<'a> Named<'a> {
+    fn new(catalogue: &'a Catalogue) -> Self {
+        Named(Names::new(catalogue))
+    }
+
+    fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, StoreError> {
+        Ok(ArticleRef {
+            brand_id: a.key.brand_id,
+            brand_name: self.0.brand(a.key.brand_id)?,
+            reference: a.reference.clone(),
+            genart: a.genart,
+            genart_name: self.0.genart(a.genart)?,
+        })
+    }
+
+    fn article_prices(&self, p: prices::ArticlePrices) -> Result<ArticlePrices, StoreError> {
+        Ok(ArticlePrices {
+            article: self.article_ref(&p.article)?,
+            prices: p.prices.iter().map(Price::from).collect(),
+        })
+    }
+
+    fn all_article_prices(
+        &self,
+        list: Vec<prices::ArticlePrices>,
+    ) -> Result<Vec<ArticlePrices>, StoreError> {
+        list.into_iter().map(|p| self.article_prices(p)).collect()
+    }
+
+    fn kit_prices(&self, kits: Vec<prices::KitPrice>) -> Result<Vec<KitPrice>, StoreError> {
+        kits.into_iter().map(|k| self.kit_price(k)).collect()
+    }
+
+    fn kit_price(&self, k: prices::KitPrice) -> Result<KitPrice, StoreError> {
+        let kit = k.kit.as_ref().map(|a| self.article_ref(a)).transpose()?;
+        let components = k
+            .components
+            .into_iter()
+            .map(|c| {
+                Ok(KitComponentPrice {
+                    article: self.article_ref(&c.article)?,
+                    quantity: c.quantity,
+                    unit_amount: c.unit.as_ref().map(|p| p.amount.to_string()),
+                    currency: c.unit.map(|p| p.currency),
+                })
+            })
+            .collect::<Result<_, StoreError>>()?;
+        let (currency, amount) = k.total.map_or((None, None), |(currency, amount)| {
+            (Some(currency), Some(amount.to_string()))
+        });
+        Ok(KitPrice {
+            kit,
+            source: match k.source {
+                prices::KitSource::Own => KitPriceSource::Own,
+                prices::KitSource::Components => KitPriceSource::Components,
+                prices::KitSource::Incomplete => KitPriceSource::Incomplete,
+            },
+            currency,
+            amount,
+            components,
+        })
+    }
+}
