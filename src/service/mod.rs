@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod admin;
+pub mod article_search;
 pub mod caller;
 mod error;
 pub mod exports;

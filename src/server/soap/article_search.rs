@@ -1,8 +1,8 @@
-//! `getArticles`: articles by any of their numbers, under four match modes on normalised
-//! numbers, narrowed by brand, generic article and vehicle, with facets, page paging (as the
-//! anchor, up to a window) and a cursor that pages through a result of any size.
+//! `getArticles` over `crate::service::article_search`: the request's fields checked and read,
+//! page paging (as the anchor, up to a window) and a cursor that pages through a result of
+//! any size, the facets and the articles with what the include flags ask for.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use serde_json::Value;
@@ -10,18 +10,18 @@ use serde_json::Value;
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::vehicles::linkages_of;
-use crate::budget::Budget;
-use crate::catalogue::{self as model, ArticleKey, CrossKind, normalise_reference};
-use crate::server::answers::records::{CrossKind as SvcCrossKind, Media, Names, Price};
-use crate::store::{Catalogue, NumberMatch, StoreError};
+use crate::catalogue::{self as model, ArticleKey};
+use crate::server::answers::records::{CrossKind, Media, Names, Price};
+use crate::server::problem::Problem;
+use crate::service::ServiceError;
+use crate::service::article_search::{self, Found, NumberKind, Search};
+use crate::store::{Catalogue, NumberMatch};
 
 /// `perPage` at most.
 const MAX_PER_PAGE: u32 = 1000;
 const DEFAULT_PER_PAGE: u32 = 100;
 /// `page` × `perPage` may reach this far into a result; the cursor goes further.
 const PAGE_WINDOW: u32 = 10_000;
-
-const SEARCH_TYPES: [u32; 8] = [0, 1, 2, 3, 4, 5, 6, 10];
 
 pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Failure> {
     let per_page = r.per_page.unwrap_or(DEFAULT_PER_PAGE);
@@ -34,12 +34,21 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     if page == 0 {
         return Err(Failure::bad("Field 'page' must be >= 1"));
     }
-    let search_type = r.search_type.unwrap_or(10);
-    if !SEARCH_TYPES.contains(&search_type) {
-        return Err(Failure::bad(
-            "Field 'searchType' must be one of 0, 1, 2, 3, 4, 5, 6, 10",
-        ));
-    }
+    let kind = match r.search_type.unwrap_or(10) {
+        0 => NumberKind::Reference,
+        1 => NumberKind::Oe,
+        2 => NumberKind::Trade,
+        3 => NumberKind::Comparable,
+        4 => NumberKind::Replacements,
+        5 => NumberKind::Replaced,
+        6 => NumberKind::Ean,
+        10 => NumberKind::Any,
+        _ => {
+            return Err(Failure::bad(
+                "Field 'searchType' must be one of 0, 1, 2, 3, 4, 5, 6, 10",
+            ));
+        }
+    };
     let after = r.cursor.as_deref().map(decode_cursor).transpose()?;
     for brand in &r.data_supplier_ids {
         if !call.caller.provider.sees_brand(*brand) {
@@ -53,63 +62,33 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         }
     }
     let catalogue = call.state.store.catalogue();
-    let how = match r.search_match_type.unwrap_or(SearchMatchType::Exact) {
-        SearchMatchType::Exact => NumberMatch::Exact,
-        SearchMatchType::Prefix => NumberMatch::Prefix,
-        SearchMatchType::Suffix => NumberMatch::Suffix,
-        SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
+    let search = Search {
+        query: r.search_query.as_deref(),
+        kind,
+        how: match r.search_match_type.unwrap_or(SearchMatchType::Exact) {
+            SearchMatchType::Exact => NumberMatch::Exact,
+            SearchMatchType::Prefix => NumberMatch::Prefix,
+            SearchMatchType::Suffix => NumberMatch::Suffix,
+            SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
+        },
+        // Repeated ids were merged when the request was read.
+        brands: &r.data_supplier_ids,
+        genarts: &r.generic_article_ids,
+        ktype: r.linkage_target_id.as_deref(),
+        genart_counts: r.include_generic_article_facets.unwrap_or(false),
     };
-    let budget = call.budget;
-    // Repeated ids were merged when the request was read; the filters are set lookups.
-    let brands: HashSet<u32> = r.data_supplier_ids.iter().copied().collect();
-    let genarts: HashSet<u32> = r.generic_article_ids.iter().copied().collect();
-    let query = r.search_query.as_deref().map(normalise_reference);
-    let candidates = match &query {
-        Some(q) if q.is_empty() => {
-            return Err(Failure::bad(
-                "Field 'searchQuery' must hold at least one letter or digit",
-            ));
-        }
-        Some(q) => matching(&catalogue, search_type, how, q, budget)?,
-        None => unsearched(&catalogue, &r, budget)?,
-    };
-
-    // Filters, then the facets over everything that remains.
-    let linked: Option<HashSet<ArticleKey>> = match r.linkage_target_id.as_deref() {
-        Some(ktype) => Some(
-            catalogue
-                .articles_by_ktype(ktype.trim())?
-                .into_iter()
-                .collect(),
-        ),
-        None => None,
-    };
-    // An article is read here only when its generic article is needed; the page's articles
-    // are read below.
-    let needs_genart = !genarts.is_empty() || r.include_generic_article_facets.unwrap_or(false);
-    let mut matches: Vec<ArticleKey> = Vec::new();
-    let mut by_brand: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut by_genart: BTreeMap<u32, u32> = BTreeMap::new();
-    for (i, key) in candidates.into_iter().enumerate() {
-        budget.check_every(i).map_err(StoreError::from)?;
-        if !call.caller.provider.sees_brand(key.brand_id)
-            || (!brands.is_empty() && !brands.contains(&key.brand_id))
-            || linked.as_ref().is_some_and(|l| !l.contains(&key))
-        {
-            continue;
-        }
-        if needs_genart {
-            let Some(article) = catalogue.article(&key)? else {
-                continue;
-            };
-            if !genarts.is_empty() && !genarts.contains(&article.genart) {
-                continue;
+    let Found {
+        matches,
+        by_brand,
+        by_genart,
+    } = article_search::search(&catalogue, call.caller, &search, call.budget).map_err(
+        |e| match e {
+            ServiceError::BadParameter { parameter, detail } => {
+                Failure::bad(format!("Field '{parameter}' {detail}"))
             }
-            *by_genart.entry(article.genart).or_default() += 1;
-        }
-        *by_brand.entry(key.brand_id).or_default() += 1;
-        matches.push(key);
-    }
+            e => Problem::from(e).into(),
+        },
+    )?;
 
     let total = matches.len() as u32;
     let max_allowed_page = if per_page == 0 {
@@ -155,7 +134,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     };
     let brand_name = |id| names.brand(id).unwrap_or_default();
     let genart_name = |id| names.genart(id).unwrap_or_default();
-    let search = ArticleSearch {
+    let answer = ArticleSearch {
         total_matching_articles: total,
         max_allowed_page,
         articles,
@@ -171,98 +150,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         },
         next_cursor,
     };
-    serde_json::to_value(&search).map_err(|e| crate::server::problem::Problem::internal(e).into())
-}
-
-/// Articles whose numbers of the searched type match, in article order.
-fn matching(
-    catalogue: &Catalogue,
-    search_type: u32,
-    how: NumberMatch,
-    query: &str,
-    budget: &Budget,
-) -> Result<BTreeSet<ArticleKey>, Failure> {
-    let mut found = BTreeSet::new();
-    let cross_kinds: &[CrossKind] = match search_type {
-        1 => &[CrossKind::Oe],
-        2 => &[CrossKind::Trade],
-        3 => &[CrossKind::Competitor, CrossKind::Internal],
-        6 => &[CrossKind::Ean],
-        10 => &[
-            CrossKind::Oe,
-            CrossKind::Competitor,
-            CrossKind::Internal,
-            CrossKind::Trade,
-            CrossKind::Ean,
-        ],
-        _ => &[],
-    };
-    if matches!(search_type, 0 | 10) {
-        found.extend(catalogue.references_matching(query, how, budget)?);
-    }
-    if !cross_kinds.is_empty() {
-        for hit in catalogue.cross_numbers_matching(query, how, budget)? {
-            if cross_kinds.contains(&hit.kind) {
-                found.insert(hit.article);
-            }
-        }
-    }
-    if search_type == 4 {
-        // The articles that replace the ones whose number matches.
-        for key in catalogue.references_matching(query, how, budget)? {
-            if let Some(article) = catalogue.article(&key)? {
-                for written in &article.replaced_by {
-                    let replacement = ArticleKey {
-                        brand_id: key.brand_id,
-                        reference: normalise_reference(written),
-                    };
-                    if catalogue.article(&replacement)?.is_some() {
-                        found.insert(replacement);
-                    }
-                }
-            }
-        }
-    }
-    if search_type == 5 {
-        // The articles a matching number replaces (read from every article's replaced-by).
-        for (i, article) in catalogue.articles().enumerate() {
-            budget.check_every(i).map_err(StoreError::from)?;
-            let article = article?;
-            if article.replaced_by.iter().any(|written| {
-                how.accepts(normalise_reference(written).as_bytes(), query.as_bytes())
-            }) {
-                found.insert(article.key);
-            }
-        }
-    }
-    Ok(found)
-}
-
-/// Without a query: the articles of the vehicle, else of the brands.
-fn unsearched(
-    catalogue: &Catalogue,
-    r: &GetArticlesRequest,
-    budget: &Budget,
-) -> Result<BTreeSet<ArticleKey>, Failure> {
-    if let Some(ktype) = r.linkage_target_id.as_deref() {
-        return Ok(catalogue
-            .articles_by_ktype(ktype.trim())?
-            .into_iter()
-            .collect());
-    }
-    if !r.data_supplier_ids.is_empty() {
-        let mut found = BTreeSet::new();
-        for brand in &r.data_supplier_ids {
-            for (i, article) in catalogue.articles_of_brand(*brand).enumerate() {
-                budget.check_every(i).map_err(StoreError::from)?;
-                found.insert(article?.key);
-            }
-        }
-        return Ok(found);
-    }
-    Err(Failure::bad(
-        "Field 'searchQuery' is required (or 'linkageTargetId' or 'dataSupplierIds')",
-    ))
+    serde_json::to_value(&answer).map_err(|e| Problem::internal(e).into())
 }
 
 struct Includes {
@@ -304,9 +192,9 @@ fn record(
     if inc.oem || inc.comparable {
         for number in names.numbers(key)? {
             match number.kind {
-                SvcCrossKind::Ean => {}
-                SvcCrossKind::Oe if inc.oem => oem_numbers.push(number),
-                SvcCrossKind::Oe => {}
+                CrossKind::Ean => {}
+                CrossKind::Oe if inc.oem => oem_numbers.push(number),
+                CrossKind::Oe => {}
                 _ if inc.comparable => comparable_numbers.push(number),
                 _ => {}
             }

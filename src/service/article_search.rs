@@ -1,0 +1,203 @@
+//! Articles by any of their numbers: the maker's references, OE, trade, competitor and
+//! internal numbers, EANs, and the numbers articles replace or are replaced by, each under
+//! four match modes on normalised numbers; narrowed by brand, generic article and vehicle;
+//! counted per brand and per generic article for facets. Every read is charged to the
+//! request's budget, so a search over a whole index stops where the budget ends.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use super::ServiceError;
+use super::caller::Caller;
+use crate::budget::Budget;
+use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
+use crate::store::{Catalogue, NumberMatch, StoreError};
+
+/// Which numbers a query is matched against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberKind {
+    /// The maker's own references.
+    Reference,
+    Oe,
+    Trade,
+    /// Competitor and internal numbers.
+    Comparable,
+    /// The articles that replace those whose reference matches.
+    Replacements,
+    /// The articles whose replaced-by numbers match (a read of every article).
+    Replaced,
+    Ean,
+    /// References and every cross number.
+    Any,
+}
+
+/// A search: a query under a match mode, or, without one, a vehicle's or brands' articles;
+/// then the filters.
+pub struct Search<'a> {
+    /// As written; compared normalised.
+    pub query: Option<&'a str>,
+    pub kind: NumberKind,
+    pub how: NumberMatch,
+    /// Only these brands (none: every brand the caller sees).
+    pub brands: &'a [u32],
+    /// Only these generic articles (none: all).
+    pub genarts: &'a [u32],
+    /// Only articles linked to this vehicle.
+    pub ktype: Option<&'a str>,
+    /// Count the matches per generic article (reads each match's article).
+    pub genart_counts: bool,
+}
+
+/// What a search found: the matching articles in article order, and their counts.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub matches: Vec<ArticleKey>,
+    pub by_brand: BTreeMap<u32, u32>,
+    /// Filled where the search asked for it, or filtered by generic article.
+    pub by_genart: BTreeMap<u32, u32>,
+}
+
+/// Runs the search over the brands the caller may see. A query without a letter or digit, or
+/// no query, vehicle or brand at all, is a bad parameter named `searchQuery`.
+pub fn search(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    s: &Search<'_>,
+    budget: &Budget,
+) -> Result<Found, ServiceError> {
+    let candidates = match s.query.map(normalise_reference) {
+        Some(q) if q.is_empty() => {
+            return Err(ServiceError::bad_parameter(
+                "searchQuery",
+                "must hold at least one letter or digit",
+            ));
+        }
+        Some(q) => matching(catalogue, s.kind, s.how, &q, budget)?,
+        None => unsearched(catalogue, s, budget)?,
+    };
+    let brands: HashSet<u32> = s.brands.iter().copied().collect();
+    let genarts: HashSet<u32> = s.genarts.iter().copied().collect();
+    let linked: Option<HashSet<ArticleKey>> = match s.ktype {
+        Some(ktype) => Some(
+            catalogue
+                .articles_by_ktype(ktype.trim())?
+                .into_iter()
+                .collect(),
+        ),
+        None => None,
+    };
+    // An article is read here only when its generic article is needed; the caller reads the
+    // articles of the page it shows.
+    let needs_genart = !genarts.is_empty() || s.genart_counts;
+    let mut found = Found::default();
+    for (i, key) in candidates.into_iter().enumerate() {
+        budget.check_every(i).map_err(StoreError::from)?;
+        if !caller.provider.sees_brand(key.brand_id)
+            || (!brands.is_empty() && !brands.contains(&key.brand_id))
+            || linked.as_ref().is_some_and(|l| !l.contains(&key))
+        {
+            continue;
+        }
+        if needs_genart {
+            let Some(article) = catalogue.article(&key)? else {
+                continue;
+            };
+            if !genarts.is_empty() && !genarts.contains(&article.genart) {
+                continue;
+            }
+            *found.by_genart.entry(article.genart).or_default() += 1;
+        }
+        *found.by_brand.entry(key.brand_id).or_default() += 1;
+        found.matches.push(key);
+    }
+    Ok(found)
+}
+
+/// Articles whose numbers of the searched kind match, in article order.
+fn matching(
+    catalogue: &Catalogue,
+    kind: NumberKind,
+    how: NumberMatch,
+    query: &str,
+    budget: &Budget,
+) -> Result<BTreeSet<ArticleKey>, StoreError> {
+    let mut found = BTreeSet::new();
+    let cross_kinds: &[CrossKind] = match kind {
+        NumberKind::Oe => &[CrossKind::Oe],
+        NumberKind::Trade => &[CrossKind::Trade],
+        NumberKind::Comparable => &[CrossKind::Competitor, CrossKind::Internal],
+        NumberKind::Ean => &[CrossKind::Ean],
+        NumberKind::Any => &[
+            CrossKind::Oe,
+            CrossKind::Competitor,
+            CrossKind::Internal,
+            CrossKind::Trade,
+            CrossKind::Ean,
+        ],
+        _ => &[],
+    };
+    if matches!(kind, NumberKind::Reference | NumberKind::Any) {
+        found.extend(catalogue.references_matching(query, how, budget)?);
+    }
+    if !cross_kinds.is_empty() {
+        for hit in catalogue.cross_numbers_matching(query, how, budget)? {
+            if cross_kinds.contains(&hit.kind) {
+                found.insert(hit.article);
+            }
+        }
+    }
+    if kind == NumberKind::Replacements {
+        for key in catalogue.references_matching(query, how, budget)? {
+            if let Some(article) = catalogue.article(&key)? {
+                for written in &article.replaced_by {
+                    let replacement = ArticleKey {
+                        brand_id: key.brand_id,
+                        reference: normalise_reference(written),
+                    };
+                    if catalogue.article(&replacement)?.is_some() {
+                        found.insert(replacement);
+                    }
+                }
+            }
+        }
+    }
+    if kind == NumberKind::Replaced {
+        for (i, article) in catalogue.articles().enumerate() {
+            budget.check_every(i)?;
+            let article = article?;
+            if article.replaced_by.iter().any(|written| {
+                how.accepts(normalise_reference(written).as_bytes(), query.as_bytes())
+            }) {
+                found.insert(article.key);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// Without a query: the articles of the vehicle, else of the brands.
+fn unsearched(
+    catalogue: &Catalogue,
+    s: &Search<'_>,
+    budget: &Budget,
+) -> Result<BTreeSet<ArticleKey>, ServiceError> {
+    if let Some(ktype) = s.ktype {
+        return Ok(catalogue
+            .articles_by_ktype(ktype.trim())?
+            .into_iter()
+            .collect());
+    }
+    if !s.brands.is_empty() {
+        let mut found = BTreeSet::new();
+        for brand in s.brands {
+            for (i, article) in catalogue.articles_of_brand(*brand).enumerate() {
+                budget.check_every(i).map_err(StoreError::from)?;
+                found.insert(article?.key);
+            }
+        }
+        return Ok(found);
+    }
+    Err(ServiceError::bad_parameter(
+        "searchQuery",
+        "is required, or a vehicle or brands whose articles to list",
+    ))
+}
