@@ -92,6 +92,7 @@ impl From<crate::service::ServiceError> for Problem {
         use crate::service::ServiceError as E;
         match e {
             E::BadParameter { parameter, detail } => Problem::bad_parameter(parameter, detail),
+            E::Forbidden(detail) => Problem::new(StatusCode::FORBIDDEN, detail),
             E::NotFound(detail) => Problem::not_found(detail),
             E::Conflict(detail) => Problem::new(StatusCode::CONFLICT, detail),
             E::Store(e) => e.into(),

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::ServiceError;
 use crate::catalogue::ArticleKey;
 use crate::store::{ProviderRecord, Scope};
 
@@ -45,6 +46,17 @@ impl Caller {
     /// The brands this caller may see; empty: every brand.
     pub fn brands(&self) -> &[u32] {
         &self.provider.brands
+    }
+
+    /// Refuses a brand this caller may not see.
+    pub fn require_brand(&self, brand_id: u32) -> Result<(), ServiceError> {
+        if self.provider.sees_brand(brand_id) {
+            return Ok(());
+        }
+        Err(ServiceError::Forbidden(format!(
+            "Access denied: provider `{}` may not see brand {brand_id}",
+            self.provider.id
+        )))
     }
 
     /// Keeps the articles of brands this caller may see.

@@ -11,6 +11,9 @@ pub enum ServiceError {
         parameter: &'static str,
         detail: String,
     },
+    /// The caller may not see what it asked for (a brand outside its provider's).
+    #[error("{0}")]
+    Forbidden(String),
     /// What was asked for does not exist (a Ktype, a generic article, a file, a job).
     #[error("{0}")]
     NotFound(String),

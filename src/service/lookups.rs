@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::ServiceError;
 use super::caller::Caller;
-use crate::catalogue::{Article, ArticleKey, CrossKind, Vehicle};
+use crate::catalogue::{Article, ArticleKey, CrossKind, Link, Vehicle, normalise_reference};
 use crate::store::{Catalogue, StoreError};
 
 /// The vehicle of a Ktype, or the not-found every Ktype route answers for an unknown one.
@@ -113,4 +113,84 @@ pub fn cross_references(
         }
     }
     Ok(links)
+}
+
+/// The vehicles of the Ktypes (unknown ones left out), then every vehicle of the make (any
+/// case) not among them, each once.
+pub fn vehicles(
+    catalogue: &Catalogue,
+    ktypes: &[String],
+    make: Option<&str>,
+) -> Result<Vec<Vehicle>, StoreError> {
+    let mut found: Vec<Vehicle> = Vec::new();
+    for ktype in ktypes {
+        if let Some(v) = catalogue.vehicle(ktype.trim())? {
+            found.push(v);
+        }
+    }
+    if let Some(make) = make {
+        for v in catalogue.vehicles() {
+            let v = v?;
+            if v.make.eq_ignore_ascii_case(make) && !found.iter().any(|f| f.ktype == v.ktype) {
+                found.push(v);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The vehicles an article fits, each with its link (position, quantity, notes); links to a
+/// Ktype the catalogue lacks are left out.
+pub fn applications(
+    catalogue: &Catalogue,
+    key: &ArticleKey,
+) -> Result<Vec<(Link, Vehicle)>, StoreError> {
+    let mut out = Vec::new();
+    for link in catalogue.links_of(key)? {
+        if let Some(v) = catalogue.vehicle(&link.ktype)? {
+            out.push((link, v));
+        }
+    }
+    Ok(out)
+}
+
+/// The article of a brand the caller may see, by its reference as written: another brand is
+/// forbidden, a reference without a letter or digit a bad `articleNumber`, none a not-found.
+pub fn article_of_brand(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    brand_id: u32,
+    written: &str,
+) -> Result<Article, ServiceError> {
+    caller.require_brand(brand_id)?;
+    let reference = normalise_reference(written);
+    if reference.is_empty() {
+        return Err(ServiceError::bad_parameter(
+            "articleNumber",
+            "must hold at least one letter or digit",
+        ));
+    }
+    let key = ArticleKey {
+        brand_id,
+        reference,
+    };
+    catalogue.article(&key)?.ok_or_else(|| {
+        ServiceError::NotFound(format!("brand {brand_id} has no article '{written}'"))
+    })
+}
+
+/// The brands the caller may see, by id, with their names.
+pub fn visible_brands(
+    catalogue: &Catalogue,
+    caller: &Caller,
+) -> Result<Vec<(u32, String)>, StoreError> {
+    let mut brands: Vec<(u32, String)> = catalogue
+        .names()?
+        .brands
+        .iter()
+        .filter(|(id, _)| caller.provider.sees_brand(**id))
+        .map(|(id, name)| (*id, name.clone()))
+        .collect();
+    brands.sort_by_key(|(id, _)| *id);
+    Ok(brands)
 }

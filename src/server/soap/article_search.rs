@@ -13,7 +13,6 @@ use super::vehicles::linkages_of;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::server::answers::records::{CrossKind, Media, Names, Price};
 use crate::server::problem::Problem;
-use crate::service::ServiceError;
 use crate::service::article_search::{self, Found, NumberKind, Search};
 use crate::store::{Catalogue, NumberMatch};
 
@@ -51,15 +50,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     };
     let after = r.cursor.as_deref().map(decode_cursor).transpose()?;
     for brand in &r.data_supplier_ids {
-        if !call.caller.provider.sees_brand(*brand) {
-            return Err(Failure::new(
-                403,
-                format!(
-                    "Access denied: provider `{}` may not see brand {brand}",
-                    call.caller.provider.id
-                ),
-            ));
-        }
+        call.caller.require_brand(*brand)?;
     }
     let catalogue = call.state.store.catalogue();
     let search = Search {
@@ -81,14 +72,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         matches,
         by_brand,
         by_genart,
-    } = article_search::search(&catalogue, call.caller, &search, call.budget).map_err(
-        |e| match e {
-            ServiceError::BadParameter { parameter, detail } => {
-                Failure::bad(format!("Field '{parameter}' {detail}"))
-            }
-            e => Problem::from(e).into(),
-        },
-    )?;
+    } = article_search::search(&catalogue, call.caller, &search, call.budget)?;
 
     let total = matches.len() as u32;
     let max_allowed_page = if per_page == 0 {

@@ -6,6 +6,7 @@ use std::net::IpAddr;
 use crate::budget::Budget;
 use crate::server::AppState;
 use crate::server::problem::Problem;
+use crate::service::ServiceError;
 use crate::service::caller::Caller;
 use crate::store::StoreError;
 
@@ -58,5 +59,17 @@ impl From<Failure> for Problem {
 impl From<StoreError> for Failure {
     fn from(e: StoreError) -> Failure {
         Problem::from(e).into()
+    }
+}
+
+/// A bad parameter is worded as the operations word their fields' errors: `Field 'x' …`.
+impl From<ServiceError> for Failure {
+    fn from(e: ServiceError) -> Failure {
+        match e {
+            ServiceError::BadParameter { parameter, detail } => {
+                Failure::bad(format!("Field '{parameter}' {detail}"))
+            }
+            e => Problem::from(e).into(),
+        }
     }
 }

@@ -16,6 +16,7 @@ use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::answers::prices;
 use crate::server::problem::Problem;
 use crate::service::access::{self, GrantError};
+use crate::service::lookups;
 use crate::service::vehicle_articles::{Paging, Selection};
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
@@ -262,17 +263,13 @@ fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, 
 
 fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
     let catalogue = call.state.store.catalogue();
-    let mut data_suppliers: Vec<DataSupplier> = catalogue
-        .names()?
-        .brands
-        .iter()
-        .filter(|(id, _)| call.caller.provider.sees_brand(**id))
-        .map(|(id, name)| DataSupplier {
-            data_supplier_id: *id,
-            name: name.clone(),
+    let data_suppliers = lookups::visible_brands(&catalogue, call.caller)?
+        .into_iter()
+        .map(|(data_supplier_id, name)| DataSupplier {
+            data_supplier_id,
+            name,
         })
         .collect();
-    data_suppliers.sort_by_key(|b| b.data_supplier_id);
     answer(&BrandList { data_suppliers })
 }
 
@@ -332,57 +329,22 @@ fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<V
             "Field 'linkageTargetIds' must hold at most {MAX_LINKAGE_TARGETS} ids"
         )));
     }
-    let mut linkage_targets = Vec::new();
-    for ktype in &r.linkage_target_ids {
-        if let Some(v) = catalogue.vehicle(ktype.trim())? {
-            linkage_targets.push(linkage_target(&v));
-        }
-    }
-    if let Some(make) = make {
-        for v in catalogue.vehicles() {
-            let v = v?;
-            if v.make.eq_ignore_ascii_case(make)
-                && !linkage_targets
-                    .iter()
-                    .any(|t: &LinkageTarget| t.linkage_target_id == v.ktype)
-            {
-                linkage_targets.push(linkage_target(&v));
-            }
-        }
-    }
+    let linkage_targets = lookups::vehicles(&catalogue, &r.linkage_target_ids, make)?
+        .iter()
+        .map(linkage_target)
+        .collect();
     answer(&LinkageTargetList { linkage_targets })
 }
 
 fn get_article_linkages(call: &Call<'_>, r: GetArticleLinkagesRequest) -> Result<Value, Failure> {
     let catalogue = call.state.store.catalogue();
-    if !call.caller.provider.sees_brand(r.data_supplier_id) {
-        return Err(Failure::new(
-            403,
-            format!(
-                "Access denied: provider `{}` may not see brand {}",
-                call.caller.provider.id, r.data_supplier_id
-            ),
-        ));
-    }
-    let reference = crate::catalogue::normalise_reference(&r.article_number);
-    if reference.is_empty() {
-        return Err(Failure::bad(
-            "Field 'articleNumber' must hold at least one letter or digit",
-        ));
-    }
-    let key = crate::catalogue::ArticleKey {
-        brand_id: r.data_supplier_id,
-        reference,
-    };
-    let article = catalogue.article(&key)?.ok_or_else(|| {
-        Failure::new(
-            404,
-            format!(
-                "brand {} has no article '{}'",
-                r.data_supplier_id, r.article_number
-            ),
-        )
-    })?;
+    let article = lookups::article_of_brand(
+        &catalogue,
+        call.caller,
+        r.data_supplier_id,
+        &r.article_number,
+    )?;
+    let key = article.key;
     answer(&ArticleLinkages {
         data_supplier_id: key.brand_id,
         article_number: article.reference,

@@ -26,16 +26,13 @@ pub fn linkages_of(
     catalogue: &crate::store::Catalogue,
     key: &crate::catalogue::ArticleKey,
 ) -> Result<Vec<ArticleLinkage>, Failure> {
-    let mut linkages = Vec::new();
-    for link in catalogue.links_of(key)? {
-        if let Some(v) = catalogue.vehicle(&link.ktype)? {
-            linkages.push(ArticleLinkage {
-                linkage_target: linkage_target(&v),
-                position: link.position,
-                quantity: link.quantity,
-                notes: link.notes,
-            });
-        }
-    }
-    Ok(linkages)
+    Ok(crate::service::lookups::applications(catalogue, key)?
+        .into_iter()
+        .map(|(link, v)| ArticleLinkage {
+            linkage_target: linkage_target(&v),
+            position: link.position,
+            quantity: link.quantity,
+            notes: link.notes,
+        })
+        .collect())
 }
