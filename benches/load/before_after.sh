@@ -28,36 +28,15 @@ bin=$new
 start_server "$work/store" 0
 new_port=$port
 
-auth="provider=demo&api_key=$key"
-urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
-references 50000 | urlencode >"$work/refs"
-tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
-awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/mainref.paths"
-awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"
-awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/ktypepage.paths"
-awk -v a="$auth" '{print "/svc/getPricesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/prices.paths"
-awk -v a="$auth" '{print "/svc/e/k/" $0 "?" a}' "$work/ktypes" >"$work/exhaust.paths"
-echo "/health" >"$work/health.paths"
+lookup_paths
 routes=(health mainref crossrefs ktypepage prices exhaust)
 
-run() { # route, port → requests/s
-  local out
-  out=$(PATHS="$work/$1.paths" wrk -t2 -c64 -d"${seconds}s" -s "$root/benches/load/pick_path.lua" \
-    "http://127.0.0.1:$2" 2>&1)
-  if echo "$out" | grep -q "Non-2xx"; then
-    echo "$1: some answers were not 2xx:" >&2
-    echo "$out" >&2
-    exit 1
-  fi
-  echo "$out" | awk '/Requests\/sec/ {print $2}'
-}
-
-for r in "${routes[@]}"; do run "$r" "$old_port" >/dev/null; run "$r" "$new_port" >/dev/null; done
+for r in "${routes[@]}"; do rate "$r" "$old_port" >/dev/null; rate "$r" "$new_port" >/dev/null; done
 declare -A sum
 for ((i = 1; i <= rounds; i++)); do
   for r in "${routes[@]}"; do
-    sum[$r,old]=$(echo "${sum[$r,old]:-0} + $(run "$r" "$old_port")" | bc -l)
-    sum[$r,new]=$(echo "${sum[$r,new]:-0} + $(run "$r" "$new_port")" | bc -l)
+    sum[$r,old]=$(echo "${sum[$r,old]:-0} + $(rate "$r" "$old_port")" | bc -l)
+    sum[$r,new]=$(echo "${sum[$r,new]:-0} + $(rate "$r" "$new_port")" | bc -l)
   done
 done
 echo "catalogue: $articles articles; $rounds rounds of ${seconds} s per route and build, taking turns"

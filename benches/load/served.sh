@@ -5,6 +5,8 @@
 #   catalogue ARTICLES                → $work/csv and $work/store
 #   start_server STORE [CACHE_MB]     → sets `port` (not in a subshell: the server must be
 #                                       known to the clean-up)
+#   lookup_paths                      → $work/<route>.paths: the request paths of each lookup
+#                                       route over the catalogue's references and Ktypes
 key=pc_bench_key
 servers=()
 stop_servers() {
@@ -33,4 +35,37 @@ start_server() {
 references() {
   tail -n +2 "$work/csv/articles.csv" | python3 -c 'import csv, sys; [print(r[1]) for r in csv.reader(sys.stdin)]' \
     | shuf --random-source=<(yes) -n "$1"
+}
+
+urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
+
+# The request paths of each route, one per reference (as written, so the normaliser runs) or
+# per Ktype of the catalogue, with the demo key: `mainref`, `crossrefs`, `ktype` (the whole
+# list), `ktypepage` (one page of 25, what a screen of results shows), `prices` (a page of
+# 25), `exhaust`, and `health`.
+lookup_paths() {
+  local auth="provider=demo&api_key=$key"
+  references 50000 | urlencode >"$work/refs"
+  tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
+  awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/mainref.paths"
+  awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"
+  awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?" a}' "$work/ktypes" >"$work/ktype.paths"
+  awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/ktypepage.paths"
+  awk -v a="$auth" '{print "/svc/getPricesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/prices.paths"
+  awk -v a="$auth" '{print "/svc/e/k/" $0 "?" a}' "$work/ktypes" >"$work/exhaust.paths"
+  echo "/health" >"$work/health.paths"
+}
+
+# Requests/s of wrk -t2 -c64 for `seconds` over a route's paths on a port; any answer not
+# 2xx ends the script.
+rate() { # route, port
+  local out
+  out=$(PATHS="$work/$1.paths" wrk -t2 -c64 -d"${seconds}s" -s "$root/benches/load/pick_path.lua" \
+    "http://127.0.0.1:$2" 2>&1)
+  if echo "$out" | grep -q "Non-2xx"; then
+    echo "$1: some answers were not 2xx:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "$out" | awk '/Requests\/sec/ {print $2}'
 }
