@@ -303,6 +303,18 @@ fn routes_of_a_later_release_say_so() {
         400,
         Some("refresh"),
     );
+    // A data set the import does not take is named with the ones it does.
+    let body = assert_problem(
+        &s,
+        "/svc/syncTecdoc?importType=widgets&refresh=true",
+        400,
+        Some("importType"),
+    );
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("brands") && detail.contains("media"),
+        "{detail}"
+    );
 }
 
 #[test]

@@ -3,9 +3,11 @@
 
 use poem_openapi::types::Example;
 
+use super::data_set::DataSet;
 use super::export_rows::*;
-use super::imports::{ImportTypeName, JobProgress, JobState, JobStatus, Report};
+use super::imports::{JobProgress, JobState, JobStatus, Report};
 use super::lookups::{CrossDirection, CrossReference};
+use crate::import::ImportType;
 use crate::server::answers::prices::{
     ArticlePrices, ArticleRef, KitComponentPrice, KitPrice, KitPriceSource,
 };
@@ -40,8 +42,8 @@ pub fn genart() -> u32 {
 }
 
 /// The demo's own prices file, which `serve --demo` puts into an empty inbox.
-pub fn import_type() -> super::imports::ImportTypeName {
-    super::imports::ImportTypeName::Prices
+pub fn import_type() -> DataSet {
+    DataSet(ImportType::Prices)
 }
 
 /// `dryRun`: the example import validates and writes nothing.
@@ -361,7 +363,7 @@ impl Example for JobStatus {
             id: 1,
             state: JobState::Succeeded,
             file_id: "prices.csv".into(),
-            import_type: ImportTypeName::Prices,
+            import_type: DataSet(ImportType::Prices),
             dry_run: false,
             started_by: "demo".into(),
             status_url: "/svc/jobs/1".into(),

@@ -10,95 +10,14 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
-use crate::import::{self, ImportReport, ImportType, Verdict};
+use super::data_set::DataSet;
+use crate::import::{self, ImportReport, Verdict};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 use crate::service::caller::Caller;
 use crate::service::jobs::{self, ImportRequest, Job};
-
-/// The data sets `importType` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
-#[oai(rename = "ImportType")]
-pub enum ImportTypeName {
-    #[oai(rename = "brands")]
-    #[serde(rename = "brands")]
-    Brands,
-    #[oai(rename = "manufacturers")]
-    #[serde(rename = "manufacturers")]
-    Manufacturers,
-    #[oai(rename = "genarts")]
-    #[serde(rename = "genarts")]
-    Genarts,
-    #[oai(rename = "vehicles")]
-    #[serde(rename = "vehicles")]
-    Vehicles,
-    #[oai(rename = "articles")]
-    #[serde(rename = "articles")]
-    Articles,
-    #[oai(rename = "criteria")]
-    #[serde(rename = "criteria")]
-    Criteria,
-    #[oai(rename = "crossrefs")]
-    #[serde(rename = "crossrefs")]
-    Crossrefs,
-    #[oai(rename = "competitor_refs")]
-    #[serde(rename = "competitor_refs")]
-    CompetitorRefs,
-    #[oai(rename = "links")]
-    #[serde(rename = "links")]
-    Links,
-    #[oai(rename = "prices")]
-    #[serde(rename = "prices")]
-    Prices,
-    #[oai(rename = "kits")]
-    #[serde(rename = "kits")]
-    Kits,
-    #[oai(rename = "media")]
-    #[serde(rename = "media")]
-    Media,
-}
-
-impl From<ImportTypeName> for ImportType {
-    fn from(t: ImportTypeName) -> ImportType {
-        use ImportTypeName as N;
-        match t {
-            N::Brands => ImportType::Brands,
-            N::Manufacturers => ImportType::Manufacturers,
-            N::Genarts => ImportType::GenericArticles,
-            N::Vehicles => ImportType::Vehicles,
-            N::Articles => ImportType::Articles,
-            N::Criteria => ImportType::Criteria,
-            N::Crossrefs => ImportType::CrossReferences,
-            N::CompetitorRefs => ImportType::CompetitorReferences,
-            N::Links => ImportType::Links,
-            N::Prices => ImportType::Prices,
-            N::Kits => ImportType::Kits,
-            N::Media => ImportType::Media,
-        }
-    }
-}
-
-impl From<ImportType> for ImportTypeName {
-    fn from(t: ImportType) -> ImportTypeName {
-        use ImportTypeName as N;
-        match t {
-            ImportType::Brands => N::Brands,
-            ImportType::Manufacturers => N::Manufacturers,
-            ImportType::GenericArticles => N::Genarts,
-            ImportType::Vehicles => N::Vehicles,
-            ImportType::Articles => N::Articles,
-            ImportType::Criteria => N::Criteria,
-            ImportType::CrossReferences => N::Crossrefs,
-            ImportType::CompetitorReferences => N::CompetitorRefs,
-            ImportType::Links => N::Links,
-            ImportType::Prices => N::Prices,
-            ImportType::Kits => N::Kits,
-            ImportType::Media => N::Media,
-        }
-    }
-}
 
 /// Where a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
@@ -199,7 +118,7 @@ pub struct JobStatus {
     pub id: u64,
     pub state: JobState,
     pub file_id: String,
-    pub import_type: ImportTypeName,
+    pub import_type: DataSet,
     pub dry_run: bool,
     /// The provider that started the job.
     pub started_by: String,
@@ -267,7 +186,7 @@ impl ImportApi {
             name = "importType",
             example = "crate::server::svc::examples::import_type"
         )]
-        import_type: Query<ImportTypeName>,
+        import_type: Query<DataSet>,
         /// `true`: validate and report only; nothing is written.
         #[oai(name = "dryRun", example = "crate::server::svc::examples::dry_run")]
         dry_run: Query<bool>,
@@ -279,7 +198,7 @@ impl ImportApi {
     ) -> Result<ImportAnswer, ApiError<Import>> {
         let request = ImportRequest {
             file_id: file_id.0,
-            import_type: import_type.0.into(),
+            import_type: import_type.0.0,
             dry_run: dry_run.0,
         };
         let (job, task) = state.jobs.start_import(
@@ -337,7 +256,7 @@ fn job_status(job: &Job) -> JobStatus {
             jobs::JobState::Failed => JobState::Failed,
         },
         file_id: s.request.file_id,
-        import_type: s.request.import_type.into(),
+        import_type: DataSet(s.request.import_type),
         dry_run: s.request.dry_run,
         started_by: s.started_by,
         status_url: format!("/svc/jobs/{}", s.id),

@@ -1,6 +1,7 @@
 //! The `/svc` routes (V2 integration) as poem-openapi operations: the OpenAPI document is
 //! generated from this code, so it cannot drift from what the server does.
 
+mod data_set;
 mod examples;
 mod export_rows;
 mod exports;
@@ -64,7 +65,7 @@ impl LaterApi {
             name = "importType",
             example = "crate::server::svc::examples::import_type"
         )]
-        _import_type: Query<imports::ImportTypeName>,
+        _import_type: Query<data_set::DataSet>,
         /// `true`: reload in full instead of what changed since the last sync.
         #[oai(name = "refresh", example = "crate::server::svc::examples::refresh")]
         _refresh: Query<bool>,
