@@ -7,7 +7,9 @@ use std::path::Path;
 use rust_embed::RustEmbed;
 
 use crate::clock::Clock;
-use crate::import::{self, ImportError, ImportFile, ImportReport, ImportType, Progress, Source};
+use crate::import::{
+    self, ImportError, ImportFile, ImportMode, ImportReport, ImportType, Progress, Source,
+};
 use crate::service::admin::{self, Operator};
 use crate::store::{ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id};
 
@@ -27,6 +29,7 @@ pub fn demo_files() -> Vec<ImportFile> {
                     name: format!("demo/{name}"),
                     bytes: f.data,
                 },
+                mode: ImportMode::Merge,
             })
         })
         .collect();

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use partscat::catalogue::{ArticleKey, CrossKind};
-use partscat::import::{self, ImportFile, ImportType, Quiet, Source, Verdict};
+use partscat::import::{self, ImportFile, ImportMode, ImportType, Quiet, Source, Verdict};
 use partscat::store::{Store, StoreError, check};
 
 fn demo(dir: &Path) -> Store {
@@ -22,6 +22,7 @@ fn file(dir: &Path, import_type: ImportType, text: &str) -> ImportFile {
     ImportFile {
         import_type,
         source: Source::Path(path),
+        mode: ImportMode::Merge,
     }
 }
 

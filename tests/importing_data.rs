@@ -324,3 +324,58 @@ fn a_repeated_key_is_rejected_naming_the_row_it_repeats() {
         "a rejected import adds nothing"
     );
 }
+
+#[test]
+fn a_replace_from_the_command_line_withdraws_rows_and_says_how_many() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, files, checksum) = demo_store(dir.path());
+    // The whole catalogue again, replaced: it holds every row, so nothing goes.
+    let (ok, same) = import(&data, &["--mode", "replace", path(&files)]);
+    assert!(ok, "{same}");
+    assert_eq!(same["verdict"], "nothing_changed", "{same}");
+    assert_eq!(totals(&same, "removed"), 0);
+    // Brand 1's links without the first one: that link is withdrawn.
+    let links = fs::read_to_string(files.join("links.csv")).unwrap();
+    let mut brand_1 = links.lines().filter(|l| l.starts_with("1,"));
+    let withdrawn = brand_1.next().unwrap();
+    let kept: Vec<&str> = std::iter::once(links.lines().next().unwrap())
+        .chain(brand_1)
+        .collect();
+    let file = dir.path().join("links.csv");
+    fs::write(&file, kept.join("\n") + "\n").unwrap();
+    let args = ["--type", "links", "--mode", "replace"];
+    let (ok, dry) = import(&data, &[&args[..], &["--dry-run", path(&file)]].concat());
+    assert!(ok, "{dry}");
+    assert_eq!(dry["files"][0]["removed"], 1, "{dry} ({withdrawn})");
+    assert_eq!(
+        check(&data),
+        (true, checksum.clone()),
+        "a dry run writes nothing"
+    );
+    let o = partscat(
+        &[
+            &["import", "--data", path(&data)][..],
+            &args,
+            &[path(&file)],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("1 removed"), "{}", text(&o));
+    let (sound, changed) = check(&data);
+    assert!(sound);
+    assert_ne!(changed, checksum);
+
+    let o = partscat(&[
+        "import",
+        "--data",
+        path(&data),
+        "--type",
+        "links",
+        "--mode",
+        "purge",
+        path(&file),
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("merge, replace"), "{}", text(&o));
+}

@@ -76,6 +76,75 @@ fn a_dry_run_reports_and_an_import_commits() {
 }
 
 #[test]
+fn a_replace_withdraws_what_the_file_no_longer_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    // Brand 1 keeps one price, its kit's list price; brand 2's prices are not named.
+    std::fs::write(
+        inbox.join("prices.csv"),
+        "brand_id,reference,price_type,currency,amount,valid_from\n1,0 986 A45 240,list,EUR,117.63,2026-01-01\n",
+    )
+    .unwrap();
+    let s = serve_with_inbox(&inbox, "5000");
+    let priced = |brand: u32| -> usize {
+        let body = s.get("/svc/getPricesByKtype/10219").json();
+        body["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["article"]["brandId"] == brand)
+            .map(|a| a["prices"].as_array().unwrap().len())
+            .sum()
+    };
+    let (brand_1, brand_2) = (priced(1), priced(2));
+    assert!(brand_1 > 1 && brand_2 > 0, "{brand_1} {brand_2}");
+
+    let dry = s
+        .get("/svc/importArticles?fileId=prices.csv&importType=prices&mode=replace&dryRun=true")
+        .json();
+    assert_eq!(dry["report"]["verdict"], "dry_run", "{dry}");
+    assert_eq!(dry["mode"], "replace");
+    let removed = dry["report"]["removed"].as_u64().unwrap();
+    assert!(removed > 0, "{dry}");
+    assert_eq!(priced(1), brand_1, "a dry run writes nothing");
+
+    let real = s
+        .get("/svc/importArticles?fileId=prices.csv&importType=prices&mode=replace&dryRun=false")
+        .json();
+    assert_eq!(real["report"]["verdict"], "committed", "{real}");
+    assert_eq!(real["report"]["removed"], removed);
+    assert_eq!(priced(1), 1);
+    assert_eq!(priced(2), brand_2);
+
+    // Articles others still refer to are not withdrawn: the job says why, nothing changes.
+    std::fs::write(
+        inbox.join("articles.csv"),
+        "brand_id,reference,genart_id\n1,0 986 A45 240,3500\n",
+    )
+    .unwrap();
+    let refused = s
+        .get(
+            "/svc/importArticles?fileId=articles.csv&importType=articles&mode=replace&dryRun=false",
+        )
+        .json();
+    assert_eq!(refused["state"], "failed", "{refused}");
+    let error = refused["error"].as_str().unwrap();
+    assert!(error.contains("still refer to"), "{error}");
+    assert_eq!(priced(2), brand_2);
+
+    let bad =
+        s.get("/svc/importArticles?fileId=prices.csv&importType=prices&mode=purge&dryRun=true");
+    assert_eq!(bad.status, 400);
+    let body = bad.json();
+    assert_eq!(body["parameter"], "mode");
+    assert!(
+        body["detail"].as_str().unwrap().contains("replace"),
+        "{body}"
+    );
+}
+
+#[test]
 fn a_file_with_invalid_rows_is_rejected_with_line_numbers() {
     let dir = tempfile::tempdir().unwrap();
     let inbox = dir.path().join("inbox");

@@ -78,7 +78,12 @@ const ROUTES: [Route; 15] = [
     (
         "/svc/importArticles",
         &[],
-        &[("fileId", true), ("importType", true), ("dryRun", true)],
+        &[
+            ("fileId", true),
+            ("importType", true),
+            ("mode", false),
+            ("dryRun", true),
+        ],
     ),
     (
         "/svc/syncTecdoc",

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 
 use partscat::config::{LogFormat, Overrides, Settings};
-use partscat::import::{self, ImportFile, ImportType, Source};
+use partscat::import::{self, ImportFile, ImportMode, ImportType, Source};
 use partscat::store::{self, Store, check};
 use partscat::{demo, generate, server};
 
@@ -88,6 +88,10 @@ enum Command {
         /// The data set of FILE (not needed for a directory): one of the data sets below.
         #[arg(long = "type", value_name = "TYPE")]
         import_type: Option<String>,
+        /// `merge`: rows the files do not hold stay. `replace`: they are retired, within the
+        /// brands each file's rows name where its data set is per brand.
+        #[arg(long, value_name = "MODE", default_value = "merge")]
+        mode: String,
         /// Validate and report what would change; write nothing.
         #[arg(long)]
         dry_run: bool,
@@ -189,12 +193,14 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Import {
             common,
             import_type,
+            mode,
             dry_run,
             json,
             path,
         } => import_files(
             settings(&common, Vec::new(), None)?,
             import_type,
+            &mode,
             dry_run,
             json,
             path,
@@ -223,6 +229,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
 fn import_files(
     settings: Settings,
     import_type: Option<String>,
+    mode: &str,
     dry_run: bool,
     json: bool,
     path: PathBuf,
@@ -254,8 +261,19 @@ fn import_files(
         vec![ImportFile {
             import_type,
             source: Source::Path(path),
+            mode: ImportMode::Merge,
         }]
     };
+    let mode = ImportMode::from_name(mode).ok_or_else(|| {
+        format!(
+            "--mode '{mode}' is not a mode; one of: {}",
+            ImportMode::NAMES
+        )
+    })?;
+    let files: Vec<ImportFile> = files
+        .into_iter()
+        .map(|f| ImportFile { mode, ..f })
+        .collect();
     let store = open_store(&settings)?;
     let bar = progress::ImportBar::new();
     let report = import::import(&store, &files, dry_run, &bar).map_err(|e| e.to_string())?;

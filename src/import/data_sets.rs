@@ -3,7 +3,7 @@
 
 use super::csv_source::{Column, ColumnSpec, Row, may, must};
 use crate::catalogue::*;
-use crate::store::{Origin, Staging, StoreError, TreeName};
+use crate::store::{Origin, Replace, Staging, StoreError, TreeName};
 
 /// A kind of import file. A directory import takes them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -191,6 +191,33 @@ impl ImportType {
             }
         };
         ColumnSpec { columns }
+    }
+
+    /// What a replace of this data set retires, besides the rows the file holds: every row
+    /// of the brands the file's rows name where the data set is per brand, every row of the
+    /// table otherwise. Cross-references and competitor references share a table: a replace
+    /// of `crossrefs` retires OE, internal and trade numbers, one of `competitor_refs`
+    /// competitor numbers.
+    pub fn replace_scope(self, file: u16) -> Replace {
+        let per_brand = !matches!(
+            self,
+            ImportType::Brands
+                | ImportType::Manufacturers
+                | ImportType::GenericArticles
+                | ImportType::Vehicles
+        );
+        let kinds = match self {
+            ImportType::CrossReferences => {
+                Some(vec![CrossKind::Oe, CrossKind::Internal, CrossKind::Trade])
+            }
+            ImportType::CompetitorReferences => Some(vec![CrossKind::Competitor]),
+            _ => None,
+        };
+        Replace {
+            file,
+            per_brand,
+            kinds,
+        }
     }
 
     /// The table the rows of this type go to.

@@ -22,6 +22,36 @@ pub const LISTED_ERRORS: usize = 20;
 pub struct ImportFile {
     pub import_type: ImportType,
     pub source: Source,
+    pub mode: ImportMode,
+}
+
+/// What an import does to the rows of its data set that the file does not hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportMode {
+    /// They stay: the file adds and changes rows.
+    #[default]
+    Merge,
+    /// They are retired, within the brands the file's rows name where the data set is per
+    /// brand (see `ImportType::replace_scope`).
+    Replace,
+}
+
+impl ImportMode {
+    pub const NAMES: &'static str = "merge, replace";
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ImportMode::Merge => "merge",
+            ImportMode::Replace => "replace",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ImportMode> {
+        [ImportMode::Merge, ImportMode::Replace]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
 }
 
 /// Where an import file's bytes come from.
@@ -174,6 +204,7 @@ pub fn files_in_directory(dir: &Path) -> Result<Vec<ImportFile>, ImportError> {
         files.push(ImportFile {
             import_type,
             source: Source::Path(path),
+            mode: ImportMode::Merge,
         });
     }
     if files.is_empty() {
@@ -235,7 +266,12 @@ fn staged_and_committed(
         drop(staging);
         // Nothing is written: no row was added or changed.
         for report in &mut reports {
-            (report.added, report.changed, report.unchanged) = (0, 0, 0);
+            (
+                report.added,
+                report.changed,
+                report.unchanged,
+                report.removed,
+            ) = (0, 0, 0, 0);
         }
         Verdict::Rejected
     } else {
@@ -277,9 +313,16 @@ fn stage_file(
         message,
     };
     let import_type = file.import_type;
-    let mut report = FileReport::new(import_type, &name);
-    // The same bytes as a file whose rows the catalogue still holds: nothing to read.
-    if let Some((sha256, rows)) = staging.recorded_import(import_type.name(), import_type.tree()) {
+    let mut report = FileReport::new(import_type, &name, file.mode);
+    if file.mode == ImportMode::Replace {
+        staging.replace(import_type.tree(), import_type.replace_scope(position))?;
+    }
+    // The same bytes as a file whose rows the catalogue still holds: nothing to read (unless
+    // it replaces: the table may hold rows of other files it would retire).
+    if file.mode == ImportMode::Merge
+        && let Some((sha256, rows)) =
+            staging.recorded_import(import_type.name(), import_type.tree())
+    {
         let (input, _) = file.source.open().map_err(file_error)?;
         let hash = std::rc::Rc::new(std::cell::RefCell::new(Sha256::new()));
         let mut hashing = Hashing {
@@ -350,6 +393,7 @@ impl FileReport {
         self.added = tally.added;
         self.changed = tally.changed;
         self.unchanged = tally.unchanged;
+        self.removed = tally.removed;
         self.rejected += tally.duplicate_count;
         for d in &tally.duplicates {
             let earlier = if files.get(d.earlier.file as usize) == Some(&self.file) {

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::ImportType;
+use super::{ImportMode, ImportType};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RowError {
@@ -22,6 +22,9 @@ pub struct FileReport {
     pub added: u64,
     pub changed: u64,
     pub unchanged: u64,
+    /// Rows of its data set a replace retires; always 0 when merging.
+    pub removed: u64,
+    pub mode: ImportMode,
     pub rejected: u64,
     /// The first rejected rows.
     pub errors: Vec<RowError>,
@@ -32,7 +35,7 @@ fn type_name<S: serde::Serializer>(t: &ImportType, s: S) -> Result<S::Ok, S::Err
 }
 
 impl FileReport {
-    pub(super) fn new(import_type: ImportType, file: &str) -> FileReport {
+    pub(super) fn new(import_type: ImportType, file: &str, mode: ImportMode) -> FileReport {
         FileReport {
             import_type,
             file: file.into(),
@@ -40,6 +43,8 @@ impl FileReport {
             added: 0,
             changed: 0,
             unchanged: 0,
+            removed: 0,
+            mode,
             rejected: 0,
             errors: Vec::new(),
         }
@@ -93,9 +98,13 @@ impl ImportReport {
 impl fmt::Display for ImportReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.files {
+            let removed = match r.mode {
+                ImportMode::Replace => format!(", {:>9} removed", r.removed),
+                ImportMode::Merge => String::new(),
+            };
             writeln!(
                 f,
-                "{:<16} {:>9} rows: {:>9} added, {:>9} changed, {:>9} unchanged, {:>6} rejected  ({})",
+                "{:<16} {:>9} rows: {:>9} added, {:>9} changed, {:>9} unchanged{removed}, {:>6} rejected  ({})",
                 r.import_type.name(),
                 r.rows,
                 r.added,

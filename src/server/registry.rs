@@ -44,10 +44,13 @@ pub const ROUTES: [Route; 15] = [
     Route {
         path: "/svc/importArticles",
         scope: Scope::Admin,
-        parameter_rules: &[(
-            "fileId",
-            "must be a plain file name in the import inbox (no paths, no hidden files)",
-        )],
+        parameter_rules: &[
+            (
+                "fileId",
+                "must be a plain file name in the import inbox (no paths, no hidden files)",
+            ),
+            ("mode", "must be `merge` or `replace`"),
+        ],
     },
     route("/svc/jobs/:id", Scope::Admin),
     route("/svc/syncTecdoc", Scope::Admin),

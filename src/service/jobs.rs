@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::ServiceError;
 use crate::clock::{Clock, SystemClock};
-use crate::import::{self, ImportFile, ImportReport, ImportType, Source};
+use crate::import::{self, ImportFile, ImportMode, ImportReport, ImportType, Source};
 use crate::store::Store;
 
 /// Finished jobs kept for polling.
@@ -32,6 +32,7 @@ pub enum JobState {
 pub struct ImportRequest {
     pub file_id: String,
     pub import_type: ImportType,
+    pub mode: ImportMode,
     pub dry_run: bool,
 }
 
@@ -140,6 +141,7 @@ impl Jobs {
                 name: request.file_id.clone(),
                 file: Arc::new(opened),
             },
+            mode: request.mode,
         };
         let dry_run = request.dry_run;
         let job = Arc::new(Job {

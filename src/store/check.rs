@@ -5,7 +5,6 @@
 use sha2::{Digest, Sha256};
 
 use super::Store;
-use super::catalogue_view::Catalogue;
 use super::codec;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
@@ -58,7 +57,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
             let body = codec::split(&v).map_or(&[][..], |(_, body)| body);
             hasher.update((body.len() as u32).to_be_bytes());
             hasher.update(body);
-            if let Some(problem) = check_record(&catalogue, tree, &k, &v)? {
+            if let Some(problem) = check_record(catalogue.as_ref(), tree, &k, &v)? {
                 report.problem(&mut listed, format!("{}: {problem}", tree.label()));
             }
         }
@@ -117,7 +116,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
 
 /// Decodes one record and checks what it refers to exists.
 fn check_record(
-    c: &Catalogue,
+    c: &impl DataTrees,
     tree: TreeName,
     k: &[u8],
     v: &[u8],
@@ -219,4 +218,44 @@ fn check_record(
         Ok(())
     })();
     Ok(outcome.err())
+}
+
+/// The data sets whose rows refer to rows of `tree`.
+fn referring_to(tree: TreeName) -> &'static [TreeName] {
+    use TreeName::*;
+    match tree {
+        Brands | GenericArticles => &[Articles],
+        Manufacturers => &[CrossReferences],
+        Vehicles => &[Links, Kits],
+        Articles => &[Criteria, CrossReferences, Links, Prices, Kits, Media],
+        _ => &[],
+    }
+}
+
+/// After rows of `shrunk` were retired: the rows of the data sets that refer to them whose
+/// references no longer hold, counted, the first few described.
+pub(super) fn dangling(
+    trees: &impl DataTrees,
+    shrunk: &[TreeName],
+) -> Result<(u64, Vec<String>), StoreError> {
+    let mut dependents: Vec<TreeName> = shrunk
+        .iter()
+        .flat_map(|t| referring_to(*t))
+        .copied()
+        .collect();
+    dependents.sort();
+    dependents.dedup();
+    let (mut count, mut first) = (0u64, Vec::new());
+    for tree in dependents {
+        for entry in trees.tree(tree).iter() {
+            let (k, v) = entry?;
+            if let Some(problem) = check_record(trees, tree, &k, &v)? {
+                count += 1;
+                if first.len() < LISTED {
+                    first.push(format!("{}: {problem}", tree.label()));
+                }
+            }
+        }
+    }
+    Ok((count, first))
 }

@@ -30,6 +30,12 @@ pub enum StoreError {
     DiskFull,
     #[error("an import is already running on this store")]
     Busy,
+    /// A replace would retire rows that rows of other data sets still refer to.
+    #[error(
+        "the replace would retire rows that {count} row(s) of other data sets still refer to ({}); replace those data sets in the same import, or keep the rows; nothing was written",
+        first.join("; ")
+    )]
+    StillReferred { count: u64, first: Vec<String> },
     /// A request's scan stopped: its client left, or it ran past its work budget.
     #[error(transparent)]
     Spent(#[from] crate::budget::Spent),

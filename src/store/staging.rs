@@ -6,7 +6,7 @@
 //! one step. Dropped without a commit, a staging leaves nothing behind (and a crash leaves
 //! only tables the next open drops).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -21,6 +21,7 @@ use super::packed::{Finder, PackedTable, PackedWriter};
 use super::records::Record;
 use super::sorter::Sorter;
 use crate::catalogue::ArticleKey;
+use crate::catalogue::{CrossKind, CrossReference};
 
 /// Where a staged row came from: the import's file (by position) and the line of the row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +57,8 @@ pub struct Tally {
     pub added: u64,
     pub changed: u64,
     pub unchanged: u64,
+    /// Rows a replace retires: its data set's rows the file does not hold.
+    pub removed: u64,
     pub duplicate_count: u64,
     /// The first duplicates, in key order.
     pub duplicates: Vec<Duplicate>,
@@ -70,6 +73,43 @@ pub enum Outcome {
     Committed { data_version: u64 },
     NothingChanged,
     DryRun,
+}
+
+/// Which rows of a data set an import in replace mode retires: the rows it does not hold,
+/// within the brands its rows name where the data set is per brand, and of the kinds it
+/// covers where two data sets share a table (cross-references).
+#[derive(Debug, Clone)]
+pub struct Replace {
+    /// The file that replaces (its tally counts the removals).
+    pub file: u16,
+    pub per_brand: bool,
+    /// The cross-reference kinds the data set covers; none: every row.
+    pub kinds: Option<Vec<CrossKind>>,
+}
+
+/// A replace and the brands its rows named.
+#[derive(Debug, Clone)]
+struct Scope {
+    replace: Replace,
+    brands: BTreeSet<u32>,
+}
+
+impl Scope {
+    /// Whether a current row of the table is the replace's to retire if no row mentions it.
+    fn covers(&self, tree: TreeName, key: &[u8], value: &[u8]) -> bool {
+        if self.replace.per_brand {
+            let brand = key.first_chunk::<4>().map(|b| u32::from_be_bytes(*b));
+            if !brand.is_some_and(|b| self.brands.contains(&b)) {
+                return false;
+            }
+        }
+        match &self.replace.kinds {
+            Some(kinds) if tree == TreeName::CrossReferences => {
+                CrossReference::decode(key, value).is_some_and(|x| kinds.contains(&x.kind))
+            }
+            _ => true,
+        }
+    }
 }
 
 enum StagedSet {
@@ -110,6 +150,10 @@ pub struct Staging<'s> {
     finders: BTreeMap<TreeName, Finder>,
     /// A dry run's lookups in the staged keys of a data set.
     dry_run_finders: BTreeMap<TreeName, Finder>,
+    /// Data sets replaced rather than merged.
+    replacing: BTreeMap<TreeName, Scope>,
+    /// Rows each data set retires.
+    removed: BTreeMap<TreeName, u64>,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
     committed: bool,
@@ -151,6 +195,8 @@ impl<'s> Staging<'s> {
             finders: BTreeMap::new(),
             dry_run_finders: BTreeMap::new(),
             scratch: None,
+            replacing: BTreeMap::new(),
+            removed: BTreeMap::new(),
             written: Vec::new(),
             committed: false,
         })
@@ -165,8 +211,52 @@ impl<'s> Staging<'s> {
         Ok(tree)
     }
 
+    /// Makes an import of `tree` replace rather than merge. Called before its rows are
+    /// staged; a data set replaced with no rows at all retires every row in its scope. Two
+    /// data sets of one table replaced in one import (cross-references and competitor
+    /// references) replace it together: the first file's tally counts the removals.
+    pub fn replace(&mut self, tree: TreeName, replace: Replace) -> Result<(), StoreError> {
+        if let Some(scope) = self.replacing.get_mut(&tree) {
+            scope.replace.kinds = match (scope.replace.kinds.take(), replace.kinds) {
+                (Some(mut kinds), Some(more)) => {
+                    kinds.extend(more);
+                    Some(kinds)
+                }
+                _ => None,
+            };
+            return Ok(());
+        }
+        if self.sets.contains_key(&tree) {
+            return Err(StoreError::Engine(format!(
+                "{} is replaced after rows of it were staged",
+                tree.name()
+            )));
+        }
+        self.sets
+            .insert(tree, StagedSet::Open(Sorter::new(self.spill.path())));
+        self.replacing.insert(
+            tree,
+            Scope {
+                replace,
+                brands: BTreeSet::new(),
+            },
+        );
+        Ok(())
+    }
+
+    /// Whether `tree` is replaced in this import.
+    pub fn replaces(&self, tree: TreeName) -> bool {
+        self.replacing.contains_key(&tree)
+    }
+
     /// Stages one record. What it changes is known when its data set is sealed.
     pub fn put<R: Record>(&mut self, record: &R, origin: Origin) -> Result<(), StoreError> {
+        if let Some(scope) = self.replacing.get_mut(&R::TREE)
+            && scope.replace.per_brand
+            && let Some(brand) = record.key().first_chunk::<4>()
+        {
+            scope.brands.insert(u32::from_be_bytes(*brand));
+        }
         let set = match self.sets.get_mut(&R::TREE) {
             Some(set) => set,
             None => self
@@ -223,6 +313,8 @@ impl<'s> Staging<'s> {
             return Ok(());
         };
         let base = self.base.tree(tree).clone();
+        let scope = self.replacing.get(&tree).cloned();
+        let scope = scope.as_ref().map(|s| (tree, s));
         let sealed = if self.dry_run {
             let keys = if REFERRED_TO.contains(&tree) {
                 Some(self.scratch_table(tree)?)
@@ -230,7 +322,7 @@ impl<'s> Staging<'s> {
                 None
             };
             let keys_out = keys.as_ref().map(|t| PackedWriter::new(t.clone()));
-            match self.walk(&mut sorter, &base, true, keys_out, None)? {
+            match self.walk(&mut sorter, &base, scope, true, keys_out, None)? {
                 true => {
                     StagedSet::DryRun(keys.map(|t| PackedTable::open(t, self.store.cache.clone())))
                 }
@@ -238,9 +330,9 @@ impl<'s> Staging<'s> {
             }
         } else if base.is_empty() {
             // Every row is new: one pass counts and writes.
-            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, true)?)
-        } else if self.walk(&mut sorter, &base, true, None, None)? {
-            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, false)?)
+            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, None, true)?)
+        } else if self.walk(&mut sorter, &base, scope, true, None, None)? {
+            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, scope, false)?)
         } else {
             StagedSet::Unchanged
         };
@@ -265,29 +357,44 @@ impl<'s> Staging<'s> {
         tree: TreeName,
         sorter: &mut Sorter,
         base: &PackedTable,
+        scope: Option<(TreeName, &Scope)>,
         count: bool,
     ) -> Result<PackedTable, StoreError> {
         let target = self.new_tree(tree)?;
         let writer = PackedWriter::new(target.clone());
-        self.walk(sorter, base, count, None, Some(writer))?;
+        self.walk(sorter, base, scope, count, None, Some(writer))?;
         Ok(PackedTable::open(target, self.store.cache.clone()))
     }
 
     /// Walks the staged rows in key order beside the current table: counts what each row
     /// does (when `count`), writes the staged keys to `keys_out` if given, and, given a writer,
     /// writes the merge of both (a staged row replaces the current row of its key; rows the
-    /// import does not mention stay). Says whether any row adds or changes something.
+    /// import does not mention stay, unless a replace's scope covers them: those are retired).
+    /// Says whether any row adds, changes or retires something.
     fn walk(
         &mut self,
         sorter: &mut Sorter,
         base: &PackedTable,
+        scope: Option<(TreeName, &Scope)>,
         count: bool,
         mut keys_out: Option<PackedWriter>,
         mut writer: Option<PackedWriter>,
     ) -> Result<bool, StoreError> {
         let mut changed = false;
+        let mut removed = 0u64;
         let mut cursor = base.cursor();
         let mut current = base.iter().peekable();
+        // A current row no staged row mentions: kept, or retired by the replace.
+        let mut unmentioned = |k: &[u8], v: &[u8], writer: &mut Option<PackedWriter>| {
+            if scope.is_some_and(|(tree, s)| s.covers(tree, k, v)) {
+                removed += 1;
+                return Ok(());
+            }
+            match writer.as_mut() {
+                Some(writer) => writer.push(k, v),
+                None => Ok(()),
+            }
+        };
         let mut previous: Option<(Vec<u8>, Origin)> = None;
         for item in sorter.sorted()? {
             let item = item?;
@@ -307,20 +414,22 @@ impl<'s> Staging<'s> {
                 }
                 continue;
             }
-            // Whether the current table holds the key, and with the same value.
-            let same = match writer.as_mut() {
-                Some(writer) => {
-                    while let Some(entry) =
-                        current.next_if(|e| !matches!(e, Ok((k, _)) if *k >= item.key))
-                    {
-                        let (k, v) = entry?;
-                        writer.push(&k, &v)?;
-                    }
-                    let old = current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
-                    writer.push(&item.key, &item.value)?;
-                    old.transpose()?.map(|(_, v)| v == item.value)
+            // Whether the current table holds the key, and with the same value. A merge walks
+            // the current rows beside the staged ones; a count alone looks each key up.
+            let same = if writer.is_some() || scope.is_some() {
+                while let Some(entry) =
+                    current.next_if(|e| !matches!(e, Ok((k, _)) if *k >= item.key))
+                {
+                    let (k, v) = entry?;
+                    unmentioned(&k, &v, &mut writer)?;
                 }
-                None => cursor.find(&item.key)?.map(|v| v == item.value.as_slice()),
+                let old = current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
+                if let Some(writer) = writer.as_mut() {
+                    writer.push(&item.key, &item.value)?;
+                }
+                old.transpose()?.map(|(_, v)| v == item.value)
+            } else {
+                cursor.find(&item.key)?.map(|v| v == item.value.as_slice())
             };
             changed |= same != Some(true);
             if count {
@@ -336,17 +445,25 @@ impl<'s> Staging<'s> {
             }
             previous = Some((item.key, origin));
         }
-        if let Some(mut writer) = writer {
+        if writer.is_some() || scope.is_some() {
             for entry in current {
                 let (k, v) = entry?;
-                writer.push(&k, &v)?;
+                unmentioned(&k, &v, &mut writer)?;
             }
+        }
+        if let Some(writer) = writer {
             writer.finish()?;
         }
         if let Some(keys) = keys_out {
             keys.finish()?;
         }
-        Ok(changed)
+        if let Some((tree, s)) = scope
+            && count
+        {
+            self.tallies.entry(s.replace.file).or_default().removed += removed;
+            self.removed.insert(tree, removed);
+        }
+        Ok(changed || removed > 0)
     }
 
     fn contains(&mut self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
@@ -436,6 +553,20 @@ impl<'s> Staging<'s> {
                 base: &self.base,
                 staged,
             };
+            // Retired rows others refer to: the references must still hold.
+            let shrunk: Vec<TreeName> = self
+                .removed
+                .iter()
+                .filter(|(t, n)| **n > 0 && REFERRED_TO.contains(t))
+                .map(|(t, _)| *t)
+                .collect();
+            if !shrunk.is_empty() {
+                phase("checking what refers to the retired rows");
+                let (count, first) = super::check::dangling(&effective, &shrunk)?;
+                if count > 0 {
+                    return Err(StoreError::StillReferred { count, first });
+                }
+            }
             let names: Vec<&str> = index_trees.iter().map(|(i, _)| i.name()).collect();
             phase(&format!("indexing {}", names.join(", ")));
             // Index builds are independent: two at a time, one per core of a small machine.

@@ -5,7 +5,7 @@ use poem_openapi::types::Example;
 
 use super::data_set::DataSet;
 use super::export_rows::*;
-use super::imports::{JobProgress, JobState, JobStatus, Report};
+use super::imports::{JobProgress, JobState, JobStatus, Mode, Report};
 use super::lookups::{CrossDirection, CrossReference};
 use crate::import::ImportType;
 use crate::server::answers::prices::{
@@ -351,6 +351,7 @@ impl Example for Report {
             added: 0,
             changed: 1,
             unchanged: 2501,
+            removed: 0,
             rejected: 0,
             errors: Vec::new(),
         }
@@ -364,6 +365,7 @@ impl Example for JobStatus {
             state: JobState::Succeeded,
             file_id: "prices.csv".into(),
             import_type: DataSet(ImportType::Prices),
+            mode: Mode::Merge,
             dry_run: false,
             started_by: "demo".into(),
             status_url: "/svc/jobs/1".into(),

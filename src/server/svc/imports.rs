@@ -11,13 +11,44 @@ use serde::Serialize;
 
 use super::ApiTag;
 use super::data_set::DataSet;
-use crate::import::{self, ImportReport, Verdict};
+use crate::import::{self, ImportMode, ImportReport, Verdict};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 use crate::service::caller::Caller;
 use crate::service::jobs::{self, ImportRequest, Job};
+
+/// What an import does to the rows of its data set the file does not hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
+#[oai(rename = "ImportMode", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// They stay: the file adds and changes rows.
+    Merge,
+    /// They are retired, within the brands the file's rows name where the data set is per
+    /// brand (cross-references: OE, internal and trade numbers; competitor references:
+    /// competitor numbers).
+    Replace,
+}
+
+impl From<Mode> for ImportMode {
+    fn from(m: Mode) -> ImportMode {
+        match m {
+            Mode::Merge => ImportMode::Merge,
+            Mode::Replace => ImportMode::Replace,
+        }
+    }
+}
+
+impl From<ImportMode> for Mode {
+    fn from(m: ImportMode) -> Mode {
+        match m {
+            ImportMode::Merge => Mode::Merge,
+            ImportMode::Replace => Mode::Replace,
+        }
+    }
+}
 
 /// Where a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
@@ -58,6 +89,8 @@ pub struct Report {
     pub added: u64,
     pub changed: u64,
     pub unchanged: u64,
+    /// Rows of the data set a replace retires (0 when merging).
+    pub removed: u64,
     pub rejected: u64,
     /// The first rejected rows, with line numbers.
     pub errors: Vec<RowError>,
@@ -83,6 +116,7 @@ impl From<&ImportReport> for Report {
             added: count(|f| f.added),
             changed: count(|f| f.changed),
             unchanged: count(|f| f.unchanged),
+            removed: count(|f| f.removed),
             rejected: count(|f| f.rejected),
             errors: file
                 .map(|f| {
@@ -119,6 +153,7 @@ pub struct JobStatus {
     pub state: JobState,
     pub file_id: String,
     pub import_type: DataSet,
+    pub mode: Mode,
     pub dry_run: bool,
     /// The provider that started the job.
     pub started_by: String,
@@ -187,6 +222,11 @@ impl ImportApi {
             example = "crate::server::svc::examples::import_type"
         )]
         import_type: Query<DataSet>,
+        /// `replace`: rows of the data set the file does not hold are retired (within the
+        /// brands the file's rows name, where the data set is per brand); `merge` (the
+        /// default): they stay.
+        #[oai(name = "mode", default = "default_mode")]
+        mode: Query<Mode>,
         /// `true`: validate and report only; nothing is written.
         #[oai(name = "dryRun", example = "crate::server::svc::examples::dry_run")]
         dry_run: Query<bool>,
@@ -199,6 +239,7 @@ impl ImportApi {
         let request = ImportRequest {
             file_id: file_id.0,
             import_type: import_type.0.0,
+            mode: mode.0.into(),
             dry_run: dry_run.0,
         };
         let (job, task) = state.jobs.start_import(
@@ -257,6 +298,7 @@ fn job_status(job: &Job) -> JobStatus {
         },
         file_id: s.request.file_id,
         import_type: DataSet(s.request.import_type),
+        mode: s.request.mode.into(),
         dry_run: s.request.dry_run,
         started_by: s.started_by,
         status_url: format!("/svc/jobs/{}", s.id),
@@ -270,4 +312,8 @@ fn job_status(job: &Job) -> JobStatus {
         report: s.report.as_ref().map(Report::from),
         error: s.error,
     }
+}
+
+fn default_mode() -> Mode {
+    Mode::Merge
 }
