@@ -185,7 +185,7 @@ impl<'a> Row<'a> {
     /// A `|`-separated list; empty items are skipped.
     pub fn list(&self, column: &str) -> Vec<&'a str> {
         self.get(column)
-            .split('|')
+            .split(super::data_sets::LIST_SEPARATOR)
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect()

@@ -420,6 +420,39 @@ fn one_of<T: Copy>(
         })
 }
 
+/// How the files name the values of each enumerated column, both ways.
+pub(super) const MANUFACTURER_KINDS: [(&str, ManufacturerKind); 2] = [
+    ("vehicle", ManufacturerKind::VehicleMaker),
+    ("parts", ManufacturerKind::PartsMaker),
+];
+pub(super) const STATUSES: [(&str, ArticleStatus); 3] = [
+    ("active", ArticleStatus::Active),
+    ("announced", ArticleStatus::Announced),
+    ("discontinued", ArticleStatus::Discontinued),
+];
+pub(super) const CROSS_KINDS: [(&str, CrossKind); 4] = [
+    ("oe", CrossKind::Oe),
+    ("competitor", CrossKind::Competitor),
+    ("internal", CrossKind::Internal),
+    ("trade", CrossKind::Trade),
+];
+pub(super) const MEDIA_KINDS: [(&str, MediaKind); 3] = [
+    ("image", MediaKind::Image),
+    ("document", MediaKind::Document),
+    ("spin360", MediaKind::Spin360),
+];
+
+/// The name a file gives a value of an enumerated column.
+pub(super) fn name_of<T: PartialEq>(choices: &[(&'static str, T)], value: &T) -> &'static str {
+    choices
+        .iter()
+        .find(|(_, v)| v == value)
+        .map_or("", |(name, _)| name)
+}
+
+/// The separator of a list column's items (`eans`, `replaced_by`).
+pub(super) const LIST_SEPARATOR: &str = "|";
+
 fn brand(row: &Row<'_>) -> Result<Brand, String> {
     Ok(Brand {
         id: row.positive("brand_id")?,
@@ -428,14 +461,10 @@ fn brand(row: &Row<'_>) -> Result<Brand, String> {
 }
 
 fn manufacturer(row: &Row<'_>) -> Result<Manufacturer, String> {
-    let kinds = [
-        ("vehicle", ManufacturerKind::VehicleMaker),
-        ("parts", ManufacturerKind::PartsMaker),
-    ];
     Ok(Manufacturer {
         id: row.positive("manufacturer_id")?,
         name: row.required("name")?.to_owned(),
-        kind: one_of(row, "kind", &kinds, None)?,
+        kind: one_of(row, "kind", &MANUFACTURER_KINDS, None)?,
     })
 }
 
@@ -491,11 +520,6 @@ fn ean(text: &str) -> Result<String, String> {
 
 fn article(row: &Row<'_>) -> Result<Article, String> {
     let (key, reference) = article_key(row, "brand_id", "reference")?;
-    let statuses = [
-        ("active", ArticleStatus::Active),
-        ("announced", ArticleStatus::Announced),
-        ("discontinued", ArticleStatus::Discontinued),
-    ];
     let mut eans = Vec::new();
     for text in row.list("eans") {
         let code = ean(text).map_err(|e| format!("column 'eans': {e}"))?;
@@ -517,7 +541,7 @@ fn article(row: &Row<'_>) -> Result<Article, String> {
         reference,
         genart: row.positive("genart_id")?,
         description: row.get("description").to_owned(),
-        status: one_of(row, "status", &statuses, Some(ArticleStatus::Active))?,
+        status: one_of(row, "status", &STATUSES, Some(ArticleStatus::Active))?,
         eans,
         packaging_unit: row.positive_or("packaging_unit", 1)?,
         replaced_by,
@@ -546,13 +570,7 @@ fn cross_number(row: &Row<'_>, column: &str) -> Result<String, String> {
 
 fn cross_reference(row: &Row<'_>) -> Result<CrossReference, String> {
     let (article, _) = article_key(row, "brand_id", "reference")?;
-    let kinds = [
-        ("oe", CrossKind::Oe),
-        ("competitor", CrossKind::Competitor),
-        ("internal", CrossKind::Internal),
-        ("trade", CrossKind::Trade),
-    ];
-    let kind = one_of(row, "kind", &kinds, None)?;
+    let kind = one_of(row, "kind", &CROSS_KINDS, None)?;
     let manufacturer_id = if row.get("manufacturer_id").is_empty() {
         None
     } else {
@@ -642,12 +660,7 @@ fn kit_component(row: &Row<'_>) -> Result<KitComponent, String> {
 
 fn media(row: &Row<'_>) -> Result<Media, String> {
     let (article, _) = article_key(row, "brand_id", "reference")?;
-    let kinds = [
-        ("image", MediaKind::Image),
-        ("document", MediaKind::Document),
-        ("spin360", MediaKind::Spin360),
-    ];
-    let kind = one_of(row, "kind", &kinds, None)?;
+    let kind = one_of(row, "kind", &MEDIA_KINDS, None)?;
     if kind == MediaKind::Spin360 && (row.get("set").is_empty() || row.get("position").is_empty()) {
         return Err("a spin360 frame needs its 'set' and its 'position'".into());
     }

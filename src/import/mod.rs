@@ -2,11 +2,13 @@
 //! at all. A directory of `<type>.csv` files is one import, taken in dependency order.
 
 mod csv_source;
+mod data_set_files;
 mod data_sets;
 mod report;
 
 use std::path::{Path, PathBuf};
 
+pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_data_set};
 pub use data_sets::ImportType;
 pub use report::{FileReport, ImportReport, RowError, Verdict};
 

@@ -153,6 +153,13 @@ impl Catalogue {
         indexes::records(self.tree(R::TREE).scan_prefix(prefix))
     }
 
+    /// Every record of a data set, in key order, read as the iteration goes.
+    pub fn records<R: Record>(
+        &self,
+    ) -> impl Iterator<Item = Result<R, StoreError>> + Send + 'static {
+        self.scan(Vec::new())
+    }
+
     /// The records under `prefix`, decoded as they are read (no copy of each entry first).
     fn all_under<R: Record>(&self, prefix: &[u8]) -> Result<Vec<R>, StoreError> {
         let mut found = Vec::new();
