@@ -24,7 +24,10 @@ fn the_data_sets_written_as_files_import_as_the_same_catalogue() {
     }
     // A link row names its article as the maker writes it, not normalised.
     let links = std::fs::read_to_string(files.join("links.csv")).unwrap();
-    assert!(links.lines().any(|l| l.starts_with("1,0 986 ")), "{links:.300}");
+    assert!(
+        links.lines().any(|l| l.starts_with("1,0 986 ")),
+        "{links:.300}"
+    );
 
     let copy = Store::open(&dir.path().join("copy")).unwrap();
     let report = import::import(
@@ -34,7 +37,10 @@ fn the_data_sets_written_as_files_import_as_the_same_catalogue() {
         &Quiet,
     )
     .unwrap();
-    assert!(matches!(report.verdict, Verdict::Committed { .. }), "{report}");
+    assert!(
+        matches!(report.verdict, Verdict::Committed { .. }),
+        "{report}"
+    );
     let (original, copied) = (check::check(&source).unwrap(), check::check(&copy).unwrap());
     assert!(copied.is_sound(), "{:?}", copied.problems);
     assert_eq!(original.counts, copied.counts);

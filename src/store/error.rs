@@ -36,6 +36,11 @@ pub enum StoreError {
         first.join("; ")
     )]
     StillReferred { count: u64, first: Vec<String> },
+    /// A change feed asked from before the changes the store keeps.
+    #[error(
+        "the change feed keeps the changes since data version {complete_since}; data version {since} is older: refresh in full"
+    )]
+    ChangesGone { since: u64, complete_since: u64 },
     /// A request's scan stopped: its client left, or it ran past its work budget.
     #[error(transparent)]
     Spent(#[from] crate::budget::Spent),

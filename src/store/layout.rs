@@ -171,6 +171,52 @@ pub struct Manifest {
     /// The last file imported of each import type whose rows the catalogue still holds as
     /// they were: a re-import of the same bytes is known unchanged without reading it.
     pub imported: Vec<ImportedFile>,
+    /// Which data versions' changes the change feed keeps.
+    pub changes: ChangeLog,
+}
+
+/// The change feed's extent. Each committed import that changed rows of tables already
+/// loaded keeps the keys it changed in a tree of its own, `changes@<data version>`; a load
+/// into empty tables keeps none (a feed from before it is a full refresh).
+#[derive(Debug, Clone, Default, PartialEq, Encode, Decode)]
+pub struct ChangeLog {
+    /// The oldest data version a feed can start from: every later version's changes are kept.
+    pub complete_since: u64,
+    /// The data versions whose changes are kept, with their commit times (Unix seconds),
+    /// oldest first.
+    pub kept: Vec<(u64, u64)>,
+}
+
+/// The stored name of a data version's changes.
+pub fn changes_tree(data_version: u64) -> String {
+    format!("changes@{data_version}")
+}
+
+/// The manifest of format 3 before the change feed (manifest codec version 1).
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct ManifestV3 {
+    pub generation: u64,
+    pub data_version: u64,
+    pub updated_at: u64,
+    pub trees: Vec<(String, u64)>,
+    pub imported: Vec<ImportedFile>,
+}
+
+impl From<ManifestV3> for Manifest {
+    /// No changes were kept: a feed starts from the store's data version.
+    fn from(old: ManifestV3) -> Manifest {
+        Manifest {
+            changes: ChangeLog {
+                complete_since: old.data_version,
+                kept: Vec::new(),
+            },
+            generation: old.generation,
+            data_version: old.data_version,
+            updated_at: old.updated_at,
+            trees: old.trees,
+            imported: old.imported,
+        }
+    }
 }
 
 /// A file whose every row the catalogue holds, as long as its data set's tree is still of
@@ -205,6 +251,7 @@ impl Manifest {
                 .map(|t| (t.name().to_owned(), 0))
                 .collect(),
             imported: Vec::new(),
+            changes: ChangeLog::default(),
         }
     }
 
@@ -235,6 +282,7 @@ impl Manifest {
             self.trees
                 .iter()
                 .any(|(n, g)| n == name && *g == generation)
+                || (name == "changes" && self.changes.kept.iter().any(|(v, _)| *v == generation))
         })
     }
 }

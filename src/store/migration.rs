@@ -10,7 +10,7 @@ use super::catalogue_view::Catalogue;
 use super::engine::{self, Batch};
 use super::error::StoreError;
 use super::indexes;
-use super::layout::{Manifest, ManifestV1, TreeName};
+use super::layout::{Manifest, ManifestV1, ManifestV3, TreeName};
 use super::packed::{BlockCache, PackedTable, PackedWriter};
 use super::records::VALUE_VERSION;
 use super::{FORMAT_VERSION, KEY_FORMAT, KEY_MANIFEST};
@@ -19,13 +19,16 @@ use super::{FORMAT_VERSION, KEY_FORMAT, KEY_MANIFEST};
 pub fn manifest_v1(bytes: &[u8]) -> Option<Manifest> {
     let (old, _): (ManifestV1, _) =
         bincode::decode_from_slice(bytes, bincode::config::standard()).ok()?;
-    Some(Manifest {
-        generation: old.generation,
-        data_version: old.data_version,
-        updated_at: old.updated_at,
-        trees: old.trees,
-        imported: Vec::new(),
-    })
+    Some(
+        ManifestV3 {
+            generation: old.generation,
+            data_version: old.data_version,
+            updated_at: old.updated_at,
+            trees: old.trees,
+            imported: Vec::new(),
+        }
+        .into(),
+    )
 }
 
 /// Takes a store of format `from` to the current format; returns the new manifest.

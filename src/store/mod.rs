@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use audit::AuditEntry;
-pub use catalogue_view::{Catalogue, CrossHit, Names, NumberMatch};
+pub use catalogue_view::{Catalogue, Change, CrossHit, Names, NumberMatch};
 pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::TreeName;
@@ -44,8 +44,10 @@ use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
 pub const FORMAT_VERSION: u32 = 3;
-/// The codec version of the manifest (format 3 and on).
-const MANIFEST_VERSION: u8 = 1;
+/// The codec version of the manifest (2: with the change feed's extent).
+const MANIFEST_VERSION: u8 = 2;
+/// The manifest of format 3 before the change feed.
+const MANIFEST_BEFORE_CHANGES: u8 = 1;
 /// Sort runs of an import live in a directory of the store named with this prefix; one left
 /// by a killed import is removed at the next open.
 const SPILL_PREFIX: &str = ".sort-";
@@ -68,6 +70,24 @@ pub struct Store {
     cache: Arc<packed::BlockCache>,
     providers: providers::ProviderTables,
     grants: grants::GrantTables,
+    change_retention: RwLock<ChangeRetention>,
+}
+
+/// How long the change feed keeps each data version's changes: the newest `versions` of
+/// them, and none older than `days`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChangeRetention {
+    pub versions: u32,
+    pub days: u32,
+}
+
+impl Default for ChangeRetention {
+    fn default() -> Self {
+        ChangeRetention {
+            versions: 100,
+            days: 30,
+        }
+    }
 }
 
 impl Store {
@@ -170,8 +190,24 @@ impl Store {
             writer: Mutex::new(()),
             providers: providers::ProviderTables::open(&db)?,
             grants: grants::GrantTables::open(&db)?,
+            change_retention: RwLock::new(ChangeRetention::default()),
             db,
         })
+    }
+
+    /// Sets how long the change feed keeps changes; applied at the next commit.
+    pub fn set_change_retention(&self, retention: ChangeRetention) {
+        *self
+            .change_retention
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = retention;
+    }
+
+    pub(super) fn change_retention(&self) -> ChangeRetention {
+        *self
+            .change_retention
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn path(&self) -> &Path {
@@ -336,8 +372,10 @@ fn read_manifest(meta: &engine::Tree, path: &Path) -> Result<(u32, Manifest), St
     let manifest = match format {
         1 => migration::manifest_v1(&bytes),
         // Format 2 wrote the manifest without a version byte.
-        2 => codec::body(&bytes),
-        _ => codec::decode(MANIFEST_VERSION, &bytes),
+        2 => codec::body::<layout::ManifestV3>(&bytes).map(Manifest::from),
+        _ => codec::decode(MANIFEST_VERSION, &bytes).or_else(|| {
+            codec::decode::<layout::ManifestV3>(MANIFEST_BEFORE_CHANGES, &bytes).map(Manifest::from)
+        }),
     };
     match manifest {
         Some(manifest) => Ok((format, manifest)),

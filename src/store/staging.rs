@@ -64,6 +64,11 @@ pub struct Tally {
     pub duplicates: Vec<Duplicate>,
 }
 
+/// A change feed entry's value: the row is added or changed (its value is the catalogue's).
+const UPSERT: u8 = 0;
+/// The row is retired; its last value follows.
+const REMOVED: u8 = super::catalogue_view::CHANGE_REMOVED;
+
 /// Duplicates listed per file; the count covers all of them.
 const LISTED_DUPLICATES: usize = 100;
 
@@ -154,6 +159,12 @@ pub struct Staging<'s> {
     replacing: BTreeMap<TreeName, Scope>,
     /// Rows each data set retires.
     removed: BTreeMap<TreeName, u64>,
+    /// The keys this change adds, changes and retires, for the change feed: the tree index
+    /// byte, then the row's key; the value `UPSERT`, or `REMOVED` and the retired value.
+    changes: Option<engine::Tree>,
+    /// A table was loaded from empty, its rows not kept as changes: a feed from before this
+    /// change cannot be complete.
+    unrecorded: bool,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
     committed: bool,
@@ -197,13 +208,18 @@ impl<'s> Staging<'s> {
             scratch: None,
             replacing: BTreeMap::new(),
             removed: BTreeMap::new(),
+            changes: None,
+            unrecorded: false,
             written: Vec::new(),
             committed: false,
         })
     }
 
     fn new_tree(&mut self, name: TreeName) -> Result<engine::Tree, StoreError> {
-        let stored = name.stored_name(self.generation);
+        self.new_stored_tree(name.stored_name(self.generation))
+    }
+
+    fn new_stored_tree(&mut self, stored: String) -> Result<engine::Tree, StoreError> {
         let tree = self.store.db.open_tree(&stored)?;
         self.written.push(stored);
         // An earlier attempt whose trees could not be dropped may have left rows under this name.
@@ -314,7 +330,7 @@ impl<'s> Staging<'s> {
         };
         let base = self.base.tree(tree).clone();
         let scope = self.replacing.get(&tree).cloned();
-        let scope = scope.as_ref().map(|s| (tree, s));
+        let scope = (tree, scope.as_ref());
         let sealed = if self.dry_run {
             let keys = if REFERRED_TO.contains(&tree) {
                 Some(self.scratch_table(tree)?)
@@ -330,14 +346,24 @@ impl<'s> Staging<'s> {
             }
         } else if base.is_empty() {
             // Every row is new: one pass counts and writes.
-            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, None, true)?)
+            StagedSet::Written(self.write_merged(&mut sorter, &base, (tree, None), true)?)
         } else if self.walk(&mut sorter, &base, scope, true, None, None)? {
-            StagedSet::Written(self.write_merged(tree, &mut sorter, &base, scope, false)?)
+            StagedSet::Written(self.write_merged(&mut sorter, &base, scope, false)?)
         } else {
             StagedSet::Unchanged
         };
         self.sets.insert(tree, sealed);
         Ok(())
+    }
+
+    /// The tree of this change's feed entries, `changes@<its data version>`.
+    fn changes_tree(&mut self) -> Result<engine::Tree, StoreError> {
+        if let Some(tree) = &self.changes {
+            return Ok(tree.clone());
+        }
+        let version = self.base.manifest().data_version + 1;
+        let tree = self.new_stored_tree(super::layout::changes_tree(version))?;
+        Ok(self.changes.insert(tree).clone())
     }
 
     /// An empty table of the dry run's scratch engine for the staged keys of `tree`.
@@ -354,28 +380,28 @@ impl<'s> Staging<'s> {
     /// Writes the next generation of `tree`: the staged rows merged with the current ones.
     fn write_merged(
         &mut self,
-        tree: TreeName,
         sorter: &mut Sorter,
         base: &PackedTable,
-        scope: Option<(TreeName, &Scope)>,
+        scope: (TreeName, Option<&Scope>),
         count: bool,
     ) -> Result<PackedTable, StoreError> {
-        let target = self.new_tree(tree)?;
+        let target = self.new_tree(scope.0)?;
         let writer = PackedWriter::new(target.clone());
         self.walk(sorter, base, scope, count, None, Some(writer))?;
         Ok(PackedTable::open(target, self.store.cache.clone()))
     }
 
-    /// Walks the staged rows in key order beside the current table: counts what each row
-    /// does (when `count`), writes the staged keys to `keys_out` if given, and, given a writer,
-    /// writes the merge of both (a staged row replaces the current row of its key; rows the
-    /// import does not mention stay, unless a replace's scope covers them: those are retired).
-    /// Says whether any row adds, changes or retires something.
+    /// Walks the staged rows of `tree` in key order beside its current table: counts what
+    /// each row does (when `count`), writes the staged keys to `keys_out` if given, and, given
+    /// a writer, writes the merge of both (a staged row replaces the current row of its key;
+    /// rows the import does not mention stay, unless a replace's scope covers them: those are
+    /// retired) and keeps what it changes for the change feed. Says whether any row adds,
+    /// changes or retires something.
     fn walk(
         &mut self,
         sorter: &mut Sorter,
         base: &PackedTable,
-        scope: Option<(TreeName, &Scope)>,
+        (tree, scope): (TreeName, Option<&Scope>),
         count: bool,
         mut keys_out: Option<PackedWriter>,
         mut writer: Option<PackedWriter>,
@@ -384,11 +410,32 @@ impl<'s> Staging<'s> {
         let mut removed = 0u64;
         let mut cursor = base.cursor();
         let mut current = base.iter().peekable();
+        // What a written merge changes goes to the feed, unless the table was empty: a load
+        // is not kept key by key.
+        let feed = match &writer {
+            Some(_) if base.is_empty() => {
+                self.unrecorded = true;
+                None
+            }
+            Some(_) => Some(self.changes_tree()?),
+            None => None,
+        };
+        let record = |key: &[u8], entry: &[u8]| -> Result<(), StoreError> {
+            if let Some(changes) = &feed {
+                let mut k = Vec::with_capacity(key.len() + 1);
+                k.push(tree.index() as u8);
+                k.extend_from_slice(key);
+                changes.insert(&k, entry)?;
+            }
+            Ok(())
+        };
         // A current row no staged row mentions: kept, or retired by the replace.
         let mut unmentioned = |k: &[u8], v: &[u8], writer: &mut Option<PackedWriter>| {
-            if scope.is_some_and(|(tree, s)| s.covers(tree, k, v)) {
+            if scope.is_some_and(|s| s.covers(tree, k, v)) {
                 removed += 1;
-                return Ok(());
+                let mut entry = vec![REMOVED];
+                entry.extend_from_slice(v);
+                return record(k, &entry);
             }
             match writer.as_mut() {
                 Some(writer) => writer.push(k, v),
@@ -432,6 +479,9 @@ impl<'s> Staging<'s> {
                 cursor.find(&item.key)?.map(|v| v == item.value.as_slice())
             };
             changed |= same != Some(true);
+            if same != Some(true) {
+                record(&item.key, &[UPSERT])?;
+            }
             if count {
                 let tally = self.tallies.entry(origin.file).or_default();
                 match same {
@@ -457,7 +507,7 @@ impl<'s> Staging<'s> {
         if let Some(keys) = keys_out {
             keys.finish()?;
         }
-        if let Some((tree, s)) = scope
+        if let Some(s) = scope
             && count
         {
             self.tallies.entry(s.replace.file).or_default().removed += removed;
@@ -613,6 +663,7 @@ impl<'s> Staging<'s> {
                     .push((name.name().to_owned(), self.generation));
             }
         }
+        self.keep_changes(&mut manifest, &mut retired);
         self.note_imported_files(&mut manifest, &changed);
         let catalogue = Catalogue::open(&self.store.db, manifest.clone(), &self.store.cache)?;
         self.store.publish(&manifest, catalogue)?;
@@ -627,6 +678,35 @@ impl<'s> Staging<'s> {
         Ok(Outcome::Committed {
             data_version: manifest.data_version,
         })
+    }
+
+    /// Keeps this change's feed entries under its data version, and lets go of what the
+    /// retention no longer keeps (their trees join `retired`). After a load into an empty
+    /// table nothing before it is kept: a feed from an earlier version would miss its rows.
+    fn keep_changes(&self, manifest: &mut super::layout::Manifest, retired: &mut Vec<String>) {
+        let (version, now) = (manifest.data_version, manifest.updated_at);
+        let log = &mut manifest.changes;
+        if self.unrecorded {
+            retired.extend(
+                log.kept
+                    .drain(..)
+                    .map(|(v, _)| super::layout::changes_tree(v)),
+            );
+            log.complete_since = version;
+        } else if self.changes.is_some() {
+            log.kept.push((version, now));
+        }
+        let keep = self.store.change_retention();
+        while let Some(&(v, at)) = log.kept.first() {
+            let too_many = log.kept.len() > keep.versions as usize;
+            let too_old = at.saturating_add(u64::from(keep.days) * 86_400) < now;
+            if !too_many && !too_old {
+                break;
+            }
+            log.kept.remove(0);
+            log.complete_since = v;
+            retired.push(super::layout::changes_tree(v));
+        }
     }
 
     /// Which files the new catalogue holds every row of: the ones this import read, and the
