@@ -260,11 +260,6 @@ impl<'s> Staging<'s> {
         Ok(())
     }
 
-    /// Whether `tree` is replaced in this import.
-    pub fn replaces(&self, tree: TreeName) -> bool {
-        self.replacing.contains_key(&tree)
-    }
-
     /// Stages one record. What it changes is known when its data set is sealed.
     pub fn put<R: Record>(&mut self, record: &R, origin: Origin) -> Result<(), StoreError> {
         if let Some(scope) = self.replacing.get_mut(&R::TREE)
