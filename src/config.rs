@@ -94,6 +94,27 @@ pub struct Settings {
     /// CSV exports keep codes and dates as text for spreadsheets unless a request says
     /// `spreadsheet=false`.
     pub csv_spreadsheet: bool,
+    /// How long the change feed keeps each data version's changes.
+    pub change_feed: crate::store::ChangeRetention,
+    /// Where `syncTecdoc` takes the catalogue from.
+    pub sync: SyncSettings,
+}
+
+/// The upstream `syncTecdoc` follows: another partscat's change feed, or a directory of
+/// dated deliveries of import files.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SyncSettings {
+    /// The upstream partscat's base address (`http://central.example.lan:8080`).
+    pub upstream: Option<String>,
+    /// The provider the upstream knows this appliance as (with the `sync` scope).
+    pub provider: Option<String>,
+    pub api_key: Option<String>,
+    /// A file holding the key (its first line), readable by the service only.
+    pub api_key_file: Option<PathBuf>,
+    /// Unattended syncs of every data set, this often; unset: only when asked.
+    pub interval: Option<std::time::Duration>,
+    /// A directory of deliveries, one subdirectory each, named so that they sort by date.
+    pub source_dir: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -119,6 +140,8 @@ impl Default for Settings {
             soap_prefix: "/ws/3.0".into(),
             csv_bom: false,
             csv_spreadsheet: false,
+            change_feed: crate::store::ChangeRetention::default(),
+            sync: SyncSettings::default(),
         }
     }
 }
@@ -150,6 +173,8 @@ pub enum ConfigError {
     File(PathBuf, String),
     #[error("environment variable {0}: {1}")]
     Env(&'static str, String),
+    #[error("settings [sync]: {0}")]
+    Sync(String),
 }
 
 #[derive(Deserialize, Default)]
@@ -173,7 +198,20 @@ struct FileLayer {
     soap_prefix: Option<String>,
     csv_bom: Option<bool>,
     csv_spreadsheet: Option<bool>,
+    change_feed_versions: Option<u32>,
+    change_feed_days: Option<u32>,
     catalogue: Option<CatalogueLayer>,
+    sync: Option<SyncLayer>,
+}
+
+#[derive(Deserialize, Default)]
+struct SyncLayer {
+    upstream: Option<String>,
+    provider: Option<String>,
+    api_key: Option<String>,
+    api_key_file: Option<PathBuf>,
+    interval: Option<toml::Value>,
+    source_dir: Option<PathBuf>,
 }
 
 #[derive(Deserialize, Default)]
@@ -202,7 +240,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 20] = [
+pub const SETTINGS: [Setting; 28] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -239,10 +277,26 @@ pub const SETTINGS: [Setting; 20] = [
     setting("csv_bom", "PARTSCAT_CSV_BOM", "false"),
     setting("csv_spreadsheet", "PARTSCAT_CSV_SPREADSHEET", "false"),
     setting(
+        "change_feed_versions",
+        "PARTSCAT_CHANGE_FEED_VERSIONS",
+        "100",
+    ),
+    setting("change_feed_days", "PARTSCAT_CHANGE_FEED_DAYS", "30"),
+    setting(
         "catalogue.exhaust_genarts",
         "PARTSCAT_EXHAUST_GENARTS",
         "4000,4010,4020,4030,4040",
     ),
+    setting("sync.upstream", "PARTSCAT_SYNC_UPSTREAM", "none"),
+    setting("sync.provider", "PARTSCAT_SYNC_PROVIDER", "none"),
+    setting("sync.api_key", "PARTSCAT_SYNC_API_KEY", "none"),
+    setting("sync.api_key_file", "PARTSCAT_SYNC_API_KEY_FILE", "none"),
+    setting(
+        "sync.interval",
+        "PARTSCAT_SYNC_INTERVAL",
+        "none (only when asked)",
+    ),
+    setting("sync.source_dir", "PARTSCAT_SYNC_SOURCE_DIR", "none"),
 ];
 
 /// The variable that names the config file (not a setting of its own).
@@ -258,11 +312,11 @@ fn known_keys() -> Vec<&'static str> {
     keys
 }
 
-/// The keys of the `[catalogue]` table.
-fn known_catalogue_keys() -> Vec<&'static str> {
+/// The keys of a table (`catalogue`, `sync`).
+fn known_table_keys(table: &str) -> Vec<&'static str> {
     SETTINGS
         .iter()
-        .filter_map(|s| s.key.strip_prefix("catalogue."))
+        .filter_map(|s| s.key.strip_prefix(table)?.strip_prefix('.'))
         .collect()
 }
 
@@ -401,6 +455,67 @@ fn parse_retention(text: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("'{text}' is not a number of days (1 or more)"))
 }
 
+fn at_least_one(text: &str, what: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("'{text}' is not a number of {what} (1 or more)"))
+}
+
+/// The upstream partscat's base address: `http://host[:port][/path]`. The appliance speaks
+/// plain HTTP on the LAN; an upstream behind TLS is reached through a local proxy.
+fn parse_upstream(text: &str) -> Result<Option<String>, String> {
+    match parse_base_url(text)? {
+        Some(url) if url.starts_with("https://") => Err(format!(
+            "'{url}' is an https:// address; the upstream is reached over plain http:// on the LAN (put a TLS proxy beside this appliance for https)"
+        )),
+        url => Ok(url),
+    }
+}
+
+/// `90` or `90s`, `15m`, `6h`, `1d`; empty: none. At least a minute.
+fn parse_interval(text: &str) -> Result<Option<std::time::Duration>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len()),
+    );
+    let seconds = match unit.trim() {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => 0,
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .map(|n| n.saturating_mul(seconds))
+        .filter(|&s| s >= 60)
+        .map(|s| Some(std::time::Duration::from_secs(s)))
+        .ok_or_else(|| {
+            format!("'{text}' is not an interval of a minute or more (90s, 15m, 6h, 1d)")
+        })
+}
+
+/// The `[sync]` settings that contradict each other.
+fn check_sync(sync: &SyncSettings) -> Result<(), String> {
+    if sync.upstream.is_some() && sync.source_dir.is_some() {
+        return Err("upstream and source_dir are both set; name one source".into());
+    }
+    if sync.api_key.is_some() && sync.api_key_file.is_some() {
+        return Err("api_key and api_key_file are both set; give the key one way".into());
+    }
+    if sync.upstream.is_some() && sync.provider.is_none() {
+        return Err("upstream is set without provider: name the provider the upstream knows this appliance as".into());
+    }
+    Ok(())
+}
+
 impl Settings {
     /// One request's work budget; `None`: no limit.
     pub fn work_budget(&self) -> Option<std::time::Duration> {
@@ -529,6 +644,40 @@ impl Settings {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
         }
+        if let Some(v) = env("PARTSCAT_CHANGE_FEED_VERSIONS") {
+            settings.change_feed.versions = at_least_one(&v, "data versions")
+                .map_err(|e| ConfigError::Env("PARTSCAT_CHANGE_FEED_VERSIONS", e))?;
+        }
+        if let Some(v) = env("PARTSCAT_CHANGE_FEED_DAYS") {
+            settings.change_feed.days = at_least_one(&v, "days")
+                .map_err(|e| ConfigError::Env("PARTSCAT_CHANGE_FEED_DAYS", e))?;
+        }
+        let text = |name: &str| {
+            env(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        if let Some(v) = env("PARTSCAT_SYNC_UPSTREAM") {
+            settings.sync.upstream =
+                parse_upstream(&v).map_err(|e| ConfigError::Env("PARTSCAT_SYNC_UPSTREAM", e))?;
+        }
+        if let Some(v) = text("PARTSCAT_SYNC_PROVIDER") {
+            settings.sync.provider = Some(v);
+        }
+        if let Some(v) = text("PARTSCAT_SYNC_API_KEY") {
+            settings.sync.api_key = Some(v);
+        }
+        if let Some(v) = text("PARTSCAT_SYNC_API_KEY_FILE") {
+            settings.sync.api_key_file = Some(PathBuf::from(v));
+        }
+        if let Some(v) = env("PARTSCAT_SYNC_INTERVAL") {
+            settings.sync.interval =
+                parse_interval(&v).map_err(|e| ConfigError::Env("PARTSCAT_SYNC_INTERVAL", e))?;
+        }
+        if let Some(v) = text("PARTSCAT_SYNC_SOURCE_DIR") {
+            settings.sync.source_dir = Some(PathBuf::from(v));
+        }
+        check_sync(&settings.sync).map_err(ConfigError::Sync)?;
 
         if !overrides.listen.is_empty() {
             settings.listen = overrides.listen.clone();
@@ -562,14 +711,16 @@ impl Settings {
                 known_keys().join(", ")
             ));
         }
-        if let Some(toml::Value::Table(c)) = table.get("catalogue") {
-            for key in c
-                .keys()
-                .filter(|k| !known_catalogue_keys().contains(&k.as_str()))
-            {
+        for name in ["catalogue", "sync"] {
+            let Some(toml::Value::Table(t)) = table.get(name) else {
+                continue;
+            };
+            let known = known_table_keys(name);
+            for key in t.keys().filter(|k| !known.contains(&k.as_str())) {
                 warnings.push(format!(
-                    "config file {}: unknown key 'catalogue.{key}' is ignored",
-                    path.display()
+                    "config file {}: unknown key '{name}.{key}' is ignored; known keys: {}",
+                    path.display(),
+                    known.join(", ")
                 ));
             }
         }
@@ -642,6 +793,41 @@ impl Settings {
         }
         if let Some(g) = layer.catalogue.and_then(|c| c.exhaust_genarts) {
             self.exhaust_genarts = g;
+        }
+        if let Some(n) = layer.change_feed_versions {
+            self.change_feed.versions = at_least_one(&n.to_string(), "data versions")
+                .map_err(|e| fail(format!("change_feed_versions: {e}")))?;
+        }
+        if let Some(n) = layer.change_feed_days {
+            self.change_feed.days = at_least_one(&n.to_string(), "days")
+                .map_err(|e| fail(format!("change_feed_days: {e}")))?;
+        }
+        if let Some(sync) = layer.sync {
+            let url =
+                |u: String| parse_upstream(&u).map_err(|e| fail(format!("sync.upstream: {e}")));
+            if let Some(u) = sync.upstream {
+                self.sync.upstream = url(u)?;
+            }
+            if let Some(p) = sync.provider {
+                self.sync.provider = Some(p).filter(|p| !p.trim().is_empty());
+            }
+            if let Some(k) = sync.api_key {
+                self.sync.api_key = Some(k).filter(|k| !k.trim().is_empty());
+            }
+            if let Some(f) = sync.api_key_file {
+                self.sync.api_key_file = Some(f).filter(|f| !f.as_os_str().is_empty());
+            }
+            if let Some(i) = sync.interval {
+                let text = match i {
+                    toml::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                self.sync.interval =
+                    parse_interval(&text).map_err(|e| fail(format!("sync.interval: {e}")))?;
+            }
+            if let Some(d) = sync.source_dir {
+                self.sync.source_dir = Some(d).filter(|d| !d.as_os_str().is_empty());
+            }
         }
         if self.listen.is_empty() {
             return Err(fail("listen: at least one address is needed".into()));

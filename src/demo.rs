@@ -104,13 +104,13 @@ pub fn prepare_demo_provider(
         let mut record = ProviderRecord::new(
             DEMO_PROVIDER,
             "Demo provider",
-            vec![Scope::Read, Scope::Export, Scope::Admin],
+            vec![Scope::Read, Scope::Export, Scope::Admin, Scope::Sync],
         );
         let hash = hash_key(&key);
         record.key_hashes.push(hash);
         audit(
             "provider.create",
-            format!("scopes read, export, admin; key {}", key_id(&hash)),
+            format!("scopes read, export, admin, sync; key {}", key_id(&hash)),
         )?;
         store.save_provider(record)?;
         return Ok(DemoKey::Created(key));

@@ -9,7 +9,7 @@ use common::server::{DEMO_KEY, Reply, Served, client, client_from};
 use serde_json::{Value, json};
 
 /// One call per `/svc` route (every path of the OpenAPI document), with the scope it needs.
-const SVC_ROUTES: [(&str, &str); 15] = [
+const SVC_ROUTES: [(&str, &str); 16] = [
     ("/svc/getCrossRefsOrArticle/0986494958?mainref", "read"),
     ("/svc/getArticlesByKtype/10219", "read"),
     ("/svc/getPricesByKtype/10219", "read"),
@@ -30,6 +30,7 @@ const SVC_ROUTES: [(&str, &str); 15] = [
     ),
     ("/svc/jobs/1", "admin"),
     ("/svc/syncTecdoc?importType=articles", "admin"),
+    ("/svc/changes?importType=articles", "sync"),
     ("/svc/apiDMM?brand_id=1", "admin"),
 ];
 

@@ -14,7 +14,7 @@ type Route = (
     &'static [(&'static str, bool)],
 );
 
-const ROUTES: [Route; 15] = [
+const ROUTES: [Route; 16] = [
     (
         "/svc/exportGolda",
         &[],
@@ -89,6 +89,11 @@ const ROUTES: [Route; 15] = [
         "/svc/syncTecdoc",
         &[],
         &[("importType", true), ("refresh", true)],
+    ),
+    (
+        "/svc/changes",
+        &[],
+        &[("importType", true), ("since", false)],
     ),
     (
         "/svc/exportAtc",

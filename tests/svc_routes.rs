@@ -286,15 +286,28 @@ fn exports_reject_bad_identifiers_and_booleans() {
 }
 
 #[test]
-fn routes_of_a_later_release_say_so() {
+fn routes_of_a_later_release_say_so_and_sync_needs_an_upstream() {
     let s = demo();
     let body = assert_problem(
         &s,
         "/svc/syncTecdoc?importType=articles&refresh=true",
-        501,
+        409,
         None,
     );
-    assert!(body["detail"].as_str().unwrap().contains("syncTecdoc"));
+    let detail = body["detail"].as_str().unwrap();
+    assert!(detail.contains("no upstream is configured"), "{detail}");
+    assert_problem(
+        &s,
+        "/svc/changes?importType=articles&since=-1",
+        400,
+        Some("since"),
+    );
+    assert_problem(
+        &s,
+        "/svc/changes?importType=gadgets",
+        400,
+        Some("importType"),
+    );
     let body = assert_problem(&s, "/svc/apiDMM?brand_id=1", 501, None);
     assert!(body["detail"].as_str().unwrap().contains("apiDMM"));
     assert_problem(

@@ -189,7 +189,7 @@ enum Backend {
 }
 
 /// The person at the terminal, for the audit trail.
-fn user_name() -> String {
+pub(super) fn user_name() -> String {
     std::env::var("SUDO_USER")
         .or_else(|_| std::env::var("USER"))
         .or_else(|_| std::env::var("LOGNAME"))

@@ -1,7 +1,8 @@
-//! Command-line interface: `serve`, `import`, `check`, `gen`, `admin`.
+//! Command-line interface: `serve`, `import`, `sync`, `check`, `gen`, `admin`.
 
 mod admin;
 mod progress;
+mod sync;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -102,6 +103,20 @@ enum Command {
         #[arg(value_name = "FILE")]
         path: PathBuf,
     },
+    /// Bring the catalogue up to the configured upstream's ([sync] in the settings): another
+    /// partscat's change feed, or a directory of deliveries. Through the running server's
+    /// admin socket, or on the store directly when the server is stopped.
+    Sync {
+        #[command(flatten)]
+        common: Common,
+        /// The data set to synchronise, or `all`.
+        #[arg(long = "type", value_name = "TYPE", default_value = "all")]
+        import_type: String,
+        /// Reload in full (retiring what the upstream no longer holds) instead of taking
+        /// what changed since the last sync.
+        #[arg(long)]
+        refresh: bool,
+    },
     /// Verify that every index agrees with the data; print counts and a content checksum.
     Check {
         #[command(flatten)]
@@ -159,8 +174,10 @@ fn settings(
 }
 
 fn open_store(settings: &Settings) -> Result<Store, String> {
-    Store::open_with_cache(&settings.data_dir, settings.cache_mb * 1024 * 1024)
-        .map_err(|e| e.to_string())
+    let store = Store::open_with_cache(&settings.data_dir, settings.cache_mb * 1024 * 1024)
+        .map_err(|e| e.to_string())?;
+    store.set_change_retention(settings.change_feed);
+    Ok(store)
 }
 
 /// Log lines on standard error: coloured only on a terminal (journald and files get plain
@@ -206,6 +223,11 @@ fn run(command: Command) -> Result<ExitCode, String> {
             path,
         ),
         Command::Admin(args) => admin::run(args),
+        Command::Sync {
+            common,
+            import_type,
+            refresh,
+        } => sync::run(settings(&common, Vec::new(), None)?, &import_type, refresh),
         Command::Check { common, json } => check_store(settings(&common, Vec::new(), None)?, json),
         Command::Gen {
             articles,

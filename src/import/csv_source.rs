@@ -28,6 +28,11 @@ pub const fn may(name: &'static str) -> Column {
     }
 }
 
+/// The column every data set's file may add, as a change feed writes it: `upsert` (or
+/// empty), the row is added or changed as in any import; `remove`, the row of its key is
+/// retired.
+pub const CHANGE: &str = "change";
+
 /// The columns a data set takes, in the order partscat writes them.
 pub struct ColumnSpec {
     pub columns: &'static [Column],
@@ -230,9 +235,9 @@ pub fn open(
     let mut columns = HashMap::new();
     for (i, name) in headers.iter().enumerate() {
         let lower = name.to_ascii_lowercase();
-        let Some(known) = spec.names().find(|c| *c == lower) else {
+        let Some(known) = spec.names().chain([CHANGE]).find(|c| *c == lower) else {
             return Err(format!(
-                "header names an unknown column '{name}'; the columns are {} (optional: {})",
+                "header names an unknown column '{name}'; the columns are {} (optional: {}, {CHANGE})",
                 spec.required().collect::<Vec<_>>().join(", "),
                 spec.optional().collect::<Vec<_>>().join(", ")
             ));

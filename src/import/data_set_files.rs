@@ -8,11 +8,12 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use super::ImportType;
+use super::csv_source::CHANGE;
 use super::data_sets::{
     CROSS_KINDS, LIST_SEPARATOR, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, name_of,
 };
 use crate::catalogue::*;
-use crate::store::{Catalogue, Record, StoreError};
+use crate::store::{Catalogue, Change, Record, StoreError};
 
 /// The references as the maker writes them, by article key, read once per article:
 /// rows keyed by an article hold its normalised reference only. Bounded, so that writing a
@@ -289,39 +290,113 @@ pub fn write_data_set(
 ) -> Result<u64, WriteError> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(data_set.columns().names())?;
-    let rows = match data_set {
-        ImportType::Brands => write_all::<Brand>(catalogue, data_set, &mut w)?,
-        ImportType::Manufacturers => write_all::<Manufacturer>(catalogue, data_set, &mut w)?,
-        ImportType::GenericArticles => write_all::<GenericArticle>(catalogue, data_set, &mut w)?,
-        ImportType::Vehicles => write_all::<Vehicle>(catalogue, data_set, &mut w)?,
-        ImportType::Articles => write_all::<Article>(catalogue, data_set, &mut w)?,
-        ImportType::Criteria => write_all::<Criterion>(catalogue, data_set, &mut w)?,
-        ImportType::CrossReferences | ImportType::CompetitorReferences => {
-            write_all::<CrossReference>(catalogue, data_set, &mut w)?
-        }
-        ImportType::Links => write_all::<Link>(catalogue, data_set, &mut w)?,
-        ImportType::Prices => write_all::<Price>(catalogue, data_set, &mut w)?,
-        ImportType::Kits => write_all::<KitComponent>(catalogue, data_set, &mut w)?,
-        ImportType::Media => write_all::<Media>(catalogue, data_set, &mut w)?,
-    };
+    let rows = of_record_type(
+        data_set,
+        WholeSet {
+            catalogue,
+            data_set,
+            w: &mut w,
+        },
+    )?;
     w.flush().map_err(csv::Error::from)?;
     Ok(rows)
 }
 
-/// The records of `R` that belong to `data_set`, as rows.
-fn write_all<R: FileRow>(
+/// Writes what changed in the data set after data version `since` as its file with the
+/// `change` column: each changed row as the catalogue holds it now (`upsert`), or as it was
+/// last (`remove`). Importing it into a store that was at `since` brings the data set to
+/// this catalogue's. Returns the rows written; a version the feed no longer keeps is
+/// `ChangesGone`.
+pub fn write_changes(
     catalogue: &Catalogue,
     data_set: ImportType,
-    w: &mut csv::Writer<impl Write>,
+    since: u64,
+    out: impl Write,
 ) -> Result<u64, WriteError> {
-    let mut references = WrittenReferences::new();
-    let mut rows = 0;
-    for record in catalogue.records::<R>() {
-        let record = record?;
-        if record.data_set() == data_set {
-            w.write_record(record.cells(catalogue, &mut references)?)?;
-            rows += 1;
-        }
-    }
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(data_set.columns().names().chain([CHANGE]))?;
+    let rows = of_record_type(
+        data_set,
+        Changes {
+            catalogue,
+            data_set,
+            since,
+            w: &mut w,
+        },
+    )?;
+    w.flush().map_err(csv::Error::from)?;
     Ok(rows)
+}
+
+/// Writes rows of one record type.
+trait RowsOf {
+    fn write<R: FileRow>(self) -> Result<u64, WriteError>;
+}
+
+/// Calls `rows` with the record type whose table holds the data set.
+fn of_record_type(data_set: ImportType, rows: impl RowsOf) -> Result<u64, WriteError> {
+    match data_set {
+        ImportType::Brands => rows.write::<Brand>(),
+        ImportType::Manufacturers => rows.write::<Manufacturer>(),
+        ImportType::GenericArticles => rows.write::<GenericArticle>(),
+        ImportType::Vehicles => rows.write::<Vehicle>(),
+        ImportType::Articles => rows.write::<Article>(),
+        ImportType::Criteria => rows.write::<Criterion>(),
+        ImportType::CrossReferences | ImportType::CompetitorReferences => {
+            rows.write::<CrossReference>()
+        }
+        ImportType::Links => rows.write::<Link>(),
+        ImportType::Prices => rows.write::<Price>(),
+        ImportType::Kits => rows.write::<KitComponent>(),
+        ImportType::Media => rows.write::<Media>(),
+    }
+}
+
+struct WholeSet<'a, W: Write> {
+    catalogue: &'a Catalogue,
+    data_set: ImportType,
+    w: &'a mut csv::Writer<W>,
+}
+
+impl<W: Write> RowsOf for WholeSet<'_, W> {
+    fn write<R: FileRow>(self) -> Result<u64, WriteError> {
+        let mut references = WrittenReferences::new();
+        let mut rows = 0;
+        for record in self.catalogue.records::<R>() {
+            let record = record?;
+            if record.data_set() == self.data_set {
+                self.w
+                    .write_record(record.cells(self.catalogue, &mut references)?)?;
+                rows += 1;
+            }
+        }
+        Ok(rows)
+    }
+}
+
+struct Changes<'a, W: Write> {
+    catalogue: &'a Catalogue,
+    data_set: ImportType,
+    since: u64,
+    w: &'a mut csv::Writer<W>,
+}
+
+impl<W: Write> RowsOf for Changes<'_, W> {
+    fn write<R: FileRow>(self) -> Result<u64, WriteError> {
+        let mut references = WrittenReferences::new();
+        let mut rows = 0;
+        for change in self.catalogue.changes_since::<R>(self.since)? {
+            let (record, change) = match change {
+                Change::Upsert(r) => (r, "upsert"),
+                Change::Removed(r) => (r, "remove"),
+            };
+            if record.data_set() == self.data_set {
+                let mut cells = record.cells(self.catalogue, &mut references)?;
+                cells.push(change.to_owned());
+                self.w.write_record(cells)?;
+                rows += 1;
+            }
+        }
+        Ok(rows)
+    }
 }

@@ -1,9 +1,9 @@
 //! The import data sets: their names, CSV columns, and how a row becomes a record.
 //! `docs/import-formats.md` describes the same columns for people; keep the two in step.
 
-use super::csv_source::{Column, ColumnSpec, Row, may, must};
+use super::csv_source::{CHANGE, Column, ColumnSpec, Row, may, must};
 use crate::catalogue::*;
-use crate::store::{Origin, Replace, Staging, StoreError, TreeName};
+use crate::store::{Origin, Record, Replace, Staging, StoreError, TreeName};
 
 /// A kind of import file. A directory import takes them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -267,14 +267,25 @@ impl ImportType {
             Ok(p) => p,
             Err(message) => return Ok(Err(message)),
         };
-        if let Some(message) = parsed.missing_reference(staging)? {
-            return Ok(Err(message));
-        }
         let origin = Origin {
             file,
             line: row.line,
         };
-        parsed.stage(staging, origin)?;
+        let change = row.get(CHANGE);
+        if change.eq_ignore_ascii_case("remove") {
+            // What a retired row referred to may be retired by the same feed.
+            parsed.stage(staging, origin, true)?;
+            return Ok(Ok(()));
+        }
+        if !change.is_empty() && !change.eq_ignore_ascii_case("upsert") {
+            return Ok(Err(format!(
+                "column '{CHANGE}': '{change}' is not one of upsert, remove"
+            )));
+        }
+        if let Some(message) = parsed.missing_reference(staging)? {
+            return Ok(Err(message));
+        }
+        parsed.stage(staging, origin, false)?;
         Ok(Ok(()))
     }
 }
@@ -298,19 +309,28 @@ fn show(a: &ArticleKey) -> String {
 }
 
 impl Parsed {
-    fn stage(&self, s: &mut Staging<'_>, o: Origin) -> Result<(), StoreError> {
+    /// Stages the row, or its key's retirement.
+    fn stage(&self, s: &mut Staging<'_>, o: Origin, retire: bool) -> Result<(), StoreError> {
+        fn one<R: Record>(
+            s: &mut Staging<'_>,
+            r: &R,
+            o: Origin,
+            retire: bool,
+        ) -> Result<(), StoreError> {
+            if retire { s.retire(r, o) } else { s.put(r, o) }
+        }
         match self {
-            Parsed::Brand(r) => s.put(r, o),
-            Parsed::Manufacturer(r) => s.put(r, o),
-            Parsed::GenericArticle(r) => s.put(r, o),
-            Parsed::Vehicle(r) => s.put(r, o),
-            Parsed::Article(r) => s.put(r, o),
-            Parsed::Criterion(r) => s.put(r, o),
-            Parsed::CrossReference(r) => s.put(r, o),
-            Parsed::Link(r) => s.put(r, o),
-            Parsed::Price(r) => s.put(r, o),
-            Parsed::KitComponent(r) => s.put(r, o),
-            Parsed::Media(r) => s.put(r, o),
+            Parsed::Brand(r) => one(s, r, o, retire),
+            Parsed::Manufacturer(r) => one(s, r, o, retire),
+            Parsed::GenericArticle(r) => one(s, r, o, retire),
+            Parsed::Vehicle(r) => one(s, r, o, retire),
+            Parsed::Article(r) => one(s, r, o, retire),
+            Parsed::Criterion(r) => one(s, r, o, retire),
+            Parsed::CrossReference(r) => one(s, r, o, retire),
+            Parsed::Link(r) => one(s, r, o, retire),
+            Parsed::Price(r) => one(s, r, o, retire),
+            Parsed::KitComponent(r) => one(s, r, o, retire),
+            Parsed::Media(r) => one(s, r, o, retire),
         }
     }
 

@@ -8,13 +8,13 @@ mod report;
 
 use std::path::{Path, PathBuf};
 
-pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_data_set};
+pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_changes, write_data_set};
 pub use data_sets::ImportType;
 pub use report::{FileReport, ImportReport, RowError, Verdict};
 
 use sha2::{Digest, Sha256};
 
-use crate::store::{Outcome, Staging, Store, StoreError, Tally};
+use crate::store::{Outcome, Replace, Staging, Store, StoreError, SyncMark, Tally};
 
 /// The first rejected rows listed in a report; the count covers all of them.
 pub const LISTED_ERRORS: usize = 20;
@@ -37,6 +37,9 @@ pub enum ImportMode {
     /// They are retired, within the brands the file's rows name where the data set is per
     /// brand (see `ImportType::replace_scope`).
     Replace,
+    /// They are retired whatever their brand: the file is the whole data set (a sync's full
+    /// refresh).
+    Refresh,
 }
 
 impl ImportMode {
@@ -46,6 +49,7 @@ impl ImportMode {
         match self {
             ImportMode::Merge => "merge",
             ImportMode::Replace => "replace",
+            ImportMode::Refresh => "refresh",
         }
     }
 
@@ -228,10 +232,31 @@ pub fn import(
     dry_run: bool,
     progress: &dyn Progress,
 ) -> Result<ImportReport, ImportError> {
+    import_with(store, files, dry_run, None, progress)
+}
+
+/// Imports what a sync took from its upstream, and commits with it how far the upstream has
+/// been followed (even when the files change nothing).
+pub fn import_synced(
+    store: &Store,
+    files: &[ImportFile],
+    mark: SyncMark,
+    progress: &dyn Progress,
+) -> Result<ImportReport, ImportError> {
+    import_with(store, files, false, Some(mark), progress)
+}
+
+fn import_with(
+    store: &Store,
+    files: &[ImportFile],
+    dry_run: bool,
+    mark: Option<SyncMark>,
+    progress: &dyn Progress,
+) -> Result<ImportReport, ImportError> {
     let mut ordered = files.to_vec();
     ordered.sort_by_key(|f| f.import_type);
     let needed = check_free_space(store, &ordered, dry_run)?;
-    staged_and_committed(store, &ordered, dry_run, progress).map_err(|e| match e {
+    staged_and_committed(store, &ordered, dry_run, mark, progress).map_err(|e| match e {
         // Another process took the space the estimate counted on.
         ImportError::Store(StoreError::DiskFull) => ImportError::DiskSpace {
             dir: store.path().display().to_string(),
@@ -246,9 +271,13 @@ fn staged_and_committed(
     store: &Store,
     ordered: &[ImportFile],
     dry_run: bool,
+    mark: Option<SyncMark>,
     progress: &dyn Progress,
 ) -> Result<ImportReport, ImportError> {
     let mut staging = store.begin(dry_run)?;
+    if let Some(mark) = mark {
+        staging.mark_synced(mark);
+    }
     let mut reports = Vec::new();
     for (position, file) in ordered.iter().enumerate() {
         let position = u16::try_from(position)
@@ -316,8 +345,18 @@ fn stage_file(
     };
     let import_type = file.import_type;
     let mut report = FileReport::new(import_type, &name, file.mode);
-    if file.mode == ImportMode::Replace {
-        staging.replace(import_type.tree(), import_type.replace_scope(position))?;
+    match file.mode {
+        ImportMode::Merge => {}
+        ImportMode::Replace => {
+            staging.replace(import_type.tree(), import_type.replace_scope(position))?
+        }
+        ImportMode::Refresh => staging.replace(
+            import_type.tree(),
+            Replace {
+                per_brand: false,
+                ..import_type.replace_scope(position)
+            },
+        )?,
     }
     // The same bytes as a file whose rows the catalogue still holds: nothing to read (unless
     // it replaces: the table may hold rows of other files it would retire).

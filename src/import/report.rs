@@ -98,9 +98,11 @@ impl ImportReport {
 impl fmt::Display for ImportReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for r in &self.files {
-            let removed = match r.mode {
-                ImportMode::Replace => format!(", {:>9} removed", r.removed),
-                ImportMode::Merge => String::new(),
+            // A merge retires rows only where a row says `remove`.
+            let removed = if r.mode != ImportMode::Merge || r.removed > 0 {
+                format!(", {:>9} removed", r.removed)
+            } else {
+                String::new()
             };
             writeln!(
                 f,

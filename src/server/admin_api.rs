@@ -6,6 +6,7 @@
 //! - `GET /admin/providers`, `POST /admin/providers` (a `NewProvider`; 201 with the key, once)
 //! - `GET|PATCH|DELETE /admin/providers/:id` (PATCH takes a `Change`)
 //! - `GET /admin/audit?limit=N`
+//! - `POST /admin/sync` (a `SyncOrder`; 202 with the job), `GET /admin/jobs/:id`
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,6 +45,66 @@ pub fn routes() -> Route {
                 .delete(delete_provider),
         )
         .at("/audit", get(audit_trail))
+        .at("/sync", poem::post(start_sync))
+        .at("/jobs/:id", get(show_job))
+}
+
+/// What `partscat sync` asks of a running server.
+#[derive(Debug, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SyncOrder {
+    /// A data set's name, or `all`.
+    pub import_type: String,
+    #[serde(default)]
+    pub refresh: bool,
+}
+
+#[handler]
+async fn start_sync(
+    req: &Request,
+    state: Data<&Arc<AppState>>,
+    body: Body,
+) -> Result<Response, Problem> {
+    let order: SyncOrder = read_json(body, "sync order").await?;
+    let data_set = match order.import_type.as_str() {
+        "all" => None,
+        name => Some(crate::import::ImportType::from_name(name).ok_or_else(|| {
+            Problem::bad_parameter(
+                "importType",
+                format!(
+                    "`{name}` is not a data set; one of {} or all",
+                    crate::import::ImportType::names()
+                ),
+            )
+        })?),
+    };
+    let upstream = crate::service::sync::Upstream::configured(&state.settings.sync)
+        .map_err(|e| Problem::new(StatusCode::CONFLICT, e.to_string()))?;
+    let request = crate::service::sync::SyncRequest {
+        data_set,
+        refresh: order.refresh,
+    };
+    let started_by = operator(req)?.0;
+    let (job, _) = state
+        .jobs
+        .start_sync(&state.store, upstream, request, &started_by)
+        .map_err(Problem::from)?;
+    Ok(json_answer(
+        StatusCode::ACCEPTED,
+        &super::svc::job_status(&job),
+    ))
+}
+
+#[handler]
+async fn show_job(
+    state: Data<&Arc<AppState>>,
+    PathParam(id): PathParam<u64>,
+) -> Result<Response, Problem> {
+    let job = state
+        .jobs
+        .get(id)
+        .ok_or_else(|| Problem::not_found(format!("there is no job {id}")))?;
+    Ok(json_answer(StatusCode::OK, &super::svc::job_status(&job)))
 }
 
 impl From<AdminError> for Problem {

@@ -179,6 +179,9 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
         tracing::info!(%address, "listening");
     }
     tokio::spawn(sweep_expired(state.clone()));
+    if let Some(interval) = state.settings.sync.interval {
+        tokio::spawn(sync_every(state.clone(), interval));
+    }
     let (stop, stopping) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         shutdown_signal().await;
@@ -230,6 +233,40 @@ async fn sweep_expired(state: Arc<AppState>) {
             }
             Ok(Err(e)) => tracing::warn!(error = %e, "expired entries could not be removed"),
             Err(e) => tracing::warn!(error = %e, "the sweeper failed"),
+        }
+    }
+}
+
+/// Unattended syncs of every data set (`[sync] interval`); one that finds an import or sync
+/// running waits for the next turn.
+async fn sync_every(state: Arc<AppState>, interval: Duration) {
+    use crate::service::sync::{SyncRequest, Upstream};
+    let mut every = tokio::time::interval(interval);
+    // The first tick is at once: the first sync waits a whole interval, as configured.
+    every.tick().await;
+    loop {
+        every.tick().await;
+        let upstream = match Upstream::configured(&state.settings.sync) {
+            Ok(upstream) => upstream,
+            Err(e) => {
+                tracing::warn!(error = %e, "the unattended sync cannot start");
+                continue;
+            }
+        };
+        let request = SyncRequest {
+            data_set: None,
+            refresh: false,
+        };
+        match state
+            .jobs
+            .start_sync(&state.store, upstream, request, "sync interval")
+        {
+            Ok((job, task)) => {
+                let _ = task.await;
+                let status = job.snapshot();
+                tracing::info!(job = status.id, state = ?status.state, "unattended sync finished");
+            }
+            Err(e) => tracing::info!(reason = %e, "unattended sync skipped"),
         }
     }
 }

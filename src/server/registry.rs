@@ -24,8 +24,9 @@ const fn route(path: &'static str, scope: Scope) -> Route {
 }
 
 /// Every route: lookups and prices need `read`, exports and DMM `export`, imports, jobs,
-/// synchronisation and apiDMM `admin`. A path not here is refused (`auth`).
-pub const ROUTES: [Route; 15] = [
+/// synchronisation and apiDMM `admin`, the change feed `sync`. A path not here is refused
+/// (`auth`).
+pub const ROUTES: [Route; 16] = [
     route("/svc/getCrossRefsOrArticle/:reference", Scope::Read),
     route("/svc/getArticlesByKtype/:ktype", Scope::Read),
     route("/svc/getPricesByKtype/:ktype", Scope::Read),
@@ -54,6 +55,11 @@ pub const ROUTES: [Route; 15] = [
     },
     route("/svc/jobs/:id", Scope::Admin),
     route("/svc/syncTecdoc", Scope::Admin),
+    Route {
+        path: "/svc/changes",
+        scope: Scope::Sync,
+        parameter_rules: &[("since", "must be a data version (0 or more)")],
+    },
     route("/svc/apiDMM", Scope::Admin),
 ];
 

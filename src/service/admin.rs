@@ -180,7 +180,7 @@ fn parse_scopes(names: &[String]) -> Result<Vec<Scope>, AdminError> {
     for name in names {
         let scope = Scope::from_name(name.trim()).ok_or_else(|| {
             AdminError::Invalid(format!(
-                "`{name}` is not a scope; the scopes are read, export and admin"
+                "`{name}` is not a scope; the scopes are read, export, admin and sync"
             ))
         })?;
         if !scopes.contains(&scope) {

@@ -38,7 +38,7 @@ impl Caller {
         let end_user_may = match scope {
             Scope::Read => true,
             Scope::Export => self.provider.dynamic_export,
-            Scope::Admin => false,
+            Scope::Admin | Scope::Sync => false,
         };
         self.provider.scopes.contains(&scope) && (self.credential.is_static() || end_user_may)
     }

@@ -1,6 +1,6 @@
-//! The job runner: work that outlasts a request (imports today; synchronisation and media
-//! packages next) runs on a blocking thread as a numbered job whose progress and outcome
-//! callers poll. One import at a time; the last finished jobs stay readable.
+//! The job runner: work that outlasts a request (imports and syncs; media packages next) runs
+//! on a blocking thread as a numbered job whose progress and outcome callers poll. One import
+//! or sync at a time; the last finished jobs stay readable.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::ServiceError;
+use super::sync::{self, SyncReport, SyncRequest, Upstream};
 use crate::clock::{Clock, SystemClock};
 use crate::import::{self, ImportFile, ImportMode, ImportReport, ImportType, Source};
 use crate::store::Store;
@@ -36,12 +37,19 @@ pub struct ImportRequest {
     pub dry_run: bool,
 }
 
+/// What a job was asked to do.
+#[derive(Debug, Clone)]
+pub enum JobRequest {
+    Import(ImportRequest),
+    Sync(SyncRequest),
+}
+
 /// A job as a caller sees it when polling.
 #[derive(Debug, Clone)]
 pub struct JobStatus {
     pub id: u64,
     pub state: JobState,
-    pub request: ImportRequest,
+    pub request: JobRequest,
     /// The provider that started the job.
     pub started_by: String,
     /// Unix seconds.
@@ -51,8 +59,10 @@ pub struct JobStatus {
     pub phase: String,
     pub bytes_read: u64,
     pub bytes_total: u64,
-    /// Once the job has finished (succeeded or rejected).
+    /// Once an import has finished (succeeded or rejected).
     pub report: Option<ImportReport>,
+    /// Once a sync has succeeded.
+    pub sync: Option<SyncReport>,
     /// Why a failed job failed.
     pub error: Option<String>,
 }
@@ -118,8 +128,8 @@ impl Jobs {
     }
 
     /// Starts importing a file of the inbox as a job, or refuses: a file that is not a plain
-    /// regular file of the inbox, or a second import while one runs. The returned handle ends
-    /// when the job has.
+    /// regular file of the inbox, or a second import or sync while one runs. The returned
+    /// handle ends when the job has.
     pub fn start_import(
         self: &Arc<Self>,
         store: &Arc<Store>,
@@ -128,13 +138,6 @@ impl Jobs {
         started_by: &str,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
         let opened = inbox_file(inbox, &request.file_id)?;
-        if self.importing.swap(true, Ordering::AcqRel) {
-            return Err(ServiceError::Conflict(
-                "an import is already running; poll its job and try again when it has finished"
-                    .into(),
-            ));
-        }
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let file = ImportFile {
             import_type: request.import_type,
             source: Source::Opened {
@@ -144,35 +147,13 @@ impl Jobs {
             mode: request.mode,
         };
         let dry_run = request.dry_run;
-        let job = Arc::new(Job {
-            status: Mutex::new(JobStatus {
-                id,
-                state: JobState::Running,
-                request,
-                started_by: started_by.to_owned(),
-                started_at: now(),
-                finished_at: None,
-                phase: "reading".into(),
-                bytes_read: 0,
-                bytes_total: 0,
-                report: None,
-                error: None,
-            }),
-            bytes_read: AtomicU64::new(0),
-            bytes_total: AtomicU64::new(0),
-        });
-        self.add(job.clone(), id);
-        let (runner, jobs, store) = (job.clone(), self.clone(), store.clone());
-        let task = tokio::task::spawn_blocking(move || {
-            let _end = JobEnd {
-                job: runner.as_ref(),
-                slot: &jobs.importing,
-            };
-            let outcome = import::import(&store, &[file], dry_run, runner.as_ref());
-            runner.update(|s| {
-                s.finished_at = Some(now());
-                s.phase = "finished".into();
-                match outcome {
+        self.start(
+            store,
+            JobRequest::Import(request),
+            started_by,
+            move |store, job| {
+                let outcome = import::import(store, &[file], dry_run, job);
+                job.update(|s| match outcome {
                     Ok(report) => {
                         s.state = if report.is_rejected() {
                             JobState::Rejected
@@ -186,7 +167,85 @@ impl Jobs {
                         s.state = JobState::Failed;
                         s.error = Some(e.to_string());
                     }
+                });
+            },
+        )
+    }
+
+    /// Starts synchronising from `upstream` as a job, or refuses a second import or sync
+    /// while one runs.
+    pub fn start_sync(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        upstream: Upstream,
+        request: SyncRequest,
+        started_by: &str,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        self.start(
+            store,
+            JobRequest::Sync(request),
+            started_by,
+            move |store, job| {
+                let outcome = sync::sync(store, &upstream, request, job);
+                job.update(|s| match outcome {
+                Ok(report) => {
+                    s.state = JobState::Succeeded;
+                    s.sync = Some(report);
                 }
+                Err(e) => {
+                    tracing::error!(error = %e, upstream = %upstream.describe(), "sync job failed");
+                    s.state = JobState::Failed;
+                    s.error = Some(e.to_string());
+                }
+            });
+            },
+        )
+    }
+
+    /// Takes the one slot for changes of the catalogue and runs `work` as a job.
+    fn start(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        request: JobRequest,
+        started_by: &str,
+        work: impl FnOnce(&Store, &Job) + Send + 'static,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        if self.importing.swap(true, Ordering::AcqRel) {
+            return Err(ServiceError::Conflict(
+                "an import or sync is already running; poll its job and try again when it has finished"
+                    .into(),
+            ));
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let job = Arc::new(Job {
+            status: Mutex::new(JobStatus {
+                id,
+                state: JobState::Running,
+                request,
+                started_by: started_by.to_owned(),
+                started_at: now(),
+                finished_at: None,
+                phase: "reading".into(),
+                bytes_read: 0,
+                bytes_total: 0,
+                report: None,
+                sync: None,
+                error: None,
+            }),
+            bytes_read: AtomicU64::new(0),
+            bytes_total: AtomicU64::new(0),
+        });
+        self.add(job.clone(), id);
+        let (runner, jobs, store) = (job.clone(), self.clone(), store.clone());
+        let task = tokio::task::spawn_blocking(move || {
+            let _end = JobEnd {
+                job: runner.as_ref(),
+                slot: &jobs.importing,
+            };
+            work(&store, &runner);
+            runner.update(|s| {
+                s.finished_at = Some(now());
+                s.phase = "finished".into();
             });
         });
         Ok((job, task))
@@ -207,7 +266,7 @@ impl Drop for JobEnd<'_> {
                 s.state = JobState::Failed;
                 s.finished_at = Some(now());
                 s.error =
-                    Some("the import stopped unexpectedly; the cause is in the server log".into());
+                    Some("the job stopped unexpectedly; the cause is in the server log".into());
             }
         });
         self.slot.store(false, Ordering::Release);

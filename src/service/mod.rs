@@ -13,6 +13,7 @@ pub mod exports;
 pub mod jobs;
 pub mod lookups;
 pub mod prices;
+pub mod sync;
 pub mod vehicle_articles;
 
 pub use error::ServiceError;

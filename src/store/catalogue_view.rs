@@ -133,6 +133,11 @@ impl Catalogue {
         self.manifest.data_version
     }
 
+    /// How far this store has followed its upstream.
+    pub fn sync_mark(&self) -> &super::SyncMark {
+        &self.manifest.synced
+    }
+
     /// The oldest data version the change feed can start from.
     pub fn changes_complete_since(&self) -> u64 {
         self.manifest.changes.complete_since

@@ -173,6 +173,77 @@ pub struct Manifest {
     pub imported: Vec<ImportedFile>,
     /// Which data versions' changes the change feed keeps.
     pub changes: ChangeLog,
+    /// How far this store has followed its upstream, committed with what it took from it.
+    pub synced: SyncMark,
+}
+
+/// How far a downstream has followed its upstream: who the upstream is, and where each data
+/// set has reached in it (the upstream's data version, or the name of a source directory's
+/// delivery). A mark of another upstream says nothing about this one.
+#[derive(Debug, Clone, Default, PartialEq, Encode, Decode)]
+pub struct SyncMark {
+    pub upstream: String,
+    pub reached: Vec<(String, String)>,
+}
+
+impl SyncMark {
+    /// Where `data_set` has reached in `upstream`.
+    pub fn reached(&self, upstream: &str, data_set: &str) -> Option<&str> {
+        if self.upstream != upstream {
+            return None;
+        }
+        self.reached
+            .iter()
+            .find(|(d, _)| d == data_set)
+            .map(|(_, p)| p.as_str())
+    }
+
+    /// The mark after `data_sets` reached `position` in `upstream` (a mark of another upstream
+    /// is dropped).
+    pub fn advanced(&self, upstream: &str, data_sets: &[&str], position: &str) -> SyncMark {
+        let mut next = if self.upstream == upstream {
+            self.clone()
+        } else {
+            SyncMark {
+                upstream: upstream.to_owned(),
+                reached: Vec::new(),
+            }
+        };
+        next.reached
+            .retain(|(d, _)| !data_sets.contains(&d.as_str()));
+        next.reached.extend(
+            data_sets
+                .iter()
+                .map(|d| (d.to_string(), position.to_owned())),
+        );
+        next.reached.sort();
+        next
+    }
+}
+
+/// The manifest of format 3 before syncs were marked (manifest codec version 2).
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct ManifestBeforeSync {
+    pub generation: u64,
+    pub data_version: u64,
+    pub updated_at: u64,
+    pub trees: Vec<(String, u64)>,
+    pub imported: Vec<ImportedFile>,
+    pub changes: ChangeLog,
+}
+
+impl From<ManifestBeforeSync> for Manifest {
+    fn from(old: ManifestBeforeSync) -> Manifest {
+        Manifest {
+            generation: old.generation,
+            data_version: old.data_version,
+            updated_at: old.updated_at,
+            trees: old.trees,
+            imported: old.imported,
+            changes: old.changes,
+            synced: SyncMark::default(),
+        }
+    }
 }
 
 /// The change feed's extent. Each committed import that changed rows of tables already
@@ -205,7 +276,7 @@ pub struct ManifestV3 {
 impl From<ManifestV3> for Manifest {
     /// No changes were kept: a feed starts from the store's data version.
     fn from(old: ManifestV3) -> Manifest {
-        Manifest {
+        Manifest::from(ManifestBeforeSync {
             changes: ChangeLog {
                 complete_since: old.data_version,
                 kept: Vec::new(),
@@ -215,7 +286,7 @@ impl From<ManifestV3> for Manifest {
             updated_at: old.updated_at,
             trees: old.trees,
             imported: old.imported,
-        }
+        })
     }
 }
 
@@ -252,6 +323,7 @@ impl Manifest {
                 .collect(),
             imported: Vec::new(),
             changes: ChangeLog::default(),
+            synced: SyncMark::default(),
         }
     }
 

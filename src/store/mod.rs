@@ -35,7 +35,7 @@ pub use audit::AuditEntry;
 pub use catalogue_view::{Catalogue, Change, CrossHit, Names, NumberMatch};
 pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
-pub use layout::TreeName;
+pub use layout::{SyncMark, TreeName};
 pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key, key_id};
 pub use records::Record;
 pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
@@ -44,8 +44,10 @@ use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
 pub const FORMAT_VERSION: u32 = 3;
-/// The codec version of the manifest (2: with the change feed's extent).
-const MANIFEST_VERSION: u8 = 2;
+/// The codec version of the manifest (3: with the sync mark).
+const MANIFEST_VERSION: u8 = 3;
+/// The manifest with the change feed's extent, before the sync mark.
+const MANIFEST_BEFORE_SYNC: u8 = 2;
 /// The manifest of format 3 before the change feed.
 const MANIFEST_BEFORE_CHANGES: u8 = 1;
 /// Sort runs of an import live in a directory of the store named with this prefix; one left
@@ -59,6 +61,8 @@ pub const DEFAULT_CACHE_BYTES: u64 = 1024 * 1024 * 1024;
 const KEY_MAGIC: &[u8] = b"magic";
 const KEY_FORMAT: &[u8] = b"format_version";
 const KEY_MANIFEST: &[u8] = b"manifest";
+/// Names the store to its downstreams: data versions count within one store's history.
+const KEY_STORE_ID: &[u8] = b"store_id";
 
 /// An open store. One process at a time may open a store (sled locks it).
 pub struct Store {
@@ -71,6 +75,7 @@ pub struct Store {
     providers: providers::ProviderTables,
     grants: grants::GrantTables,
     change_retention: RwLock<ChangeRetention>,
+    id: String,
 }
 
 /// How long the change feed keeps each data version's changes: the newest `versions` of
@@ -181,6 +186,7 @@ impl Store {
             ));
         }
         drop_orphans(&db, &manifest)?;
+        let id = store_id(&db, &meta)?;
         let catalogue = Catalogue::open(&db, manifest, &cache)?;
         Ok(Store {
             meta,
@@ -191,6 +197,7 @@ impl Store {
             providers: providers::ProviderTables::open(&db)?,
             grants: grants::GrantTables::open(&db)?,
             change_retention: RwLock::new(ChangeRetention::default()),
+            id,
             db,
         })
     }
@@ -208,6 +215,12 @@ impl Store {
             .change_retention
             .read()
             .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The store's identity, made when it was first opened: a downstream's sync mark names
+    /// the store it followed, since data versions count within one store's history.
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     pub fn path(&self) -> &Path {
@@ -234,8 +247,9 @@ impl Store {
         free_bytes(&self.path)
     }
 
-    /// A directory for an import's sort runs, removed when dropped.
-    fn spill_dir(&self) -> Result<tempfile::TempDir, StoreError> {
+    /// A directory for an import's sort runs (or a sync's downloaded feed), removed when
+    /// dropped; one a killed process left is removed at the next open.
+    pub fn spill_dir(&self) -> Result<tempfile::TempDir, StoreError> {
         tempfile::Builder::new()
             .prefix(SPILL_PREFIX)
             .tempdir_in(&self.path)
@@ -317,6 +331,20 @@ fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The store's id; made (and kept) on the first open that lacks it.
+fn store_id(db: &engine::Db, meta: &engine::Tree) -> Result<String, StoreError> {
+    if let Some(id) = meta.get(KEY_STORE_ID)? {
+        return Ok(String::from_utf8_lossy(&id).into_owned());
+    }
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| StoreError::Engine(format!("no random bytes for the store's id: {e}")))?;
+    let id = hex::encode(bytes);
+    meta.insert(KEY_STORE_ID, id.as_bytes())?;
+    db.flush()?;
+    Ok(id)
+}
+
 fn encode_manifest(manifest: &Manifest) -> Vec<u8> {
     codec::encode(MANIFEST_VERSION, manifest)
 }
@@ -373,9 +401,15 @@ fn read_manifest(meta: &engine::Tree, path: &Path) -> Result<(u32, Manifest), St
         1 => migration::manifest_v1(&bytes),
         // Format 2 wrote the manifest without a version byte.
         2 => codec::body::<layout::ManifestV3>(&bytes).map(Manifest::from),
-        _ => codec::decode(MANIFEST_VERSION, &bytes).or_else(|| {
-            codec::decode::<layout::ManifestV3>(MANIFEST_BEFORE_CHANGES, &bytes).map(Manifest::from)
-        }),
+        _ => codec::decode(MANIFEST_VERSION, &bytes)
+            .or_else(|| {
+                codec::decode::<layout::ManifestBeforeSync>(MANIFEST_BEFORE_SYNC, &bytes)
+                    .map(Manifest::from)
+            })
+            .or_else(|| {
+                codec::decode::<layout::ManifestV3>(MANIFEST_BEFORE_CHANGES, &bytes)
+                    .map(Manifest::from)
+            }),
     };
     match manifest {
         Some(manifest) => Ok((format, manifest)),

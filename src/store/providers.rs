@@ -28,16 +28,19 @@ pub enum Scope {
     Export,
     /// Imports, sync, publishing, provider management.
     Admin,
+    /// The change feed, for downstream appliances that follow this one.
+    Sync,
 }
 
 impl Scope {
-    pub const ALL: [Scope; 3] = [Scope::Read, Scope::Export, Scope::Admin];
+    pub const ALL: [Scope; 4] = [Scope::Read, Scope::Export, Scope::Admin, Scope::Sync];
 
     pub fn name(self) -> &'static str {
         match self {
             Scope::Read => "read",
             Scope::Export => "export",
             Scope::Admin => "admin",
+            Scope::Sync => "sync",
         }
     }
 

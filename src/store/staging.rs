@@ -16,7 +16,7 @@ use super::engine;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf};
-use super::layout::{ImportedFile, TreeName};
+use super::layout::{ImportedFile, SyncMark, TreeName};
 use super::packed::{Finder, PackedTable, PackedWriter};
 use super::records::Record;
 use super::sorter::Sorter;
@@ -30,16 +30,19 @@ pub struct Origin {
     pub line: u64,
 }
 
-const LINE_BITS: u32 = 48;
+const FILE_SHIFT: u32 = 48;
+/// Marks a staged key as retired rather than written (a change feed's `remove` row).
+const RETIRES: u64 = 1 << 47;
+const LINE_MASK: u64 = RETIRES - 1;
 
 impl Origin {
     fn packed(self) -> u64 {
-        (u64::from(self.file) << LINE_BITS) | (self.line & ((1 << LINE_BITS) - 1))
+        (u64::from(self.file) << FILE_SHIFT) | (self.line & LINE_MASK)
     }
     fn unpacked(n: u64) -> Origin {
         Origin {
-            file: (n >> LINE_BITS) as u16,
-            line: n & ((1 << LINE_BITS) - 1),
+            file: (n >> FILE_SHIFT) as u16,
+            line: n & LINE_MASK,
         }
     }
 }
@@ -165,6 +168,8 @@ pub struct Staging<'s> {
     /// A table was loaded from empty, its rows not kept as changes: a feed from before this
     /// change cannot be complete.
     unrecorded: bool,
+    /// How far the upstream has been followed once this change commits.
+    synced: Option<SyncMark>,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
     committed: bool,
@@ -210,6 +215,7 @@ impl<'s> Staging<'s> {
             removed: BTreeMap::new(),
             changes: None,
             unrecorded: false,
+            synced: None,
             written: Vec::new(),
             committed: false,
         })
@@ -282,6 +288,30 @@ impl<'s> Staging<'s> {
                 R::TREE.name()
             ))),
         }
+    }
+
+    /// Stages the retirement of a record's key: whatever row the catalogue holds under it
+    /// goes (a change feed's `remove` row). A key the catalogue does not hold is unchanged.
+    pub fn retire<R: Record>(&mut self, record: &R, origin: Origin) -> Result<(), StoreError> {
+        match self
+            .sets
+            .entry(R::TREE)
+            .or_insert_with(|| StagedSet::Open(Sorter::new(self.spill.path())))
+        {
+            StagedSet::Open(sorter) => {
+                sorter.push(record.key(), Vec::new(), origin.packed() | RETIRES)
+            }
+            _ => Err(StoreError::Engine(format!(
+                "rows of {} were retired after other rows were checked against it",
+                R::TREE.name()
+            ))),
+        }
+    }
+
+    /// Records, with this change, how far it follows the upstream. Committed even when the
+    /// rows change nothing: the upstream moved on all the same.
+    pub fn mark_synced(&mut self, mark: SyncMark) {
+        self.synced = Some(mark);
     }
 
     /// The hash and row count of the last file of this type, if the catalogue still holds
@@ -402,7 +432,9 @@ impl<'s> Staging<'s> {
         mut writer: Option<PackedWriter>,
     ) -> Result<bool, StoreError> {
         let mut changed = false;
+        // Rows the replace's scope retires, and rows `remove` rows retire.
         let mut removed = 0u64;
+        let mut retired = 0u64;
         let mut cursor = base.cursor();
         let mut current = base.iter().peekable();
         // What a written merge changes goes to the feed, unless the table was empty: a load
@@ -441,6 +473,7 @@ impl<'s> Staging<'s> {
         for item in sorter.sorted()? {
             let item = item?;
             let origin = Origin::unpacked(item.origin);
+            let retires = item.origin & RETIRES != 0;
             if let Some((key, earlier)) = &previous
                 && *key == item.key
             {
@@ -466,13 +499,37 @@ impl<'s> Staging<'s> {
                     unmentioned(&k, &v, &mut writer)?;
                 }
                 let old = current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
-                if let Some(writer) = writer.as_mut() {
+                let old = old.transpose()?.map(|(_, v)| v);
+                if retires {
+                    if let Some(old) = &old {
+                        let mut entry = vec![REMOVED];
+                        entry.extend_from_slice(old);
+                        record(&item.key, &entry)?;
+                    }
+                } else if let Some(writer) = writer.as_mut() {
                     writer.push(&item.key, &item.value)?;
                 }
-                old.transpose()?.map(|(_, v)| v == item.value)
+                old.map(|v| v == item.value)
             } else {
                 cursor.find(&item.key)?.map(|v| v == item.value.as_slice())
             };
+            if retires {
+                // Retiring a key the catalogue holds changes it; one it lacks, nothing.
+                let held = same.is_some();
+                changed |= held;
+                if held {
+                    retired += 1;
+                }
+                if count {
+                    let tally = self.tallies.entry(origin.file).or_default();
+                    match held {
+                        true => tally.removed += 1,
+                        false => tally.unchanged += 1,
+                    }
+                }
+                previous = Some((item.key, origin));
+                continue;
+            }
             changed |= same != Some(true);
             if same != Some(true) {
                 record(&item.key, &[UPSERT])?;
@@ -506,7 +563,9 @@ impl<'s> Staging<'s> {
             && count
         {
             self.tallies.entry(s.replace.file).or_default().removed += removed;
-            self.removed.insert(tree, removed);
+        }
+        if count {
+            self.removed.insert(tree, removed + retired);
         }
         Ok(changed || removed > 0)
     }
@@ -574,6 +633,15 @@ impl<'s> Staging<'s> {
             .map(|(&t, _)| t)
             .collect();
         if changed.is_empty() {
+            if let Some(mark) = self.synced.take()
+                && mark != self.base.manifest().synced
+            {
+                let mut manifest = self.base.manifest().clone();
+                manifest.synced = mark;
+                let catalogue =
+                    Catalogue::open(&self.store.db, manifest.clone(), &self.store.cache)?;
+                self.store.publish(&manifest, catalogue)?;
+            }
             return Ok(Outcome::NothingChanged);
         }
         let rebuilt: Vec<TreeName> = TreeName::INDEXES
@@ -659,6 +727,9 @@ impl<'s> Staging<'s> {
             }
         }
         self.keep_changes(&mut manifest, &mut retired);
+        if let Some(mark) = self.synced.take() {
+            manifest.synced = mark;
+        }
         self.note_imported_files(&mut manifest, &changed);
         let catalogue = Catalogue::open(&self.store.db, manifest.clone(), &self.store.cache)?;
         self.store.publish(&manifest, catalogue)?;

@@ -3,9 +3,9 @@
 
 use poem_openapi::types::Example;
 
-use super::data_set::DataSet;
+use super::data_set::{DataSet, DataSetOrAll};
 use super::export_rows::*;
-use super::imports::{JobProgress, JobState, JobStatus, Mode, Report};
+use super::imports::{JobKind, JobProgress, JobState, JobStatus, Mode, Report};
 use super::lookups::{CrossDirection, CrossReference};
 use crate::import::ImportType;
 use crate::server::answers::prices::{
@@ -43,7 +43,11 @@ pub fn genart() -> u32 {
 
 /// The demo's own prices file, which `serve --demo` puts into an empty inbox.
 pub fn import_type() -> DataSet {
-    DataSet(ImportType::Prices)
+    DataSet::of(ImportType::Prices)
+}
+
+pub fn import_type_or_all() -> DataSetOrAll {
+    DataSetOrAll::of(None)
 }
 
 /// `dryRun`: the example import validates and writes nothing.
@@ -362,11 +366,13 @@ impl Example for JobStatus {
     fn example() -> Self {
         JobStatus {
             id: 1,
+            kind: JobKind::Import,
             state: JobState::Succeeded,
-            file_id: "prices.csv".into(),
-            import_type: DataSet(ImportType::Prices),
-            mode: Mode::Merge,
-            dry_run: false,
+            import_type: DataSetOrAll::of(Some(ImportType::Prices)),
+            file_id: Some("prices.csv".into()),
+            mode: Some(Mode::Merge),
+            dry_run: Some(false),
+            refresh: None,
             started_by: "demo".into(),
             status_url: "/svc/jobs/1".into(),
             started_at: 1_795_000_000,
@@ -377,6 +383,7 @@ impl Example for JobStatus {
                 bytes_total: 131_072,
             },
             report: Some(Report::example()),
+            sync: None,
             error: None,
         }
     }

@@ -10,14 +10,14 @@ use poem_openapi::{ApiResponse, Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
-use super::data_set::DataSet;
+use super::data_set::{DataSet, DataSetOrAll};
 use crate::import::{self, ImportMode, ImportReport, Verdict};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 use crate::service::caller::Caller;
-use crate::service::jobs::{self, ImportRequest, Job};
+use crate::service::jobs::{self, ImportRequest, Job, JobRequest};
 
 /// What an import does to the rows of its data set the file does not hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
@@ -45,7 +45,8 @@ impl From<ImportMode> for Mode {
     fn from(m: ImportMode) -> Mode {
         match m {
             ImportMode::Merge => Mode::Merge,
-            ImportMode::Replace => Mode::Replace,
+            // A sync's refresh replaces the whole data set.
+            ImportMode::Replace | ImportMode::Refresh => Mode::Replace,
         }
     }
 }
@@ -97,14 +98,28 @@ pub struct Report {
 }
 
 impl From<&ImportReport> for Report {
+    /// An import of one file.
     fn from(r: &ImportReport) -> Report {
+        Report::of_file(r, r.files.first())
+    }
+}
+
+impl Report {
+    /// Each file of an import (a sync's imports hold several).
+    pub fn of_files(r: &ImportReport) -> Vec<Report> {
+        r.files
+            .iter()
+            .map(|f| Report::of_file(r, Some(f)))
+            .collect()
+    }
+
+    fn of_file(r: &ImportReport, file: Option<&import::FileReport>) -> Report {
         let (verdict, data_version) = match r.verdict {
             Verdict::Committed { data_version } => ("committed", Some(data_version)),
             Verdict::NothingChanged => ("nothing_changed", None),
             Verdict::DryRun => ("dry_run", None),
             Verdict::Rejected => ("rejected", None),
         };
-        let file = r.files.first();
         let count = |f: fn(&import::FileReport) -> u64| file.map(f).unwrap_or(0);
         Report {
             verdict: verdict.into(),
@@ -144,17 +159,61 @@ pub struct JobProgress {
     pub bytes_total: u64,
 }
 
-/// An import job.
+/// What a job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
+#[oai(rename = "JobKind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum JobKind {
+    /// `importArticles`.
+    Import,
+    /// `syncTecdoc`.
+    Sync,
+}
+
+/// What a finished sync did.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "SyncReport", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct SyncOutcome {
+    /// Where it synchronised from.
+    pub upstream: String,
+    /// Where the data sets were in the upstream before (its data version, or a delivery's
+    /// name); absent on the first sync.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Where they are now.
+    pub reached: String,
+    /// What each data set's file did, import by import.
+    pub files: Vec<Report>,
+}
+
+/// An import or sync job.
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "Job", rename_all = "camelCase", example)]
 #[serde(rename_all = "camelCase")]
 pub struct JobStatus {
     pub id: u64,
+    pub kind: JobKind,
     pub state: JobState,
-    pub file_id: String,
-    pub import_type: DataSet,
-    pub mode: Mode,
-    pub dry_run: bool,
+    /// The data set (a sync's may be `all`).
+    pub import_type: DataSetOrAll,
+    /// An import's file.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_id: Option<String>,
+    /// An import's mode.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    /// Whether an import only validates.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dry_run: Option<bool>,
+    /// Whether a sync reloads in full.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh: Option<bool>,
     /// The provider that started the job.
     pub started_by: String,
     /// Where to poll this job.
@@ -165,10 +224,14 @@ pub struct JobStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<u64>,
     pub progress: JobProgress,
-    /// Once the job has finished (succeeded or rejected).
+    /// Once an import has finished (succeeded or rejected).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
+    /// Once a sync has succeeded.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sync: Option<SyncOutcome>,
     /// Why a failed job failed.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,10 +240,10 @@ pub struct JobStatus {
 
 #[derive(ApiResponse)]
 pub enum ImportAnswer {
-    /// The import finished within moments; the job carries its report.
+    /// The job finished within moments; it carries its report.
     #[oai(status = 200)]
     Finished(JsonBody<JobStatus>),
-    /// The import runs on; poll the URL in `Location` (and `statusUrl`).
+    /// The job runs on; poll the URL in `Location` (and `statusUrl`).
     #[oai(status = 202)]
     Accepted(JsonBody<JobStatus>, #[oai(header = "Location")] String),
 }
@@ -238,7 +301,7 @@ impl ImportApi {
     ) -> Result<ImportAnswer, ApiError<Import>> {
         let request = ImportRequest {
             file_id: file_id.0,
-            import_type: import_type.0.0,
+            import_type: import_type.0.get(),
             mode: mode.0.into(),
             dry_run: dry_run.0,
         };
@@ -248,15 +311,7 @@ impl ImportApi {
             request,
             &caller.provider.id,
         )?;
-        let wait = Duration::from_millis(state.settings.import_wait_ms);
-        match tokio::time::timeout(wait, task).await {
-            Ok(_) => Ok(ImportAnswer::Finished(JsonBody(job_status(&job)))),
-            Err(_) => {
-                let status = job_status(&job);
-                let location = status.status_url.clone();
-                Ok(ImportAnswer::Accepted(JsonBody(status), location))
-            }
-        }
+        Ok(answer_when_done(&state, &job, task).await)
     }
 
     /// The status of a job: progress while it runs, the report once it has finished.
@@ -285,21 +340,51 @@ impl ImportApi {
     }
 }
 
+/// The finished job, if it finishes within `import_wait_ms`; else 202 with the job to poll.
+pub async fn answer_when_done(
+    state: &AppState,
+    job: &Job,
+    task: tokio::task::JoinHandle<()>,
+) -> ImportAnswer {
+    let wait = Duration::from_millis(state.settings.import_wait_ms);
+    match tokio::time::timeout(wait, task).await {
+        Ok(_) => ImportAnswer::Finished(JsonBody(job_status(job))),
+        Err(_) => {
+            let status = job_status(job);
+            let location = status.status_url.clone();
+            ImportAnswer::Accepted(JsonBody(status), location)
+        }
+    }
+}
+
 /// A job as answered.
-fn job_status(job: &Job) -> JobStatus {
+pub fn job_status(job: &Job) -> JobStatus {
     let s = job.snapshot();
+    let (kind, import_type, file_id, mode, dry_run, refresh) = match &s.request {
+        JobRequest::Import(r) => (
+            JobKind::Import,
+            Some(r.import_type),
+            Some(r.file_id.clone()),
+            Some(r.mode.into()),
+            Some(r.dry_run),
+            None,
+        ),
+        JobRequest::Sync(r) => (JobKind::Sync, r.data_set, None, None, None, Some(r.refresh)),
+    };
     JobStatus {
         id: s.id,
+        kind,
+        import_type: DataSetOrAll::of(import_type),
+        file_id,
+        mode,
+        dry_run,
+        refresh,
         state: match s.state {
             jobs::JobState::Running => JobState::Running,
             jobs::JobState::Succeeded => JobState::Succeeded,
             jobs::JobState::Rejected => JobState::Rejected,
             jobs::JobState::Failed => JobState::Failed,
         },
-        file_id: s.request.file_id,
-        import_type: DataSet(s.request.import_type),
-        mode: s.request.mode.into(),
-        dry_run: s.request.dry_run,
         started_by: s.started_by,
         status_url: format!("/svc/jobs/{}", s.id),
         started_at: s.started_at,
@@ -310,6 +395,12 @@ fn job_status(job: &Job) -> JobStatus {
             bytes_total: s.bytes_total,
         },
         report: s.report.as_ref().map(Report::from),
+        sync: s.sync.map(|r| SyncOutcome {
+            upstream: r.upstream,
+            from: r.from,
+            reached: r.reached,
+            files: r.imports.iter().flat_map(Report::of_files).collect(),
+        }),
         error: s.error,
     }
 }

@@ -8,6 +8,7 @@ mod exports;
 mod imports;
 mod lookups;
 mod prices;
+mod sync;
 
 use poem::http::StatusCode;
 use poem_openapi::param::Query;
@@ -30,6 +31,8 @@ pub enum ApiTag {
     Synchronisation,
 }
 
+pub use imports::job_status;
+
 /// Every `/svc` operation.
 pub fn api() -> impl OpenApi {
     (
@@ -37,6 +40,7 @@ pub fn api() -> impl OpenApi {
         prices::PriceApi,
         exports::ExportApi,
         imports::ImportApi,
+        sync::SyncApi,
         LaterApi,
     )
 }
@@ -54,29 +58,6 @@ fn not_yet(route: &str) -> ApiError<Unimplemented> {
 
 #[OpenApi(tag = "ApiTag::Synchronisation")]
 impl LaterApi {
-    /// Pulls catalogue data of `importType` from the configured upstream.
-    ///
-    /// Not implemented in this release: answers 501.
-    #[oai(path = "/svc/syncTecdoc", method = "get", operation_id = "syncTecdoc")]
-    async fn sync_tecdoc(
-        &self,
-        /// The data set to synchronise.
-        #[oai(
-            name = "importType",
-            example = "crate::server::svc::examples::import_type"
-        )]
-        _import_type: Query<data_set::DataSet>,
-        /// `true`: reload in full instead of what changed since the last sync.
-        #[oai(name = "refresh", example = "crate::server::svc::examples::refresh")]
-        _refresh: Query<bool>,
-        /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
-        _provider: Query<String>,
-        _credentials: Credentials,
-    ) -> Result<super::json_body::JsonBody<imports::JobStatus>, ApiError<Unimplemented>> {
-        Err(not_yet("syncTecdoc"))
-    }
-
     /// Builds a brand's DMM package, optionally publishing it and fetching 360-degree frames.
     ///
     /// Not implemented in this release: answers 501.

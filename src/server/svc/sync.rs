@@ -1,0 +1,313 @@
+//! The change feed a downstream appliance follows (`/svc/changes`, scope `sync`), and
+//! `syncTecdoc`, which follows the configured upstream as a job.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Body, IntoResponse, Response};
+use poem_openapi::param::Query;
+use poem_openapi::registry::{
+    MetaHeader, MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry,
+};
+use poem_openapi::{ApiResponse, OpenApi};
+
+use super::ApiTag;
+use super::data_set::DataSetOrAll;
+use super::imports::{ImportAnswer, answer_when_done};
+use crate::import::{self, ImportType, WriteError};
+use crate::server::AppState;
+use crate::server::auth::Credentials;
+use crate::server::problem::{ApiError, Feed, Import, Problem};
+use crate::server::streaming::Streamed;
+use crate::service::ServiceError;
+use crate::service::caller::Caller;
+use crate::service::sync::{STORE_HEADER, SyncRequest, Upstream, VERSION_HEADER};
+use crate::store::{Catalogue, Store};
+
+/// A feed goes out in chunks of about this much.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+pub struct SyncApi;
+
+#[OpenApi(tag = "ApiTag::Synchronisation")]
+impl SyncApi {
+    /// The change feed: what changed since a data version, as import files.
+    ///
+    /// For one data set, its import file (`text/csv`) with one more column, `change`:
+    /// `upsert` rows are as the catalogue holds them now, `remove` rows as they were when
+    /// retired. `partscat import` and `importArticles` read it as they read any import file,
+    /// so replaying it brings a store that was at `since` to this one's data version (the
+    /// `X-Data-Version` header). `importType=all` answers a tar of every data set's file.
+    /// Without `since`, the whole data sets (without the `change` column), for a full
+    /// refresh. The feed keeps the changes of the last data versions (settings
+    /// `change_feed_versions`, `change_feed_days`); a `since` before them answers 410.
+    /// Needs the `sync` scope and a provider that sees every brand.
+    #[oai(path = "/svc/changes", method = "get", operation_id = "getChanges")]
+    async fn changes(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The data set, or `all`.
+        #[oai(
+            name = "importType",
+            example = "crate::server::svc::examples::import_type_or_all"
+        )]
+        import_type: Query<DataSetOrAll>,
+        /// The data version the caller has reached; absent: the whole data sets.
+        #[oai(name = "since", validator(maximum(value = "9007199254740991")))]
+        since: Query<Option<u64>>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+        caller: Data<&Caller>,
+    ) -> Result<FeedResponse, ApiError<Feed>> {
+        if !caller.brands().is_empty() {
+            return Err(ServiceError::Forbidden(format!(
+                "Access denied: the change feed carries every brand, and provider `{}` sees only some",
+                caller.provider.id
+            ))
+            .into());
+        }
+        let catalogue = state.store.catalogue();
+        let (now, kept_since) = (catalogue.data_version(), catalogue.changes_complete_since());
+        if let Some(since) = since.0
+            && (since < kept_since || since > now)
+        {
+            return Err(Problem::new(
+                StatusCode::GONE,
+                format!(
+                    "the change feed holds the changes since data version {kept_since} and this store is at {now}; data version {since} is out of its reach: refresh in full (this route without `since`, or syncTecdoc with refresh=true)"
+                ),
+            )
+            .into());
+        }
+        Ok(FeedResponse::new(
+            state.store.clone(),
+            catalogue,
+            import_type.0.get(),
+            since.0,
+        ))
+    }
+
+    /// Brings this catalogue up to the configured upstream's, as a job.
+    ///
+    /// The upstream is another partscat's change feed (settings `[sync] upstream`,
+    /// `provider`, `api_key`) or a directory of deliveries (`[sync] source_dir`).
+    /// `refresh=false` takes what changed since the last sync; `refresh=true` reloads the
+    /// data set in full, retiring what the upstream no longer holds. All or nothing, like an
+    /// import: a failed sync (unreachable upstream, refused key, a feed the upstream no longer
+    /// keeps, a malformed feed) leaves the catalogue as it was and says why in the job.
+    /// Answers like `importArticles`: the finished job, or 202 with the job to poll; 409 while
+    /// an import or sync runs, or where no upstream is configured.
+    #[oai(path = "/svc/syncTecdoc", method = "get", operation_id = "syncTecdoc")]
+    async fn sync_tecdoc(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The data set to synchronise, or `all`.
+        #[oai(
+            name = "importType",
+            example = "crate::server::svc::examples::import_type_or_all"
+        )]
+        import_type: Query<DataSetOrAll>,
+        /// `true`: reload in full instead of what changed since the last sync.
+        #[oai(name = "refresh", example = "crate::server::svc::examples::refresh")]
+        refresh: Query<bool>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        _provider: Query<String>,
+        _credentials: Credentials,
+        caller: Data<&Caller>,
+    ) -> Result<ImportAnswer, ApiError<Import>> {
+        let upstream = Upstream::configured(&state.settings.sync)
+            .map_err(|e| ServiceError::Conflict(e.to_string()))?;
+        let request = SyncRequest {
+            data_set: import_type.0.get(),
+            refresh: refresh.0,
+        };
+        let (job, task) =
+            state
+                .jobs
+                .start_sync(&state.store, upstream, request, &caller.provider.id)?;
+        Ok(answer_when_done(&state, &job, task).await)
+    }
+}
+
+/// The feed, streamed as the client reads it.
+pub struct FeedResponse(Response);
+
+impl FeedResponse {
+    fn new(
+        store: Arc<Store>,
+        catalogue: Arc<Catalogue>,
+        data_set: Option<ImportType>,
+        since: Option<u64>,
+    ) -> FeedResponse {
+        let (content_type, file) = match data_set {
+            Some(d) => (
+                "text/csv; charset=utf-8; header=present",
+                format!("{}.csv", d.name()),
+            ),
+            None => ("application/x-tar", "changes.tar".to_owned()),
+        };
+        let (version, store_id) = (catalogue.data_version(), store.id().to_owned());
+        let (tx, rx) = tokio::sync::mpsc::channel::<io::Result<Bytes>>(4);
+        tokio::task::spawn_blocking(move || {
+            let mut out = ChannelWriter {
+                tx,
+                buffer: Vec::with_capacity(CHUNK_BYTES),
+            };
+            let written = write_feed(&store, &catalogue, data_set, since, &mut out)
+                .and_then(|()| out.flush().map_err(|e| WriteError::Csv(e.into())));
+            if let Err(e) = written {
+                // The body ends with an error: the client sees a broken stream, not a short
+                // feed it could take for whole.
+                tracing::warn!(error = %e, "the change feed broke off");
+                let _ = out.tx.blocking_send(Err(io::Error::other(e.to_string())));
+            }
+        });
+        let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+            rx.recv().await.map(|item| (item, rx))
+        });
+        let mut response = Response::builder()
+            .status(StatusCode::OK)
+            .content_type(content_type)
+            .header(VERSION_HEADER, version.to_string())
+            .header(STORE_HEADER, store_id)
+            .header(
+                poem::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}\""),
+            )
+            .body(Body::from_bytes_stream(stream));
+        response.extensions_mut().insert(Streamed);
+        FeedResponse(response)
+    }
+}
+
+/// Writes the feed: one data set's file, or a tar of every data set's. The tar's files are
+/// written to the store's scratch directory first (a tar entry gives its size before its
+/// bytes), all from the one catalogue the response names.
+fn write_feed(
+    store: &Store,
+    catalogue: &Catalogue,
+    data_set: Option<ImportType>,
+    since: Option<u64>,
+    out: &mut ChannelWriter,
+) -> Result<(), WriteError> {
+    let write = |set: ImportType, to: &mut dyn Write| -> Result<u64, WriteError> {
+        match since {
+            Some(since) => import::write_changes(catalogue, set, since, to),
+            None => import::write_data_set(catalogue, set, to),
+        }
+    };
+    if let Some(set) = data_set {
+        write(set, out)?;
+        return Ok(());
+    }
+    let scratch = store.spill_dir()?;
+    let mut tar = tar::Builder::new(out);
+    for set in ImportType::ALL {
+        let name = format!("{}.csv", set.name());
+        let path = scratch.path().join(&name);
+        let file = std::fs::File::create(&path).map_err(|e| WriteError::Csv(e.into()))?;
+        write(set, &mut io::BufWriter::new(file))?;
+        tar.append_path_with_name(&path, &name)
+            .map_err(|e| WriteError::Csv(e.into()))?;
+        let _ = std::fs::remove_file(&path);
+    }
+    tar.into_inner().map_err(|e| WriteError::Csv(e.into()))?;
+    Ok(())
+}
+
+/// Hands what is written to the response body a chunk at a time; a client that has gone
+/// away makes the next write fail, which ends the feed.
+struct ChannelWriter {
+    tx: tokio::sync::mpsc::Sender<io::Result<Bytes>>,
+    buffer: Vec<u8>,
+}
+
+impl ChannelWriter {
+    fn send(&mut self) -> io::Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::replace(
+            &mut self.buffer,
+            Vec::with_capacity(CHUNK_BYTES),
+        ));
+        self.tx
+            .blocking_send(Ok(chunk))
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the client went away"))
+    }
+}
+
+impl Write for ChannelWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= CHUNK_BYTES {
+            self.send()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.send()
+    }
+}
+
+impl IntoResponse for FeedResponse {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl ApiResponse for FeedResponse {
+    fn meta() -> MetaResponses {
+        let text = || MetaSchemaRef::Inline(Box::new(MetaSchema::new("string")));
+        let header = |name: &str, description: &'static str, schema: MetaSchemaRef| MetaHeader {
+            name: name.into(),
+            description: Some(description.into()),
+            required: true,
+            deprecated: false,
+            schema,
+        };
+        MetaResponses {
+            responses: vec![MetaResponse {
+                description: "The feed, streamed: one data set's import file with the `change` column, or a tar of every data set's.",
+                status: Some(200),
+                status_range: None,
+                content: vec![
+                    MetaMediaType {
+                        content_type: "text/csv",
+                        schema: text(),
+                    },
+                    MetaMediaType {
+                        content_type: "application/x-tar",
+                        schema: MetaSchemaRef::Inline(Box::new(MetaSchema {
+                            format: Some("binary"),
+                            ..MetaSchema::new("string")
+                        })),
+                    },
+                ],
+                headers: vec![
+                    header(
+                        VERSION_HEADER,
+                        "The data version the feed brings its reader to: the next request's `since`.",
+                        MetaSchemaRef::Inline(Box::new(MetaSchema::new_with_format(
+                            "integer", "int64",
+                        ))),
+                    ),
+                    header(
+                        STORE_HEADER,
+                        "This store's identity: data versions count within one store's history.",
+                        text(),
+                    ),
+                ],
+            }],
+        }
+    }
+
+    fn register(_: &mut Registry) {}
+}
