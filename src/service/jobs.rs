@@ -217,6 +217,10 @@ impl Jobs {
             ));
         }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let phase = match request {
+            JobRequest::Import(_) => "reading",
+            JobRequest::Sync(_) => "starting",
+        };
         let job = Arc::new(Job {
             status: Mutex::new(JobStatus {
                 id,
@@ -225,7 +229,7 @@ impl Jobs {
                 started_by: started_by.to_owned(),
                 started_at: now(),
                 finished_at: None,
-                phase: "reading".into(),
+                phase: phase.into(),
                 bytes_read: 0,
                 bytes_total: 0,
                 report: None,

@@ -230,6 +230,7 @@ fn sync_from_feed(
             detail,
         }
     })?;
+    progress.phase("importing what the upstream sent");
     let names: Vec<&str> = data_sets.iter().map(|d| d.name()).collect();
     let reached = fetched.data_version.to_string();
     let next = mark.advanced(&label, &names, &reached);

@@ -109,7 +109,8 @@ impl<const OR_ALL: bool> Named<OR_ALL> {
 
 impl<const OR_ALL: bool> ParseFromParameter for Named<OR_ALL> {
     fn parse_from_parameter(value: &str) -> ParseResult<Self> {
-        Self::from_wire(value).ok_or_else(|| ParseError::custom("Expect a valid enumeration value."))
+        Self::from_wire(value)
+            .ok_or_else(|| ParseError::custom("Expect a valid enumeration value."))
     }
 }
 
