@@ -1,6 +1,8 @@
-//! Command-line interface: `serve`, `import`, `sync`, `check`, `gen`, `admin`.
+//! Command-line interface: `serve`, `import`, `sync`, `backup`, `restore`, `check`, `gen`,
+//! `admin`.
 
 mod admin;
+mod backup;
 mod progress;
 mod sync;
 
@@ -117,6 +119,25 @@ enum Command {
         #[arg(long)]
         refresh: bool,
     },
+    /// Write a backup of the store (catalogue, providers, grants, audit trail) to a file:
+    /// through the running server's admin socket, or from the store directly when it is
+    /// stopped.
+    Backup {
+        #[command(flatten)]
+        common: Common,
+        /// The backup file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Restore a backup into an empty store directory (--data); a damaged or foreign file is
+    /// refused with nothing written.
+    Restore {
+        #[command(flatten)]
+        common: Common,
+        /// The backup file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
     /// Verify that every index agrees with the data; print counts and a content checksum.
     Check {
         #[command(flatten)]
@@ -223,6 +244,12 @@ fn run(command: Command) -> Result<ExitCode, String> {
             path,
         ),
         Command::Admin(args) => admin::run(args),
+        Command::Backup { common, out } => {
+            backup::backup(settings(&common, Vec::new(), None)?, &out)
+        }
+        Command::Restore { common, file } => {
+            backup::restore(settings(&common, Vec::new(), None)?, &file)
+        }
         Command::Sync {
             common,
             import_type,

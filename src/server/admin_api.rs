@@ -7,6 +7,7 @@
 //! - `GET|PATCH|DELETE /admin/providers/:id` (PATCH takes a `Change`)
 //! - `GET /admin/audit?limit=N`
 //! - `POST /admin/sync` (a `SyncOrder`; 202 with the job), `GET /admin/jobs/:id`
+//! - `GET /admin/backup`: the store's backup, streamed
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -47,6 +48,29 @@ pub fn routes() -> Route {
         .at("/audit", get(audit_trail))
         .at("/sync", poem::post(start_sync))
         .at("/jobs/:id", get(show_job))
+        .at("/backup", get(backup))
+}
+
+#[handler]
+async fn backup(state: Data<&Arc<AppState>>) -> Response {
+    let store = state.store.clone();
+    let body = super::streaming::written_body(move |out| {
+        let summary = store.backup(out).map_err(|e| e.to_string())?;
+        tracing::info!(
+            data_version = summary.data_version,
+            entries = summary.entries,
+            bytes = summary.bytes,
+            "backup written"
+        );
+        Ok(())
+    });
+    let mut response = Response::builder()
+        .status(StatusCode::OK)
+        .content_type("application/octet-stream")
+        .header(poem::http::header::CACHE_CONTROL, "no-store")
+        .body(body);
+    response.extensions_mut().insert(super::streaming::Streamed);
+    response
 }
 
 /// What `partscat sync` asks of a running server.

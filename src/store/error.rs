@@ -19,7 +19,9 @@ pub enum StoreError {
         found: u32,
         supported: u32,
     },
-    #[error("the store at {0} is corrupt: {1}; restore it from a backup")]
+    #[error(
+        "the store at {0} is corrupt: {1}; restore it from a backup (`partscat restore --data EMPTY_DIR FILE`, then point data_dir at it)"
+    )]
     Corrupt(PathBuf, String),
     #[error("cannot open the store at {0}: {1}")]
     Unopenable(PathBuf, String),

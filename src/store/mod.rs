@@ -6,6 +6,7 @@
 //! `docs/store-layout.md`.
 
 mod audit;
+mod backup;
 mod catalogue_view;
 pub mod check;
 mod codec;
@@ -32,6 +33,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 pub use audit::AuditEntry;
+pub use backup::{BackupSummary, RestoreError, restore};
 pub use catalogue_view::{Catalogue, Change, CrossHit, Names, NumberMatch};
 pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};

@@ -4,10 +4,9 @@
 use std::io::{self, Write};
 use std::sync::Arc;
 
-use bytes::Bytes;
 use poem::http::StatusCode;
 use poem::web::Data;
-use poem::{Body, IntoResponse, Response};
+use poem::{IntoResponse, Response};
 use poem_openapi::param::Query;
 use poem_openapi::registry::{
     MetaHeader, MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry,
@@ -21,14 +20,11 @@ use crate::import::{self, ImportType, WriteError};
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Feed, Import, Problem};
-use crate::server::streaming::Streamed;
+use crate::server::streaming::{Streamed, written_body};
 use crate::service::ServiceError;
 use crate::service::caller::Caller;
 use crate::service::sync::{STORE_HEADER, SyncRequest, Upstream, VERSION_HEADER};
 use crate::store::{Catalogue, Store};
-
-/// A feed goes out in chunks of about this much.
-const CHUNK_BYTES: usize = 64 * 1024;
 
 pub struct SyncApi;
 
@@ -153,23 +149,8 @@ impl FeedResponse {
             None => ("application/x-tar", "changes.tar".to_owned()),
         };
         let (version, store_id) = (catalogue.data_version(), store.id().to_owned());
-        let (tx, rx) = tokio::sync::mpsc::channel::<io::Result<Bytes>>(4);
-        tokio::task::spawn_blocking(move || {
-            let mut out = ChannelWriter {
-                tx,
-                buffer: Vec::with_capacity(CHUNK_BYTES),
-            };
-            let written = write_feed(&store, &catalogue, data_set, since, &mut out)
-                .and_then(|()| out.flush().map_err(|e| WriteError::Csv(e.into())));
-            if let Err(e) = written {
-                // The body ends with an error: the client sees a broken stream, not a short
-                // feed it could take for whole.
-                tracing::warn!(error = %e, "the change feed broke off");
-                let _ = out.tx.blocking_send(Err(io::Error::other(e.to_string())));
-            }
-        });
-        let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-            rx.recv().await.map(|item| (item, rx))
+        let body = written_body(move |out| {
+            write_feed(&store, &catalogue, data_set, since, out).map_err(|e| e.to_string())
         });
         let mut response = Response::builder()
             .status(StatusCode::OK)
@@ -180,7 +161,7 @@ impl FeedResponse {
                 poem::http::header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{file}\""),
             )
-            .body(Body::from_bytes_stream(stream));
+            .body(body);
         response.extensions_mut().insert(Streamed);
         FeedResponse(response)
     }
@@ -194,7 +175,7 @@ fn write_feed(
     catalogue: &Catalogue,
     data_set: Option<ImportType>,
     since: Option<u64>,
-    out: &mut ChannelWriter,
+    out: &mut dyn Write,
 ) -> Result<(), WriteError> {
     let write = |set: ImportType, to: &mut dyn Write| -> Result<u64, WriteError> {
         match since {
@@ -219,42 +200,6 @@ fn write_feed(
     }
     tar.into_inner().map_err(|e| WriteError::Csv(e.into()))?;
     Ok(())
-}
-
-/// Hands what is written to the response body a chunk at a time; a client that has gone
-/// away makes the next write fail, which ends the feed.
-struct ChannelWriter {
-    tx: tokio::sync::mpsc::Sender<io::Result<Bytes>>,
-    buffer: Vec<u8>,
-}
-
-impl ChannelWriter {
-    fn send(&mut self) -> io::Result<()> {
-        if self.buffer.is_empty() {
-            return Ok(());
-        }
-        let chunk = Bytes::from(std::mem::replace(
-            &mut self.buffer,
-            Vec::with_capacity(CHUNK_BYTES),
-        ));
-        self.tx
-            .blocking_send(Ok(chunk))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the client went away"))
-    }
-}
-
-impl Write for ChannelWriter {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.buffer.extend_from_slice(bytes);
-        if self.buffer.len() >= CHUNK_BYTES {
-            self.send()?;
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.send()
-    }
 }
 
 impl IntoResponse for FeedResponse {

@@ -1,0 +1,96 @@
+//! `partscat backup` and `partscat restore`. A backup of a running server's store is written
+//! by the server and fetched over its admin socket (only one process can open the store); of
+//! a stopped one, here. Either way the file appears under its name only once it is whole.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use partscat::config::Settings;
+use partscat::store::{self, check};
+
+pub fn backup(settings: Settings, out: &Path) -> Result<ExitCode, String> {
+    let partial = partial_name(out);
+    let written = write_backup(&settings, &partial);
+    let summary = match written {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+    };
+    std::fs::rename(&partial, out).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("backup written to {}: {summary}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `FILE.partial` beside `FILE`.
+fn partial_name(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+fn write_backup(settings: &Settings, to: &Path) -> Result<String, String> {
+    let mut file = std::fs::File::create(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    if let Some(path) = settings.admin_socket_path()
+        && std::os::unix::net::UnixStream::connect(&path).is_ok()
+    {
+        let client = reqwest::blocking::Client::builder()
+            .unix_socket(path.as_path())
+            .timeout(None)
+            .build()
+            .map_err(|e| format!("cannot reach the admin socket {}: {e}", path.display()))?;
+        let mut response = client
+            .get("http://partscat/admin/backup")
+            .header("X-Partscat-Operator", super::admin::user_name())
+            .send()
+            .map_err(|e| format!("the admin API did not answer: {e}"))?;
+        if !response.status().is_success() {
+            return Err(format!(
+                "the server refused the backup ({})",
+                response.status()
+            ));
+        }
+        let bytes = response
+            .copy_to(&mut file)
+            .map_err(|e| format!("the backup broke off: {e}"))?;
+        file.sync_all()
+            .map_err(|e| format!("{}: {e}", to.display()))?;
+        return Ok(format!("{bytes} bytes from the running server"));
+    }
+    if !settings.data_dir.join("db").exists() {
+        return Err(format!(
+            "there is no store at {} (and no server answers on its admin socket)",
+            settings.data_dir.display()
+        ));
+    }
+    let store = super::open_store(settings)?;
+    let summary = store.backup(&mut file).map_err(|e| e.to_string())?;
+    file.flush()
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("{}: {e}", to.display()))?;
+    Ok(format!(
+        "data version {}, {} entries in {} trees, {} bytes",
+        summary.data_version, summary.entries, summary.trees, summary.bytes
+    ))
+}
+
+pub fn restore(settings: Settings, file: &Path) -> Result<ExitCode, String> {
+    let summary = store::restore(&settings.data_dir, file).map_err(|e| e.to_string())?;
+    let store = super::open_store(&settings)?;
+    let report = check::check(&store).map_err(|e| e.to_string())?;
+    println!(
+        "restored {} into {}: data version {}, {} entries; checksum {}",
+        file.display(),
+        settings.data_dir.display(),
+        summary.data_version,
+        summary.entries,
+        report.checksum
+    );
+    Ok(if report.is_sound() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
