@@ -507,6 +507,66 @@ impl<J: Type> ApiResponse for ExportResponse<J> {
     }
 }
 
+/// A body that `write` writes on the blocking pool, handed to the client a chunk at a time as
+/// it reads (a slow reader holds the writer back; one that goes away makes the next write
+/// fail). An error ends the body broken, so that a client cannot take a short body for a
+/// whole one.
+pub fn written_body(
+    write: impl FnOnce(&mut dyn io::Write) -> Result<(), String> + Send + 'static,
+) -> Body {
+    let (tx, rx) = tokio::sync::mpsc::channel::<io::Result<Bytes>>(4);
+    tokio::task::spawn_blocking(move || {
+        let mut out = ChannelWriter {
+            tx,
+            buffer: Vec::with_capacity(CHUNK_BYTES),
+        };
+        let written =
+            write(&mut out).and_then(|()| io::Write::flush(&mut out).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            tracing::warn!(error = %e, "a streamed answer broke off");
+            let _ = out.tx.blocking_send(Err(io::Error::other(e)));
+        }
+    });
+    Body::from_bytes_stream(futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|item| (item, rx))
+    }))
+}
+
+/// Hands what is written to a response body a chunk at a time.
+struct ChannelWriter {
+    tx: tokio::sync::mpsc::Sender<io::Result<Bytes>>,
+    buffer: Vec<u8>,
+}
+
+impl ChannelWriter {
+    fn send(&mut self) -> io::Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let chunk = Bytes::from(std::mem::replace(
+            &mut self.buffer,
+            Vec::with_capacity(CHUNK_BYTES),
+        ));
+        self.tx
+            .blocking_send(Ok(chunk))
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the client went away"))
+    }
+}
+
+impl io::Write for ChannelWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        if self.buffer.len() >= CHUNK_BYTES {
+            self.send()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.send()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -577,65 +637,5 @@ mod tests {
             csv(&["a,b", "say \"hi\"", "plain", "two\nlines"]),
             "\"a,b\",\"say \"\"hi\"\"\",plain,\"two\nlines\"\r\n"
         );
-    }
-}
-
-/// A body that `write` writes on the blocking pool, handed to the client a chunk at a time as
-/// it reads (a slow reader holds the writer back; one that goes away makes the next write
-/// fail). An error ends the body broken, so that a client cannot take a short body for a
-/// whole one.
-pub fn written_body(
-    write: impl FnOnce(&mut dyn io::Write) -> Result<(), String> + Send + 'static,
-) -> Body {
-    let (tx, rx) = tokio::sync::mpsc::channel::<io::Result<Bytes>>(4);
-    tokio::task::spawn_blocking(move || {
-        let mut out = ChannelWriter {
-            tx,
-            buffer: Vec::with_capacity(CHUNK_BYTES),
-        };
-        let written =
-            write(&mut out).and_then(|()| io::Write::flush(&mut out).map_err(|e| e.to_string()));
-        if let Err(e) = written {
-            tracing::warn!(error = %e, "a streamed answer broke off");
-            let _ = out.tx.blocking_send(Err(io::Error::other(e)));
-        }
-    });
-    Body::from_bytes_stream(futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|item| (item, rx))
-    }))
-}
-
-/// Hands what is written to a response body a chunk at a time.
-struct ChannelWriter {
-    tx: tokio::sync::mpsc::Sender<io::Result<Bytes>>,
-    buffer: Vec<u8>,
-}
-
-impl ChannelWriter {
-    fn send(&mut self) -> io::Result<()> {
-        if self.buffer.is_empty() {
-            return Ok(());
-        }
-        let chunk = Bytes::from(std::mem::replace(
-            &mut self.buffer,
-            Vec::with_capacity(CHUNK_BYTES),
-        ));
-        self.tx
-            .blocking_send(Ok(chunk))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the client went away"))
-    }
-}
-
-impl io::Write for ChannelWriter {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.buffer.extend_from_slice(bytes);
-        if self.buffer.len() >= CHUNK_BYTES {
-            self.send()?;
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.send()
     }
 }
