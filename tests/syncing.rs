@@ -34,6 +34,18 @@ fn serve_following(data: &Path, upstream: &str, key: &str) -> Served {
     Served::start_with_env(data, &["--demo", "--demo-key", DEMO_KEY], &vars)
 }
 
+/// The demo appliance whose change feed keeps only the last data version's changes.
+fn upstream_keeping_one_version(data: &Path) -> Served {
+    Served::start_with_env(
+        data,
+        &["--demo", "--demo-key", DEMO_KEY],
+        &[
+            ("PARTSCAT_CHANGE_FEED_VERSIONS", "1"),
+            ("PARTSCAT_IMPORT_WAIT_MS", "5000"),
+        ],
+    )
+}
+
 /// Polls a job to its end.
 fn finished(s: &Served, mut job: Value) -> Value {
     let deadline = Instant::now() + Duration::from_secs(300);
@@ -175,6 +187,15 @@ fn imports_on_the_upstream_reach_the_downstream_incrementally_and_in_full() {
     assert_eq!(job["state"], "succeeded", "{job}");
     assert!(changed(&job, "prices", "removed") >= 1, "{job}");
 
+    // From the command line, while the downstream runs: its job, over the admin socket.
+    let o = common::partscat(&["sync", "--data", path(&down.data)]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("of the running server"),
+        "{}",
+        common::text(&o)
+    );
+
     let (up_sum, down_sum) = (checksum_after_stop(&mut up), checksum_after_stop(&mut down));
     assert_eq!(up_sum, down_sum);
 }
@@ -182,14 +203,7 @@ fn imports_on_the_upstream_reach_the_downstream_incrementally_and_in_full() {
 #[test]
 fn the_feed_is_import_files_with_a_change_column_and_410_before_its_history() {
     let dir = tempfile::tempdir().unwrap();
-    let up = Served::start_with_env(
-        &dir.path().join("up"),
-        &["--demo", "--demo-key", DEMO_KEY],
-        &[
-            ("PARTSCAT_CHANGE_FEED_VERSIONS", "1"),
-            ("PARTSCAT_IMPORT_WAIT_MS", "5000"),
-        ],
-    );
+    let up = upstream_keeping_one_version(&dir.path().join("up"));
     let inbox = dir.path().join("up-inbox");
     let loaded = up.get("/svc/changes?importType=prices");
     assert_eq!(loaded.status, 200);
@@ -245,14 +259,7 @@ fn the_feed_is_import_files_with_a_change_column_and_410_before_its_history() {
 #[test]
 fn a_refused_key_nobody_listening_and_a_gap_fail_with_the_cause_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let up = Served::start_with_env(
-        &dir.path().join("up"),
-        &["--demo", "--demo-key", DEMO_KEY],
-        &[
-            ("PARTSCAT_CHANGE_FEED_VERSIONS", "1"),
-            ("PARTSCAT_IMPORT_WAIT_MS", "5000"),
-        ],
-    );
+    let up = upstream_keeping_one_version(&dir.path().join("up"));
     let inbox = dir.path().join("up-inbox");
 
     let refused = serve_following(&dir.path().join("refused"), &up.base, "pc_wrong_key");
