@@ -387,6 +387,15 @@ fn kill_9_during_a_sync_leaves_the_old_or_the_new_catalogue() {
         let mut job = down
             .get("/svc/syncTecdoc?importType=all&refresh=true")
             .json();
+        // One import or sync at a time.
+        for busy in [
+            "/svc/syncTecdoc?importType=prices&refresh=false",
+            "/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=true",
+        ] {
+            let r = down.get(busy);
+            assert_eq!(r.status, 409, "{busy}: {}", r.text());
+            assert!(r.text().contains("already running"), "{}", r.text());
+        }
         let phase = |job: &Value| job["progress"]["phase"].as_str().unwrap().to_owned();
         while phase(&job) == "starting" || phase(&job).starts_with("fetching") != fetching {
             assert_eq!(
@@ -494,4 +503,18 @@ fn a_directory_of_deliveries_is_followed_in_order_from_the_command_line() {
     );
     assert!(import(&by_hand, &[path(&deliveries.join("2026-11-03"))]).0);
     assert_eq!(check(&down).1, check(&by_hand).1);
+
+    // A refresh takes the newest delivery's prices as the whole data set: the others go.
+    let o = sync(&["--type", "prices", "--refresh"]);
+    let said = common::text(&o);
+    assert!(o.status.success(), "{said}");
+    let line = said.lines().find(|l| l.starts_with("prices")).unwrap();
+    let removed: u64 = line
+        .split(',')
+        .find(|c| c.contains("removed"))
+        .and_then(|c| c.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let demo_prices = prices.lines().count() as u64 - 1;
+    assert_eq!(removed, demo_prices - 1, "{said}");
 }

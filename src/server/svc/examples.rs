@@ -47,7 +47,7 @@ pub fn import_type() -> DataSet {
 }
 
 pub fn import_type_or_all() -> DataSetOrAll {
-    DataSetOrAll::of(None)
+    DataSetOrAll::of(Some(ImportType::Prices))
 }
 
 /// `dryRun`: the example import validates and writes nothing.
