@@ -98,6 +98,44 @@ pub struct Settings {
     pub change_feed: crate::store::ChangeRetention,
     /// Where `syncTecdoc` takes the catalogue from.
     pub sync: SyncSettings,
+    /// The media store, where its files come from, and where DMM packages go.
+    pub media: MediaSettings,
+}
+
+/// The settings of `apiDMM`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaSettings {
+    /// The local media store; unset: `<data_dir>-media` beside the store.
+    pub dir: PathBuf,
+    /// Where frames (and images) are fetched from: an `http(s)://` base or a directory.
+    pub source: Option<String>,
+    /// Where packages are published: an `http(s)://` endpoint or a directory.
+    pub publish_target: Option<String>,
+    /// HTTP Basic credentials for an HTTP publish target: the user, and a file holding the
+    /// password (its first line).
+    pub publish_user: Option<String>,
+    pub publish_password_file: Option<PathBuf>,
+    /// Whether `download360` fetches the brand's images and documents too.
+    pub download_images: bool,
+    /// A file larger than this is refused, in MiB.
+    pub max_file_mb: u64,
+    /// Downloads at once.
+    pub concurrency: u32,
+}
+
+impl Default for MediaSettings {
+    fn default() -> Self {
+        MediaSettings {
+            dir: PathBuf::new(),
+            source: None,
+            publish_target: None,
+            publish_user: None,
+            publish_password_file: None,
+            download_images: false,
+            max_file_mb: 50,
+            concurrency: 4,
+        }
+    }
 }
 
 /// The upstream `syncTecdoc` follows: another partscat's change feed, or a directory of
@@ -142,19 +180,25 @@ impl Default for Settings {
             csv_spreadsheet: false,
             change_feed: crate::store::ChangeRetention::default(),
             sync: SyncSettings::default(),
+            media: MediaSettings::default(),
         }
     }
 }
 
 /// The inbox beside the store: `/var/lib/partscat` → `/var/lib/partscat-inbox`.
 fn default_inbox(data_dir: &Path) -> PathBuf {
+    beside(data_dir, "inbox")
+}
+
+/// A directory beside the store: `/var/lib/partscat` → `/var/lib/partscat-<what>`.
+fn beside(data_dir: &Path, what: &str) -> PathBuf {
     match data_dir.file_name() {
         Some(name) => {
             let mut name = name.to_os_string();
-            name.push("-inbox");
+            name.push(format!("-{what}"));
             data_dir.with_file_name(name)
         }
-        None => data_dir.join("inbox"),
+        None => data_dir.join(what),
     }
 }
 
@@ -200,6 +244,14 @@ struct FileLayer {
     csv_spreadsheet: Option<bool>,
     change_feed_versions: Option<u32>,
     change_feed_days: Option<u32>,
+    media_dir: Option<PathBuf>,
+    media_source: Option<String>,
+    publish_target: Option<String>,
+    publish_user: Option<String>,
+    publish_password_file: Option<PathBuf>,
+    media_download_images: Option<bool>,
+    media_max_file_mb: Option<u64>,
+    media_concurrency: Option<u32>,
     catalogue: Option<CatalogueLayer>,
     sync: Option<SyncLayer>,
 }
@@ -240,7 +292,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 28] = [
+pub const SETTINGS: [Setting; 36] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -282,6 +334,22 @@ pub const SETTINGS: [Setting; 28] = [
         "100",
     ),
     setting("change_feed_days", "PARTSCAT_CHANGE_FEED_DAYS", "30"),
+    setting("media_dir", "PARTSCAT_MEDIA_DIR", "<data_dir>-media"),
+    setting("media_source", "PARTSCAT_MEDIA_SOURCE", "none"),
+    setting("publish_target", "PARTSCAT_PUBLISH_TARGET", "none"),
+    setting("publish_user", "PARTSCAT_PUBLISH_USER", "none"),
+    setting(
+        "publish_password_file",
+        "PARTSCAT_PUBLISH_PASSWORD_FILE",
+        "none",
+    ),
+    setting(
+        "media_download_images",
+        "PARTSCAT_MEDIA_DOWNLOAD_IMAGES",
+        "false",
+    ),
+    setting("media_max_file_mb", "PARTSCAT_MEDIA_MAX_FILE_MB", "50"),
+    setting("media_concurrency", "PARTSCAT_MEDIA_CONCURRENCY", "4"),
     setting(
         "catalogue.exhaust_genarts",
         "PARTSCAT_EXHAUST_GENARTS",
@@ -678,6 +746,34 @@ impl Settings {
             settings.sync.source_dir = Some(PathBuf::from(v));
         }
         check_sync(&settings.sync).map_err(ConfigError::Sync)?;
+        if let Some(v) = env("PARTSCAT_MEDIA_DIR") {
+            settings.media.dir = PathBuf::from(v);
+        }
+        if let Some(v) = text("PARTSCAT_MEDIA_SOURCE") {
+            settings.media.source = Some(v);
+        }
+        if let Some(v) = text("PARTSCAT_PUBLISH_TARGET") {
+            settings.media.publish_target = Some(v);
+        }
+        if let Some(v) = text("PARTSCAT_PUBLISH_USER") {
+            settings.media.publish_user = Some(v);
+        }
+        if let Some(v) = text("PARTSCAT_PUBLISH_PASSWORD_FILE") {
+            settings.media.publish_password_file = Some(PathBuf::from(v));
+        }
+        if let Some(b) = env_number(&env, "PARTSCAT_MEDIA_DOWNLOAD_IMAGES", "true or false")? {
+            settings.media.download_images = b;
+        }
+        if let Some(v) = env("PARTSCAT_MEDIA_MAX_FILE_MB") {
+            settings.media.max_file_mb = u64::from(
+                at_least_one(&v, "MiB")
+                    .map_err(|e| ConfigError::Env("PARTSCAT_MEDIA_MAX_FILE_MB", e))?,
+            );
+        }
+        if let Some(v) = env("PARTSCAT_MEDIA_CONCURRENCY") {
+            settings.media.concurrency = at_least_one(&v, "downloads")
+                .map_err(|e| ConfigError::Env("PARTSCAT_MEDIA_CONCURRENCY", e))?;
+        }
 
         if !overrides.listen.is_empty() {
             settings.listen = overrides.listen.clone();
@@ -690,6 +786,9 @@ impl Settings {
         }
         if settings.inbox.as_os_str().is_empty() {
             settings.inbox = default_inbox(&settings.data_dir);
+        }
+        if settings.media.dir.as_os_str().is_empty() {
+            settings.media.dir = beside(&settings.data_dir, "media");
         }
         // Relative to where `serve` was started: made absolute once, so the log and the errors
         // name the directory that is read.
@@ -801,6 +900,35 @@ impl Settings {
         if let Some(n) = layer.change_feed_days {
             self.change_feed.days = at_least_one(&n.to_string(), "days")
                 .map_err(|e| fail(format!("change_feed_days: {e}")))?;
+        }
+        let text = |v: Option<String>| v.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
+        if let Some(d) = layer.media_dir {
+            self.media.dir = d;
+        }
+        if let Some(v) = text(layer.media_source) {
+            self.media.source = Some(v);
+        }
+        if let Some(v) = text(layer.publish_target) {
+            self.media.publish_target = Some(v);
+        }
+        if let Some(v) = text(layer.publish_user) {
+            self.media.publish_user = Some(v);
+        }
+        if let Some(f) = layer.publish_password_file {
+            self.media.publish_password_file = Some(f);
+        }
+        if let Some(b) = layer.media_download_images {
+            self.media.download_images = b;
+        }
+        if let Some(n) = layer.media_max_file_mb {
+            self.media.max_file_mb = u64::from(
+                at_least_one(&n.to_string(), "MiB")
+                    .map_err(|e| fail(format!("media_max_file_mb: {e}")))?,
+            );
+        }
+        if let Some(n) = layer.media_concurrency {
+            self.media.concurrency = at_least_one(&n.to_string(), "downloads")
+                .map_err(|e| fail(format!("media_concurrency: {e}")))?;
         }
         if let Some(sync) = layer.sync {
             let url =

@@ -7,6 +7,7 @@ pub mod config;
 pub mod demo;
 pub mod generate;
 pub mod import;
+pub mod media;
 pub mod server;
 pub mod service;
 pub mod store;

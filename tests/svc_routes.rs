@@ -286,7 +286,7 @@ fn exports_reject_bad_identifiers_and_booleans() {
 }
 
 #[test]
-fn routes_of_a_later_release_say_so_and_sync_needs_an_upstream() {
+fn sync_and_packages_say_what_they_need_that_is_not_configured() {
     let s = demo();
     let body = assert_problem(
         &s,
@@ -308,8 +308,12 @@ fn routes_of_a_later_release_say_so_and_sync_needs_an_upstream() {
         400,
         Some("importType"),
     );
-    let body = assert_problem(&s, "/svc/apiDMM?brand_id=1", 501, None);
-    assert!(body["detail"].as_str().unwrap().contains("apiDMM"));
+    // apiDMM: what it needs and is not configured is a 409 naming the setting.
+    let body = assert_problem(&s, "/svc/apiDMM?brand_id=1&publish=true", 409, None);
+    assert!(body["detail"].as_str().unwrap().contains("publish_target"));
+    let body = assert_problem(&s, "/svc/apiDMM?brand_id=1&download360=true", 409, None);
+    assert!(body["detail"].as_str().unwrap().contains("media_source"));
+    assert_problem(&s, "/svc/apiDMM?brand_id=999", 404, None);
     assert_problem(
         &s,
         "/svc/syncTecdoc?importType=articles&refresh=maybe",

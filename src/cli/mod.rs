@@ -3,7 +3,9 @@
 
 mod admin;
 mod backup;
+mod dmm;
 mod progress;
+mod server_job;
 mod sync;
 
 use std::net::SocketAddr;
@@ -118,6 +120,21 @@ enum Command {
         /// what changed since the last sync.
         #[arg(long)]
         refresh: bool,
+    },
+    /// Build a brand's DMM package (apiDMM): its media manifest and files from the media
+    /// store, optionally fetching 360-degree frames first and publishing it after.
+    Dmm {
+        #[command(flatten)]
+        common: Common,
+        /// The brand.
+        #[arg(long, value_name = "ID")]
+        brand: u32,
+        /// Fetch the 360-degree frames the media store lacks from media_source first.
+        #[arg(long)]
+        download360: bool,
+        /// Deliver the package to publish_target.
+        #[arg(long)]
+        publish: bool,
     },
     /// Write a backup of the store (catalogue, providers, grants, audit trail) to a file:
     /// through the running server's admin socket, or from the store directly when it is
@@ -244,6 +261,19 @@ fn run(command: Command) -> Result<ExitCode, String> {
             path,
         ),
         Command::Admin(args) => admin::run(args),
+        Command::Dmm {
+            common,
+            brand,
+            download360,
+            publish,
+        } => dmm::run(
+            settings(&common, Vec::new(), None)?,
+            partscat::service::dmm::DmmRequest {
+                brand_id: brand,
+                publish,
+                download360,
+            },
+        ),
         Command::Backup { common, out } => {
             backup::backup(settings(&common, Vec::new(), None)?, &out)
         }

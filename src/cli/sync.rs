@@ -3,17 +3,10 @@
 //! when it is stopped, here, on the store directly. A progress bar either way.
 
 use std::process::ExitCode;
-use std::time::Duration;
-
-use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::Value;
 
 use partscat::config::Settings;
 use partscat::import::ImportType;
 use partscat::service::sync::{self, SyncRequest, Upstream};
-
-/// How often a running server's job is asked how far it is.
-const POLL: Duration = Duration::from_millis(250);
 
 pub fn run(settings: Settings, data_set: &str, refresh: bool) -> Result<ExitCode, String> {
     let data_set = match data_set {
@@ -26,14 +19,8 @@ pub fn run(settings: Settings, data_set: &str, refresh: bool) -> Result<ExitCode
         })?),
     };
     let request = SyncRequest { data_set, refresh };
-    if let Some(path) = settings.admin_socket_path()
-        && std::os::unix::net::UnixStream::connect(&path).is_ok()
+    if let Some(client) = super::server_job::admin_client(settings.admin_socket_path().as_deref())?
     {
-        let client = reqwest::blocking::Client::builder()
-            .unix_socket(path.as_path())
-            .timeout(Duration::from_secs(30))
-            .build()
-            .map_err(|e| format!("cannot reach the admin socket {}: {e}", path.display()))?;
         return through_server(&client, request);
     }
     let upstream = Upstream::configured(&settings.sync).map_err(|e| e.to_string())?;
@@ -67,26 +54,8 @@ fn through_server(
         "importType": request.data_set.map_or("all", |d| d.name()),
         "refresh": request.refresh,
     });
-    let mut job = call(client.post("http://partscat/admin/sync").json(&order))?;
-    let id = job["id"].as_u64().ok_or("the server answered no job")?;
-    let bar = ProgressBar::new_spinner().with_style(
-        ProgressStyle::with_template("{spinner} {msg} {bytes}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    while job["state"] == "running" {
-        bar.set_message(job["progress"]["phase"].as_str().unwrap_or("").to_owned());
-        bar.set_position(job["progress"]["bytesRead"].as_u64().unwrap_or(0));
-        bar.tick();
-        std::thread::sleep(POLL);
-        job = call(client.get(format!("http://partscat/admin/jobs/{id}")))?;
-    }
-    bar.finish_and_clear();
-    if job["state"] != "succeeded" {
-        return Err(job["error"]
-            .as_str()
-            .unwrap_or("the sync failed; the server's log says why")
-            .to_owned());
-    }
+    let job = super::server_job::run(client, "sync", &order)?;
+    let id = &job["id"];
     let report = &job["sync"];
     println!(
         "synchronised from {}: {} → {} (job {id} of the running server)",
@@ -106,23 +75,4 @@ fn through_server(
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// One call to the admin API; a problem+json answer becomes its `detail`.
-fn call(request: reqwest::blocking::RequestBuilder) -> Result<Value, String> {
-    let response = request
-        .header("X-Partscat-Operator", super::admin::user_name())
-        .send()
-        .map_err(|e| format!("the admin API did not answer: {e}"))?;
-    let ok = response.status().is_success();
-    let body: Value = response
-        .json()
-        .map_err(|e| format!("the admin API's answer cannot be read: {e}"))?;
-    if !ok {
-        return Err(body["detail"]
-            .as_str()
-            .unwrap_or("the admin API refused")
-            .to_owned());
-    }
-    Ok(body)
 }

@@ -8,6 +8,7 @@
 //! - `GET /admin/audit?limit=N`
 //! - `POST /admin/sync` (a `SyncOrder`; 202 with the job), `GET /admin/jobs/:id`
 //! - `GET /admin/backup`: the store's backup, streamed
+//! - `POST /admin/dmm` (a `DmmOrder`; 202 with the job)
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -49,6 +50,48 @@ pub fn routes() -> Route {
         .at("/sync", poem::post(start_sync))
         .at("/jobs/:id", get(show_job))
         .at("/backup", get(backup))
+        .at("/dmm", poem::post(start_dmm))
+}
+
+/// What `partscat dmm` asks of a running server.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DmmOrder {
+    pub brand_id: u32,
+    #[serde(default)]
+    pub publish: bool,
+    #[serde(default)]
+    pub download360: bool,
+}
+
+#[handler]
+async fn start_dmm(
+    req: &Request,
+    state: Data<&Arc<AppState>>,
+    body: Body,
+) -> Result<Response, Problem> {
+    use crate::service::dmm::{DmmError, DmmRequest, MediaSetup};
+    let order: DmmOrder = read_json(body, "DMM order").await?;
+    crate::service::exports::known_brand(&state.store.catalogue(), order.brand_id)
+        .map_err(Problem::from)?;
+    let request = DmmRequest {
+        brand_id: order.brand_id,
+        publish: order.publish,
+        download360: order.download360,
+    };
+    let setup = MediaSetup::configured(&state.settings.media, &request).map_err(|e| match e {
+        DmmError::Refused(e) => Problem::from(e),
+        e => Problem::new(StatusCode::CONFLICT, e.to_string()),
+    })?;
+    let started_by = operator(req)?.0;
+    let (job, _) = state
+        .jobs
+        .start_dmm(&state.store, setup, request, &started_by)
+        .map_err(Problem::from)?;
+    Ok(json_answer(
+        StatusCode::ACCEPTED,
+        &super::svc::job_status(&job),
+    ))
 }
 
 #[handler]

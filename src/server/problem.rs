@@ -144,8 +144,8 @@ status_sets! {
     Import = [400, 401, 403, 404, 409, 429, 503];
     /// The change feed: a data version it no longer keeps is gone.
     Feed = [400, 401, 403, 410, 429, 503];
-    /// Routes a later release implements.
-    Unimplemented = [400, 401, 403, 429, 501];
+    /// A brand's DMM package: the brand may be unknown; one package per brand at a time.
+    Package = [400, 401, 403, 404, 409, 429, 503];
 }
 
 /// A `Problem` whose documented statuses are `S`'s.
@@ -187,13 +187,14 @@ fn description(status: u16) -> &'static str {
         401 => "The provider is unknown or disabled, or the credentials are missing or wrong.",
         403 => "Access denied: the caller's address, scope or brands do not allow this.",
         404 => "What the request names does not exist in the catalogue.",
-        409 => "An import or synchronisation is already running, or no upstream is configured.",
+        409 => {
+            "An import, synchronisation or the same brand's package is already running, or what the call needs is not configured."
+        }
         410 => {
             "The change feed no longer holds the changes since this data version; refresh in full."
         }
         413 => "The request body is too large.",
         429 => "Too many requests; retry after the time in `Retry-After`.",
-        501 => "This release does not implement the route yet.",
         503 => "The catalogue is still loading.",
         _ => "An error.",
     }

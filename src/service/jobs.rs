@@ -1,6 +1,6 @@
-//! The job runner: work that outlasts a request (imports and syncs; media packages next) runs
-//! on a blocking thread as a numbered job whose progress and outcome callers poll. One import
-//! or sync at a time; the last finished jobs stay readable.
+//! The job runner: work that outlasts a request (imports, syncs, DMM packages) runs on a
+//! blocking thread as a numbered job whose progress and outcome callers poll. One import or
+//! sync at a time, one package per brand at a time; the last finished jobs stay readable.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::ServiceError;
+use super::dmm::{self, DmmReport, DmmRequest, MediaSetup};
 use super::sync::{self, SyncReport, SyncRequest, Upstream};
 use crate::clock::{Clock, SystemClock};
 use crate::import::{self, ImportFile, ImportMode, ImportReport, ImportType, Source};
@@ -42,6 +43,7 @@ pub struct ImportRequest {
 pub enum JobRequest {
     Import(ImportRequest),
     Sync(SyncRequest),
+    Dmm(DmmRequest),
 }
 
 /// A job as a caller sees it when polling.
@@ -63,6 +65,8 @@ pub struct JobStatus {
     pub report: Option<ImportReport>,
     /// Once a sync has succeeded.
     pub sync: Option<SyncReport>,
+    /// Once a DMM package is built.
+    pub dmm: Option<DmmReport>,
     /// Why a failed job failed.
     pub error: Option<String>,
 }
@@ -107,7 +111,18 @@ impl import::Progress for Job {
 pub struct Jobs {
     next_id: AtomicU64,
     importing: AtomicBool,
+    /// Brands whose DMM package is being built.
+    packaging: Mutex<std::collections::BTreeSet<u32>>,
     jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+}
+
+/// What a job holds while it runs, so that no other job does the same.
+#[derive(Debug, Clone, Copy)]
+enum Slot {
+    /// Changes of the catalogue: imports and syncs.
+    Catalogue,
+    /// A brand's DMM package.
+    Package(u32),
 }
 
 impl Jobs {
@@ -150,6 +165,7 @@ impl Jobs {
         self.start(
             store,
             JobRequest::Import(request),
+            Slot::Catalogue,
             started_by,
             move |store, job| {
                 let outcome = import::import(store, &[file], dry_run, job);
@@ -184,6 +200,7 @@ impl Jobs {
         self.start(
             store,
             JobRequest::Sync(request),
+            Slot::Catalogue,
             started_by,
             move |store, job| {
                 let outcome = sync::sync(store, &upstream, request, job);
@@ -202,24 +219,52 @@ impl Jobs {
         )
     }
 
-    /// Takes the one slot for changes of the catalogue and runs `work` as a job.
+    /// Starts building a brand's DMM package as a job, or refuses while one of the same
+    /// brand is being built.
+    pub fn start_dmm(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        setup: MediaSetup,
+        request: DmmRequest,
+        started_by: &str,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        let slot = Slot::Package(request.brand_id);
+        self.start(
+            store,
+            JobRequest::Dmm(request),
+            slot,
+            started_by,
+            move |store, job| {
+                let outcome = dmm::build(store, &setup, request, job);
+                job.update(|s| match outcome {
+                    Ok(report) => {
+                        s.state = JobState::Succeeded;
+                        s.dmm = Some(report);
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %e, brand = request.brand_id, "DMM job failed");
+                        s.state = JobState::Failed;
+                        s.error = Some(e.to_string());
+                    }
+                });
+            },
+        )
+    }
+
+    /// Takes the job's slot (or refuses) and runs `work` as a job.
     fn start(
         self: &Arc<Self>,
         store: &Arc<Store>,
         request: JobRequest,
+        slot: Slot,
         started_by: &str,
         work: impl FnOnce(&Store, &Job) + Send + 'static,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
-        if self.importing.swap(true, Ordering::AcqRel) {
-            return Err(ServiceError::Conflict(
-                "an import or sync is already running; poll its job and try again when it has finished"
-                    .into(),
-            ));
-        }
+        self.take(slot)?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let phase = match request {
             JobRequest::Import(_) => "reading",
-            JobRequest::Sync(_) => "starting",
+            JobRequest::Sync(_) | JobRequest::Dmm(_) => "starting",
         };
         let job = Arc::new(Job {
             status: Mutex::new(JobStatus {
@@ -234,6 +279,7 @@ impl Jobs {
                 bytes_total: 0,
                 report: None,
                 sync: None,
+                dmm: None,
                 error: None,
             }),
             bytes_read: AtomicU64::new(0),
@@ -244,7 +290,8 @@ impl Jobs {
         let task = tokio::task::spawn_blocking(move || {
             let _end = JobEnd {
                 job: runner.as_ref(),
-                slot: &jobs.importing,
+                jobs: &jobs,
+                slot,
             };
             work(&store, &runner);
             runner.update(|s| {
@@ -256,11 +303,49 @@ impl Jobs {
     }
 }
 
+impl Jobs {
+    fn take(&self, slot: Slot) -> Result<(), ServiceError> {
+        match slot {
+            Slot::Catalogue if self.importing.swap(true, Ordering::AcqRel) => {
+                Err(ServiceError::Conflict(
+                    "an import or sync is already running; poll its job and try again when it has finished"
+                        .into(),
+                ))
+            }
+            Slot::Package(brand)
+                if !self
+                    .packaging
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(brand) =>
+            {
+                Err(ServiceError::Conflict(format!(
+                    "brand {brand}'s package is already being built; poll its job and try again when it has finished"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn release(&self, slot: Slot) {
+        match slot {
+            Slot::Catalogue => self.importing.store(false, Ordering::Release),
+            Slot::Package(brand) => {
+                self.packaging
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .remove(&brand);
+            }
+        }
+    }
+}
+
 /// Ends a job however its thread ends: a job still `running` then (the import panicked) is
 /// marked failed instead of running for ever, and the one import slot is freed.
 struct JobEnd<'a> {
     job: &'a Job,
-    slot: &'a AtomicBool,
+    jobs: &'a Jobs,
+    slot: Slot,
 }
 
 impl Drop for JobEnd<'_> {
@@ -273,7 +358,7 @@ impl Drop for JobEnd<'_> {
                     Some("the job stopped unexpectedly; the cause is in the server log".into());
             }
         });
-        self.slot.store(false, Ordering::Release);
+        self.jobs.release(self.slot);
     }
 }
 

@@ -1,15 +1,14 @@
 // Presses "Try it out" and "Execute" on every operation of /docs in headless Chromium, with
 // the values the UI pre-fills, after authorising with the demo key as a user does (the
 // Authorize dialog). Every answer must be 2xx and hold something (not an empty list);
-// syncTecdoc must answer 409 (the demo appliance follows no upstream) and apiDMM, which a
-// later release implements, 501.
+// syncTecdoc must answer 409 (the demo appliance follows no upstream).
 //   node tests/live/try_it_out.mjs BASE_URL KEY   (NODE_PATH holds playwright-core)
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require('playwright-core');
 const [base, key] = process.argv.slice(2);
-const later = new Map([['/svc/syncTecdoc', /^409/], ['/svc/apiDMM', /^501/]]);
+const later = new Map([['/svc/syncTecdoc', /^409/]]);
 
 // An answer that says nothing: an empty list, or an object whose lists are all empty.
 function empty(text) {

@@ -368,7 +368,10 @@ impl Example for JobStatus {
             id: 1,
             kind: JobKind::Import,
             state: JobState::Succeeded,
-            import_type: DataSetOrAll::of(Some(ImportType::Prices)),
+            import_type: Some(DataSetOrAll::of(Some(ImportType::Prices))),
+            brand_id: None,
+            publish: None,
+            download360: None,
             file_id: Some("prices.csv".into()),
             mode: Some(Mode::Merge),
             dry_run: Some(false),
@@ -384,6 +387,7 @@ impl Example for JobStatus {
             },
             report: Some(Report::example()),
             sync: None,
+            dmm: None,
             error: None,
         }
     }

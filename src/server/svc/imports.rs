@@ -168,6 +168,39 @@ pub enum JobKind {
     Import,
     /// `syncTecdoc`.
     Sync,
+    /// `apiDMM`.
+    Dmm,
+}
+
+/// A file an apiDMM job could not fetch.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "NotFetched")]
+pub struct NotFetched {
+    pub uri: String,
+    pub reason: String,
+}
+
+/// What a finished apiDMM job did.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "DmmReport", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DmmOutcome {
+    /// Media entries the manifest lists.
+    pub entries: u64,
+    /// Distinct files in the package, and their bytes.
+    pub files: u64,
+    pub bytes: u64,
+    /// Entries whose file the media store lacks.
+    pub missing: u64,
+    /// Files fetched by this job.
+    pub downloaded: u64,
+    /// The first files that could not be fetched, each with its reason.
+    pub not_fetched: Vec<NotFetched>,
+    pub not_fetched_count: u64,
+    /// Where the package was published.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published_to: Option<String>,
 }
 
 /// What a finished sync did.
@@ -196,8 +229,20 @@ pub struct JobStatus {
     pub id: u64,
     pub kind: JobKind,
     pub state: JobState,
-    /// The data set (a sync's may be `all`).
-    pub import_type: DataSetOrAll,
+    /// The data set of an import or sync (a sync's may be `all`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub import_type: Option<DataSetOrAll>,
+    /// An apiDMM job's brand, and whether it publishes and fetches frames.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brand_id: Option<u32>,
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publish: Option<bool>,
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub download360: Option<bool>,
     /// An import's file.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,6 +277,10 @@ pub struct JobStatus {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sync: Option<SyncOutcome>,
+    /// Once an apiDMM job has succeeded.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dmm: Option<DmmOutcome>,
     /// Why a failed job failed.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,25 +409,17 @@ pub async fn answer_when_done(
 /// A job as answered.
 pub fn job_status(job: &Job) -> JobStatus {
     let s = job.snapshot();
-    let (kind, import_type, file_id, mode, dry_run, refresh) = match &s.request {
-        JobRequest::Import(r) => (
-            JobKind::Import,
-            Some(r.import_type),
-            Some(r.file_id.clone()),
-            Some(r.mode.into()),
-            Some(r.dry_run),
-            None,
-        ),
-        JobRequest::Sync(r) => (JobKind::Sync, r.data_set, None, None, None, Some(r.refresh)),
-    };
-    JobStatus {
+    let mut status = JobStatus {
         id: s.id,
-        kind,
-        import_type: DataSetOrAll::of(import_type),
-        file_id,
-        mode,
-        dry_run,
-        refresh,
+        kind: JobKind::Import,
+        import_type: None,
+        brand_id: None,
+        publish: None,
+        download360: None,
+        file_id: None,
+        mode: None,
+        dry_run: None,
+        refresh: None,
         state: match s.state {
             jobs::JobState::Running => JobState::Running,
             jobs::JobState::Succeeded => JobState::Succeeded,
@@ -401,8 +442,45 @@ pub fn job_status(job: &Job) -> JobStatus {
             reached: r.reached,
             files: r.imports.iter().flat_map(Report::of_files).collect(),
         }),
+        dmm: s.dmm.map(|r| DmmOutcome {
+            entries: r.entries,
+            files: r.files,
+            bytes: r.bytes,
+            missing: r.missing,
+            downloaded: r.downloaded,
+            not_fetched: r
+                .not_fetched
+                .into_iter()
+                .map(|n| NotFetched {
+                    uri: n.uri,
+                    reason: n.reason,
+                })
+                .collect(),
+            not_fetched_count: r.not_fetched_count,
+            published_to: r.published_to,
+        }),
         error: s.error,
+    };
+    match s.request {
+        JobRequest::Import(r) => {
+            status.import_type = Some(DataSetOrAll::of(Some(r.import_type)));
+            status.file_id = Some(r.file_id);
+            status.mode = Some(r.mode.into());
+            status.dry_run = Some(r.dry_run);
+        }
+        JobRequest::Sync(r) => {
+            status.kind = JobKind::Sync;
+            status.import_type = Some(DataSetOrAll::of(r.data_set));
+            status.refresh = Some(r.refresh);
+        }
+        JobRequest::Dmm(r) => {
+            status.kind = JobKind::Dmm;
+            status.brand_id = Some(r.brand_id);
+            status.publish = Some(r.publish);
+            status.download360 = Some(r.download360);
+        }
     }
+    status
 }
 
 fn default_mode() -> Mode {

@@ -2,6 +2,7 @@
 //! generated from this code, so it cannot drift from what the server does.
 
 mod data_set;
+mod dmm;
 mod examples;
 mod export_rows;
 mod exports;
@@ -10,12 +11,9 @@ mod lookups;
 mod prices;
 mod sync;
 
-use poem::http::StatusCode;
-use poem_openapi::param::Query;
 use poem_openapi::{OpenApi, Tags};
 
-use super::auth::Credentials;
-use super::problem::{ApiError, Problem, Unimplemented};
+use super::problem::Problem;
 
 #[derive(Tags)]
 pub enum ApiTag {
@@ -41,49 +39,8 @@ pub fn api() -> impl OpenApi {
         exports::ExportApi,
         imports::ImportApi,
         sync::SyncApi,
-        LaterApi,
+        dmm::DmmApi,
     )
-}
-
-/// The routes a later release implements; until then they say so.
-struct LaterApi;
-
-fn not_yet(route: &str) -> ApiError<Unimplemented> {
-    Problem::new(
-        StatusCode::NOT_IMPLEMENTED,
-        format!("`{route}` is not implemented in this release"),
-    )
-    .into()
-}
-
-#[OpenApi(tag = "ApiTag::Synchronisation")]
-impl LaterApi {
-    /// Builds a brand's DMM package, optionally publishing it and fetching 360-degree frames.
-    ///
-    /// Not implemented in this release: answers 501.
-    #[oai(path = "/svc/apiDMM", method = "get", operation_id = "apiDMM")]
-    async fn api_dmm(
-        &self,
-        /// The brand.
-        #[oai(
-            name = "brand_id",
-            example = "crate::server::svc::examples::brand_id",
-            validator(minimum(value = "1"), maximum(value = "4294967295"))
-        )]
-        _brand_id: Query<u32>,
-        /// `true`: deliver the package to the configured publish target.
-        #[oai(name = "publish", default)]
-        _publish: Query<bool>,
-        /// `true`: fetch the 360-degree frames into the local media store first.
-        #[oai(name = "download360", default)]
-        _download360: Query<bool>,
-        /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
-        _provider: Query<String>,
-        _credentials: Credentials,
-    ) -> Result<super::json_body::JsonBody<imports::JobStatus>, ApiError<Unimplemented>> {
-        Err(not_yet("apiDMM"))
-    }
 }
 
 /// Every `/svc` query parameter takes one value: a repeated one is ambiguous, so it is a 400

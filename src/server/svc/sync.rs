@@ -52,7 +52,7 @@ impl SyncApi {
         )]
         import_type: Query<DataSetOrAll>,
         /// The data version the caller has reached; absent: the whole data sets.
-        #[oai(name = "since", validator(maximum(value = "9007199254740991")))]
+        #[oai(name = "since")]
         since: Query<Option<u64>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]

@@ -1,0 +1,132 @@
+//! Delivering a built package to `publish_target`.
+//!
+//! - A directory: the package is copied to `.dmm-<brand>-<stamp>` beside the published one and
+//!   `dmm-<brand>` (a symbolic link) is switched to it in one rename, so a reader sees the old
+//!   package or the new one, never half of one; the old copy is removed after.
+//! - An HTTP endpoint: each file is PUT to `<target>/dmm-<brand>/files/…`, the manifest last
+//!   (`<target>/dmm-<brand>/manifest.csv`), so the receiver can tell a complete package: until
+//!   the new manifest arrives, the previous one stands.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::package::{FILES, MANIFEST, link_or_copy};
+
+/// Where packages are published.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PublishTarget {
+    Directory(PathBuf),
+    Http {
+        base: String,
+        /// HTTP Basic credentials, where the endpoint wants them.
+        credentials: Option<(String, String)>,
+    },
+}
+
+impl PublishTarget {
+    pub fn describe(&self) -> String {
+        match self {
+            PublishTarget::Directory(dir) => dir.display().to_string(),
+            PublishTarget::Http { base, .. } => base.clone(),
+        }
+    }
+}
+
+/// Publishes the package at `package` to a directory as brand `brand_id`'s; the path of the
+/// published package.
+pub fn to_directory(
+    package: &Path,
+    brand_id: u32,
+    dir: &Path,
+    progress: &dyn Fn(u64),
+) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let name = format!("dmm-{brand_id}");
+    let version = format!(".{name}-{stamp}");
+    let partial = dir.join(format!("{version}.partial"));
+    std::fs::create_dir_all(partial.join(FILES))?;
+    let mut done = 0;
+    for entry in std::fs::read_dir(package.join(FILES))? {
+        let entry = entry?;
+        let to = partial.join(FILES).join(entry.file_name());
+        link_or_copy(&entry.path(), &to)?;
+        std::fs::File::open(&to)?.sync_all()?;
+        done += 1;
+        progress(done);
+    }
+    std::fs::copy(package.join(MANIFEST), partial.join(MANIFEST))?;
+    std::fs::File::open(partial.join(MANIFEST))?.sync_all()?;
+    std::fs::rename(&partial, dir.join(&version))?;
+    let published = dir.join(&name);
+    let previous = std::fs::read_link(&published).ok();
+    let link = dir.join(format!(".{name}.link"));
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&version, &link)?;
+    std::fs::rename(&link, &published)?;
+    std::fs::File::open(dir)?.sync_all()?;
+    if let Some(previous) = previous {
+        let _ = std::fs::remove_dir_all(dir.join(previous));
+    }
+    Ok(published)
+}
+
+/// Publishes the package at `package` over HTTP as brand `brand_id`'s; the manifest's URL.
+pub async fn to_http(
+    package: &Path,
+    brand_id: u32,
+    base: &str,
+    credentials: Option<&(String, String)>,
+    progress: &dyn Fn(u64),
+) -> Result<String, String> {
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .read_timeout(Duration::from_secs(60))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let root = format!("{}/dmm-{brand_id}", base.trim_end_matches('/'));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(package.join(FILES))
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    let put = |path: PathBuf, url: String| {
+        let client = client.clone();
+        async move {
+            let body = tokio::fs::read(&path)
+                .await
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut request = client.put(&url).body(body);
+            if let Some((user, password)) = credentials {
+                request = request.basic_auth(user, Some(password));
+            }
+            let response = request
+                .send()
+                .await
+                .map_err(|e| format!("PUT {url}: {e}"))?;
+            if !response.status().is_success() {
+                return Err(format!(
+                    "PUT {url}: the target answered {}",
+                    response.status()
+                ));
+            }
+            Ok(())
+        }
+    };
+    let mut done = 0;
+    for path in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        put(path, format!("{root}/{FILES}/{name}")).await?;
+        done += 1;
+        progress(done);
+    }
+    let manifest = format!("{root}/{MANIFEST}");
+    put(package.join(MANIFEST), manifest.clone()).await?;
+    Ok(manifest)
+}

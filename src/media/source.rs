@@ -1,0 +1,281 @@
+//! Where media files come from (`media_source`): an HTTP server, or a directory. A file is
+//! fetched into the store's `tmp/` and admitted only once complete and checked: its size
+//! within the limit, its content type one the media kind takes. Over HTTP, a download that
+//! breaks off is resumed from where it stopped (`Range`) where the server allows it and
+//! restarted where not; failures worth retrying (time-outs, broken connections, 5xx, 429) are
+//! retried with a doubling back-off, the others (404, a refused key, a wrong type) are not.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use super::store::{MediaStore, Stored};
+use crate::catalogue::MediaKind;
+
+/// The source of media files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MediaSource {
+    /// A base address; a media URI is a path under it (or an absolute `http://` URL).
+    Http(String),
+    /// A directory; a media URI is a relative path in it.
+    Directory(PathBuf),
+}
+
+impl MediaSource {
+    /// `http://…` or `https://…` is a server; anything else a directory.
+    pub fn parse(text: &str) -> MediaSource {
+        let text = text.trim();
+        if text.starts_with("http://") || text.starts_with("https://") {
+            MediaSource::Http(text.trim_end_matches('/').to_owned())
+        } else {
+            MediaSource::Directory(PathBuf::from(text))
+        }
+    }
+}
+
+/// How hard a fetch tries.
+#[derive(Debug, Clone, Copy)]
+pub struct FetchLimits {
+    /// A file larger than this is refused.
+    pub max_bytes: u64,
+    /// Tries in all, the first included.
+    pub attempts: u32,
+    /// The wait before the second try; doubled before each later one.
+    pub backoff: Duration,
+    /// How long the server may stay silent (connecting, or mid-file).
+    pub silence: Duration,
+}
+
+impl Default for FetchLimits {
+    fn default() -> Self {
+        FetchLimits {
+            max_bytes: 50 << 20,
+            attempts: 4,
+            backoff: Duration::from_millis(500),
+            silence: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Whether a content type fits the media kind: images and 360 frames are `image/*`,
+/// documents PDF or an image.
+pub fn accepts(kind: MediaKind, content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match kind {
+        MediaKind::Image | MediaKind::Spin360 => essence.starts_with("image/"),
+        MediaKind::Document => essence == "application/pdf" || essence.starts_with("image/"),
+    }
+}
+
+/// The content type a file's extension says, for a directory source.
+fn type_of_extension(path: &Path) -> &'static str {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .as_deref()
+    {
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("png") => "image/png",
+        Some("webp") => "image/webp",
+        Some("gif") => "image/gif",
+        Some("pdf") => "application/pdf",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A URI as a relative path with no way out of its base (no `..`, no root).
+fn relative_path(uri: &str) -> Option<PathBuf> {
+    let path = Path::new(uri);
+    path.components()
+        .all(|c| matches!(c, Component::Normal(_)))
+        .then(|| path.to_owned())
+        .filter(|p| p.components().next().is_some())
+}
+
+/// Why a file could not be had, and whether trying again may help.
+struct Failure {
+    reason: String,
+    retry: bool,
+}
+
+fn lasting(reason: impl Into<String>) -> Failure {
+    Failure {
+        reason: reason.into(),
+        retry: false,
+    }
+}
+
+fn passing(reason: impl Into<String>) -> Failure {
+    Failure {
+        reason: reason.into(),
+        retry: true,
+    }
+}
+
+/// Fetches the file `uri` names into the store, unless it is there already. The error is
+/// the reason it could not be had.
+pub async fn fetch(
+    client: &reqwest::Client,
+    source: &MediaSource,
+    store: &MediaStore,
+    uri: &str,
+    kind: MediaKind,
+    limits: FetchLimits,
+) -> Result<Stored, String> {
+    if let Some(stored) = store.lookup(uri) {
+        return Ok(stored);
+    }
+    match source {
+        MediaSource::Directory(dir) => copy_from_directory(dir, store, uri, kind, limits),
+        MediaSource::Http(base) => {
+            let url = if uri.starts_with("http://") || uri.starts_with("https://") {
+                uri.to_owned()
+            } else {
+                let path = relative_path(uri)
+                    .ok_or_else(|| format!("'{uri}' is not a path under the media source"))?;
+                format!("{base}/{}", path.display())
+            };
+            let mut wait = limits.backoff;
+            for attempt in 1..=limits.attempts {
+                match download(client, &url, store, uri, kind, limits).await {
+                    Ok(stored) => return Ok(stored),
+                    Err(f) if f.retry && attempt < limits.attempts => {
+                        tracing::debug!(uri, attempt, reason = %f.reason, "media fetch retried");
+                        tokio::time::sleep(wait).await;
+                        wait *= 2;
+                    }
+                    Err(f) if f.retry => {
+                        return Err(format!("{} (after {attempt} tries)", f.reason));
+                    }
+                    Err(f) => return Err(f.reason),
+                }
+            }
+            Err("no try was made".into())
+        }
+    }
+}
+
+fn copy_from_directory(
+    dir: &Path,
+    store: &MediaStore,
+    uri: &str,
+    kind: MediaKind,
+    limits: FetchLimits,
+) -> Result<Stored, String> {
+    let path = relative_path(uri)
+        .map(|p| dir.join(p))
+        .ok_or_else(|| format!("'{uri}' is not a path under the media source"))?;
+    let meta = std::fs::metadata(&path).map_err(|_| "not found at the source".to_owned())?;
+    if !meta.is_file() {
+        return Err("not a file at the source".into());
+    }
+    if meta.len() > limits.max_bytes {
+        return Err(format!(
+            "{} bytes, over the limit of {}",
+            meta.len(),
+            limits.max_bytes
+        ));
+    }
+    let content_type = type_of_extension(&path);
+    if !accepts(kind, content_type) {
+        return Err(format!("a {content_type} file, not one a {kind:?} takes"));
+    }
+    let part = store.partial_path(uri);
+    std::fs::copy(&path, &part).map_err(|e| format!("cannot be copied: {e}"))?;
+    store
+        .admit(uri, &part, content_type)
+        .map_err(|e| format!("cannot be kept: {e}"))
+}
+
+/// One try: resumes a `.part` where the server honours `Range`.
+async fn download(
+    client: &reqwest::Client,
+    url: &str,
+    store: &MediaStore,
+    uri: &str,
+    kind: MediaKind,
+    limits: FetchLimits,
+) -> Result<Stored, Failure> {
+    let part = store.partial_path(uri);
+    let have = std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
+    let mut request = client.get(url).timeout(limits.silence * 20);
+    if have > 0 {
+        request = request.header("Range", format!("bytes={have}-"));
+    }
+    let mut response = request
+        .send()
+        .await
+        .map_err(|e| passing(format!("the source did not answer: {e}")))?;
+    let status = response.status().as_u16();
+    let resumed = match status {
+        200 => false,
+        206 if have > 0 => true,
+        416 => {
+            // What was kept does not fit the file any more: start again.
+            let _ = std::fs::remove_file(&part);
+            return Err(passing("the partial download no longer fits; restarting"));
+        }
+        404 | 410 => return Err(lasting(format!("not found at the source ({status})"))),
+        408 | 429 | 500..=599 => return Err(passing(format!("the source answered {status}"))),
+        _ => return Err(lasting(format!("the source answered {status}"))),
+    };
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    if !accepts(kind, &content_type) {
+        let _ = std::fs::remove_file(&part);
+        return Err(lasting(format!(
+            "the source sent '{content_type}', not a type a {kind:?} takes"
+        )));
+    }
+    let start = if resumed { have } else { 0 };
+    let total = response.content_length().map(|rest| start + rest);
+    if let Some(total) = total.filter(|&t| t > limits.max_bytes) {
+        return Err(lasting(format!(
+            "{total} bytes, over the limit of {}",
+            limits.max_bytes
+        )));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(resumed)
+        .truncate(!resumed)
+        .open(&part)
+        .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    let mut written = start;
+    loop {
+        let chunk = tokio::time::timeout(limits.silence, response.chunk())
+            .await
+            .map_err(|_| passing("the source went silent"))?
+            .map_err(|e| passing(format!("the download broke off: {e}")))?;
+        let Some(chunk) = chunk else { break };
+        written += chunk.len() as u64;
+        if written > limits.max_bytes {
+            drop(file);
+            let _ = std::fs::remove_file(&part);
+            return Err(lasting(format!(
+                "over the limit of {} bytes",
+                limits.max_bytes
+            )));
+        }
+        file.write_all(&chunk)
+            .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    }
+    drop(file);
+    if let Some(total) = total.filter(|&t| t != written) {
+        return Err(passing(format!("{written} of {total} bytes arrived")));
+    }
+    store
+        .admit(uri, &part, &content_type)
+        .map_err(|e| lasting(format!("cannot be kept: {e}")))
+}

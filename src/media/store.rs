@@ -1,0 +1,170 @@
+//! The local media store: files addressed by the SHA-256 of their content, so a frame that two
+//! articles share is kept once, and an index from each catalogue URI to the file it names.
+//!
+//! Layout under `media_dir`:
+//! - `objects/<first two hex digits>/<sha256>`: the files, written once, never changed;
+//! - `uris/<sha256 of the URI>`: one line, `<sha256> <size> <content type> <uri>`;
+//! - `tmp/`: downloads in progress (a `.part` per URI, resumed where the source allows).
+//!
+//! A file enters `objects/` by a rename of a complete, synced file, and its URI entry after
+//! it, the same way: a reader never sees half a file, and a kill leaves at most a `.part`.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+/// A file the store holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// SHA-256 of the content, lowercase hex.
+    pub hash: String,
+    pub size: u64,
+    pub content_type: String,
+}
+
+pub struct MediaStore {
+    dir: PathBuf,
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+impl MediaStore {
+    /// Opens (creating) the media store at `dir`.
+    pub fn open(dir: &Path) -> io::Result<MediaStore> {
+        for sub in ["objects", "uris", "tmp"] {
+            std::fs::create_dir_all(dir.join(sub))?;
+        }
+        Ok(MediaStore {
+            dir: dir.to_owned(),
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn entry_path(&self, uri: &str) -> PathBuf {
+        self.dir.join("uris").join(hex_sha256(uri.as_bytes()))
+    }
+
+    /// Where the file of `hash` lives.
+    pub fn object_path(&self, hash: &str) -> PathBuf {
+        let prefix = hash.get(..2).unwrap_or("00");
+        self.dir.join("objects").join(prefix).join(hash)
+    }
+
+    /// Where a download of `uri` in progress is kept.
+    pub fn partial_path(&self, uri: &str) -> PathBuf {
+        self.dir
+            .join("tmp")
+            .join(format!("{}.part", hex_sha256(uri.as_bytes())))
+    }
+
+    /// The file the store holds for `uri`, if its entry and its object are both there.
+    pub fn lookup(&self, uri: &str) -> Option<Stored> {
+        let text = std::fs::read_to_string(self.entry_path(uri)).ok()?;
+        let mut parts = text.trim_end().splitn(4, ' ');
+        let (hash, size, content_type, named) =
+            (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        if named != uri {
+            return None;
+        }
+        let size: u64 = size.parse().ok()?;
+        let on_disk = std::fs::metadata(self.object_path(hash)).ok()?;
+        (on_disk.len() == size).then(|| Stored {
+            hash: hash.to_owned(),
+            size,
+            content_type: content_type.to_owned(),
+        })
+    }
+
+    /// Takes the complete file at `part` (a download of `uri`) into the store: hashed, synced,
+    /// renamed into `objects/` (or dropped, where the same content is there already), and the
+    /// URI's entry written after it.
+    pub fn admit(&self, uri: &str, part: &Path, content_type: &str) -> io::Result<Stored> {
+        let mut hash = Sha256::new();
+        let mut file = std::fs::File::open(part)?;
+        let mut buffer = vec![0u8; 64 * 1024];
+        let mut size = 0u64;
+        loop {
+            let n = io::Read::read(&mut file, &mut buffer)?;
+            if n == 0 {
+                break;
+            }
+            hash.update(&buffer[..n]);
+            size += n as u64;
+        }
+        let hash = hex::encode(hash.finalize());
+        let object = self.object_path(&hash);
+        if std::fs::metadata(&object).is_ok_and(|m| m.len() == size) {
+            std::fs::remove_file(part)?;
+        } else {
+            std::fs::File::open(part)?.sync_all()?;
+            if let Some(parent) = object.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::rename(part, &object)?;
+        }
+        let stored = Stored {
+            hash,
+            size,
+            content_type: content_type.to_owned(),
+        };
+        self.write_entry(uri, &stored)?;
+        Ok(stored)
+    }
+
+    fn write_entry(&self, uri: &str, stored: &Stored) -> io::Result<()> {
+        let entry = self.entry_path(uri);
+        let temp = entry.with_extension("new");
+        let mut file = std::fs::File::create(&temp)?;
+        writeln!(
+            file,
+            "{} {} {} {uri}",
+            stored.hash, stored.size, stored.content_type
+        )?;
+        file.sync_all()?;
+        std::fs::rename(&temp, &entry)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_kept_once_and_found_by_each_uri_that_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = MediaStore::open(dir.path()).unwrap();
+        assert_eq!(store.lookup("media/a.jpg"), None);
+        for uri in ["media/a.jpg", "media/b.jpg"] {
+            let part = store.partial_path(uri);
+            std::fs::write(&part, b"the same frame").unwrap();
+            store.admit(uri, &part, "image/jpeg").unwrap();
+            assert!(!part.exists());
+        }
+        let a = store.lookup("media/a.jpg").unwrap();
+        assert_eq!(store.lookup("media/b.jpg").unwrap(), a);
+        assert_eq!(a.size, 14);
+        let objects: Vec<_> = walk(&dir.path().join("objects"));
+        assert_eq!(objects.len(), 1, "{objects:?}");
+        // An object that went missing makes the URI missing again.
+        std::fs::remove_file(store.object_path(&a.hash)).unwrap();
+        assert_eq!(store.lookup("media/a.jpg"), None);
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            if e.path().is_dir() {
+                out.extend(walk(&e.path()));
+            } else {
+                out.push(e.path());
+            }
+        }
+        out
+    }
+}
