@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use partscat::config::Settings;
 use partscat::service::dmm::{self, DmmRequest, MediaSetup};
+use serde_json::Value;
 
 pub fn run(settings: Settings, request: DmmRequest) -> Result<ExitCode, String> {
     if let Some(client) = super::server_job::admin_client(settings.admin_socket_path().as_deref())?
@@ -15,28 +16,8 @@ pub fn run(settings: Settings, request: DmmRequest) -> Result<ExitCode, String> 
             "download360": request.download360,
         });
         let job = super::server_job::run(&client, "dmm", &order)?;
-        let r = &job["dmm"];
-        println!(
-            "brand {}: {} media entries, {} files ({} bytes), {} missing; {} downloaded, {} not (job {} of the running server)",
-            request.brand_id,
-            r["entries"],
-            r["files"],
-            r["bytes"],
-            r["missing"],
-            r["downloaded"],
-            r["notFetchedCount"],
-            job["id"]
-        );
-        for n in r["notFetched"].as_array().into_iter().flatten() {
-            println!(
-                "not fetched: {}: {}",
-                n["uri"].as_str().unwrap_or("?"),
-                n["reason"].as_str().unwrap_or("?")
-            );
-        }
-        if let Some(to) = r["publishedTo"].as_str() {
-            println!("published to {to}");
-        }
+        print_report(request.brand_id, &job["dmm"]);
+        println!("(job {} of the running server)", job["id"]);
         return Ok(ExitCode::SUCCESS);
     }
     let setup = MediaSetup::configured(&settings.media, &request).map_err(|e| e.to_string())?;
@@ -44,16 +25,26 @@ pub fn run(settings: Settings, request: DmmRequest) -> Result<ExitCode, String> 
     let bar = super::progress::ImportBar::new();
     let outcome = dmm::build(&store, &setup, request, &bar);
     bar.finish();
-    let r = outcome.map_err(|e| e.to_string())?;
+    let report =
+        serde_json::to_value(outcome.map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+    print_report(request.brand_id, &report);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A DMM report (as the job carries it) for a person.
+fn print_report(brand_id: u32, r: &Value) {
     println!(
-        "brand {}: {} media entries, {} files ({} bytes), {} missing; {} downloaded, {} not",
-        request.brand_id, r.entries, r.files, r.bytes, r.missing, r.downloaded, r.not_fetched_count
+        "brand {brand_id}: {} media entries, {} files ({} bytes), {} missing; {} downloaded, {} not",
+        r["entries"], r["files"], r["bytes"], r["missing"], r["downloaded"], r["notFetchedCount"],
     );
-    for n in &r.not_fetched {
-        println!("not fetched: {}: {}", n.uri, n.reason);
+    for n in r["notFetched"].as_array().into_iter().flatten() {
+        println!(
+            "not fetched: {}: {}",
+            n["uri"].as_str().unwrap_or("?"),
+            n["reason"].as_str().unwrap_or("?")
+        );
     }
-    if let Some(to) = &r.published_to {
+    if let Some(to) = r["publishedTo"].as_str() {
         println!("published to {to}");
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -1,9 +1,10 @@
-//! Command-line interface: `serve`, `import`, `sync`, `backup`, `restore`, `check`, `gen`,
-//! `admin`.
+//! Command-line interface: `serve`, `import`, `sync`, `dmm`, `media`, `backup`, `restore`,
+//! `check`, `gen`, `admin`.
 
 mod admin;
 mod backup;
 mod dmm;
+mod media;
 mod progress;
 mod server_job;
 mod sync;
@@ -135,6 +136,22 @@ enum Command {
         /// Deliver the package to publish_target.
         #[arg(long)]
         publish: bool,
+    },
+    /// Show which media files of the catalogue the media store (media_dir) holds and which
+    /// it lacks, per kind; through the running server's admin socket, or on the store
+    /// directly when it is stopped.
+    Media {
+        #[command(flatten)]
+        common: Common,
+        /// One brand's media only.
+        #[arg(long, value_name = "ID")]
+        brand: Option<u32>,
+        /// List up to N missing entries by URI.
+        #[arg(long, value_name = "N", default_value_t = 20)]
+        missing: usize,
+        /// Print the inventory as JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Write a backup of the store (catalogue, providers, grants, audit trail) to a file:
     /// through the running server's admin socket, or from the store directly when it is
@@ -274,6 +291,12 @@ fn run(command: Command) -> Result<ExitCode, String> {
                 download360,
             },
         ),
+        Command::Media {
+            common,
+            brand,
+            missing,
+            json,
+        } => media::run(settings(&common, Vec::new(), None)?, brand, missing, json),
         Command::Backup { common, out } => {
             backup::backup(settings(&common, Vec::new(), None)?, &out)
         }

@@ -1,4 +1,5 @@
-//! The import progress bar: bytes of the file being read, then the commit's phases.
+//! The import progress bar: bytes of the file being read, then the commit's phases; files
+//! for a DMM package.
 //! indicatif draws nothing when stderr is not a terminal.
 
 use std::cell::RefCell;
@@ -37,5 +38,23 @@ impl Progress for ImportBar {
 
     fn phase(&self, text: &str) {
         self.0.borrow().set_message(text.to_owned());
+    }
+
+    fn files(&self, done: u64, total: u64) {
+        let bar = self.0.borrow();
+        if bar.length() != Some(total) {
+            let style = ProgressStyle::with_template("[{bar:40}] {pos}/{len} files {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
+            let message = bar.message();
+            drop(bar);
+            let files = ProgressBar::new(total)
+                .with_style(style)
+                .with_message(message);
+            files.set_position(done);
+            self.0.replace(files).finish_and_clear();
+        } else {
+            bar.set_position(done);
+        }
     }
 }

@@ -42,8 +42,18 @@ pub fn run(
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     while job["state"] == "running" {
-        bar.set_message(job["progress"]["phase"].as_str().unwrap_or("").to_owned());
-        bar.set_position(job["progress"]["bytesRead"].as_u64().unwrap_or(0));
+        let progress = &job["progress"];
+        let phase = progress["phase"].as_str().unwrap_or("");
+        bar.set_message(
+            match (
+                progress["filesDone"].as_u64(),
+                progress["filesTotal"].as_u64(),
+            ) {
+                (Some(done), Some(total)) if total > 0 => format!("{phase} ({done}/{total} files)"),
+                _ => phase.to_owned(),
+            },
+        );
+        bar.set_position(progress["bytesRead"].as_u64().unwrap_or(0));
         bar.tick();
         std::thread::sleep(POLL);
         job = call(client.get(format!("http://partscat/admin/jobs/{id}")))?;
@@ -59,7 +69,7 @@ pub fn run(
 }
 
 /// One call to the admin API; a problem+json answer becomes its `detail`.
-fn call(request: reqwest::blocking::RequestBuilder) -> Result<Value, String> {
+pub fn call(request: reqwest::blocking::RequestBuilder) -> Result<Value, String> {
     let response = request
         .header("X-Partscat-Operator", super::admin::user_name())
         .send()

@@ -122,6 +122,8 @@ pub trait Progress {
     fn file_started(&self, _import_type: ImportType, _bytes: u64) {}
     fn advanced(&self, _bytes_read: u64) {}
     fn phase(&self, _text: &str) {}
+    /// Files done of those a step handles (media downloads, packages, publishing).
+    fn files(&self, _done: u64, _total: u64) {}
 }
 
 /// Watches nothing.

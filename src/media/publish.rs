@@ -46,6 +46,13 @@ pub fn to_directory(
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     let name = format!("dmm-{brand_id}");
+    // What a publish that was cut off (a kill) left behind.
+    for entry in std::fs::read_dir(dir)?.flatten() {
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        if file_name.starts_with(&format!(".{name}-")) && file_name.ends_with(".partial") {
+            std::fs::remove_dir_all(entry.path())?;
+        }
+    }
     let version = format!(".{name}-{stamp}");
     let partial = dir.join(format!("{version}.partial"));
     std::fs::create_dir_all(partial.join(FILES))?;

@@ -42,6 +42,14 @@ impl MediaStore {
         })
     }
 
+    /// The media store at `dir` for looking up only: nothing is created (a store that is not
+    /// there holds nothing).
+    pub fn reading(dir: &Path) -> MediaStore {
+        MediaStore {
+            dir: dir.to_owned(),
+        }
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }

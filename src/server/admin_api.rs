@@ -51,6 +51,36 @@ pub fn routes() -> Route {
         .at("/jobs/:id", get(show_job))
         .at("/backup", get(backup))
         .at("/dmm", poem::post(start_dmm))
+        .at("/media", get(media_inventory))
+}
+
+/// What `partscat media` asks: one brand or all, and how many missing entries to list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InventoryQuery {
+    pub brand: Option<u32>,
+    #[serde(default)]
+    pub list: usize,
+}
+
+#[handler]
+async fn media_inventory(
+    state: Data<&Arc<AppState>>,
+    poem::web::Query(query): poem::web::Query<InventoryQuery>,
+) -> Result<Response, Problem> {
+    if let Some(brand) = query.brand {
+        crate::service::exports::known_brand(&state.store.catalogue(), brand)
+            .map_err(Problem::from)?;
+    }
+    let (store, dir) = (state.store.clone(), state.settings.media.dir.clone());
+    let inventory = tokio::task::spawn_blocking(move || {
+        let media = crate::media::MediaStore::reading(&dir);
+        crate::service::media_inventory::inventory(&store, &media, query.brand, query.list)
+            .map_err(Problem::from)
+    })
+    .await
+    .map_err(Problem::internal)??;
+    Ok(json_answer(StatusCode::OK, &inventory))
 }
 
 /// What `partscat dmm` asks of a running server.

@@ -5,19 +5,20 @@
 //! arrive. Then the package is built from the media store; with `publish`, it is delivered
 //! to `publish_target`. A failed publish leaves the previously published package in place.
 
+use std::cell::Cell;
+use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 
 use super::ServiceError;
 use super::exports::known_brand;
-use crate::catalogue::{Media, MediaKind};
+use crate::catalogue::{Brand, Media, MediaKind};
 use crate::config::MediaSettings;
 use crate::import::Progress;
 use crate::media::{self, FetchLimits, MediaSource, MediaStore, PublishTarget, package};
-use crate::store::{Store, StoreError};
+use crate::store::{Catalogue, Store, StoreError};
 
 /// Media entries read before their downloads start, a batch at a time.
 const BATCH: usize = 256;
@@ -31,14 +32,15 @@ pub struct DmmRequest {
 }
 
 /// A file that could not be had.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct NotFetched {
     pub uri: String,
     pub reason: String,
 }
 
 /// What an apiDMM job did.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DmmReport {
     pub entries: u64,
     /// Distinct files in the package, and their bytes.
@@ -52,6 +54,7 @@ pub struct DmmReport {
     pub not_fetched: Vec<NotFetched>,
     pub not_fetched_count: u64,
     /// Where the package went, when published.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub published_to: Option<String>,
 }
 
@@ -167,73 +170,15 @@ pub fn build(
     if request.download360
         && let Some(source) = &setup.source
     {
-        progress.phase("downloading media");
-        let wanted = |m: &Media| m.kind == MediaKind::Spin360 || setup.images_too;
-        let mut batch: Vec<Media> = Vec::with_capacity(BATCH);
-        let bytes = AtomicU64::new(0);
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .read_timeout(setup.limits.silence)
-            .build()
-            .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
-        let fetch_batch = |batch: &mut Vec<Media>, report: &mut DmmReport| {
-            let outcomes = on_runtime(
-                futures_util::stream::iter(batch.drain(..))
-                    .map(|m| {
-                        let (client, bytes) = (&client, &bytes);
-                        async move {
-                            let outcome = media::source::fetch(
-                                client,
-                                source,
-                                &setup.store,
-                                &m.uri,
-                                m.kind,
-                                setup.limits,
-                            )
-                            .await;
-                            if let Ok(stored) = &outcome {
-                                bytes.fetch_add(stored.size, Ordering::Relaxed);
-                            }
-                            (m.uri, outcome)
-                        }
-                    })
-                    .buffer_unordered(setup.concurrency)
-                    .collect::<Vec<_>>(),
-            )
-            .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
-            for (uri, outcome) in outcomes {
-                match outcome {
-                    Ok(_) => report.downloaded += 1,
-                    Err(reason) => {
-                        report.not_fetched_count += 1;
-                        if report.not_fetched.len() < LISTED {
-                            report.not_fetched.push(NotFetched { uri, reason });
-                        }
-                    }
-                }
-            }
-            progress.advanced(bytes.load(Ordering::Relaxed));
-            progress.phase(&format!(
-                "downloading media: {} fetched, {} not",
-                report.downloaded, report.not_fetched_count
-            ));
-            Ok::<(), DmmError>(())
-        };
-        for article in catalogue.articles_of_brand(brand.id) {
-            let article = article?;
-            for m in catalogue.media_of(&article.key)? {
-                if wanted(&m) && setup.store.lookup(&m.uri).is_none() {
-                    batch.push(m);
-                    if batch.len() == BATCH {
-                        fetch_batch(&mut batch, &mut report)?;
-                    }
-                }
-            }
-        }
-        fetch_batch(&mut batch, &mut report)?;
+        download(&catalogue, &brand, setup, source, progress, &mut report)?;
     }
     progress.phase("building the package");
-    let package = package::build(&catalogue, &setup.store, &brand, &mut |_, _| {})?;
+    let entries = count_media(&catalogue, &brand, |_| true)?;
+    let mut done = 0;
+    let package = package::build(&catalogue, &setup.store, &brand, &mut |_, _| {
+        done += 1;
+        progress.files(done, entries);
+    })?;
     report.entries = package.entries;
     report.files = package.files;
     report.bytes = package.bytes;
@@ -242,8 +187,8 @@ pub fn build(
         && let Some(target) = &setup.target
     {
         progress.phase("publishing");
-        let done =
-            |files: u64| progress.phase(&format!("publishing: {files} of {} files", package.files));
+        progress.files(0, package.files);
+        let done = |files: u64| progress.files(files, package.files);
         let published = match target {
             PublishTarget::Directory(dir) => {
                 media::publish::to_directory(&package.dir, brand.id, dir, &done)
@@ -263,4 +208,117 @@ pub fn build(
         report.published_to = Some(published.map_err(DmmError::Publish)?);
     }
     Ok(report)
+}
+
+/// The brand's media entries that `keep` keeps, counted (a pass over its articles, so that
+/// progress has a total without holding the entries).
+fn count_media(
+    catalogue: &Catalogue,
+    brand: &Brand,
+    keep: impl Fn(&Media) -> bool,
+) -> Result<u64, StoreError> {
+    let mut count = 0;
+    for article in catalogue.articles_of_brand(brand.id) {
+        count += catalogue
+            .media_of(&article?.key)?
+            .iter()
+            .filter(|m| keep(m))
+            .count() as u64;
+    }
+    Ok(count)
+}
+
+/// Fetches the files of the brand's 360 frames (and images and documents, where set up so)
+/// that the media store lacks, `BATCH` entries read at a time and `concurrency` files
+/// fetched at a time. A URI two entries name is fetched once; one that failed is not tried
+/// again in the same job.
+fn download(
+    catalogue: &Catalogue,
+    brand: &Brand,
+    setup: &MediaSetup,
+    source: &MediaSource,
+    progress: &dyn Progress,
+    report: &mut DmmReport,
+) -> Result<(), DmmError> {
+    progress.phase("downloading media");
+    let wanted = |m: &Media| m.kind == MediaKind::Spin360 || setup.images_too;
+    let total = count_media(catalogue, brand, wanted)?;
+    let client = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .read_timeout(setup.limits.silence)
+        .build()
+        .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
+    let (done, bytes) = (Cell::new(0u64), Cell::new(0u64));
+    let handled = || {
+        done.set(done.get() + 1);
+        progress.files(done.get(), total);
+    };
+    let mut failed: HashSet<String> = HashSet::new();
+    let mut batch: Vec<Media> = Vec::with_capacity(BATCH);
+    let mut in_batch: HashSet<String> = HashSet::with_capacity(BATCH);
+    let (client, bytes, handled) = (&client, &bytes, &handled);
+    let fetch_batch =
+        |batch: &mut Vec<Media>, report: &mut DmmReport, failed: &mut HashSet<String>| {
+            let outcomes = on_runtime(
+                futures_util::stream::iter(batch.drain(..))
+                    .map(|m| async move {
+                        let outcome = media::source::fetch(
+                            client,
+                            source,
+                            &setup.store,
+                            &m.uri,
+                            m.kind,
+                            setup.limits,
+                        )
+                        .await;
+                        if let Ok(stored) = &outcome {
+                            bytes.set(bytes.get() + stored.size);
+                            progress.advanced(bytes.get());
+                        }
+                        handled();
+                        (m.uri, outcome)
+                    })
+                    .buffer_unordered(setup.concurrency)
+                    .collect::<Vec<_>>(),
+            )
+            .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
+            for (uri, outcome) in outcomes {
+                match outcome {
+                    Ok(_) => report.downloaded += 1,
+                    Err(reason) => {
+                        report.not_fetched_count += 1;
+                        if report.not_fetched.len() < LISTED {
+                            report.not_fetched.push(NotFetched {
+                                uri: uri.clone(),
+                                reason,
+                            });
+                        }
+                        failed.insert(uri);
+                    }
+                }
+            }
+            Ok::<(), DmmError>(())
+        };
+    for article in catalogue.articles_of_brand(brand.id) {
+        let article = article?;
+        for m in catalogue.media_of(&article.key)? {
+            if !wanted(&m) {
+                continue;
+            }
+            if failed.contains(&m.uri)
+                || in_batch.contains(&m.uri)
+                || setup.store.lookup(&m.uri).is_some()
+            {
+                handled();
+                continue;
+            }
+            in_batch.insert(m.uri.clone());
+            batch.push(m);
+            if batch.len() == BATCH {
+                fetch_batch(&mut batch, report, &mut failed)?;
+                in_batch.clear();
+            }
+        }
+    }
+    fetch_batch(&mut batch, report, &mut failed)
 }

@@ -61,6 +61,9 @@ pub struct JobStatus {
     pub phase: String,
     pub bytes_read: u64,
     pub bytes_total: u64,
+    /// Files done of the current step's, where a step handles files (DMM jobs).
+    pub files_done: u64,
+    pub files_total: u64,
     /// Once an import has finished (succeeded or rejected).
     pub report: Option<ImportReport>,
     /// Once a sync has succeeded.
@@ -75,6 +78,8 @@ pub struct Job {
     status: Mutex<JobStatus>,
     bytes_read: AtomicU64,
     bytes_total: AtomicU64,
+    files_done: AtomicU64,
+    files_total: AtomicU64,
 }
 
 impl Job {
@@ -86,6 +91,8 @@ impl Job {
             .clone();
         s.bytes_read = self.bytes_read.load(Ordering::Relaxed);
         s.bytes_total = self.bytes_total.load(Ordering::Relaxed);
+        s.files_done = self.files_done.load(Ordering::Relaxed);
+        s.files_total = self.files_total.load(Ordering::Relaxed);
         s
     }
 
@@ -103,6 +110,10 @@ impl import::Progress for Job {
     }
     fn phase(&self, text: &str) {
         self.update(|s| s.phase = text.to_owned());
+    }
+    fn files(&self, done: u64, total: u64) {
+        self.files_total.store(total, Ordering::Relaxed);
+        self.files_done.store(done, Ordering::Relaxed);
     }
 }
 
@@ -277,6 +288,8 @@ impl Jobs {
                 phase: phase.into(),
                 bytes_read: 0,
                 bytes_total: 0,
+                files_done: 0,
+                files_total: 0,
                 report: None,
                 sync: None,
                 dmm: None,
@@ -284,6 +297,8 @@ impl Jobs {
             }),
             bytes_read: AtomicU64::new(0),
             bytes_total: AtomicU64::new(0),
+            files_done: AtomicU64::new(0),
+            files_total: AtomicU64::new(0),
         });
         self.add(job.clone(), id);
         let (runner, jobs, store) = (job.clone(), self.clone(), store.clone());

@@ -13,6 +13,7 @@ mod error;
 pub mod exports;
 pub mod jobs;
 pub mod lookups;
+pub mod media_inventory;
 pub mod prices;
 pub mod sync;
 pub mod vehicle_articles;

@@ -384,6 +384,8 @@ impl Example for JobStatus {
                 phase: "finished".into(),
                 bytes_read: 131_072,
                 bytes_total: 131_072,
+                files_done: None,
+                files_total: None,
             },
             report: Some(Report::example()),
             sync: None,

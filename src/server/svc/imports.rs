@@ -148,15 +148,25 @@ impl Report {
     }
 }
 
-/// How far a running import is.
+/// How far a running job is.
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "JobProgress", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct JobProgress {
-    /// `reading` while rows are read and checked, then the commit's phases.
+    /// An import's `reading` while rows are read and checked, then the commit's phases; a
+    /// sync's `fetching`, then its imports'; an apiDMM job's `downloading media`, `building
+    /// the package`, `publishing`.
     pub phase: String,
+    /// Bytes read of the file being imported; bytes downloaded by an apiDMM job.
     pub bytes_read: u64,
     pub bytes_total: u64,
+    /// An apiDMM job's files done of those of its current phase.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files_done: Option<u64>,
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files_total: Option<u64>,
 }
 
 /// What a job does.
@@ -409,6 +419,7 @@ pub async fn answer_when_done(
 /// A job as answered.
 pub fn job_status(job: &Job) -> JobStatus {
     let s = job.snapshot();
+    let files = (s.files_done, s.files_total);
     let mut status = JobStatus {
         id: s.id,
         kind: JobKind::Import,
@@ -434,6 +445,8 @@ pub fn job_status(job: &Job) -> JobStatus {
             phase: s.phase,
             bytes_read: s.bytes_read,
             bytes_total: s.bytes_total,
+            files_done: None,
+            files_total: None,
         },
         report: s.report.as_ref().map(Report::from),
         sync: s.sync.map(|r| SyncOutcome {
@@ -478,6 +491,8 @@ pub fn job_status(job: &Job) -> JobStatus {
             status.brand_id = Some(r.brand_id);
             status.publish = Some(r.publish);
             status.download360 = Some(r.download360);
+            status.progress.files_done = Some(files.0);
+            status.progress.files_total = Some(files.1);
         }
     }
     status
