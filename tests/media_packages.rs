@@ -626,6 +626,38 @@ fn each_flag_combination_with_a_directory_source_and_target_and_a_brand_without_
     let r = s.get("/svc/apiDMM?brand_id=x");
     assert_eq!(r.status, 400, "{}", r.text());
     assert!(r.text().contains("brand_id"), "{}", r.text());
+
+    // From the command line: as the running server's job, then on the stopped store.
+    let o = partscat(&["dmm", "--data", path(&data), "--brand", "2", "--publish"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let printed = text(&o);
+    assert!(
+        printed.contains("24 files") && printed.contains("of the running server"),
+        "{printed}"
+    );
+    drop(s);
+    std::fs::remove_dir_all(&media).unwrap();
+    let o = std::process::Command::new(common::bin())
+        .args(["dmm", "--data", path(&data), "--brand", "2"])
+        .args(["--download360", "--publish"])
+        .env_remove("PARTSCAT_DATA")
+        .env("PARTSCAT_MEDIA_DIR", &media)
+        .env("PARTSCAT_MEDIA_SOURCE", &source)
+        .env("PARTSCAT_PUBLISH_TARGET", &target)
+        .output()
+        .unwrap();
+    let printed = text(&o);
+    assert!(o.status.success(), "{printed}");
+    assert!(printed.contains("264 downloaded, 0 not"), "{printed}");
+    assert!(printed.contains("published to"), "{printed}");
+    let published = published_in(&target, 2);
+    let manifest = std::fs::read(published.join("manifest.csv")).unwrap();
+    let present = assert_package_matches(
+        &manifest,
+        |file| std::fs::read(published.join(file)).ok(),
+        from_source,
+    );
+    assert_eq!(present, 264);
 }
 
 #[test]

@@ -24,26 +24,38 @@ BASE=http://127.0.0.1:$PORT
 mkdir -p "$WORK/inbox"
 cp assets/demo/prices.csv "$WORK/inbox/prices.csv"
 
-"$BIN" serve --demo --demo-key "$KEY" --data "$WORK/data" --inbox "$WORK/inbox" \
-    --listen "127.0.0.1:$PORT" >"$WORK/stdout" 2>"$WORK/server.log" &
-SERVER=$!
-stop() {
+# A fresh demo appliance on its own store: schemathesis starts more jobs than the server keeps
+# (the last 100), so the UI and the generated client, which poll job 1 as the document's
+# example names it, get an appliance of their own.
+SERVER=
+start() {
+    "$BIN" serve --demo --demo-key "$KEY" --data "$WORK/data-$1" --inbox "$WORK/inbox" \
+        --listen "127.0.0.1:$PORT" >"$WORK/stdout" 2>"$WORK/server-$1.log" &
+    SERVER=$!
+    for _ in $(seq 1 600); do
+        curl -fs "$BASE/ready" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    curl -fs "$BASE/ready" >/dev/null
+}
+stop_server() {
     kill "$SERVER" 2>/dev/null || true
     wait "$SERVER" 2>/dev/null || true
+}
+stop() {
+    stop_server
     rm -rf "$WORK"
 }
 trap stop EXIT
-
-for _ in $(seq 1 600); do
-    curl -fs "$BASE/ready" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-curl -fs "$BASE/ready" >/dev/null
+start fuzzed
 
 echo "== schemathesis against $BASE/openapi.json"
 PARTSCAT_DEMO_KEY=$KEY "$VENV/bin/schemathesis" \
     --config-file tests/schemathesis/schemathesis.toml \
     run "$BASE/openapi.json" --max-examples 100 --seed 2026
+
+stop_server
+start fresh
 
 echo "== /docs in headless Chromium"
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
