@@ -519,7 +519,12 @@ fn get_articles_matches_any_writing_and_pages_by_cursor() {
     );
     let total = first["totalMatchingArticles"].as_u64().unwrap();
     assert!(total > 14, "enough matches to page: {total}");
-    let facet_sum: u64 = first["dataSupplierFacets"]
+    let facets = &first["dataSupplierFacets"];
+    assert_eq!(
+        facets["total"].as_u64(),
+        Some(facets["counts"].as_array().unwrap().len() as u64)
+    );
+    let facet_sum: u64 = facets["counts"]
         .as_array()
         .unwrap()
         .iter()

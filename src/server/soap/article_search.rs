@@ -2,16 +2,15 @@
 //! page paging (as the anchor, up to a window) and a cursor that pages through a result of
 //! any size, the facets and the articles with what the include flags ask for.
 
-use std::collections::BTreeMap;
-
 use base64::Engine as _;
 use serde_json::Value;
 
 use super::call::{Call, Failure};
 use super::messages::*;
-use super::vehicles::linkages_of;
+use super::pegasus;
+use super::vehicles::linkage_target;
 use crate::catalogue::{self as model, ArticleKey};
-use crate::server::answers::records::{CrossKind, Media, Names, Price};
+use crate::server::answers::records::Names;
 use crate::server::problem::Problem;
 use crate::service::article_search::{self, Found, NumberKind, Search};
 use crate::store::{Catalogue, NumberMatch};
@@ -48,7 +47,14 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             ));
         }
     };
+    let linkage_paging = linkage_paging(&r)?;
+    let order = order(&r.sort)?;
     let after = r.cursor.as_deref().map(decode_cursor).transpose()?;
+    if after.is_some() && order != Order::Score {
+        return Err(Failure::bad(
+            "Field 'cursor' pages in the default order (score); leave 'sort' out, or page with 'page'",
+        ));
+    }
     for brand in &r.data_supplier_ids {
         call.caller.require_brand(*brand)?;
     }
@@ -73,6 +79,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         by_brand,
         by_genart,
     } = article_search::search(&catalogue, call.caller, &search, call.budget)?;
+    let names = Names::new(&catalogue);
+    let matches = sorted(matches, order, &names)?;
 
     let total = matches.len() as u32;
     let max_allowed_page = if per_page == 0 {
@@ -99,50 +107,155 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     };
 
     let includes = Includes::of(&r);
-    let names = Names::new(&catalogue);
     let mut articles = Vec::with_capacity(shown.len());
     for key in shown {
         if let Some(a) = catalogue.article(key)? {
-            articles.push(record(&catalogue, &names, &a, &includes)?);
+            articles.push(record(&catalogue, &names, &a, &includes, linkage_paging)?);
         }
     }
-    let facets = |counts: BTreeMap<u32, u32>, name: &dyn Fn(u32) -> String| -> Vec<Facet> {
-        counts
-            .into_iter()
-            .map(|(id, count)| Facet {
-                id,
-                name: name(id),
-                count,
-            })
-            .collect()
+    let data_supplier_facets = if r.include_data_supplier_facets.unwrap_or(false) {
+        let mut counts = Vec::with_capacity(by_brand.len());
+        for (id, count) in by_brand {
+            counts.push(pegasus::DataSupplierFacetCount {
+                data_supplier_id: pegasus::number(id),
+                mfr_id: pegasus::number(id),
+                mfr_name: names.brand(id)?,
+                count: count.into(),
+            });
+        }
+        Some(pegasus::DataSupplierFacets {
+            total: counts.len() as i32,
+            counts,
+        })
+    } else {
+        None
     };
-    let brand_name = |id| names.brand(id).unwrap_or_default();
-    let genart_name = |id| names.genart(id).unwrap_or_default();
+    let generic_article_facets = if r.include_generic_article_facets.unwrap_or(false) {
+        let mut counts = Vec::with_capacity(by_genart.len());
+        for (id, count) in by_genart {
+            counts.push(pegasus::GenericArticleFacetCount {
+                generic_article_id: pegasus::number(id),
+                generic_article_description: names.genart(id)?,
+                count: count.into(),
+            });
+        }
+        Some(pegasus::GenericArticleFacets {
+            total: counts.len() as i32,
+            counts,
+        })
+    } else {
+        None
+    };
     let answer = ArticleSearch {
         total_matching_articles: total,
         max_allowed_page,
         articles,
-        data_supplier_facets: if r.include_data_supplier_facets.unwrap_or(false) {
-            facets(by_brand, &brand_name)
-        } else {
-            Vec::new()
-        },
-        generic_article_facets: if r.include_generic_article_facets.unwrap_or(false) {
-            facets(by_genart, &genart_name)
-        } else {
-            Vec::new()
-        },
+        data_supplier_facets,
+        generic_article_facets,
         next_cursor,
     };
     serde_json::to_value(&answer).map_err(|e| Problem::internal(e).into())
 }
 
+/// The order `sort` asks for; its first entry decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// Brand id, then normalised number: the catalogue's order, which the cursor follows.
+    Score,
+    BrandName {
+        descending: bool,
+    },
+    Number {
+        descending: bool,
+    },
+}
+
+fn order(sort: &[Sort]) -> Result<Order, Failure> {
+    let Some(first) = sort.first() else {
+        return Ok(Order::Score);
+    };
+    let descending = match first.direction.trim() {
+        "asc" => false,
+        "desc" => true,
+        other => {
+            return Err(Failure::bad(format!(
+                "Field 'direction' must be asc or desc, not '{other}'"
+            )));
+        }
+    };
+    Ok(match first.field.trim() {
+        "score" | "articleCreatedOn" | "linkageCreatedOn" | "linkageSortNum" => Order::Score,
+        "mfrName" => Order::BrandName { descending },
+        "articleNumber" => Order::Number { descending },
+        other => {
+            return Err(Failure::bad(format!(
+                "Field 'field' must be one of score, mfrName, articleNumber, articleCreatedOn, linkageCreatedOn, linkageSortNum, not '{other}'"
+            )));
+        }
+    })
+}
+
+/// The matches in the asked order (they come in the catalogue's).
+fn sorted(
+    mut matches: Vec<ArticleKey>,
+    order: Order,
+    names: &Names<'_>,
+) -> Result<Vec<ArticleKey>, Failure> {
+    match order {
+        Order::Score => {}
+        Order::Number { descending } => {
+            matches.sort_by(|a, b| {
+                a.reference
+                    .cmp(&b.reference)
+                    .then(a.brand_id.cmp(&b.brand_id))
+            });
+            if descending {
+                matches.reverse();
+            }
+        }
+        Order::BrandName { descending } => {
+            let mut named = Vec::with_capacity(matches.len());
+            for key in matches {
+                named.push((names.brand_name(key.brand_id)?.to_lowercase(), key));
+            }
+            // Stable: within a brand, the catalogue's order.
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            if descending {
+                named.reverse();
+            }
+            matches = named.into_iter().map(|(_, key)| key).collect();
+        }
+    }
+    Ok(matches)
+}
+
+/// Which of an article's linkages to answer: `linkagesPerPage` from `linkagesPage`, or all.
+fn linkage_paging(r: &GetArticlesRequest) -> Result<Option<(usize, usize)>, Failure> {
+    let page = r.linkages_page.unwrap_or(1);
+    if page == 0 {
+        return Err(Failure::bad("Field 'linkagesPage' must be >= 1"));
+    }
+    match r.linkages_per_page {
+        None => Ok(None),
+        Some(n) if (1..=MAX_PER_PAGE).contains(&n) => {
+            Ok(Some((((page - 1) * n) as usize, n as usize)))
+        }
+        Some(_) => Err(Failure::bad(format!(
+            "Field 'linkagesPerPage' must be >= 1 and <= {MAX_PER_PAGE}"
+        ))),
+    }
+}
+
 struct Includes {
+    misc: bool,
+    generic_articles: bool,
     criteria: bool,
     gtins: bool,
+    trade: bool,
     oem: bool,
     comparable: bool,
     replaced_by: bool,
+    pdfs: bool,
     images: bool,
     prices: bool,
     linkages: bool,
@@ -153,11 +266,15 @@ impl Includes {
         let all = r.include_all.unwrap_or(false);
         let flag = |f: Option<bool>| all || f.unwrap_or(false);
         Includes {
+            misc: flag(r.include_misc),
+            generic_articles: flag(r.include_generic_articles),
             criteria: flag(r.include_article_criteria),
             gtins: flag(r.include_gtins),
+            trade: flag(r.include_trade_numbers),
             oem: flag(r.include_oem_numbers),
             comparable: flag(r.include_comparable_numbers),
             replaced_by: flag(r.include_replaced_by_articles),
+            pdfs: flag(r.include_pdfs),
             images: flag(r.include_images),
             prices: flag(r.include_prices),
             linkages: flag(r.include_linkages),
@@ -170,62 +287,133 @@ fn record(
     names: &Names<'_>,
     a: &model::Article,
     inc: &Includes,
+    linkage_paging: Option<(usize, usize)>,
 ) -> Result<ArticleRecord, Failure> {
     let key = &a.key;
-    let (mut oem_numbers, mut comparable_numbers) = (Vec::new(), Vec::new());
-    if inc.oem || inc.comparable {
-        for number in names.numbers(key)? {
-            match number.kind {
-                CrossKind::Ean => {}
-                CrossKind::Oe if inc.oem => oem_numbers.push(number),
-                CrossKind::Oe => {}
-                _ if inc.comparable => comparable_numbers.push(number),
+    let brand_name = names.brand(key.brand_id)?;
+    let (mut oem_numbers, mut comparable_numbers, mut trade_numbers) =
+        (Vec::new(), Vec::new(), Vec::new());
+    if inc.oem || inc.comparable || inc.trade {
+        for x in catalogue.cross_references_of(key)? {
+            let reference = |names: &Names<'_>| -> Result<pegasus::ArticleRef, Failure> {
+                let (mfr_id, mfr_name) = match x.manufacturer_id {
+                    Some(m) => (m, names.manufacturer(m)?),
+                    None => (0, String::new()),
+                };
+                Ok(pegasus::ArticleRef {
+                    article_number: x.number.clone(),
+                    data_supplier_id: None,
+                    mfr_id,
+                    mfr_name,
+                })
+            };
+            match x.kind {
+                model::CrossKind::Oe if inc.oem => oem_numbers.push(reference(names)?),
+                model::CrossKind::Trade if inc.trade => trade_numbers.push(x.number.clone()),
+                model::CrossKind::Competitor | model::CrossKind::Internal if inc.comparable => {
+                    comparable_numbers.push(reference(names)?)
+                }
                 _ => {}
             }
         }
     }
+    let (mut pdfs, mut images) = (Vec::new(), Vec::new());
+    if inc.pdfs || inc.images {
+        for m in catalogue.media_of(key)? {
+            match m.kind {
+                model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(&m)),
+                model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
+                    images.push(pegasus::ImageRecord::of(&m))
+                }
+                _ => {}
+            }
+        }
+    }
+    let genart_name = names.genart(a.genart)?;
+    let (linkages, total_linkages) = if inc.linkages {
+        let all = crate::service::lookups::applications(catalogue, key)?;
+        let total = all.len() as u32;
+        let (skip, take) = linkage_paging.unwrap_or((0, usize::MAX));
+        let shown = all
+            .into_iter()
+            .skip(skip)
+            .take(take)
+            .map(|(link, v)| {
+                pegasus::ArticleLinkageRecord::new(
+                    (a.genart, &genart_name),
+                    linkage_target(&v),
+                    link.position,
+                    link.quantity,
+                    link.notes,
+                )
+            })
+            .collect();
+        (shown, Some(total))
+    } else {
+        (Vec::new(), None)
+    };
     Ok(ArticleRecord {
         data_supplier_id: key.brand_id,
-        mfr_name: names.brand(key.brand_id)?,
         article_number: a.reference.clone(),
-        normalised_article_number: key.reference.clone(),
-        generic_article_id: a.genart,
-        generic_article_description: names.genart(a.genart)?,
-        description: a.description.clone(),
-        status: a.status.into(),
-        packaging_unit: a.packaging_unit,
+        mfr_id: key.brand_id,
+        misc: inc.misc.then(|| pegasus::MiscArticleData::of(a)),
+        generic_articles: if inc.generic_articles {
+            vec![pegasus::GenericArticleRef {
+                generic_article_id: pegasus::number(a.genart),
+                generic_article_description: genart_name.clone(),
+                legacy_article_id: 0,
+            }]
+        } else {
+            Vec::new()
+        },
+        article_text: Vec::new(),
         gtins: if inc.gtins {
             a.eans.clone()
         } else {
             Vec::new()
         },
-        article_criteria: if inc.criteria {
-            names.criteria(key)?
-        } else {
-            Vec::new()
-        },
+        trade_numbers,
         oem_numbers,
-        comparable_numbers,
+        replaces_articles: Vec::new(),
         replaced_by_articles: if inc.replaced_by {
-            a.replaced_by.clone()
+            a.replaced_by
+                .iter()
+                .map(|number| pegasus::ArticleRef {
+                    article_number: number.clone(),
+                    data_supplier_id: Some(key.brand_id),
+                    mfr_id: key.brand_id,
+                    mfr_name: brand_name.clone(),
+                })
+                .collect()
         } else {
             Vec::new()
         },
-        images: if inc.images {
-            catalogue.media_of(key)?.iter().map(Media::from).collect()
+        article_criteria: if inc.criteria {
+            catalogue
+                .criteria_of(key)?
+                .iter()
+                .map(|c| pegasus::CriteriaRecord::new(&c.name, &c.value, &c.unit))
+                .collect()
         } else {
             Vec::new()
         },
+        linkages,
+        pdfs,
+        images,
+        comparable_numbers,
+        links: Vec::new(),
+        total_linkages,
         prices: if inc.prices {
-            catalogue.prices_of(key)?.iter().map(Price::from).collect()
+            catalogue
+                .prices_of(key)?
+                .iter()
+                .map(pegasus::PriceRecord::of)
+                .collect()
         } else {
             Vec::new()
         },
-        linkages: if inc.linkages {
-            linkages_of(catalogue, key)?
-        } else {
-            Vec::new()
-        },
+        normalised_article_number: key.reference.clone(),
+        mfr_name: brand_name,
     })
 }
 

@@ -7,6 +7,7 @@ mod call;
 pub mod envelope;
 mod messages;
 mod operations;
+mod pegasus;
 mod service;
 mod types;
 mod vehicles;

@@ -122,7 +122,7 @@ pub fn all() -> Vec<Operation> {
         ),
         operation::<GetArticlesRequest, ArticleSearch>(
             "getArticles",
-            "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, page paging and a cursor.",
+            "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, sorting, page paging and a cursor; requests and answers in the shapes of Pegasus 3.0's articlesRequest and articlesResponse.",
             super::article_search::get_articles,
         ).cached(),
         operation::<GetArticleLinkagesRequest, ArticleLinkages>(
@@ -142,7 +142,7 @@ pub fn all() -> Vec<Operation> {
         ).cached(),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
-            "Every generic article (kind of part).",
+            "Every generic article (kind of part), or with linked and linkingTargetId those of the articles that fit a vehicle type.",
             get_generic_articles,
         ).cached(),
         operation::<GetManufacturersRequest, ManufacturerList>(
@@ -273,12 +273,32 @@ fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
     answer(&BrandList { data_suppliers })
 }
 
-fn get_generic_articles(call: &Call<'_>, _: GetGenericArticlesRequest) -> Result<Value, Failure> {
+fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
     let catalogue = call.state.store.catalogue();
+    // `linked`: the generic articles of the articles (of the brands the caller sees) that
+    // fit the vehicle.
+    let linked: Option<std::collections::BTreeSet<u32>> = if r.linked.unwrap_or(false) {
+        let ktype = r.linking_target_id.as_deref().map(str::trim).unwrap_or("");
+        if ktype.is_empty() {
+            return Err(Failure::bad(
+                "Field 'linkingTargetId' must name a vehicle type when 'linked' is true",
+            ));
+        }
+        let mut genarts = std::collections::BTreeSet::new();
+        for key in call.caller.visible(catalogue.articles_by_ktype(ktype)?) {
+            if let Some(article) = catalogue.article(&key)? {
+                genarts.insert(article.genart);
+            }
+        }
+        Some(genarts)
+    } else {
+        None
+    };
     let mut generic_articles: Vec<GenericArticleEntry> = catalogue
         .names()?
         .generic_articles
         .iter()
+        .filter(|(id, _)| linked.as_ref().is_none_or(|l| l.contains(id)))
         .map(|(id, name)| GenericArticleEntry {
             generic_article_id: *id,
             name: name.clone(),

@@ -1,0 +1,389 @@
+//! `getArticles`' answer in the shapes of TecDoc Pegasus 3.0's `articlesResponse` (element
+//! names, nesting and types of its public DLB schema), so that client code written for
+//! Pegasus reads it. partscat's own extras follow Pegasus's fields in each record.
+//!
+//! Where Pegasus numbers what partscat names (criteria, legacy ids), the number is 0 and the
+//! name is given; the keys partscat assigns (article status, price kind, linkage target
+//! type) are listed in docs/coming-from-tecdoc.md.
+
+use poem_openapi::Object;
+use serde::Serialize;
+
+use super::messages::LinkageTarget;
+use crate::catalogue::{self as model, ArticleStatus, MediaKind};
+
+/// Another article's number: a vehicle maker's, another parts maker's, or the maker's own.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleRefRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleRef {
+    /// The number as written.
+    pub article_number: String,
+    /// The brand, where the number is one of the maker's own articles.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_supplier_id: Option<u32>,
+    /// The vehicle maker (OE), parts maker (comparable) or brand (the maker's own) of the
+    /// number; 0 where the catalogue names none (trade and internal numbers).
+    pub mfr_id: u32,
+    /// That maker's name; empty where there is none.
+    pub mfr_name: String,
+}
+
+/// Status, packaging and description of an article (`includeMisc`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "MiscArticleDataRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct MiscArticleData {
+    /// The article's own description.
+    pub additional_description: String,
+    /// 1 active, 2 announced, 3 discontinued.
+    pub article_status_id: i32,
+    /// `active`, `announced` or `discontinued`.
+    pub article_status_description: String,
+    /// Pieces per package.
+    pub quantity_per_package: i32,
+}
+
+impl MiscArticleData {
+    pub fn of(a: &model::Article) -> MiscArticleData {
+        let (id, name) = match a.status {
+            ArticleStatus::Active => (1, "active"),
+            ArticleStatus::Announced => (2, "announced"),
+            ArticleStatus::Discontinued => (3, "discontinued"),
+        };
+        MiscArticleData {
+            additional_description: a.description.clone(),
+            article_status_id: id,
+            article_status_description: name.into(),
+            quantity_per_package: i32::try_from(a.packaging_unit).unwrap_or(i32::MAX),
+        }
+    }
+}
+
+/// The generic article an article is (`includeGenericArticles`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "GenericArticleRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenericArticleRef {
+    pub generic_article_id: i32,
+    pub generic_article_description: String,
+    /// Pegasus's numeric article id; partscat addresses articles by brand and number: 0.
+    pub legacy_article_id: i32,
+}
+
+/// A text of an article (Pegasus's `articleText`); partscat answers none.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleTextRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleText {
+    pub information_type_key: i32,
+    pub is_immediate_display: bool,
+    pub text: Vec<String>,
+}
+
+/// A technical criterion, of an article or of how it fits a vehicle.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "CriteriaRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct CriteriaRecord {
+    /// partscat's criteria are named, not numbered: 0.
+    pub criteria_id: i32,
+    /// What is measured (`Brake Disc Diameter`).
+    pub criteria_description: String,
+    /// The unit, where the value has one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criteria_unit_description: Option<String>,
+    /// `N` a number, `A` text.
+    pub criteria_type: String,
+    /// The value as the catalogue holds it.
+    pub raw_value: String,
+    /// The value with its unit (`300 mm`).
+    pub formatted_value: String,
+    pub is_mandatory: bool,
+    pub is_interval: bool,
+}
+
+impl CriteriaRecord {
+    pub fn new(name: &str, value: &str, unit: &str) -> CriteriaRecord {
+        let numeric = value.trim().replace(',', ".").parse::<f64>().is_ok();
+        CriteriaRecord {
+            criteria_id: 0,
+            criteria_description: name.to_owned(),
+            criteria_unit_description: (!unit.is_empty()).then(|| unit.to_owned()),
+            criteria_type: if numeric { "N" } else { "A" }.into(),
+            raw_value: value.to_owned(),
+            formatted_value: if unit.is_empty() {
+                value.to_owned()
+            } else {
+                format!("{value} {unit}")
+            },
+            is_mandatory: false,
+            is_interval: false,
+        }
+    }
+}
+
+/// A text on how an article fits a vehicle.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "LinkageTextRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkageText {
+    /// 0: a fitting note.
+    pub information_type_key: i32,
+    pub is_immediate_display: bool,
+    pub text: Vec<String>,
+}
+
+/// A vehicle an article fits (Pegasus's ids), then the vehicle itself and how the article
+/// fits it (partscat's: every linkage in one call).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ArticleLinkageRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleLinkageRecord {
+    /// 2: a vehicle type (partscat links articles to vehicle types only).
+    pub linkage_target_type_id: i32,
+    /// The Ktype as a number (0 where it is not one; `linkageTarget` has it as written).
+    pub linkage_target_id: i64,
+    /// Pegasus's numeric link id; partscat has none: 0.
+    pub legacy_article_link_id: i32,
+    pub generic_article_id: i32,
+    pub generic_article_description: String,
+    /// The position (`Position`) and quantity (`Quantity`) of the part on the vehicle.
+    pub linkage_criteria: Vec<CriteriaRecord>,
+    /// The fitting notes.
+    pub linkage_text: Vec<LinkageText>,
+    /// The vehicle.
+    pub linkage_target: LinkageTarget,
+    /// Where on the vehicle (front, rear, …); empty if not given.
+    pub position: String,
+    /// How many the vehicle takes.
+    pub quantity: u32,
+    /// Fitting notes; empty if none.
+    pub notes: String,
+}
+
+impl ArticleLinkageRecord {
+    pub fn new(
+        genart: (u32, &str),
+        target: LinkageTarget,
+        position: String,
+        quantity: u32,
+        notes: String,
+    ) -> ArticleLinkageRecord {
+        let mut linkage_criteria = Vec::new();
+        if !position.is_empty() {
+            linkage_criteria.push(CriteriaRecord::new("Position", &position, ""));
+        }
+        linkage_criteria.push(CriteriaRecord::new("Quantity", &quantity.to_string(), ""));
+        ArticleLinkageRecord {
+            linkage_target_type_id: 2,
+            linkage_target_id: target.linkage_target_id.trim().parse().unwrap_or(0),
+            legacy_article_link_id: 0,
+            generic_article_id: number(genart.0),
+            generic_article_description: genart.1.to_owned(),
+            linkage_criteria,
+            linkage_text: if notes.is_empty() {
+                Vec::new()
+            } else {
+                vec![LinkageText {
+                    information_type_key: 0,
+                    is_immediate_display: true,
+                    text: vec![notes.clone()],
+                }]
+            },
+            linkage_target: target,
+            position,
+            quantity,
+            notes,
+        }
+    }
+}
+
+/// A document of an article (`includePDFs`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "PDFRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PdfRecord {
+    /// The file's name, the last part of its URI.
+    pub file_name: String,
+    /// `document`.
+    pub type_description: String,
+    /// Its caption.
+    pub header_description: String,
+    /// Where the file is (relative to the maker's media base).
+    pub url: String,
+}
+
+/// An image, or a frame of a 360-degree set (`includeImages`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "ImageRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ImageRecord {
+    /// The file's name, the last part of its URI.
+    pub file_name: String,
+    /// `image`, or `spin360` for a frame of a 360-degree set.
+    pub type_description: String,
+    /// Its caption.
+    pub header_description: String,
+    /// The image's URI: partscat keeps one size, so the five sizes name the same file.
+    #[oai(rename = "imageURL50")]
+    #[serde(rename = "imageURL50")]
+    pub image_url_50: String,
+    #[oai(rename = "imageURL100")]
+    #[serde(rename = "imageURL100")]
+    pub image_url_100: String,
+    #[oai(rename = "imageURL200")]
+    #[serde(rename = "imageURL200")]
+    pub image_url_200: String,
+    #[oai(rename = "imageURL400")]
+    #[serde(rename = "imageURL400")]
+    pub image_url_400: String,
+    #[oai(rename = "imageURL800")]
+    #[serde(rename = "imageURL800")]
+    pub image_url_800: String,
+    /// The 360 set a frame belongs to; empty for an image.
+    pub set: String,
+    /// Order within the article (frames: within the set).
+    pub position: u32,
+}
+
+fn file_name(uri: &str) -> String {
+    uri.rsplit('/').next().unwrap_or(uri).to_owned()
+}
+
+impl ImageRecord {
+    pub fn of(m: &model::Media) -> ImageRecord {
+        ImageRecord {
+            file_name: file_name(&m.uri),
+            type_description: match m.kind {
+                MediaKind::Spin360 => "spin360",
+                _ => "image",
+            }
+            .into(),
+            header_description: m.description.clone(),
+            image_url_50: m.uri.clone(),
+            image_url_100: m.uri.clone(),
+            image_url_200: m.uri.clone(),
+            image_url_400: m.uri.clone(),
+            image_url_800: m.uri.clone(),
+            set: m.set.clone(),
+            position: m.position,
+        }
+    }
+}
+
+impl PdfRecord {
+    pub fn of(m: &model::Media) -> PdfRecord {
+        PdfRecord {
+            file_name: file_name(&m.uri),
+            type_description: "document".into(),
+            header_description: m.description.clone(),
+            url: m.uri.clone(),
+        }
+    }
+}
+
+/// A price of an article (`includePrices`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "PriceRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PriceRecord {
+    /// ISO 4217 code.
+    pub currency_code: String,
+    /// The amount (`amount` has it as exact decimal text).
+    pub price: f64,
+    /// 1 list, 2 net, 9 any other kind the maker publishes (`kindOfPriceDescription`).
+    pub kind_of_price_key: i32,
+    /// The kind as the maker names it (`list`, `net`, …).
+    pub kind_of_price_description: String,
+    /// 1: per piece.
+    pub price_unit_key: i32,
+    pub price_unit_description: String,
+    /// `1`: pieces.
+    pub quantity_unit_key: String,
+    pub quantity_unit_description: String,
+    /// First day of validity as YYYYMMDD; 0 where unlimited.
+    pub valid_date_from: i32,
+    /// Last day of validity as YYYYMMDD, if limited.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valid_date_to: Option<i32>,
+    /// The amount as decimal text (`19.27`), so no precision is lost.
+    pub amount: String,
+}
+
+fn yyyymmdd(day: &model::Date) -> i32 {
+    day.to_string().replace('-', "").parse().unwrap_or(0)
+}
+
+impl PriceRecord {
+    pub fn of(p: &model::Price) -> PriceRecord {
+        let amount = p.amount.to_string();
+        PriceRecord {
+            currency_code: p.currency.clone(),
+            price: amount.parse().unwrap_or(0.0),
+            kind_of_price_key: match p.price_type.as_str() {
+                "list" => 1,
+                "net" => 2,
+                _ => 9,
+            },
+            kind_of_price_description: p.price_type.clone(),
+            price_unit_key: 1,
+            price_unit_description: "per piece".into(),
+            quantity_unit_key: "1".into(),
+            quantity_unit_description: "piece".into(),
+            valid_date_from: p.valid_from.as_ref().map(yyyymmdd).unwrap_or(0),
+            valid_date_to: p.valid_to.as_ref().map(yyyymmdd),
+            amount,
+        }
+    }
+}
+
+/// A count of matches per brand.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "DataSupplierFacetCount", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DataSupplierFacetCount {
+    pub data_supplier_id: i32,
+    /// The brand again (Pegasus gives the brand's manufacturer).
+    pub mfr_id: i32,
+    pub mfr_name: String,
+    pub count: i64,
+}
+
+/// Matches per brand (`includeDataSupplierFacets`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "DataSupplierFacetCounts", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DataSupplierFacets {
+    /// How many counts there are.
+    pub total: i32,
+    pub counts: Vec<DataSupplierFacetCount>,
+}
+
+/// A count of matches per generic article.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "GenericArticleFacetCount", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenericArticleFacetCount {
+    pub generic_article_id: i32,
+    pub generic_article_description: String,
+    pub count: i64,
+}
+
+/// Matches per generic article (`includeGenericArticleFacets`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "GenericArticleFacetCounts", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenericArticleFacets {
+    /// How many counts there are.
+    pub total: i32,
+    pub counts: Vec<GenericArticleFacetCount>,
+}
+
+/// An id as Pegasus's `xs:int`.
+pub fn number(id: u32) -> i32 {
+    i32::try_from(id).unwrap_or(i32::MAX)
+}

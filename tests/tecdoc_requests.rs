@@ -1,0 +1,400 @@
+//! Requests as TecDoc Pegasus 3.0 client code sends them: every field of the request type,
+//! many null or `[]`, over JSON and SOAP, DLB and DLW, with a numeric provider id; and
+//! getArticles' answer in Pegasus's shapes.
+
+mod common;
+
+use common::server::{DEMO_KEY, Reply, Served, client};
+use serde_json::{Value, json};
+
+const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
+const DLW_JSON: &str = "/ws/3.0/services/PartsToCatDLW.jsonEndpoint";
+const DLB: &str = "/ws/3.0/services/PartsToCatDLB.soapEndpoint";
+const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
+
+/// Every field of Pegasus's `articlesRequest`, as a client that sets none of them sends it.
+fn articles_request_all_null() -> Value {
+    let mut fields = serde_json::Map::new();
+    for name in [
+        "articleCountry",
+        "searchQuery",
+        "searchType",
+        "searchMatchType",
+        "legacyArticleIds",
+        "dataSupplierIds",
+        "genericArticleIds",
+        "assemblyGroupNodeIds",
+        "criteriaFilters",
+        "linkageTargetId",
+        "linkageTargetType",
+        "linkageTargetCountry",
+        "newArticlesDateFrom",
+        "newArticlesDateTo",
+        "newLinkagesDateFrom",
+        "newLinkagesDateTo",
+        "newLinkagesMfrId",
+        "lang",
+        "perPage",
+        "page",
+        "linkagesPerPage",
+        "linkagesPage",
+        "sort",
+        "includeAll",
+        "includeMisc",
+        "includeGenericArticles",
+        "includeArticleText",
+        "includeGTINs",
+        "includeTradeNumbers",
+        "includeOEMNumbers",
+        "includeReplacesArticles",
+        "includeReplacedByArticles",
+        "includeArticleCriteria",
+        "includeLinkages",
+        "includePDFs",
+        "includeImages",
+        "includeDataSupplierFacets",
+        "includeGenericArticleFacets",
+        "assemblyGroupFacetOptions",
+        "includeCriteriaFacets",
+        "includeComparableNumbers",
+        "includeLinks",
+        "includePrices",
+    ] {
+        fields.insert(name.into(), Value::Null);
+    }
+    Value::Object(fields)
+}
+
+fn post_json(s: &Served, path: &str, key: &str, body: &Value) -> Reply {
+    s.fetch(
+        client()
+            .post(format!("{}{path}?api_key={key}", s.base))
+            .json(body),
+    )
+}
+
+/// A JSON call that must answer status 200; the answer.
+fn call(s: &Served, path: &str, operation: &str, fields: Value) -> Value {
+    let body = if path == DLW_JSON {
+        json!({ operation: { "arg0": fields } })
+    } else {
+        json!({ operation: fields })
+    };
+    let r = post_json(s, path, DEMO_KEY, &body);
+    let answer = r.json();
+    assert_eq!(answer["status"], 200, "{operation}: {}", r.text());
+    answer
+}
+
+fn with(mut base: Value, extra: Value) -> Value {
+    base.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    base
+}
+
+#[test]
+fn every_field_of_a_pegasus_request_is_taken_null_empty_or_set() {
+    let s = Served::demo(&[]);
+    for path in [DLB_JSON, DLW_JSON] {
+        // Every field null, as TecDoc clients send an unset field.
+        let nulls = with(
+            articles_request_all_null(),
+            json!({"provider": "demo", "searchQuery": "0986478379", "articleCountry": "DE"}),
+        );
+        let answer = call(&s, path, "getArticles", nulls);
+        assert_eq!(answer["articles"][0]["articleNumber"], "0 986 478 379");
+        // Lists as [], flags false, the rest set as a Pegasus client sets them.
+        let set = json!({
+            "provider": "demo", "articleCountry": "DE", "lang": "de",
+            "searchQuery": "0986478379", "searchType": 10, "searchMatchType": "exact",
+            "legacyArticleIds": [], "dataSupplierIds": [], "genericArticleIds": [],
+            "assemblyGroupNodeIds": [], "criteriaFilters": [{"criteriaId": 100, "rawValue": "x"}],
+            "linkageTargetType": "P", "linkageTargetCountry": "DE",
+            "newArticlesDateFrom": "2020-01-01", "newLinkagesMfrId": 5,
+            "perPage": 10, "page": 1, "sort": [],
+            "includeMisc": false, "includeArticleText": false, "includeLinks": false,
+            "assemblyGroupFacetOptions": {"enabled": false, "assemblyGroupType": "P",
+                "includeCompleteTree": false, "maxDepth": 1},
+            "includeCriteriaFacets": false,
+        });
+        let answer = call(&s, path, "getArticles", set);
+        assert_eq!(answer["totalMatchingArticles"], 1, "{answer}");
+        for (operation, fields) in [
+            (
+                "getGenericArticles",
+                json!({"provider": "demo", "articleCountry": null, "lang": "en", "linked": false,
+                    "linkingTargetId": null, "linkingTargetType": null, "searchTreeNodes": false}),
+            ),
+            (
+                "getManufacturers",
+                json!({"provider": "demo", "country": null, "countryGroupFlag": false,
+                    "favouredList": null, "lang": "en", "linkingTargetType": "P"}),
+            ),
+        ] {
+            call(&s, path, operation, fields);
+        }
+    }
+
+    // Over SOAP: every field an element, unset ones nil.
+    let nils: String = articles_request_all_null()
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| *k != "searchQuery")
+        .map(|k| format!(r#"<tns:{k} xsi:nil="true"/>"#))
+        .collect();
+    let envelope = format!(
+        r#"<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><s:Body><tns:getArticles xmlns:tns="{BARE_NS}"><tns:provider>demo</tns:provider><tns:searchQuery>0986478379</tns:searchQuery>{nils}</tns:getArticles></s:Body></s:Envelope>"#
+    );
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB}?api_key={DEMO_KEY}", s.base))
+            .header("content-type", "text/xml; charset=utf-8")
+            .header("SOAPAction", "\"\"")
+            .body(envelope),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(
+        r.text().contains("<tns:status>200</tns:status>") && r.text().contains("0 986 478 379"),
+        "{}",
+        r.text()
+    );
+
+    // What is still wrong is named.
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getArticles": {"provider": "demo", "searchQuery": "1",
+            "sort": [{"field": "colour", "direction": "asc"}]}}),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("'field'"), "{}", r.text());
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getGenericArticles": {"provider": "demo", "linked": true}}),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("linkingTargetId"), "{}", r.text());
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getArticles": {"provider": "demo", "searchQuery": "1", "colour": "red"}}),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("colour"), "{}", r.text());
+}
+
+#[test]
+fn a_numeric_provider_id_works_as_pegasus_sends_it() {
+    let s = Served::demo(&[]);
+    let o = common::partscat(&[
+        "admin",
+        "--data",
+        common::path(&s.data),
+        "provider",
+        "create",
+        "20345",
+        "--scopes",
+        "read",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let key = serde_json::from_slice::<Value>(&o.stdout).unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        &key,
+        &json!({"getArticles": {"provider": 20345, "searchQuery": "0986478379"}}),
+    );
+    assert_eq!(r.json()["status"], 200, "{}", r.text());
+    let r = s.fetch(client().get(format!(
+        "{}/svc/getArticlesByKtype/10219?provider=20345&api_key={key}",
+        s.base
+    )));
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+#[test]
+fn get_articles_answers_in_pegasus_shapes() {
+    let s = Served::demo(&[]);
+    let search = |extra: Value| {
+        call(
+            &s,
+            DLB_JSON,
+            "getArticles",
+            with(
+                json!({"provider": "demo", "searchQuery": "0986478379", "searchType": 0}),
+                extra,
+            ),
+        )
+    };
+    // Without include flags: the article's identity, and every list empty.
+    let bare = search(json!({}));
+    let a = &bare["articles"][0];
+    assert_eq!(a["dataSupplierId"], 1);
+    assert_eq!(a["mfrId"], 1);
+    assert_eq!(a["mfrName"], "Veltra Brakes");
+    assert_eq!(a["normalisedArticleNumber"], "0986478379");
+    assert!(a.get("misc").is_none(), "{a}");
+    for list in [
+        "genericArticles",
+        "articleText",
+        "gtins",
+        "tradeNumbers",
+        "oemNumbers",
+        "replacesArticles",
+        "replacedByArticles",
+        "articleCriteria",
+        "linkages",
+        "pdfs",
+        "images",
+        "comparableNumbers",
+        "links",
+        "prices",
+    ] {
+        assert_eq!(a[list], json!([]), "{list}: {a}");
+    }
+    assert!(bare.get("dataSupplierFacets").is_none());
+
+    let full = search(
+        json!({"includeAll": true, "includeDataSupplierFacets": true,
+        "includeGenericArticleFacets": true}),
+    );
+    let a = &full["articles"][0];
+    assert_eq!(a["misc"]["articleStatusId"], 1, "{a}");
+    assert_eq!(a["misc"]["articleStatusDescription"], "active");
+    assert!(a["misc"]["quantityPerPackage"].as_i64().unwrap() >= 1);
+    let genart = &a["genericArticles"][0];
+    assert!(genart["genericArticleId"].as_i64().unwrap() > 0, "{a}");
+    assert!(
+        !genart["genericArticleDescription"]
+            .as_str()
+            .unwrap()
+            .is_empty()
+    );
+    let oe = &a["oemNumbers"][0];
+    assert!(
+        oe["articleNumber"].is_string() && oe["mfrId"].as_i64().unwrap() > 0,
+        "{a}"
+    );
+    assert!(!oe["mfrName"].as_str().unwrap().is_empty());
+    let criterion = &a["articleCriteria"][0];
+    assert!(["N", "A"].contains(&criterion["criteriaType"].as_str().unwrap()));
+    assert!(criterion["formattedValue"].is_string() && criterion["rawValue"].is_string());
+    let image = &a["images"][0];
+    assert_eq!(image["imageURL800"], image["imageURL50"], "{image}");
+    assert!(image["fileName"].as_str().unwrap().ends_with(".jpg"));
+    let price = &a["prices"][0];
+    assert!(
+        price["price"].is_number() && price["currencyCode"] == "EUR",
+        "{price}"
+    );
+    assert!(price["kindOfPriceKey"].is_number() && price["validDateFrom"].is_number());
+    let total = a["totalLinkages"].as_u64().unwrap();
+    assert_eq!(a["linkages"].as_array().unwrap().len() as u64, total);
+    let linkage = &a["linkages"][0];
+    assert_eq!(linkage["linkageTargetTypeId"], 2);
+    assert_eq!(
+        linkage["linkageTargetId"].as_i64().unwrap().to_string(),
+        linkage["linkageTarget"]["linkageTargetId"]
+            .as_str()
+            .unwrap()
+    );
+    let facets = &full["dataSupplierFacets"];
+    assert_eq!(facets["total"], 1);
+    assert_eq!(facets["counts"][0]["dataSupplierId"], 1);
+    assert_eq!(facets["counts"][0]["count"], 1);
+    assert_eq!(full["genericArticleFacets"]["counts"][0]["count"], 1);
+
+    // Linkages page by linkagesPerPage and linkagesPage; totalLinkages counts them all.
+    assert!(total >= 3, "linkages to page: {total}");
+    let paged = |page: u32| {
+        search(json!({"includeLinkages": true, "linkagesPerPage": 2, "linkagesPage": page}))
+            ["articles"][0]
+            .clone()
+    };
+    let (first, second) = (paged(1), paged(2));
+    assert_eq!(first["totalLinkages"].as_u64(), Some(total));
+    assert_eq!(first["linkages"].as_array().unwrap().len(), 2);
+    assert_eq!(first["linkages"][0], a["linkages"][0]);
+    assert_eq!(second["linkages"][0], a["linkages"][2]);
+
+    // sort: by brand name or number, either way; the cursor pages only the default order.
+    let numbers = |answer: &Value| -> Vec<String> {
+        answer["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["normalisedArticleNumber"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let wide = json!({"searchQuery": "0986", "searchMatchType": "prefix", "perPage": 50});
+    let ascending = numbers(&search(with(
+        wide.clone(),
+        json!({"sort": [{"field": "articleNumber", "direction": "asc"}]}),
+    )));
+    let descending = numbers(&search(with(
+        wide.clone(),
+        json!({"sort": [{"field": "articleNumber", "direction": "desc"}]}),
+    )));
+    assert!(ascending.len() > 2);
+    assert!(ascending.windows(2).all(|w| w[0] <= w[1]), "{ascending:?}");
+    assert!(
+        descending.windows(2).all(|w| w[0] >= w[1]),
+        "{descending:?}"
+    );
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getArticles": {"provider": "demo", "searchQuery": "0", "cursor": "MTox",
+            "sort": [{"field": "mfrName", "direction": "asc"}]}}),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("'cursor'"), "{}", r.text());
+}
+
+#[test]
+fn generic_articles_linked_to_a_vehicle_type() {
+    let s = Served::demo(&[]);
+    let ids = |answer: &Value| -> Vec<u64> {
+        answer["genericArticles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["genericArticleId"].as_u64().unwrap())
+            .collect()
+    };
+    let every = ids(&call(
+        &s,
+        DLB_JSON,
+        "getGenericArticles",
+        json!({"provider": "demo"}),
+    ));
+    let linked = ids(&call(
+        &s,
+        DLB_JSON,
+        "getGenericArticles",
+        json!({"provider": "demo", "linked": true, "linkingTargetId": 10536,
+            "linkingTargetType": "P"}),
+    ));
+    // The vehicle's own articles, by /svc, name the same generic articles.
+    let mut expected: Vec<u64> = s.get("/svc/getArticlesByKtype/10536").json()["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["genart"].as_u64().unwrap())
+        .collect();
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(linked, expected);
+    assert!(linked.len() < every.len());
+}
