@@ -51,6 +51,7 @@ fn operations() -> Vec<(&'static str, Value, bool)> {
             false,
         ),
         ("getBrands", json!({}), false),
+        ("getAmBrands", json!({}), false),
         ("getGenericArticles", json!({}), false),
         ("getManufacturers", json!({}), false),
         (

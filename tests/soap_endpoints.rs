@@ -16,13 +16,14 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 12] = [
+const OPERATIONS: [&str; 13] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
     "getArticleLinkages",
     "getLinkageTargets",
     "getBrands",
+    "getAmBrands",
     "getGenericArticles",
     "getManufacturers",
     "getPricesByKtype",
@@ -169,11 +170,7 @@ fn both_soap_versions_and_both_styles_answer_with_status() {
         );
         assert_eq!(wrapped.status, 200);
         assert_eq!(element(&wrapped.text(), "status"), Some("200"));
-        assert!(
-            wrapped
-                .text()
-                .contains("<tns:dataSupplierId>1</tns:dataSupplierId>")
-        );
+        assert!(wrapped.text().contains("<tns:brandId>1</tns:brandId>"));
     }
     // JSON: unwrapped answers with status first.
     let bare = post_json(&s, DLB_JSON, &json!({"getBrands": {"provider": "demo"}}));
@@ -182,7 +179,7 @@ fn both_soap_versions_and_both_styles_answer_with_status() {
     assert_eq!(answer["status"], 200);
     assert_eq!(answer["statusText"], "OK");
     assert!(bare.text().starts_with(r#"{"status":200"#));
-    assert_eq!(answer["dataSuppliers"][0]["dataSupplierId"], 1);
+    assert_eq!(answer["data"]["array"][0]["brandId"], 1);
     let wrapped = post_json(
         &s,
         DLW_JSON,
@@ -609,11 +606,11 @@ fn answers_kept_for_one_provider_never_reach_another() {
     };
     let brands = |provider: &str, key: &str| -> Vec<Value> {
         let answer = call(provider, key, json!({"getBrands": {}}));
-        answer["dataSuppliers"]
+        answer["data"]["array"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|b| b["dataSupplierId"].clone())
+            .map(|b| b["brandId"].clone())
             .collect()
     };
     // Twice each, so the second answer of each comes from the cache.

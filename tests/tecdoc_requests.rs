@@ -366,7 +366,7 @@ fn get_articles_answers_in_pegasus_shapes() {
 fn generic_articles_linked_to_a_vehicle_type() {
     let s = Served::demo(&[]);
     let ids = |answer: &Value| -> Vec<u64> {
-        answer["genericArticles"]
+        answer["data"]["array"]
             .as_array()
             .unwrap()
             .iter()
@@ -397,4 +397,30 @@ fn generic_articles_linked_to_a_vehicle_type() {
     expected.dedup();
     assert_eq!(linked, expected);
     assert!(linked.len() < every.len());
+}
+
+#[test]
+fn list_answers_are_pegasus_data_arrays() {
+    let s = Served::demo(&[]);
+    for path in [DLB_JSON, DLW_JSON] {
+        for operation in ["getBrands", "getAmBrands"] {
+            let answer = call(
+                &s,
+                path,
+                operation,
+                json!({"provider": "demo", "articleCountry": null, "lang": "en"}),
+            );
+            let brands = answer["data"]["array"].as_array().unwrap();
+            assert_eq!(brands.len(), 4, "{answer}");
+            assert_eq!(brands[0]["brandId"], 1);
+            assert_eq!(brands[0]["brandName"], "Veltra Brakes");
+        }
+        let makers = call(&s, path, "getManufacturers", json!({"provider": "demo"}));
+        let first = &makers["data"]["array"][0];
+        assert!(first["manuId"].as_u64().unwrap() > 0 && first["manuName"].is_string());
+        let genarts = call(&s, path, "getGenericArticles", json!({"provider": "demo"}));
+        let first = &genarts["data"]["array"][0];
+        assert!(first["genericArticleId"].as_u64().unwrap() > 0);
+        assert_eq!(first["designation"], first["masterDesignation"]);
+    }
 }

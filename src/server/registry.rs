@@ -223,13 +223,14 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 12] = [
+pub const OPERATIONS: [Operation; 13] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
     operation("getArticleLinkages", READ),
     operation("getLinkageTargets", READ),
     operation("getBrands", READ),
+    operation("getAmBrands", READ),
     operation("getGenericArticles", READ),
     operation("getManufacturers", READ),
     operation("getPricesByKtype", READ),

@@ -20,6 +20,7 @@ const check = (ok, what) => {
 const CALLS = {
   getVersionInfo: {},
   getBrands: {},
+  getAmBrands: { lang: 'en' },
   getGenericArticles: {},
   getManufacturers: {},
   getArticles: { searchQuery: '0986-478-379', searchMatchType: 'exact', includeAll: true },

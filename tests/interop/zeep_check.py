@@ -30,6 +30,7 @@ def check(condition, what):
 CALLS = {
     "getVersionInfo": {},
     "getBrands": {},
+    "getAmBrands": {"lang": "en"},
     "getGenericArticles": {},
     "getManufacturers": {},
     "getArticles": {

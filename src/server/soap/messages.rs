@@ -29,8 +29,15 @@ request!(
     GetVersionInfoRequest {}
 );
 request!(
-    /// `getBrands`: the brands (data suppliers) the provider may see.
-    GetBrandsRequest {}
+    /// `getBrands` and `getAmBrands` (Pegasus's `amBrandsRequest`): the brands (data
+    /// suppliers) the provider may see.
+    GetBrandsRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+    }
 );
 request!(
     /// `getGenericArticles`: every generic article, or those of the articles linked to a
@@ -311,67 +318,95 @@ pub struct VersionInfo {
     pub data_date: String,
 }
 
-/// A brand.
+/// Pegasus answers a list as `data`, a sequence whose items are `array` elements: in JSON
+/// `{"data": {"array": [...]}}`.
+macro_rules! record_list {
+    ($(#[$doc:meta])* $answer:ident, $seq:ident, $seq_name:literal, $record:ty) => {
+        /// The records of a list answer.
+        #[derive(Debug, Clone, Object, Serialize)]
+        #[oai(rename = $seq_name)]
+        pub struct $seq {
+            /// The records, in id order.
+            pub array: Vec<$record>,
+        }
+
+        $(#[$doc])*
+        #[derive(Debug, Clone, Object, Serialize)]
+        pub struct $answer {
+            /// The records.
+            pub data: $seq,
+        }
+
+        impl $answer {
+            pub fn of(array: Vec<$record>) -> $answer {
+                $answer {
+                    data: $seq { array },
+                }
+            }
+        }
+    };
+}
+
+/// A brand (Pegasus's `amBrandsRecord`).
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename = "amBrandsRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
-pub struct DataSupplier {
-    /// The brand's id.
-    pub data_supplier_id: u32,
+pub struct BrandRecord {
+    /// The brand's id (the `dataSupplierId` of its articles).
+    pub brand_id: u32,
     /// The brand's name.
-    pub name: String,
+    pub brand_name: String,
 }
 
-/// `getBrands`.
-#[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct BrandList {
-    /// The brands the provider may see, by id.
-    pub data_suppliers: Vec<DataSupplier>,
-}
+record_list!(
+    /// `getBrands` and `getAmBrands`: the brands the provider may see.
+    BrandList,
+    BrandRecordSeq,
+    "amBrandsRecordSeq",
+    BrandRecord
+);
 
-/// A generic article.
+/// A generic article (Pegasus's `genericArticlesRecord`).
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename = "genericArticlesRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
-pub struct GenericArticleEntry {
+pub struct GenericArticleRecord {
+    /// What kind of part it is (`Brake Disc`).
+    pub designation: String,
     /// The generic article's id (genart).
     pub generic_article_id: u32,
-    /// What kind of part it is (`Brake Disc`).
-    pub name: String,
+    /// Its name again: partscat's generic articles have one name.
+    pub master_designation: String,
 }
 
-/// `getGenericArticles`.
-#[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct GenericArticleList {
-    /// Every generic article, by id.
-    pub generic_articles: Vec<GenericArticleEntry>,
-}
+record_list!(
+    /// `getGenericArticles`.
+    GenericArticleList,
+    GenericArticleRecordSeq,
+    "genericArticlesRecordSeq",
+    GenericArticleRecord
+);
 
-/// A manufacturer.
+/// A manufacturer (Pegasus's `manufacturersRecord`).
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename = "manufacturersRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
-pub struct ManufacturerEntry {
+pub struct ManufacturerRecord {
     /// The manufacturer's id.
-    pub manufacturer_id: u32,
+    pub manu_id: u32,
     /// The manufacturer's name.
-    pub name: String,
+    pub manu_name: String,
     /// `vehicle` (OE numbers) or `parts` (competitor references).
     pub kind: String,
 }
 
-/// `getManufacturers`.
-#[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct ManufacturerList {
-    /// Every manufacturer, by id.
-    pub manufacturers: Vec<ManufacturerEntry>,
-}
+record_list!(
+    /// `getManufacturers`.
+    ManufacturerList,
+    ManufacturerRecordSeq,
+    "manufacturersRecordSeq",
+    ManufacturerRecord
+);
 
 /// `addDynamicAddress`.
 #[derive(Debug, Clone, Object, Serialize)]

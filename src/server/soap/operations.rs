@@ -140,6 +140,11 @@ pub fn all() -> Vec<Operation> {
             "The brands (data suppliers) the provider may see.",
             get_brands,
         ).cached(),
+        operation::<GetBrandsRequest, BrandList>(
+            "getAmBrands",
+            "The brands (aftermarket brands, data suppliers) the provider may see: Pegasus's name for getBrands.",
+            get_brands,
+        ).cached(),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
             "Every generic article (kind of part), or with linked and linkingTargetId those of the articles that fit a vehicle type.",
@@ -263,14 +268,14 @@ fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, 
 
 fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
     let catalogue = call.state.store.catalogue();
-    let data_suppliers = lookups::visible_brands(&catalogue, call.caller)?
+    let brands = lookups::visible_brands(&catalogue, call.caller)?
         .into_iter()
-        .map(|(data_supplier_id, name)| DataSupplier {
-            data_supplier_id,
-            name,
+        .map(|(brand_id, brand_name)| BrandRecord {
+            brand_id,
+            brand_name,
         })
         .collect();
-    answer(&BrandList { data_suppliers })
+    answer(&BrandList::of(brands))
 }
 
 fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
@@ -294,18 +299,19 @@ fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result
     } else {
         None
     };
-    let mut generic_articles: Vec<GenericArticleEntry> = catalogue
+    let mut generic_articles: Vec<GenericArticleRecord> = catalogue
         .names()?
         .generic_articles
         .iter()
         .filter(|(id, _)| linked.as_ref().is_none_or(|l| l.contains(id)))
-        .map(|(id, name)| GenericArticleEntry {
+        .map(|(id, name)| GenericArticleRecord {
+            designation: name.clone(),
             generic_article_id: *id,
-            name: name.clone(),
+            master_designation: name.clone(),
         })
         .collect();
     generic_articles.sort_by_key(|g| g.generic_article_id);
-    answer(&GenericArticleList { generic_articles })
+    answer(&GenericArticleList::of(generic_articles))
 }
 
 fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Value, Failure> {
@@ -315,9 +321,9 @@ fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Valu
     let mut manufacturers = Vec::with_capacity(ids.len());
     for id in ids {
         if let Some(m) = catalogue.manufacturer(id)? {
-            manufacturers.push(ManufacturerEntry {
-                manufacturer_id: m.id,
-                name: m.name,
+            manufacturers.push(ManufacturerRecord {
+                manu_id: m.id,
+                manu_name: m.name,
                 kind: match m.kind {
                     ManufacturerKind::VehicleMaker => "vehicle",
                     ManufacturerKind::PartsMaker => "parts",
@@ -326,7 +332,7 @@ fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Valu
             });
         }
     }
-    answer(&ManufacturerList { manufacturers })
+    answer(&ManufacturerList::of(manufacturers))
 }
 
 /// The most vehicle types one call returns.

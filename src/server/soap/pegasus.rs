@@ -66,7 +66,9 @@ impl MiscArticleData {
 #[oai(rename = "GenericArticleRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct GenericArticleRef {
+    /// The generic article's id (genart).
     pub generic_article_id: i32,
+    /// What kind of part it is (`Brake Disc`).
     pub generic_article_description: String,
     /// Pegasus's numeric article id; partscat addresses articles by brand and number: 0.
     pub legacy_article_id: i32,
@@ -77,8 +79,11 @@ pub struct GenericArticleRef {
 #[oai(rename = "ArticleTextRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleText {
+    /// The kind of text.
     pub information_type_key: i32,
+    /// Whether a client shows it at once.
     pub is_immediate_display: bool,
+    /// Its lines.
     pub text: Vec<String>,
 }
 
@@ -101,7 +106,9 @@ pub struct CriteriaRecord {
     pub raw_value: String,
     /// The value with its unit (`300 mm`).
     pub formatted_value: String,
+    /// false: partscat's criteria are facts of the article, not choices.
     pub is_mandatory: bool,
+    /// false: a criterion holds one value.
     pub is_interval: bool,
 }
 
@@ -132,7 +139,9 @@ impl CriteriaRecord {
 pub struct LinkageText {
     /// 0: a fitting note.
     pub information_type_key: i32,
+    /// true: a client shows it with the vehicle.
     pub is_immediate_display: bool,
+    /// The note.
     pub text: Vec<String>,
 }
 
@@ -148,7 +157,9 @@ pub struct ArticleLinkageRecord {
     pub linkage_target_id: i64,
     /// Pegasus's numeric link id; partscat has none: 0.
     pub legacy_article_link_id: i32,
+    /// The article's generic article (genart).
     pub generic_article_id: i32,
+    /// Its name.
     pub generic_article_description: String,
     /// The position (`Position`) and quantity (`Quantity`) of the part on the vehicle.
     pub linkage_criteria: Vec<CriteriaRecord>,
@@ -231,15 +242,19 @@ pub struct ImageRecord {
     #[oai(rename = "imageURL50")]
     #[serde(rename = "imageURL50")]
     pub image_url_50: String,
+    /// The same URI.
     #[oai(rename = "imageURL100")]
     #[serde(rename = "imageURL100")]
     pub image_url_100: String,
+    /// The same URI.
     #[oai(rename = "imageURL200")]
     #[serde(rename = "imageURL200")]
     pub image_url_200: String,
+    /// The same URI.
     #[oai(rename = "imageURL400")]
     #[serde(rename = "imageURL400")]
     pub image_url_400: String,
+    /// The same URI.
     #[oai(rename = "imageURL800")]
     #[serde(rename = "imageURL800")]
     pub image_url_800: String,
@@ -300,9 +315,11 @@ pub struct PriceRecord {
     pub kind_of_price_description: String,
     /// 1: per piece.
     pub price_unit_key: i32,
+    /// `per piece`.
     pub price_unit_description: String,
     /// `1`: pieces.
     pub quantity_unit_key: String,
+    /// `piece`.
     pub quantity_unit_description: String,
     /// First day of validity as YYYYMMDD; 0 where unlimited.
     pub valid_date_from: i32,
@@ -346,10 +363,13 @@ impl PriceRecord {
 #[oai(rename = "DataSupplierFacetCount", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct DataSupplierFacetCount {
+    /// The brand.
     pub data_supplier_id: i32,
     /// The brand again (Pegasus gives the brand's manufacturer).
     pub mfr_id: i32,
+    /// The brand's name.
     pub mfr_name: String,
+    /// Matches of the brand.
     pub count: i64,
 }
 
@@ -360,6 +380,7 @@ pub struct DataSupplierFacetCount {
 pub struct DataSupplierFacets {
     /// How many counts there are.
     pub total: i32,
+    /// One per brand with matches.
     pub counts: Vec<DataSupplierFacetCount>,
 }
 
@@ -368,8 +389,11 @@ pub struct DataSupplierFacets {
 #[oai(rename = "GenericArticleFacetCount", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct GenericArticleFacetCount {
+    /// The generic article (genart).
     pub generic_article_id: i32,
+    /// Its name.
     pub generic_article_description: String,
+    /// Matches of the generic article.
     pub count: i64,
 }
 
@@ -380,6 +404,7 @@ pub struct GenericArticleFacetCount {
 pub struct GenericArticleFacets {
     /// How many counts there are.
     pub total: i32,
+    /// One per generic article with matches.
     pub counts: Vec<GenericArticleFacetCount>,
 }
 
