@@ -89,6 +89,11 @@ pub struct Settings {
     pub base_url: Option<String>,
     /// The path the SOAP and JSON endpoints live under (`{base_url}{soap_prefix}/services/…`).
     pub soap_prefix: String,
+    /// The maker's brand in the SOAP and JSON endpoints' names (`{brand_name}ToCatDLB`).
+    pub brand_name: String,
+    /// The first segment of the V2 routes' paths (`/{route_prefix}/getArticlesByKtype/…`):
+    /// the maker's abbreviation, as the service description has it.
+    pub route_prefix: String,
     /// CSV exports start with a UTF-8 byte-order mark unless a request says `bom=false`.
     pub csv_bom: bool,
     /// CSV exports keep codes and dates as text for spreadsheets unless a request says
@@ -176,6 +181,8 @@ impl Default for Settings {
             metrics: MetricsAccess::Open,
             base_url: None,
             soap_prefix: "/ws/3.0".into(),
+            brand_name: "Parts".into(),
+            route_prefix: "svc".into(),
             csv_bom: false,
             csv_spreadsheet: false,
             change_feed: crate::store::ChangeRetention::default(),
@@ -240,6 +247,8 @@ struct FileLayer {
     metrics: Option<String>,
     base_url: Option<String>,
     soap_prefix: Option<String>,
+    brand_name: Option<String>,
+    route_prefix: Option<String>,
     csv_bom: Option<bool>,
     csv_spreadsheet: Option<bool>,
     change_feed_versions: Option<u32>,
@@ -292,7 +301,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 36] = [
+pub const SETTINGS: [Setting; 38] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -326,6 +335,8 @@ pub const SETTINGS: [Setting; 36] = [
     ),
     setting("base_url", "PARTSCAT_BASE_URL", "the request's Host"),
     setting("soap_prefix", "PARTSCAT_SOAP_PREFIX", "/ws/3.0"),
+    setting("brand_name", "PARTSCAT_BRAND_NAME", "Parts"),
+    setting("route_prefix", "PARTSCAT_ROUTE_PREFIX", "svc"),
     setting("csv_bom", "PARTSCAT_CSV_BOM", "false"),
     setting("csv_spreadsheet", "PARTSCAT_CSV_SPREADSHEET", "false"),
     setting(
@@ -507,6 +518,47 @@ fn parse_prefix(text: &str) -> Result<String, String> {
     } else {
         Err(format!(
             "'{text}' is not a path prefix of its own (/ws/3.0; not /svc, /admin, /docs, …)"
+        ))
+    }
+}
+
+/// A brand name fit for the endpoints' names: a letter, then letters and digits.
+fn parse_brand_name(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let fine = (1..=40).contains(&text.len())
+        && text.starts_with(|c: char| c.is_ascii_alphabetic())
+        && text.chars().all(|c| c.is_ascii_alphanumeric());
+    if fine {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "'{text}' is not a brand name for the endpoints (a letter, then letters and digits, at most 40: Parts, Tecdoc)"
+        ))
+    }
+}
+
+/// One path segment of its own for the V2 routes.
+fn parse_route_prefix(text: &str) -> Result<String, String> {
+    let text = text.trim().trim_matches('/');
+    let taken = [
+        "admin",
+        "docs",
+        "openapi.json",
+        "openapi.yaml",
+        "health",
+        "ready",
+        "metrics",
+    ];
+    let fine = (1..=40).contains(&text.len())
+        && !taken.contains(&text)
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-".contains(&b));
+    if fine {
+        Ok(text.to_owned())
+    } else {
+        Err(format!(
+            "'{text}' is not a route prefix of its own (one path segment of letters, digits, _ and -: svc, vlt; not admin, docs, …)"
         ))
     }
 }
@@ -702,6 +754,14 @@ impl Settings {
             settings.soap_prefix =
                 parse_prefix(&v).map_err(|e| ConfigError::Env("PARTSCAT_SOAP_PREFIX", e))?;
         }
+        if let Some(v) = env("PARTSCAT_BRAND_NAME") {
+            settings.brand_name =
+                parse_brand_name(&v).map_err(|e| ConfigError::Env("PARTSCAT_BRAND_NAME", e))?;
+        }
+        if let Some(v) = env("PARTSCAT_ROUTE_PREFIX") {
+            settings.route_prefix =
+                parse_route_prefix(&v).map_err(|e| ConfigError::Env("PARTSCAT_ROUTE_PREFIX", e))?;
+        }
         if let Some(b) = env_number(&env, "PARTSCAT_CSV_BOM", "true or false")? {
             settings.csv_bom = b;
         }
@@ -855,6 +915,13 @@ impl Settings {
         }
         if let Some(p) = layer.soap_prefix {
             self.soap_prefix = parse_prefix(&p).map_err(|e| fail(format!("soap_prefix: {e}")))?;
+        }
+        if let Some(b) = layer.brand_name {
+            self.brand_name = parse_brand_name(&b).map_err(|e| fail(format!("brand_name: {e}")))?;
+        }
+        if let Some(p) = layer.route_prefix {
+            self.route_prefix =
+                parse_route_prefix(&p).map_err(|e| fail(format!("route_prefix: {e}")))?;
         }
         if let Some(b) = layer.csv_bom {
             self.csv_bom = b;

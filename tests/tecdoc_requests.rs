@@ -424,3 +424,81 @@ fn list_answers_are_pegasus_data_arrays() {
         assert_eq!(first["designation"], first["masterDesignation"]);
     }
 }
+
+#[test]
+fn the_brand_and_the_route_prefix_come_from_the_settings() {
+    let s = Served::demo_with_env(
+        &[],
+        &[
+            ("PARTSCAT_BRAND_NAME", "Tecdoc"),
+            ("PARTSCAT_ROUTE_PREFIX", "vlt"),
+        ],
+    );
+    // The SOAP and JSON endpoints are named after the brand, in their WSDLs too.
+    let wsdl = s
+        .fetch(client().get(format!(
+            "{}/ws/3.0/services/TecdocToCatDLB.soapEndpoint?wsdl",
+            s.base
+        )))
+        .text();
+    assert!(wsdl.contains(r#"name="TecdocToCatDLB""#), "{wsdl}");
+    assert!(wsdl.contains("urn:partscat:ws:3.0:TecdocToCatDLB"));
+    assert!(wsdl.contains("/ws/3.0/services/TecdocToCatDLB.soapEndpoint\""));
+    assert!(!wsdl.contains("PartsToCat"));
+    let answer = call(
+        &s,
+        "/ws/3.0/services/TecdocToCatDLB.jsonEndpoint",
+        "getAmBrands",
+        json!({"provider": "demo"}),
+    );
+    assert_eq!(answer["data"]["array"].as_array().unwrap().len(), 4);
+    let gone = post_json(&s, DLB_JSON, DEMO_KEY, &json!({"getAmBrands": {}}));
+    assert_eq!(gone.status, 404, "{}", gone.text());
+
+    // The V2 routes under the prefix, in the document and on the wire; /svc stays.
+    let doc = s.get("/openapi.json").json();
+    let paths: Vec<&String> = doc["paths"].as_object().unwrap().keys().collect();
+    assert!(paths.iter().all(|p| p.starts_with("/vlt/")), "{paths:?}");
+    assert!(paths.contains(&&"/vlt/getArticlesByKtype/{ktype}".to_owned()));
+    for route in [
+        "/vlt/getArticlesByKtype/10219",
+        "/svc/getArticlesByKtype/10219",
+    ] {
+        assert_eq!(s.get(route).status, 200, "{route}");
+    }
+    std::fs::write(
+        s.data.with_file_name("data-inbox").join("p.csv"),
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/demo/prices.csv"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let r = s.get("/vlt/importArticles?fileId=p.csv&importType=prices&dryRun=true");
+    assert!(r.status == 200 || r.status == 202, "{}", r.text());
+    let status_url = r.json()["statusUrl"].as_str().unwrap().to_owned();
+    assert!(status_url.starts_with("/vlt/jobs/"), "{status_url}");
+    if r.status == 202 {
+        assert_eq!(r.header("location"), status_url);
+    }
+    assert_eq!(s.get(&status_url).status, 200);
+
+    // Names that cannot be names are refused at start, naming the setting.
+    for (var, value) in [
+        ("PARTSCAT_BRAND_NAME", "Tec doc"),
+        ("PARTSCAT_ROUTE_PREFIX", "admin"),
+        ("PARTSCAT_ROUTE_PREFIX", "a/b"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(common::bin())
+            .args(["serve", "--data", common::path(&dir.path().join("d"))])
+            .args(["--listen", "127.0.0.1:0"])
+            .env_remove("PARTSCAT_DATA")
+            .env(var, value)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{var}={value}");
+        assert!(common::text(&o).contains(var), "{}", common::text(&o));
+    }
+}

@@ -36,7 +36,7 @@ pub fn startup_lines(settings: &Settings) -> Vec<String> {
             format!("{base}/openapi.json"),
         ),
     ];
-    for (name, path) in super::soap::endpoint_paths(&settings.soap_prefix) {
+    for (name, path) in super::soap::endpoint_paths(&settings.soap_prefix, &settings.brand_name) {
         labelled.push((format!("{name} WSDL"), format!("{base}{path}?wsdl")));
     }
     labelled.push(("import inbox".into(), settings.inbox.display().to_string()));

@@ -120,7 +120,7 @@ async fn start_dmm(
         .map_err(Problem::from)?;
     Ok(json_answer(
         StatusCode::ACCEPTED,
-        &super::svc::job_status(&job),
+        &super::svc::job_status(&job, &state.settings.route_prefix),
     ))
 }
 
@@ -188,7 +188,7 @@ async fn start_sync(
         .map_err(Problem::from)?;
     Ok(json_answer(
         StatusCode::ACCEPTED,
-        &super::svc::job_status(&job),
+        &super::svc::job_status(&job, &state.settings.route_prefix),
     ))
 }
 
@@ -201,7 +201,10 @@ async fn show_job(
         .jobs
         .get(id)
         .ok_or_else(|| Problem::not_found(format!("there is no job {id}")))?;
-    Ok(json_answer(StatusCode::OK, &super::svc::job_status(&job)))
+    Ok(json_answer(
+        StatusCode::OK,
+        &super::svc::job_status(&job, &state.settings.route_prefix),
+    ))
 }
 
 impl From<AdminError> for Problem {

@@ -22,13 +22,18 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn new<T: OpenApi, W: Webhook>(api: &OpenApiService<T, W>) -> Document {
+    /// The document of `api`, its routes under `/{route_prefix}/` (declared under `/svc/`).
+    pub fn new<T: OpenApi, W: Webhook>(api: &OpenApiService<T, W>, route_prefix: &str) -> Document {
         let generated = api.spec();
         let mut doc: Value = serde_json::from_str(&generated).unwrap_or(Value::Null);
         add_error_examples(&mut doc);
         offer_lookup_choice(&mut doc);
         plain_enum_refs(&mut doc);
         let json = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| generated.clone());
+        // Every string that starts with a route's path (the paths, and examples such as a
+        // job's statusUrl) names the maker's prefix.
+        let json = json.replace("\"/svc/", &format!("\"/{route_prefix}/"));
+        let doc: Value = serde_json::from_str(&json).unwrap_or(doc);
         let yaml = serde_yaml::to_string(&doc).unwrap_or_else(|_| api.spec_yaml());
         // The page embeds the document text as generated; it shows this one instead.
         let ui = api.swagger_ui_html().replacen(&generated, &json, 1);

@@ -89,7 +89,7 @@ fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi();
-    let document = document::Document::new(&api);
+    let document = document::Document::new(&api, &state.settings.route_prefix);
     let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()
         .at("/health", get(health::health))
@@ -103,7 +103,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
             "/admin",
             admin_api::routes().data(admin_api::AdminChannel::Loopback),
         )
-        .nest(soap_prefix, soap::routes())
+        .nest(soap_prefix, soap::routes(&state.settings.brand_name))
         .nest("/", api)
         .around(svc::reject_repeated_parameters)
         .around(paths_as_written)
@@ -115,6 +115,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(compression::compress_large)
         .around(problem::render_errors)
         .around(metrics::count_requests)
+        .around(prefixed_routes)
         .around(access_log::log_access)
         .data(state)
 }
@@ -128,6 +129,37 @@ async fn paths_as_written<E: Endpoint>(next: E, mut req: Request) -> poem::Resul
     }
     if let Some(uri) = svc::slashes_encoded(req.uri()) {
         *req.uri_mut() = uri;
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
+/// The V2 routes under the maker's prefix (`route_prefix`): `/{prefix}/…` is served as
+/// `/svc/…`, where the routes are declared (and stay reachable, so that a client or a
+/// follower written for `/svc` keeps working). The access log shows the path as sent.
+async fn prefixed_routes<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+    let (prefix, soap_prefix) = req
+        .data::<Arc<AppState>>()
+        .map(|s| {
+            (
+                s.settings.route_prefix.clone(),
+                s.settings.soap_prefix.clone(),
+            )
+        })
+        .unwrap_or_default();
+    let path = req.uri().path();
+    if prefix != "svc"
+        && !prefix.is_empty()
+        && !path.starts_with(&format!("{soap_prefix}/"))
+        && let Some(rest) = path.strip_prefix(&format!("/{prefix}/"))
+    {
+        let query = req
+            .uri()
+            .query()
+            .map(|q| format!("?{q}"))
+            .unwrap_or_default();
+        if let Ok(uri) = format!("/svc/{rest}{query}").parse() {
+            *req.uri_mut() = uri;
+        }
     }
     Ok(next.call(req).await?.into_response())
 }

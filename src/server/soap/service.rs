@@ -15,7 +15,7 @@ use super::call::{Call, Failure};
 use super::envelope::{self, Element, MAX_ENVELOPE_BYTES, SoapVersion};
 use super::operations::{self, Operation};
 use super::types::Types;
-use super::wsdl::{self, Style};
+use super::wsdl::{self, ServiceName, Style};
 use crate::budget::Budget;
 use crate::server::AppState;
 use crate::server::answer_cache::LookupKind;
@@ -44,26 +44,27 @@ fn service() -> &'static Service {
     })
 }
 
-/// The routes, to be nested at the SOAP prefix.
-pub fn routes() -> Route {
+/// The routes, to be nested at the SOAP prefix, named after the maker's brand.
+pub fn routes(brand: &str) -> Route {
     let mut route = Route::new();
     for style in [Style::Bare, Style::Wrapped] {
-        let name = style.service();
+        let names = ServiceName::new(style, brand);
+        let name = names.service();
         route = route
             .at(
                 format!("/services/{name}.soapEndpoint"),
-                get(describe).post(soap_call).data(style),
+                get(describe).post(soap_call).data(names.clone()),
             )
             .at(
                 format!("/services/{name}.jsonEndpoint"),
-                poem::post(json_call).data(style),
+                poem::post(json_call).data(names),
             );
     }
     route
 }
 
 /// Where this endpoint is reached: the configured base URL, else the client's `Host`.
-fn endpoint_address(state: &AppState, req: &Request, style: Style) -> String {
+fn endpoint_address(state: &AppState, req: &Request, names: &ServiceName) -> String {
     let base = match &state.settings.base_url {
         Some(base) => base.clone(),
         None => {
@@ -81,7 +82,7 @@ fn endpoint_address(state: &AppState, req: &Request, style: Style) -> String {
     format!(
         "{base}{}/services/{}.soapEndpoint",
         state.settings.soap_prefix,
-        style.service()
+        names.service()
     )
 }
 
@@ -94,19 +95,20 @@ fn xml(status: StatusCode, content_type: &str, body: String) -> Response {
 
 /// `GET …soapEndpoint?wsdl` and `?xsd=1`.
 #[handler]
-fn describe(req: &Request, state: Data<&Arc<AppState>>, style: Data<&Style>) -> Response {
+fn describe(req: &Request, state: Data<&Arc<AppState>>, names: Data<&ServiceName>) -> Response {
+    let names = names.0;
     let query = req.uri().query().unwrap_or("");
     let mut asks = form_urlencoded::parse(query.as_bytes());
     let service = service();
     if asks.clone().any(|(k, _)| k.eq_ignore_ascii_case("wsdl")) {
-        let address = endpoint_address(&state, req, *style.0);
-        let text = wsdl::wsdl(*style.0, &service.operations, &service.types, &address);
+        let address = endpoint_address(&state, req, names);
+        let text = wsdl::wsdl(names, &service.operations, &service.types, &address);
         return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
     }
     if asks.any(|(k, v)| k == "xsd" && v == "1") {
         let text = format!(
             r#"<?xml version="1.0" encoding="UTF-8"?>{}"#,
-            wsdl::xsd(*style.0, &service.operations, &service.types)
+            wsdl::xsd(names, &service.operations, &service.types)
         );
         return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
     }
@@ -115,7 +117,7 @@ fn describe(req: &Request, state: Data<&Arc<AppState>>, style: Data<&Style>) -> 
         "text/plain; charset=utf-8",
         format!(
             "{0}: POST a SOAP 1.1 or 1.2 envelope here; the WSDL is at ?wsdl and its schema at ?xsd=1\n",
-            style.0.service()
+            names.service()
         ),
     )
 }
@@ -270,8 +272,7 @@ fn fields_element(style: Style, op: &Element) -> Result<&Element, Failure> {
         Style::Wrapped => match op.children.as_slice() {
             [arg0] if arg0.name == "arg0" => Ok(arg0),
             _ => Err(parse_failure(format!(
-                "{} takes the fields of {} in one `arg0` element",
-                style.service(),
+                "the wrapped style (DLW) takes the fields of {} in one `arg0` element",
                 op.name
             ))),
         },
@@ -293,9 +294,10 @@ async fn soap_call(
     req: &Request,
     body: Body,
     state: Data<&Arc<AppState>>,
-    style: Data<&Style>,
+    names: Data<&ServiceName>,
 ) -> Response {
-    let style = *style.0;
+    let names = names.0;
+    let style = names.style;
     let declared = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -332,7 +334,7 @@ async fn soap_call(
     let name = parsed.operation.name.as_str();
     let Some(op) = service.operations.iter().find(|o| o.name == name) else {
         let body = soap_answer(
-            style,
+            names,
             "Error",
             &Failure::bad(format!("Unknown Call: {name}")),
         );
@@ -355,11 +357,11 @@ async fn soap_call(
     let (status, body) = match &outcome {
         Outcome::Done(value) => (
             StatusCode::OK,
-            soap_success(style, op, &service.types, value),
+            soap_success(names, op, &service.types, value),
         ),
         Outcome::Failed(f) => (
             http_status(f),
-            soap_answer(style, &format!("{}Response", op.name), f),
+            soap_answer(names, &format!("{}Response", op.name), f),
         ),
     };
     let mut response = xml(
@@ -389,21 +391,21 @@ fn add_retry_after(response: &mut Response, retry: Option<u64>) {
     }
 }
 
-fn soap_success(style: Style, op: &Operation, types: &Types, value: &Value) -> String {
+fn soap_success(names: &ServiceName, op: &Operation, types: &Types, value: &Value) -> String {
     let mut out = format!(
         r#"<tns:{0}Response xmlns:tns="{1}"><tns:status>200</tns:status><tns:statusText>OK</tns:statusText>"#,
         op.name,
-        style.namespace()
+        names.namespace()
     );
     types.write_xml(&op.answer_type, value, &mut out);
     out.push_str(&format!("</tns:{}Response>", op.name));
     out
 }
 
-fn soap_answer(style: Style, element: &str, failure: &Failure) -> String {
+fn soap_answer(names: &ServiceName, element: &str, failure: &Failure) -> String {
     format!(
         r#"<tns:{element} xmlns:tns="{}"><tns:status>{}</tns:status><tns:statusText>{}</tns:statusText></tns:{element}>"#,
-        style.namespace(),
+        names.namespace(),
         failure.status,
         quick_xml::escape::escape(failure.text.as_str())
     )
@@ -431,9 +433,10 @@ async fn json_call(
     req: &Request,
     body: Body,
     state: Data<&Arc<AppState>>,
-    style: Data<&Style>,
+    names: Data<&ServiceName>,
 ) -> Response {
-    let style = *style.0;
+    let names = names.0;
+    let style = names.style;
     let unparseable = |why: String| {
         let failure = parse_failure(why);
         json_answer(StatusCode::BAD_REQUEST, json_failure(&failure), None)
@@ -467,7 +470,7 @@ async fn json_call(
             Some(o) if o.len() == 1 && o.contains_key("arg0") => Ok(&o["arg0"]),
             _ => Err(parse_failure(format!(
                 r#"{} takes the fields of {name} in "arg0": {{"{name}": {{"arg0": {{…}}}}}}"#,
-                style.service()
+                names.service()
             ))),
         },
     };
@@ -517,12 +520,13 @@ fn allowed(op: &Operation, caller: &Caller) -> Result<(), Problem> {
 }
 
 /// The path of each service's SOAP endpoint (its WSDL is this with `?wsdl`), by name.
-pub fn endpoint_paths(soap_prefix: &str) -> Vec<(&'static str, String)> {
+pub fn endpoint_paths(soap_prefix: &str, brand: &str) -> Vec<(String, String)> {
     [Style::Bare, Style::Wrapped]
         .into_iter()
         .map(|style| {
-            let name = style.service();
-            (name, format!("{soap_prefix}/services/{name}.soapEndpoint"))
+            let name = ServiceName::new(style, brand).service();
+            let path = format!("{soap_prefix}/services/{name}.soapEndpoint");
+            (name, path)
         })
         .collect()
 }

@@ -17,27 +17,41 @@ pub enum Style {
     Wrapped,
 }
 
-impl Style {
-    pub fn service(self) -> &'static str {
-        match self {
-            Style::Bare => "PartsToCatDLB",
-            Style::Wrapped => "PartsToCatDLW",
+/// An endpoint's names: its style under the maker's brand name (setting `brand_name`), so
+/// that `Parts` in `PartsToCatDLB` is the maker's, as the service description has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceName {
+    pub style: Style,
+    pub brand: String,
+}
+
+impl ServiceName {
+    pub fn new(style: Style, brand: &str) -> ServiceName {
+        ServiceName {
+            style,
+            brand: brand.to_owned(),
         }
     }
 
-    pub fn namespace(self) -> &'static str {
-        match self {
-            Style::Bare => "urn:partscat:ws:3.0:PartsToCatDLB",
-            Style::Wrapped => "urn:partscat:ws:3.0:PartsToCatDLW",
-        }
+    /// `{brand}ToCatDLB` or `{brand}ToCatDLW`.
+    pub fn service(&self) -> String {
+        let suffix = match self.style {
+            Style::Bare => "DLB",
+            Style::Wrapped => "DLW",
+        };
+        format!("{}ToCat{suffix}", self.brand)
+    }
+
+    pub fn namespace(&self) -> String {
+        format!("urn:partscat:ws:3.0:{}", self.service())
     }
 }
 
 const SERVICE_DOC: &str = "partscat parts catalogue: articles by number, vehicles, brands, generic articles, manufacturers, prices, and dynamic access for end users. Every call names its provider (the `provider` field, or the query parameter) and authenticates with an API key (query `api_key`, header `X-Api-Key`, or HTTP Basic with the key as user name) or by IPv4 address. Every answer carries `status` (200 on success) and `statusText`.";
 
 /// The XSD of an endpoint.
-pub fn xsd(style: Style, operations: &[Operation], types: &Types) -> String {
-    let ns = style.namespace();
+pub fn xsd(names: &ServiceName, operations: &[Operation], types: &Types) -> String {
+    let ns = names.namespace();
     let mut out = String::new();
     let _ = write!(
         out,
@@ -47,7 +61,7 @@ pub fn xsd(style: Style, operations: &[Operation], types: &Types) -> String {
     for op in operations {
         let name = op.name;
         let doc = documentation(op.doc);
-        match style {
+        match names.style {
             Style::Bare => {
                 let _ = write!(
                     out,
@@ -93,16 +107,16 @@ fn documentation(text: &str) -> String {
 const STATUS_ELEMENTS: &str = r#"<xs:element name="status" type="xs:int"><xs:annotation><xs:documentation>200 on success; else 400 bad field, 401 credentials, 403 access denied, 404 not found, 429 rate limit.</xs:documentation></xs:annotation></xs:element><xs:element name="statusText" type="xs:string"><xs:annotation><xs:documentation>OK, or what went wrong, naming the field.</xs:documentation></xs:annotation></xs:element>"#;
 
 /// The WSDL of an endpoint: its types inline, a SOAP 1.1 and a SOAP 1.2 binding and port.
-pub fn wsdl(style: Style, operations: &[Operation], types: &Types, address: &str) -> String {
-    let ns = style.namespace();
-    let service = style.service();
+pub fn wsdl(names: &ServiceName, operations: &[Operation], types: &Types, address: &str) -> String {
+    let ns = names.namespace();
+    let service = names.service();
     let address = escape(address);
     let mut out = String::new();
     let _ = write!(
         out,
         r#"<?xml version="1.0" encoding="UTF-8"?><wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="{ns}" targetNamespace="{ns}" name="{service}"><wsdl:documentation>{}</wsdl:documentation><wsdl:types>{}</wsdl:types>"#,
         escape(SERVICE_DOC),
-        xsd(style, operations, types)
+        xsd(names, operations, types)
     );
     for op in operations {
         let name = op.name;
@@ -156,7 +170,7 @@ mod tests {
     fn every_element_and_type_of_the_schema_is_documented() {
         let (operations, types) = service();
         for style in [Style::Bare, Style::Wrapped] {
-            let xsd = xsd(style, &operations, &types);
+            let xsd = xsd(&ServiceName::new(style, "Parts"), &operations, &types);
             let mut undocumented = Vec::new();
             for (at, _) in xsd.match_indices("<xs:element name=\"") {
                 let rest = &xsd[at..];

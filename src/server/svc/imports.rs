@@ -393,7 +393,7 @@ impl ImportApi {
         _credentials: Credentials,
     ) -> Result<JsonBody<JobStatus>, ApiError<JobLookup>> {
         match state.jobs.get(u64::from(id.0)) {
-            Some(job) => Ok(JsonBody(job_status(&job))),
+            Some(job) => Ok(JsonBody(job_status(&job, &state.settings.route_prefix))),
             None => Err(Problem::not_found(format!("there is no job {}", id.0)).into()),
         }
     }
@@ -407,17 +407,17 @@ pub async fn answer_when_done(
 ) -> ImportAnswer {
     let wait = Duration::from_millis(state.settings.import_wait_ms);
     match tokio::time::timeout(wait, task).await {
-        Ok(_) => ImportAnswer::Finished(JsonBody(job_status(job))),
+        Ok(_) => ImportAnswer::Finished(JsonBody(job_status(job, &state.settings.route_prefix))),
         Err(_) => {
-            let status = job_status(job);
+            let status = job_status(job, &state.settings.route_prefix);
             let location = status.status_url.clone();
             ImportAnswer::Accepted(JsonBody(status), location)
         }
     }
 }
 
-/// A job as answered.
-pub fn job_status(job: &Job) -> JobStatus {
+/// A job as answered; it is polled under the routes' prefix (`route_prefix`).
+pub fn job_status(job: &Job, route_prefix: &str) -> JobStatus {
     let s = job.snapshot();
     let files = (s.files_done, s.files_total);
     let mut status = JobStatus {
@@ -438,7 +438,7 @@ pub fn job_status(job: &Job) -> JobStatus {
             jobs::JobState::Failed => JobState::Failed,
         },
         started_by: s.started_by,
-        status_url: format!("/svc/jobs/{}", s.id),
+        status_url: format!("/{route_prefix}/jobs/{}", s.id),
         started_at: s.started_at,
         finished_at: s.finished_at,
         progress: JobProgress {
