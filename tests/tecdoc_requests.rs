@@ -502,3 +502,49 @@ fn the_brand_and_the_route_prefix_come_from_the_settings() {
         assert!(common::text(&o).contains(var), "{}", common::text(&o));
     }
 }
+
+#[test]
+fn vehicle_types_by_ids_as_pegasus_answers_them() {
+    let s = Served::demo(&[]);
+    let svc = s.get("/svc/getArticlesByKtype/10219").json();
+    let vehicle = &svc["vehicle"];
+    for (path, operation) in [
+        (DLB_JSON, "getVehicleByIds3"),
+        (DLW_JSON, "getVehicleByIds4"),
+    ] {
+        let answer = call(
+            &s,
+            path,
+            operation,
+            json!({"provider": "demo", "carIds": {"array": [10219, 999999]},
+                "motorCodes": true, "axles": false, "cabs": false, "countryGroupFlag": false,
+                "kbaData": false, "protoTypes": false, "registrationInfo": false,
+                "secondaryTypes": false, "wheelbases": false, "lang": "de", "country": "DE",
+                "articleCountry": "DE", "countriesCarSelection": null, "numberplateType": null}),
+        );
+        let found = answer["data"]["array"].as_array().unwrap();
+        assert_eq!(found.len(), 1, "an unknown Ktype is left out: {answer}");
+        let details = &found[0]["vehicleDetails"];
+        assert_eq!(found[0]["carId"], 10219);
+        assert_eq!(details["manuName"], vehicle["make"], "{answer} {vehicle}");
+        assert_eq!(details["modelName"], vehicle["model"]);
+        assert_eq!(details["powerKwFrom"], vehicle["kw"]);
+        assert_eq!(
+            found[0]["motorCodes"]["array"][0]["motorCode"],
+            vehicle["engine"]
+        );
+        let from = vehicle["yearFrom"].as_str().unwrap().replace('-', "");
+        assert!(
+            details["yearOfConstrFrom"].to_string().starts_with(&from),
+            "{details}"
+        );
+    }
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getVehicleByIds3": {"provider": "demo", "carIds": {"array": []}}}),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("carIds"), "{}", r.text());
+}

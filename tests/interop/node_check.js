@@ -24,6 +24,8 @@ const CALLS = {
   getGenericArticles: {},
   getManufacturers: {},
   getArticles: { searchQuery: '0986-478-379', searchMatchType: 'exact', includeAll: true },
+  getVehicleByIds3: { carIds: { array: [10219, 999999] }, motorCodes: true },
+  getVehicleByIds4: { carIds: { array: [10219] } },
   getArticleLinkages: { dataSupplierId: 1, articleNumber: '0 986 478 379' },
   getLinkageTargets: { linkageTargetIds: ['10219'] },
   getPricesByKtype: { linkageTargetId: '10219' },

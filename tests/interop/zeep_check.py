@@ -41,6 +41,8 @@ CALLS = {
         "includeDataSupplierFacets": True,
         "includeGenericArticleFacets": True,
     },
+    "getVehicleByIds3": {"carIds": {"array": [10219, 999999]}, "motorCodes": True},
+    "getVehicleByIds4": {"carIds": {"array": [10219]}},
     "getArticleLinkages": {"dataSupplierId": 1, "articleNumber": "0 986 478 379"},
     "getLinkageTargets": {"linkageTargetIds": ["10219"]},
     "getPricesByKtype": {"linkageTargetId": "10219"},

@@ -587,3 +587,130 @@ pub struct ArticleSearch {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_cursor: Option<String>,
 }
+
+/// A list of numbers, as Pegasus sends it (`{"array": [...]}`).
+#[derive(Debug, Clone, Object, Deserialize, Serialize)]
+#[oai(rename = "integerList")]
+#[serde(deny_unknown_fields)]
+pub struct IntegerList {
+    /// The numbers; at most 100 different ones (repeats are merged).
+    #[oai(validator(max_items = 100))]
+    pub array: Vec<i64>,
+}
+
+request!(
+    /// `getVehicleByIds3` and `getVehicleByIds4` (Pegasus's `vehicleByIds3Request`):
+    /// vehicle types by Ktype. Every field is taken; partscat answers each vehicle's details
+    /// and, with `motorCodes`, its engine code, and has no data for the other parts.
+    GetVehicleByIdsRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// Axles. partscat has no axle data: accepted, no effect.
+        axles: Option<bool>,
+        /// Cabs. Accepted, no effect.
+        cabs: Option<bool>,
+        /// The vehicle types (Ktypes).
+        car_ids: Option<IntegerList>,
+        /// The countries of the vehicle selection. Accepted, no effect.
+        countries_car_selection: Option<String>,
+        /// The country. Accepted, no effect.
+        country: Option<String>,
+        /// Whether `country` is a country group. Accepted, no effect.
+        country_group_flag: Option<bool>,
+        /// KBA numbers. partscat has no KBA data: accepted, no effect.
+        kba_data: Option<bool>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// true: each vehicle's engine code (`motorCodes`).
+        motor_codes: Option<bool>,
+        /// The kind of number plate. Accepted, no effect.
+        numberplate_type: Option<i32>,
+        /// Prototypes. Accepted, no effect.
+        proto_types: Option<bool>,
+        /// Registration data. Accepted, no effect.
+        registration_info: Option<bool>,
+        /// Secondary types. Accepted, no effect.
+        secondary_types: Option<bool>,
+        /// Wheelbases. Accepted, no effect.
+        wheelbases: Option<bool>,
+    }
+);
+
+/// An engine code of a vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "motorCodesByCarIdRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct MotorCodeRecord {
+    /// The engine code (`CHZD`).
+    pub motor_code: String,
+}
+
+/// The engine codes of a vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "motorCodesByCarIdRecordSeq")]
+pub struct MotorCodeRecordSeq {
+    /// The codes.
+    pub array: Vec<MotorCodeRecord>,
+}
+
+/// A vehicle type's details (Pegasus's `vehicleByIdRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehicleByIdRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleDetails {
+    /// The Ktype.
+    pub car_id: i64,
+    /// Displacement in cm³.
+    pub ccm_tech: i64,
+    /// Displacement in cm³.
+    pub cylinder_capacity_ccm: i64,
+    /// Fuel.
+    pub fuel_type: String,
+    /// The make.
+    pub manu_name: String,
+    /// The model (`A3 Sportback (8VA, 8VF)`).
+    pub model_name: String,
+    /// The engine code.
+    pub motor_type: String,
+    /// Power in HP.
+    pub power_hp_from: i32,
+    /// Power in HP: partscat holds one figure.
+    pub power_hp_to: i32,
+    /// Power in kW.
+    pub power_kw_from: i32,
+    /// Power in kW: partscat holds one figure.
+    pub power_kw_to: i32,
+    /// The type (`1.0 TSI`).
+    pub type_name: String,
+    /// First built, YYYYMM (month 00 where only the year is known).
+    pub year_of_constr_from: i32,
+    /// Last built, YYYYMM; absent while the type is built.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year_of_constr_to: Option<i32>,
+}
+
+/// A vehicle type (Pegasus's `vehicleByIds3Record`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehicleByIds3Record", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleByIdsRecord {
+    /// The Ktype.
+    pub car_id: i64,
+    /// Its engine codes (with motorCodes).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub motor_codes: Option<MotorCodeRecordSeq>,
+    /// Its details.
+    pub vehicle_details: VehicleDetails,
+}
+
+record_list!(
+    /// `getVehicleByIds3` and `getVehicleByIds4`: the vehicle types found, in the order
+    /// asked; a Ktype the catalogue lacks is left out.
+    VehicleByIdsList,
+    VehicleByIdsRecordSeq,
+    "vehicleByIds3RecordSeq",
+    VehicleByIdsRecord
+);

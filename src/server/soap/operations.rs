@@ -125,6 +125,16 @@ pub fn all() -> Vec<Operation> {
             "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, sorting, page paging and a cursor; requests and answers in the shapes of Pegasus 3.0's articlesRequest and articlesResponse.",
             super::article_search::get_articles,
         ).cached(),
+        operation::<GetVehicleByIdsRequest, VehicleByIdsList>(
+            "getVehicleByIds3",
+            "Vehicle types by Ktype (carIds), with their details and, with motorCodes, their engine codes: Pegasus's getVehicleByIds3.",
+            get_vehicle_by_ids,
+        ).cached(),
+        operation::<GetVehicleByIdsRequest, VehicleByIdsList>(
+            "getVehicleByIds4",
+            "The same as getVehicleByIds3 (Pegasus's getVehicleByIds4; partscat has no vehicle documents).",
+            get_vehicle_by_ids,
+        ).cached(),
         operation::<GetArticleLinkagesRequest, ArticleLinkages>(
             "getArticleLinkages",
             "Every vehicle an article fits, with position, quantity and notes, in one call.",
@@ -360,6 +370,23 @@ fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<V
         .map(linkage_target)
         .collect();
     answer(&LinkageTargetList { linkage_targets })
+}
+
+fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Value, Failure> {
+    let ids = r.car_ids.map(|l| l.array).unwrap_or_default();
+    if ids.is_empty() {
+        return Err(Failure::bad(
+            "Field 'carIds' must hold at least one vehicle type (Ktype)",
+        ));
+    }
+    let ktypes: Vec<String> = ids.iter().map(i64::to_string).collect();
+    let catalogue = call.state.store.catalogue();
+    let motor_codes = r.motor_codes.unwrap_or(false);
+    let found = lookups::vehicles(&catalogue, &ktypes, None)?
+        .iter()
+        .map(|v| super::vehicles::vehicle_by_ids(v, motor_codes))
+        .collect();
+    answer(&VehicleByIdsList::of(found))
 }
 
 fn get_article_linkages(call: &Call<'_>, r: GetArticleLinkagesRequest) -> Result<Value, Failure> {

@@ -2,7 +2,10 @@
 //! fits.
 
 use super::call::Failure;
-use super::messages::{ArticleLinkage, LinkageTarget};
+use super::messages::{
+    ArticleLinkage, LinkageTarget, MotorCodeRecord, MotorCodeRecordSeq, VehicleByIdsRecord,
+    VehicleDetails,
+};
 
 /// A vehicle type as a linkage target.
 pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
@@ -35,4 +38,43 @@ pub fn linkages_of(
             notes: link.notes,
         })
         .collect())
+}
+
+/// A year and month as Pegasus's YYYYMM number.
+fn yyyymm(y: &crate::catalogue::YearMonth) -> i32 {
+    i32::from(y.year) * 100 + i32::from(y.month)
+}
+
+/// A vehicle type as `getVehicleByIds3`/`4` answer it; `motor_codes`: with its engine code.
+pub fn vehicle_by_ids(v: &crate::catalogue::Vehicle, motor_codes: bool) -> VehicleByIdsRecord {
+    let car_id = v.ktype.trim().parse().unwrap_or(0);
+    let ccm = i64::from(v.ccm);
+    VehicleByIdsRecord {
+        car_id,
+        motor_codes: motor_codes.then(|| MotorCodeRecordSeq {
+            array: if v.engine.is_empty() {
+                Vec::new()
+            } else {
+                vec![MotorCodeRecord {
+                    motor_code: v.engine.clone(),
+                }]
+            },
+        }),
+        vehicle_details: VehicleDetails {
+            car_id,
+            ccm_tech: ccm,
+            cylinder_capacity_ccm: ccm,
+            fuel_type: v.fuel.clone(),
+            manu_name: v.make.clone(),
+            model_name: v.model.clone(),
+            motor_type: v.engine.clone(),
+            power_hp_from: v.hp.into(),
+            power_hp_to: v.hp.into(),
+            power_kw_from: v.kw.into(),
+            power_kw_to: v.kw.into(),
+            type_name: v.type_name.clone(),
+            year_of_constr_from: yyyymm(&v.year_from),
+            year_of_constr_to: v.year_to.as_ref().map(yyyymm),
+        },
+    }
 }
