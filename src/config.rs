@@ -64,6 +64,10 @@ pub struct Settings {
     pub max_connections: u32,
     /// Generic articles that count as exhaust-system parts.
     pub exhaust_genarts: Vec<u32>,
+    /// The language of the catalogue's texts (ISO 639-1).
+    pub catalogue_language: String,
+    /// The countries the catalogue is for (ISO 3166-1 alpha-2).
+    pub catalogue_countries: Vec<String>,
     /// The store's page cache, in MiB.
     pub cache_mb: u64,
     /// The import inbox: `importArticles` reads its `fileId` from here, nowhere else. Always
@@ -170,6 +174,8 @@ impl Default for Settings {
             work_budget_ms: 10_000,
             max_connections: 0,
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
+            catalogue_language: "en".into(),
+            catalogue_countries: Vec::new(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::new(),
             import_wait_ms: 2000,
@@ -278,6 +284,8 @@ struct SyncLayer {
 #[derive(Deserialize, Default)]
 struct CatalogueLayer {
     exhaust_genarts: Option<Vec<u32>>,
+    language: Option<String>,
+    countries: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -301,7 +309,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 38] = [
+pub const SETTINGS: [Setting; 40] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -365,6 +373,12 @@ pub const SETTINGS: [Setting; 38] = [
         "catalogue.exhaust_genarts",
         "PARTSCAT_EXHAUST_GENARTS",
         "4000,4010,4020,4030,4040",
+    ),
+    setting("catalogue.language", "PARTSCAT_CATALOGUE_LANGUAGE", "en"),
+    setting(
+        "catalogue.countries",
+        "PARTSCAT_CATALOGUE_COUNTRIES",
+        "none",
     ),
     setting("sync.upstream", "PARTSCAT_SYNC_UPSTREAM", "none"),
     setting("sync.provider", "PARTSCAT_SYNC_PROVIDER", "none"),
@@ -518,6 +532,30 @@ fn parse_prefix(text: &str) -> Result<String, String> {
     } else {
         Err(format!(
             "'{text}' is not a path prefix of its own (/ws/3.0; not /svc, /admin, /docs, …)"
+        ))
+    }
+}
+
+/// An ISO 639-1 language code, lower case.
+fn parse_language(text: &str) -> Result<String, String> {
+    let code = text.trim().to_ascii_lowercase();
+    if code.len() == 2 && code.bytes().all(|b| b.is_ascii_lowercase()) {
+        Ok(code)
+    } else {
+        Err(format!(
+            "'{text}' is not a language code (two letters: en, de)"
+        ))
+    }
+}
+
+/// An ISO 3166-1 alpha-2 country code, upper case.
+fn parse_country(text: &str) -> Result<String, String> {
+    let code = text.trim().to_ascii_uppercase();
+    if code.len() == 2 && code.bytes().all(|b| b.is_ascii_uppercase()) {
+        Ok(code)
+    } else {
+        Err(format!(
+            "'{text}' is not a country code (two letters: DE, AT)"
         ))
     }
 }
@@ -772,6 +810,18 @@ impl Settings {
             settings.exhaust_genarts =
                 parse_genarts(&v).map_err(|e| ConfigError::Env("PARTSCAT_EXHAUST_GENARTS", e))?;
         }
+        if let Some(v) = env("PARTSCAT_CATALOGUE_LANGUAGE") {
+            settings.catalogue_language = parse_language(&v)
+                .map_err(|e| ConfigError::Env("PARTSCAT_CATALOGUE_LANGUAGE", e))?;
+        }
+        if let Some(v) = env("PARTSCAT_CATALOGUE_COUNTRIES") {
+            settings.catalogue_countries = v
+                .split(',')
+                .filter(|c| !c.trim().is_empty())
+                .map(parse_country)
+                .collect::<Result<_, _>>()
+                .map_err(|e| ConfigError::Env("PARTSCAT_CATALOGUE_COUNTRIES", e))?;
+        }
         if let Some(v) = env("PARTSCAT_CHANGE_FEED_VERSIONS") {
             settings.change_feed.versions = at_least_one(&v, "data versions")
                 .map_err(|e| ConfigError::Env("PARTSCAT_CHANGE_FEED_VERSIONS", e))?;
@@ -957,8 +1007,21 @@ impl Settings {
             self.cache_mb =
                 parse_cache_mb(&mb.to_string()).map_err(|e| fail(format!("cache_mb: {e}")))?;
         }
-        if let Some(g) = layer.catalogue.and_then(|c| c.exhaust_genarts) {
-            self.exhaust_genarts = g;
+        if let Some(catalogue) = layer.catalogue {
+            if let Some(g) = catalogue.exhaust_genarts {
+                self.exhaust_genarts = g;
+            }
+            if let Some(l) = catalogue.language {
+                self.catalogue_language =
+                    parse_language(&l).map_err(|e| fail(format!("catalogue.language: {e}")))?;
+            }
+            if let Some(c) = catalogue.countries {
+                self.catalogue_countries = c
+                    .iter()
+                    .map(|c| parse_country(c))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| fail(format!("catalogue.countries: {e}")))?;
+            }
         }
         if let Some(n) = layer.change_feed_versions {
             self.change_feed.versions = at_least_one(&n.to_string(), "data versions")

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 15] = [
+const OPERATIONS: [&str; 17] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -26,6 +26,8 @@ const OPERATIONS: [&str; 15] = [
     "getLinkageTargets",
     "getBrands",
     "getAmBrands",
+    "getLanguages",
+    "getCountries",
     "getGenericArticles",
     "getManufacturers",
     "getPricesByKtype",

@@ -548,3 +548,47 @@ fn vehicle_types_by_ids_as_pegasus_answers_them() {
     assert_eq!(r.json()["status"], 400, "{}", r.text());
     assert!(r.text().contains("carIds"), "{}", r.text());
 }
+
+#[test]
+fn languages_and_countries_are_the_catalogues() {
+    let s = Served::demo_with_env(
+        &[],
+        &[
+            ("PARTSCAT_CATALOGUE_LANGUAGE", "de"),
+            ("PARTSCAT_CATALOGUE_COUNTRIES", "DE, at,CH"),
+        ],
+    );
+    let languages = call(
+        &s,
+        DLB_JSON,
+        "getLanguages",
+        json!({"provider": "demo", "lang": "en"}),
+    );
+    assert_eq!(
+        languages["data"]["array"],
+        json!([{"languageCode": "de", "languageName": "German"}])
+    );
+    let countries = call(
+        &s,
+        DLW_JSON,
+        "getCountries",
+        json!({"provider": "demo", "lang": null}),
+    );
+    let codes: Vec<&str> = countries["data"]["array"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["countryCode"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["DE", "AT", "CH"]);
+    assert_eq!(countries["data"]["array"][1]["countryName"], "Austria");
+    // Unset, the countries are none: an empty list, never absent.
+    let plain = Served::demo(&[]);
+    let none = call(
+        &plain,
+        DLB_JSON,
+        "getCountries",
+        json!({"provider": "demo"}),
+    );
+    assert_eq!(none["data"]["array"], json!([]));
+}

@@ -223,7 +223,7 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 15] = [
+pub const OPERATIONS: [Operation; 17] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
@@ -233,6 +233,8 @@ pub const OPERATIONS: [Operation; 15] = [
     operation("getLinkageTargets", READ),
     operation("getBrands", READ),
     operation("getAmBrands", READ),
+    operation("getLanguages", READ),
+    operation("getCountries", READ),
     operation("getGenericArticles", READ),
     operation("getManufacturers", READ),
     operation("getPricesByKtype", READ),

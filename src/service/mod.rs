@@ -12,6 +12,7 @@ pub mod dmm;
 mod error;
 pub mod exports;
 pub mod jobs;
+pub mod locales;
 pub mod lookups;
 pub mod media_inventory;
 pub mod prices;

@@ -21,6 +21,8 @@ const CALLS = {
   getVersionInfo: {},
   getBrands: {},
   getAmBrands: { lang: 'en' },
+  getLanguages: { lang: 'en' },
+  getCountries: {},
   getGenericArticles: {},
   getManufacturers: {},
   getArticles: { searchQuery: '0986-478-379', searchMatchType: 'exact', includeAll: true },
@@ -37,14 +39,19 @@ const CALLS = {
 const FRESH = { addDynamicAPIKey: ['apiKey', 'expiresAt'], addDynamicAddress: ['expiresAt'] };
 
 // Data as text: node-soap gives some numbers as strings and one-item lists as objects, and
-// drops empty elements.
+// drops empty elements (an element that holds only an empty list too).
+function empty(v) {
+  return v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) ||
+    (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0);
+}
 function plain(value) {
   if (Array.isArray(value)) return value.map(plain);
   if (value && typeof value === 'object') {
     const out = {};
     for (const [k, v] of Object.entries(value)) {
-      if (v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
-      out[k] = plain(v);
+      const kept = empty(v) ? v : plain(v);
+      if (empty(kept)) continue;
+      out[k] = kept;
     }
     return out;
   }

@@ -31,6 +31,8 @@ CALLS = {
     "getVersionInfo": {},
     "getBrands": {},
     "getAmBrands": {"lang": "en"},
+    "getLanguages": {"lang": "en"},
+    "getCountries": {},
     "getGenericArticles": {},
     "getManufacturers": {},
     "getArticles": {
@@ -56,10 +58,12 @@ FRESH = {"addDynamicAPIKey": {"apiKey", "expiresAt"}, "addDynamicAddress": {"exp
 
 
 def plain(value):
-    """An answer's data: absent and empty text fields dropped (zeep reads an empty element
-    of type string as None, where JSON holds "")."""
+    """An answer's data: absent, empty text and empty list fields dropped (zeep reads an
+    empty element of type string as None, where JSON holds "", and an element holding only
+    an empty list as None, where JSON holds {"array": []})."""
     if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items() if v is not None and v != ""}
+        kept = {k: plain(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if v not in (None, "", [], {})}
     if isinstance(value, list):
         return [plain(v) for v in value]
     return value

@@ -714,3 +714,50 @@ record_list!(
     "vehicleByIds3RecordSeq",
     VehicleByIdsRecord
 );
+
+request!(
+    /// `getLanguages` and `getCountries` (Pegasus's `languagesRequest`, `countriesRequest`).
+    GetLocalesRequest {
+        /// The language of the names. partscat names languages and countries in English:
+        /// accepted, no effect.
+        lang: Option<String>,
+    }
+);
+
+/// A language (Pegasus's `languagesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "languagesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LanguageRecord {
+    /// ISO 639-1 (`en`).
+    pub language_code: String,
+    /// Its English name.
+    pub language_name: String,
+}
+
+record_list!(
+    /// `getLanguages`: the language of the catalogue's texts (setting `catalogue.language`).
+    LanguageList,
+    LanguageRecordSeq,
+    "languagesRecordSeq",
+    LanguageRecord
+);
+
+/// A country (Pegasus's `countriesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "countriesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct CountryRecord {
+    /// ISO 3166-1 alpha-2 (`DE`).
+    pub country_code: String,
+    /// Its English name.
+    pub country_name: String,
+}
+
+record_list!(
+    /// `getCountries`: the countries the catalogue is for (setting `catalogue.countries`).
+    CountryList,
+    CountryRecordSeq,
+    "countriesRecordSeq",
+    CountryRecord
+);

@@ -16,8 +16,8 @@ use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::answers::prices;
 use crate::server::problem::Problem;
 use crate::service::access::{self, GrantError};
-use crate::service::lookups;
 use crate::service::vehicle_articles::{Paging, Selection};
+use crate::service::{locales, lookups};
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
 
@@ -155,6 +155,34 @@ pub fn all() -> Vec<Operation> {
             "The brands (aftermarket brands, data suppliers) the provider may see: Pegasus's name for getBrands.",
             get_brands,
         ).cached(),
+        operation::<GetLocalesRequest, LanguageList>(
+            "getLanguages",
+            "The language of the catalogue's texts (setting catalogue.language).",
+            |call, _| {
+                let code = call.state.settings.catalogue_language.clone();
+                answer(&LanguageList::of(vec![LanguageRecord {
+                    language_name: locales::language_name(&code),
+                    language_code: code,
+                }]))
+            },
+        ),
+        operation::<GetLocalesRequest, CountryList>(
+            "getCountries",
+            "The countries the catalogue is for (setting catalogue.countries).",
+            |call, _| {
+                let countries = call
+                    .state
+                    .settings
+                    .catalogue_countries
+                    .iter()
+                    .map(|code| CountryRecord {
+                        country_code: code.clone(),
+                        country_name: locales::country_name(code),
+                    })
+                    .collect();
+                answer(&CountryList::of(countries))
+            },
+        ),
         operation::<GetGenericArticlesRequest, GenericArticleList>(
             "getGenericArticles",
             "Every generic article (kind of part), or with linked and linkingTargetId those of the articles that fit a vehicle type.",
