@@ -552,7 +552,7 @@ pub struct ArticleRecord {
     /// Competitor and internal numbers (with includeComparableNumbers).
     pub comparable_numbers: Vec<pegasus::ArticleRef>,
     /// Links: partscat keeps none.
-    pub links: Vec<String>,
+    pub links: Vec<pegasus::LinkRecord>,
     /// Every vehicle it fits, over all linkage pages (with includeLinkages).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]

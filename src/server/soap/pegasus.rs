@@ -300,6 +300,17 @@ impl PdfRecord {
     }
 }
 
+/// A link of an article (Pegasus's `LinkRecord`); partscat keeps none.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "LinkRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkRecord {
+    /// Where it leads.
+    pub url: String,
+    /// What it is.
+    pub description: String,
+}
+
 /// A price of an article (`includePrices`).
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "PriceRecord", rename_all = "camelCase")]

@@ -1,0 +1,104 @@
+"""Answers of the operations partscat shares with TecDoc Pegasus 3.0, validated against the
+Pegasus types (tests/interop/pegasus_types.json, our JSON Schema rendering of Pegasus's public
+DLB schema), through both JSON endpoints, with requests as a Pegasus client sends them: every
+field of the request type, the unset ones null.
+
+    python tests/interop/pegasus_check.py BASE_URL PROVIDER KEY
+"""
+
+import json
+import pathlib
+import sys
+import urllib.request
+
+import jsonschema_rs
+
+BASE, PROVIDER, KEY = sys.argv[1:4]
+SERVICES = f"{BASE}/ws/3.0/services"
+TYPES = json.loads((pathlib.Path(__file__).parent / "pegasus_types.json").read_text())
+
+ARTICLES_REQUEST = [
+    "articleCountry", "searchQuery", "searchType", "searchMatchType", "legacyArticleIds",
+    "dataSupplierIds", "genericArticleIds", "assemblyGroupNodeIds", "criteriaFilters",
+    "linkageTargetId", "linkageTargetType", "linkageTargetCountry", "newArticlesDateFrom",
+    "newArticlesDateTo", "newLinkagesDateFrom", "newLinkagesDateTo", "newLinkagesMfrId", "lang",
+    "perPage", "page", "linkagesPerPage", "linkagesPage", "sort", "includeAll", "includeMisc",
+    "includeGenericArticles", "includeArticleText", "includeGTINs", "includeTradeNumbers",
+    "includeOEMNumbers", "includeReplacesArticles", "includeReplacedByArticles",
+    "includeArticleCriteria", "includeLinkages", "includePDFs", "includeImages",
+    "includeDataSupplierFacets", "includeGenericArticleFacets", "assemblyGroupFacetOptions",
+    "includeCriteriaFacets", "includeComparableNumbers", "includeLinks", "includePrices",
+]
+VEHICLE_REQUEST = [
+    "articleCountry", "axles", "cabs", "carIds", "countriesCarSelection", "country",
+    "countryGroupFlag", "kbaData", "lang", "motorCodes", "numberplateType", "protoTypes",
+    "registrationInfo", "secondaryTypes", "wheelbases",
+]
+
+
+def request(fields, **given):
+    """Every field null but those given, with the provider as a Pegasus client names it."""
+    body = {name: None for name in fields}
+    body.update(given, provider=PROVIDER)
+    return body
+
+
+CALLS = [
+    ("getArticles", "articlesResponse", request(
+        ARTICLES_REQUEST, articleCountry="DE", searchQuery="0986478379", searchType=10,
+        includeAll=True, includeDataSupplierFacets=True, includeGenericArticleFacets=True)),
+    ("getArticles", "articlesResponse", request(
+        ARTICLES_REQUEST, searchQuery="0986", searchMatchType="prefix", perPage=50,
+        includeAll=True, linkagesPerPage=2, sort=[{"field": "mfrName", "direction": "desc"}])),
+    ("getAmBrands", "amBrandsResponse", request(["articleCountry", "lang"])),
+    ("getGenericArticles", "genericArticlesResponse", request(
+        ["articleCountry", "lang", "linked", "linkingTargetId", "linkingTargetType",
+         "searchTreeNodes"], linked=True, linkingTargetId=10219, searchTreeNodes=False)),
+    ("getManufacturers", "manufacturersResponse", request(
+        ["country", "countryGroupFlag", "favouredList", "lang", "linkingTargetType"],
+        countryGroupFlag=False)),
+    ("getLanguages", "languagesResponse", request(["lang"])),
+    ("getCountries", "countriesResponse", request(["lang"])),
+    ("getVehicleByIds3", "vehicleByIdsResponse", request(
+        VEHICLE_REQUEST, carIds={"array": [10219, 10536]}, motorCodes=True)),
+    ("getVehicleByIds4", "vehicleByIdsResponse", request(
+        VEHICLE_REQUEST, carIds={"array": [10219]})),
+    ("addDynamicAddress", "dynamicAddressResponse", request(
+        ["address", "validityHours"], address="127.0.0.9", validityHours=1)),
+    ("addDynamicAPIKey", "dynamicAPIKeyResponse", request(["validityHours"], validityHours=1)),
+]
+
+failed = 0
+
+
+def call(style, operation, fields):
+    body = {operation: {"arg0": fields} if style == "DLW" else fields}
+    answer = urllib.request.Request(
+        f"{SERVICES}/PartsToCat{style}.jsonEndpoint?api_key={KEY}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(answer) as answered:
+        return json.load(answered)
+
+
+for style in ("DLB", "DLW"):
+    for operation, type_name, fields in CALLS:
+        answer = call(style, operation, fields)
+        schema = dict(TYPES, **{"$ref": f"#/$defs/{type_name}"})
+        errors = [f"{e.instance_path}: {e.message}" for e in jsonschema_rs.validator_for(schema).iter_errors(answer)]
+        if answer.get("status") != 200:
+            errors.insert(0, f"status {answer.get('status')}: {answer.get('statusText')}")
+        if errors:
+            failed += 1
+            print(f"FAIL {style} {operation} is not a Pegasus {type_name}:")
+            for e in errors[:10]:
+                print(f"  {e}")
+        # The answers hold something to check, not only empty lists.
+        if operation == "getArticles" and not answer.get("articles"):
+            failed += 1
+            print(f"FAIL {style} {operation} found no article")
+    print(f"{style}: {len(CALLS)} calls checked against the Pegasus types")
+
+print("pegasus types: all passed" if failed == 0 else f"pegasus types: {failed} failed")
+sys.exit(1 if failed else 0)
