@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Stock SOAP clients against the live demo appliance: Python zeep and the Node `soap`
-# package load both WSDLs, call every operation, compare each answer with its JSON twin, and
-# use a dynamic key and a dynamic address grant end to end; the answers of the operations
-# shared with TecDoc Pegasus 3.0 are validated against its types (tests/interop/pegasus_types.json).
-# Needs: target/release/partscat, $VENV/bin/python with zeep and jsonschema_rs, $NODE_MODULES
-# with soap.
+# Stock SOAP clients against the live demo appliance: Python zeep and the Node `soap` package
+# load both WSDLs, call every operation, compare each answer with its JSON twin, and use a
+# dynamic key and a dynamic address grant end to end; PHP's SoapClient calls as TecDoc client
+# code does (SOAP_SINGLE_ELEMENT_ARRAYS, `status` read, DLW's `arg0`); the answers of the
+# operations shared with TecDoc Pegasus 3.0 are validated against its types
+# (tests/interop/pegasus_types.json).
+# Needs: target/release/partscat, $VENV/bin/python with zeep and jsonschema_rs, php with its
+# soap extension, $NODE_MODULES with soap.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -38,5 +40,7 @@ echo "== Python zeep"
 run_against_fresh_server "$VENV/bin/python" tests/interop/zeep_check.py
 echo "== The Pegasus types"
 run_against_fresh_server "$VENV/bin/python" tests/interop/pegasus_check.py
+echo "== PHP SoapClient"
+run_against_fresh_server php tests/interop/php_check.php
 echo "== Node soap"
 NODE_PATH="$PWD/$NODE_MODULES" run_against_fresh_server node tests/interop/node_check.js
