@@ -70,6 +70,8 @@ struct Behaviour {
     fail_once: HashSet<String>,
     /// Cut off half way the first time.
     cut_once: HashSet<String>,
+    /// Cut off half way the first time, then replaced at the source by this content.
+    cut_then_changed: HashMap<String, Vec<u8>>,
 }
 
 /// A media server and publish target on loopback: GET serves frames (with `Range`), PUT
@@ -171,6 +173,7 @@ impl MediaServer {
             return Response::builder().status(201.try_into().unwrap()).finish();
         }
         let range = req.header("range").map(str::to_owned);
+        let if_range = req.header("if-range").map(str::to_owned);
         self.gets
             .lock()
             .unwrap()
@@ -181,12 +184,12 @@ impl MediaServer {
             let mut b = self.behaviour.lock().unwrap();
             let found = b.files.get(&path).cloned();
             let slow = b.slow.get(&path).copied();
-            (
-                found,
-                slow,
-                b.fail_once.remove(&path),
-                b.cut_once.remove(&path),
-            )
+            let mut cut = b.cut_once.remove(&path);
+            if let Some(changed) = b.cut_then_changed.remove(&path) {
+                b.files.get_mut(&path).unwrap().0 = changed;
+                cut = true;
+            }
+            (found, slow, b.fail_once.remove(&path), cut)
         };
         if let Some(slow) = slow {
             tokio::time::sleep(slow).await;
@@ -197,9 +200,15 @@ impl MediaServer {
         let Some((content, content_type)) = found else {
             return Response::builder().status(404.try_into().unwrap()).finish();
         };
-        let answer = Response::builder().content_type(content_type);
+        // The version of the file, so that a resume can ask for the rest of this one.
+        let etag = format!("\"{}\"", &sha256(&content)[..16]);
+        let answer = Response::builder()
+            .content_type(content_type)
+            .header("etag", &etag);
+        let same_version = if_range.is_none_or(|v| v == etag);
         if let Some(from) = range
             .as_deref()
+            .filter(|_| same_version)
             .and_then(|r| r.strip_prefix("bytes="))
             .and_then(|r| r.strip_suffix('-'))
             .and_then(|n| n.parse::<usize>().ok())
@@ -352,11 +361,12 @@ fn published_in(dir: &Path, brand: u32) -> PathBuf {
 fn frames_arrive_despite_faults_and_the_package_is_published_over_http_manifest_last() {
     let frames = frames_of(1);
     assert_eq!(frames.len(), 240);
-    let (missing, slow, failing, cut, wrong_type, too_large) = (
+    let (missing, slow, failing, cut, changed, wrong_type, too_large) = (
         &frames[3..6],
         &frames[30],
         &frames[50],
         &frames[70],
+        &frames[130],
         &frames[90],
         &frames[110],
     );
@@ -369,6 +379,10 @@ fn frames_arrive_despite_faults_and_the_package_is_published_over_http_manifest_
         b.slow.insert(slow.clone(), Duration::from_secs(2));
         b.fail_once.insert(failing.clone());
         b.cut_once.insert(cut.clone());
+        // Replaced at the source after the break: the resume must not splice two versions.
+        let replacement = frame_content(&frames[131]);
+        assert_ne!(replacement, frame_content(changed));
+        b.cut_then_changed.insert(changed.clone(), replacement);
         b.files.get_mut(wrong_type).unwrap().1 = "text/html";
         b.files.get_mut(too_large).unwrap().0 = vec![7u8; 1_500_000];
     }
@@ -435,6 +449,12 @@ fn frames_arrive_despite_faults_and_the_package_is_published_over_http_manifest_
         Some("bytes=15000-"),
         "{cut_gets:?}"
     );
+    // The file replaced after the break was asked for from where it broke, for the old
+    // version; the source sent the new one whole, and that is what was kept (the package
+    // check below compares it with the source).
+    let changed_gets = server.gets_of(changed);
+    assert_eq!(changed_gets.len(), 2, "{changed_gets:?}");
+    assert_eq!(changed_gets[1].1.as_deref(), Some("bytes=15000-"));
     // 24 different pictures among the brand's 240 frames: 24 files.
     assert_eq!(r["files"], 24, "{r}");
     assert_eq!(r["bytes"], 24 * 30_000, "{r}");

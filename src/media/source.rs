@@ -1,8 +1,8 @@
 //! Where media files come from (`media_source`): an HTTP server, or a directory. A file is
 //! fetched into the store's `tmp/` and admitted only once complete and checked: its size
 //! within the limit, its content type one the media kind takes. Over HTTP, a download that
-//! breaks off is resumed from where it stopped (`Range`) where the server allows it and
-//! restarted where not; failures worth retrying (time-outs, broken connections, 5xx, 429) are
+//! breaks off is resumed from where it stopped (`Range`, with `If-Range` naming the version
+//! of the file begun) where the server allows it and restarted where not; failures worth retrying (time-outs, broken connections, 5xx, 429) are
 //! retried with a doubling back-off, the others (404, a refused key, a wrong type) are not.
 
 use std::io::Write;
@@ -193,7 +193,31 @@ fn copy_from_directory(
         .map_err(|e| format!("cannot be kept: {e}"))
 }
 
-/// One try: resumes a `.part` where the server honours `Range`.
+/// What identifies the version of a file a `.part` holds: the source's strong `ETag`, else
+/// its `Last-Modified`; kept beside the `.part` so that a resume asks for the rest of that
+/// version only (`If-Range`).
+fn validator_path(part: &Path) -> PathBuf {
+    let mut name = part.as_os_str().to_owned();
+    name.push(".validator");
+    PathBuf::from(name)
+}
+
+fn validator_of(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    text(reqwest::header::ETAG)
+        .filter(|tag| !tag.starts_with("W/"))
+        .or_else(|| text(reqwest::header::LAST_MODIFIED))
+        .map(str::to_owned)
+}
+
+/// Forgets a download in progress.
+fn discard(part: &Path) {
+    let _ = std::fs::remove_file(part);
+    let _ = std::fs::remove_file(validator_path(part));
+}
+
+/// One try: resumes a `.part` where the server honours `Range` for the same version of the
+/// file (`If-Range`); a `.part` whose version is unknown is started again.
 async fn download(
     client: &reqwest::Client,
     url: &str,
@@ -203,10 +227,16 @@ async fn download(
     limits: FetchLimits,
 ) -> Result<Stored, Failure> {
     let part = store.partial_path(uri);
-    let have = std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
+    let validator = std::fs::read_to_string(validator_path(&part)).ok();
+    let have = match &validator {
+        Some(_) => std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0),
+        None => 0,
+    };
     let mut request = client.get(url).timeout(limits.silence * 20);
-    if have > 0 {
-        request = request.header("Range", format!("bytes={have}-"));
+    if let (true, Some(validator)) = (have > 0, &validator) {
+        request = request
+            .header("Range", format!("bytes={have}-"))
+            .header("If-Range", validator.trim());
     }
     let mut response = request
         .send()
@@ -218,7 +248,7 @@ async fn download(
         206 if have > 0 => true,
         416 => {
             // What was kept does not fit the file any more: start again.
-            let _ = std::fs::remove_file(&part);
+            discard(&part);
             return Err(passing("the partial download no longer fits; restarting"));
         }
         404 | 410 => return Err(lasting(format!("not found at the source ({status})"))),
@@ -232,12 +262,20 @@ async fn download(
         .unwrap_or("")
         .to_owned();
     if !accepts(kind, &content_type) {
-        let _ = std::fs::remove_file(&part);
+        discard(&part);
         return Err(lasting(format!(
             "the source sent '{content_type}', not a type a {kind:?} takes"
         )));
     }
     let start = if resumed { have } else { 0 };
+    if !resumed {
+        // A new download: what it is a download of, for a resume after a break.
+        match validator_of(response.headers()) {
+            Some(v) => std::fs::write(validator_path(&part), v),
+            None => std::fs::remove_file(validator_path(&part)).or(Ok(())),
+        }
+        .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    }
     let total = response.content_length().map(|rest| start + rest);
     if let Some(total) = total.filter(|&t| t > limits.max_bytes) {
         return Err(lasting(format!(
@@ -262,7 +300,7 @@ async fn download(
         written += chunk.len() as u64;
         if written > limits.max_bytes {
             drop(file);
-            let _ = std::fs::remove_file(&part);
+            discard(&part);
             return Err(lasting(format!(
                 "over the limit of {} bytes",
                 limits.max_bytes
@@ -275,7 +313,9 @@ async fn download(
     if let Some(total) = total.filter(|&t| t != written) {
         return Err(passing(format!("{written} of {total} bytes arrived")));
     }
-    store
+    let stored = store
         .admit(uri, &part, &content_type)
-        .map_err(|e| lasting(format!("cannot be kept: {e}")))
+        .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    let _ = std::fs::remove_file(validator_path(&part));
+    Ok(stored)
 }
