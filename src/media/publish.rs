@@ -103,10 +103,20 @@ pub async fn to_http(
     let put = |path: PathBuf, url: String| {
         let client = client.clone();
         async move {
-            let body = tokio::fs::read(&path)
+            // Streamed from the file: memory stays the same whatever the file's size.
+            let file = tokio::fs::File::open(&path)
                 .await
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut request = client.put(&url).body(body);
+            let size = file
+                .metadata()
+                .await
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .len();
+            let body = reqwest::Body::wrap_stream(tokio_util::io::ReaderStream::new(file));
+            let mut request = client
+                .put(&url)
+                .header(reqwest::header::CONTENT_LENGTH, size)
+                .body(body);
             if let Some((user, password)) = credentials {
                 request = request.basic_auth(user, Some(password));
             }
