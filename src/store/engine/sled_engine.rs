@@ -81,6 +81,35 @@ fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Db {
 fn open_db(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
     remove_incomplete_snapshots(path);
     let config = sled::Config::new().path(path).cache_capacity(cache_bytes);
+    // A database this process has just closed stays locked until sled's I/O threads let go of
+    // its file, a few milliseconds later: wait for them. A lock held by another process is
+    // refused at once.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match open_config(&config, path) {
+            Err(StoreError::InUse(_))
+                if std::time::Instant::now() < deadline && open_in_this_process(path) =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Whether this process still has the database's file open.
+fn open_in_this_process(path: &Path) -> bool {
+    let Ok(file) = path.join("db").canonicalize() else {
+        return false;
+    };
+    let Ok(fds) = std::fs::read_dir("/proc/self/fd") else {
+        return false;
+    };
+    fds.flatten()
+        .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == file))
+}
+
+fn open_config(config: &sled::Config, path: &Path) -> Result<sled::Db, StoreError> {
     // sled panics on some damaged files instead of returning an error.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| config.open())) {
         Ok(Ok(db)) => Ok(db),
