@@ -81,6 +81,39 @@ pub fn to_directory(
     Ok(published)
 }
 
+/// Files up to this size are sent from memory, larger ones streamed from disk.
+const WHOLE_BODY_MAX: u64 = 8 << 20;
+
+/// A file as a request body, and its length. A body sent whole reaches the target with the
+/// headers, so a target that answers before reading it (a refused password) is heard; a
+/// stream can be cut off by the target closing the connection and its answer lost, but keeps
+/// memory flat whatever a file's size.
+async fn file_body(path: &Path) -> std::io::Result<(reqwest::Body, u64)> {
+    let file = tokio::fs::File::open(path).await?;
+    let size = file.metadata().await?.len();
+    if size <= WHOLE_BODY_MAX {
+        let mut bytes = Vec::with_capacity(size as usize);
+        tokio::io::AsyncReadExt::read_to_end(&mut tokio::io::BufReader::new(file), &mut bytes)
+            .await?;
+        let size = bytes.len() as u64;
+        return Ok((bytes.into(), size));
+    }
+    let stream = tokio_util::io::ReaderStream::new(file);
+    Ok((reqwest::Body::wrap_stream(stream), size))
+}
+
+/// An error with what caused it ("error sending request: connection reset by peer").
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 /// Publishes the package at `package` over HTTP as brand `brand_id`'s; the manifest's URL.
 pub async fn to_http(
     package: &Path,
@@ -103,16 +136,9 @@ pub async fn to_http(
     let put = |path: PathBuf, url: String| {
         let client = client.clone();
         async move {
-            // Streamed from the file: memory stays the same whatever the file's size.
-            let file = tokio::fs::File::open(&path)
+            let (body, size) = file_body(&path)
                 .await
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            let size = file
-                .metadata()
-                .await
-                .map_err(|e| format!("{}: {e}", path.display()))?
-                .len();
-            let body = reqwest::Body::wrap_stream(tokio_util::io::ReaderStream::new(file));
             let mut request = client
                 .put(&url)
                 .header(reqwest::header::CONTENT_LENGTH, size)
@@ -123,7 +149,7 @@ pub async fn to_http(
             let response = request
                 .send()
                 .await
-                .map_err(|e| format!("PUT {url}: {e}"))?;
+                .map_err(|e| format!("PUT {url}: {}", with_causes(&e)))?;
             if !response.status().is_success() {
                 return Err(format!(
                     "PUT {url}: the target answered {}",
