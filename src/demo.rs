@@ -135,6 +135,26 @@ mod tests {
     use crate::clock::SystemClock;
 
     #[test]
+    fn the_demo_files_are_the_generators_output() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::generate::generate(
+            crate::generate::DEMO_ARTICLES,
+            crate::generate::DEMO_SEED,
+            dir.path(),
+        )
+        .unwrap();
+        for data_set in ImportType::ALL {
+            let name = format!("{}.csv", data_set.name());
+            let generated = std::fs::read(dir.path().join(&name)).unwrap();
+            let embedded = DemoFiles::get(&name).unwrap_or_else(|| panic!("{name} is missing"));
+            assert!(
+                generated == embedded.data.as_ref(),
+                "assets/demo/{name} differs from `partscat gen --articles 2000`"
+            );
+        }
+    }
+
+    #[test]
     fn the_demo_provider_keeps_what_an_operator_changed_across_restarts() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("data")).unwrap();

@@ -93,7 +93,7 @@ type BadRow = (&'static str, usize, fn(&str) -> String, &'static str);
 fn rows_that_break_the_rules_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let (data, files, checksum) = demo_store(dir.path());
-    let cases: [BadRow; 6] = [
+    let cases: [BadRow; 10] = [
         (
             "links",
             3,
@@ -120,6 +120,20 @@ fn rows_that_break_the_rules_are_named() {
             "'oem' is not one of",
         ),
         ("links", 6, |l| format!("{l},extra"), "fields"),
+        (
+            "plates",
+            2,
+            |l| set_cell(l, 0, "Germany"),
+            "'Germany' is not an ISO 3166-1 country code",
+        ),
+        (
+            "plates",
+            3,
+            |l| set_cell(l, 1, "/-/"),
+            "'/-/' has no letters",
+        ),
+        ("plates", 4, |l| set_cell(l, 2, "99"), "ktype 99"),
+        ("plates", 5, |l| set_cell(l, 3, "x"), "key_system"),
     ];
     for (set, line, edit, expected) in cases {
         let bad = dir.path().join(format!("{set}.csv"));
@@ -297,7 +311,7 @@ fn the_documented_sample_files_import() {
     assert!(ok, "{report}");
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        12,
+        13,
         "one sample per data set"
     );
     assert!(check(&data).0);

@@ -16,13 +16,15 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 17] = [
+const OPERATIONS: [&str; 19] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
     "getVehicleByIds3",
     "getVehicleByIds4",
     "getArticleLinkages",
+    "getArticleLinkedAllLinkingTarget4",
+    "getVehiclesByKeyNumberPlates",
     "getLinkageTargets",
     "getBrands",
     "getAmBrands",

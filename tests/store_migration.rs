@@ -1,6 +1,6 @@
-//! Stores written by earlier releases open with this one: format 1 (one engine entry per row)
-//! and format 2 (packed tables without version bytes) are migrated once, in place, with the
-//! same content, and a kill at any moment of the migration leaves a format-1 store that
+//! Stores written by earlier releases open with this one: format 1 (one engine entry per row),
+//! format 2 (packed tables without version bytes) and format 3 (articles without numeric ids)
+//! are migrated once, in place, with the same content, and a kill at any moment of the migration leaves a format-1 store that
 //! migrates again at the next open.
 
 mod common;
@@ -16,6 +16,9 @@ use common::*;
 const FORMAT1: &str = "tests/fixtures/format1-demo-store.tar.gz";
 const FORMAT2: &str = "tests/fixtures/format2-demo-store.tar.gz";
 const DEMO_CHECKSUM: &str = "65e41cfb3b349fd61598444ef89ae975483cfd00a297a348af1f533287a9dcba";
+/// The same data sets of today's demo catalogue before articles had numeric ids (format 3).
+const FORMAT3: &str = "tests/fixtures/format3-demo-store.tar.gz";
+const FORMAT3_CHECKSUM: &str = "77fcc898f61f004a0c31723366ad1b38796fe6af0562a6c71888268d3e5f8bf8";
 
 fn unpack(fixture: &str, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -38,29 +41,60 @@ fn migration_lines(o: &std::process::Output, from: u32) -> usize {
 
 #[test]
 fn a_format_1_store_is_migrated_once_with_the_same_content() {
-    migrated_once_with_the_same_content(FORMAT1, &[1, 2]);
+    migrated_once_with_the_same_content(FORMAT1, DEMO_CHECKSUM, &[1, 2]);
 }
 
 #[test]
 fn a_format_2_store_is_migrated_once_with_the_same_content() {
-    migrated_once_with_the_same_content(FORMAT2, &[2]);
+    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3]);
 }
 
-fn migrated_once_with_the_same_content(fixture: &str, steps: &[u32]) {
+#[test]
+fn a_format_3_store_is_migrated_once_and_its_articles_get_numeric_ids() {
+    let (_dir, data) = migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3]);
+    // The articles have ids, one each.
+    let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
+    let ids = |query: &str| -> Vec<i64> {
+        let found = s.fetch(
+            server::client()
+                .post(s.url("/ws/3.0/services/PartsToCatDLB.jsonEndpoint"))
+                .json(&serde_json::json!({"getArticles": {
+                    "provider": "demo", "searchQuery": query, "includeGenericArticles": true,
+                }})),
+        );
+        found.json()["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["genericArticles"][0]["legacyArticleId"].as_i64().unwrap())
+            .collect()
+    };
+    let first = ids("0986494958");
+    assert_eq!(first.len(), 1);
+    assert!(first[0] > 0);
+    assert_ne!(ids("0986478849"), first);
+}
+
+/// Migrates `fixture` and checks it; returns the migrated store, in its directory.
+fn migrated_once_with_the_same_content(
+    fixture: &str,
+    checksum: &str,
+    steps: &[u32],
+) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     unpack(fixture, &data);
 
     let first = partscat(&["check", "--data", path(&data)]);
     assert!(first.status.success(), "{}", text(&first));
-    for from in [1, 2] {
+    for from in [1, 2, 3] {
         let expected = usize::from(steps.contains(&from));
         assert_eq!(migration_lines(&first, from), expected, "{}", text(&first));
     }
-    assert_eq!(check(&data), (true, DEMO_CHECKSUM.to_owned()));
+    assert_eq!(check(&data), (true, checksum.to_owned()));
     let again = partscat(&["check", "--data", path(&data)]);
     assert_eq!(
-        migration_lines(&again, 1) + migration_lines(&again, 2),
+        migration_lines(&again, 1) + migration_lines(&again, 2) + migration_lines(&again, 3),
         0,
         "migrated once: {}",
         text(&again)
@@ -89,6 +123,8 @@ fn migrated_once_with_the_same_content(fixture: &str, steps: &[u32]) {
     let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
     let article = s.get("/svc/getCrossRefsOrArticle/0986494958?mainref");
     assert_eq!(article.status, 200, "{}", article.text());
+    drop(s);
+    (dir, data)
 }
 
 #[test]

@@ -592,3 +592,315 @@ fn languages_and_countries_are_the_catalogues() {
     );
     assert_eq!(none["data"]["array"], json!([]));
 }
+
+#[test]
+fn an_articles_vehicle_types_by_its_numeric_id() {
+    let s = Served::demo(&[]);
+    // The id getArticles gives: 0 986 478 849 fits vehicle types itself and is in a kit.
+    let found = call(
+        &s,
+        DLB_JSON,
+        "getArticles",
+        json!({"provider": "demo", "searchQuery": "0986478849", "includeGenericArticles": true}),
+    );
+    let id = found["articles"][0]["genericArticles"][0]["legacyArticleId"]
+        .as_i64()
+        .unwrap();
+    assert!(id > 0, "{found}");
+    let linkages = call(
+        &s,
+        DLB_JSON,
+        "getArticleLinkages",
+        json!({"provider": "demo", "dataSupplierId": 1, "articleNumber": "0 986 478 849"}),
+    );
+    let fits: Vec<i64> = linkages["linkages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            l["linkageTarget"]["linkageTargetId"]
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert!(!fits.is_empty());
+    let all_null = json!({"provider": "demo", "articleCountry": null, "articleId": id,
+        "country": null, "countryGroupFlag": false, "lang": null, "linkingTargetId": null,
+        "linkingTargetManuId": 0, "linkingTargetType": "P", "withMainArticles": false});
+    let targets = |path: &str, extra: Value| -> (Vec<Value>, Vec<Value>) {
+        let answer = call(
+            &s,
+            path,
+            "getArticleLinkedAllLinkingTarget4",
+            with(all_null.clone(), extra),
+        );
+        let record = &answer["data"]["array"][0];
+        (
+            record["articleLinkages"]["array"]
+                .as_array()
+                .unwrap()
+                .clone(),
+            record["mainArticleLinkages"]["array"]
+                .as_array()
+                .unwrap()
+                .clone(),
+        )
+    };
+    for path in [DLB_JSON, DLW_JSON] {
+        let (linked, main) = targets(path, json!({}));
+        let ktypes: Vec<i64> = linked
+            .iter()
+            .map(|l| l["linkingTargetId"].as_i64().unwrap())
+            .collect();
+        assert_eq!(ktypes, fits, "the same vehicle types as getArticleLinkages");
+        assert!(
+            linked
+                .iter()
+                .all(|l| l["linked"] == true && l["linkingTargetType"] == "P")
+        );
+        // A link's id carries the article's id and the Ktype.
+        assert_eq!(
+            linked[0]["articleLinkId"].as_i64().unwrap(),
+            (id << 32) | fits[0]
+        );
+        assert_eq!(main, Vec::<Value>::new(), "without withMainArticles");
+    }
+    // One Ktype; one maker's vehicles (by the maker's id); the kits holding the article.
+    let (linked, _) = targets(DLB_JSON, json!({"linkingTargetId": fits[0]}));
+    assert_eq!(linked.len(), 1);
+    let make = s
+        .get(&format!("/svc/getArticlesByKtype/{}", fits[0]))
+        .json()["vehicle"]["make"]
+        .clone();
+    let makers = call(
+        &s,
+        DLB_JSON,
+        "getManufacturers",
+        json!({"provider": "demo"}),
+    );
+    let maker = makers["data"]["array"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["manuName"] == make)
+        .unwrap()["manuId"]
+        .clone();
+    let (linked, _) = targets(DLB_JSON, json!({"linkingTargetManuId": maker}));
+    assert!(!linked.is_empty() && linked.len() <= fits.len());
+    let (_, main) = targets(DLB_JSON, json!({"withMainArticles": true}));
+    assert!(!main.is_empty(), "0 986 478 849 is in the demo's kits");
+    let kit = main[0]["mainArticleId"].as_i64().unwrap();
+    assert!(kit > 0 && kit != id);
+    assert_eq!(
+        main[0]["articleLinkId"].as_i64().unwrap(),
+        (kit << 32) | main[0]["linkingTargetId"].as_i64().unwrap()
+    );
+
+    // An id the catalogue does not hold: no record. No id, or a negative one: named.
+    let answer = call(
+        &s,
+        DLB_JSON,
+        "getArticleLinkedAllLinkingTarget4",
+        json!({"provider": "demo", "articleId": 99_999_999}),
+    );
+    assert_eq!(answer["data"]["array"], json!([]));
+    for bad in [json!(null), json!(-3)] {
+        let r = post_json(
+            &s,
+            DLB_JSON,
+            DEMO_KEY,
+            &json!({"getArticleLinkedAllLinkingTarget4": {"provider": "demo", "articleId": bad}}),
+        );
+        assert_eq!(r.json()["status"], 400, "{}", r.text());
+        assert!(r.text().contains("'articleId'"), "{}", r.text());
+    }
+}
+
+#[test]
+fn articles_by_their_numeric_ids() {
+    let s = Served::demo(&[]);
+    let listed = call(
+        &s,
+        DLB_JSON,
+        "getArticles",
+        json!({"provider": "demo", "dataSupplierIds": [1], "perPage": 3, "includeGenericArticles": true}),
+    );
+    let of = |answer: &Value| -> Vec<(i64, String)> {
+        answer["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                (
+                    a["genericArticles"][0]["legacyArticleId"].as_i64().unwrap(),
+                    a["articleNumber"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let three = of(&listed);
+    assert_eq!(three.len(), 3, "{listed}");
+    // Without a query: the articles named, repeats merged, an id not held naming nothing.
+    let (first, third) = (&three[0], &three[2]);
+    for path in [DLB_JSON, DLW_JSON] {
+        let named = call(
+            &s,
+            path,
+            "getArticles",
+            with(
+                articles_request_all_null(),
+                json!({"provider": "demo", "legacyArticleIds": [third.0, first.0, third.0, 99_999_999],
+                    "includeGenericArticles": true}),
+            ),
+        );
+        assert_eq!(named["totalMatchingArticles"], 2, "{named}");
+        assert_eq!(of(&named), vec![first.clone(), third.clone()]);
+    }
+    // With a query: only the named articles among its matches.
+    let narrowed = |ids: Value| {
+        call(
+            &s,
+            DLB_JSON,
+            "getArticles",
+            json!({"provider": "demo", "searchQuery": first.1, "searchType": 0, "legacyArticleIds": ids}),
+        )["totalMatchingArticles"]
+            .clone()
+    };
+    assert_eq!(narrowed(json!([first.0])), 1);
+    assert_eq!(narrowed(json!([third.0])), 0);
+    // An id that cannot be an article's is named.
+    for bad in [json!([0]), json!([-5]), json!([1_i64 << 33])] {
+        let r = post_json(
+            &s,
+            DLB_JSON,
+            DEMO_KEY,
+            &json!({"getArticles": {"provider": "demo", "legacyArticleIds": bad}}),
+        );
+        assert_eq!(r.json()["status"], 400, "{}", r.text());
+        assert!(r.text().contains("'legacyArticleIds'"), "{}", r.text());
+    }
+}
+
+#[test]
+fn vehicle_types_by_registration_plate_or_key_number() {
+    // The demo catalogue, plus plates of a kind (key_system) and one key number for two types.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo");
+    let (ok, report) = common::import(&data, &[demo]);
+    assert!(ok, "{report}");
+    let plates = dir.path().join("plates.csv");
+    std::fs::write(
+        &plates,
+        "country,plate,ktype,key_system\nFR,AA-123-BB,10219,7\nFR,AA-123-BB,10000,\nDE,9999/ZZZ,10219,\nDE,9999/ZZZ,10000,\n",
+    )
+    .unwrap();
+    let (ok, report) = common::import(&data, &["--type", "plates", common::path(&plates)]);
+    assert!(ok, "{report}");
+    let s = Served::start(&data, &["--demo", "--demo-key", DEMO_KEY]);
+
+    let every_field = json!({"provider": "demo", "companyName": null, "country": "DE",
+        "details": false, "endCustomerPassword": null, "endCustomerUsername": null,
+        "idKey": null, "initials": null, "keySystemNumber": "9999 zzz", "keySystemType": 0,
+        "lang": "de", "linkingTargetType": "P", "mandatorPassword": null,
+        "mandatorUsername": null, "picture": false, "productId": null, "serviceName": null});
+    for path in [DLB_JSON, DLW_JSON] {
+        let answer = call(
+            &s,
+            path,
+            "getVehiclesByKeyNumberPlates",
+            every_field.clone(),
+        );
+        let found = answer["data"]["array"].as_array().unwrap();
+        let ktypes: Vec<&Value> = found.iter().map(|v| &v["carId"]).collect();
+        assert_eq!(ktypes, [&json!(10000), &json!(10219)], "{answer}");
+        assert!(found.iter().all(|v| v.get("vehicleDetails").is_none()));
+    }
+    // With details: the vehicle as getVehicleByIds3 has it, and the plate as written.
+    let answer = call(
+        &s,
+        DLB_JSON,
+        "getVehiclesByKeyNumberPlates",
+        with(
+            every_field.clone(),
+            json!({"details": true, "keySystemNumber": "9999/ZZZ"}),
+        ),
+    );
+    let vehicle = call(
+        &s,
+        DLB_JSON,
+        "getVehicleByIds3",
+        json!({"provider": "demo", "carIds": {"array": [10219]}}),
+    );
+    let by_id = &vehicle["data"]["array"][0]["vehicleDetails"];
+    let details = &answer["data"]["array"][1]["vehicleDetails"];
+    assert_eq!(details["KTypeNumbers"], 10219, "{answer}");
+    assert_eq!(details["mark"], by_id["manuName"]);
+    assert_eq!(details["model"], by_id["modelName"]);
+    assert_eq!(details["registrationNumber"], "9999/ZZZ");
+    assert_eq!(answer["data"]["array"][1]["manuId"], details["manuId"]);
+    assert!(details["manuId"].as_i64().unwrap() > 0);
+
+    // keySystemType: a row of another kind is left out, a row without one always matches.
+    let french = |kind: i64| -> usize {
+        let answer = call(
+            &s,
+            DLB_JSON,
+            "getVehiclesByKeyNumberPlates",
+            json!({"provider": "demo", "country": "fr", "keySystemNumber": "AA123BB",
+                "keySystemType": kind}),
+        );
+        answer["data"]["array"].as_array().unwrap().len()
+    };
+    assert_eq!((french(0), french(7), french(3)), (2, 2, 1));
+
+    // The demo's own plates: a British plate from its file.
+    let demo_plates = std::fs::read_to_string(format!("{demo}/plates.csv")).unwrap();
+    let british = demo_plates.lines().find(|l| l.starts_with("GB,")).unwrap();
+    let cells: Vec<&str> = british.split(',').collect();
+    let answer = call(
+        &s,
+        DLB_JSON,
+        "getVehiclesByKeyNumberPlates",
+        json!({"provider": "demo", "country": "GB", "keySystemNumber": cells[1]}),
+    );
+    assert_eq!(
+        answer["data"]["array"][0]["carId"].to_string(),
+        cells[2],
+        "{answer}"
+    );
+
+    // Not held: no record. No country, no number: named.
+    let answer = call(
+        &s,
+        DLB_JSON,
+        "getVehiclesByKeyNumberPlates",
+        json!({"provider": "demo", "country": "DE", "keySystemNumber": "0000/AAA"}),
+    );
+    assert_eq!(answer["data"]["array"], json!([]));
+    for (fields, named) in [
+        (
+            json!({"country": null, "keySystemNumber": "9999ZZZ"}),
+            "'country'",
+        ),
+        (
+            json!({"country": "DE", "keySystemNumber": null}),
+            "'keySystemNumber'",
+        ),
+        (
+            json!({"country": "DE", "keySystemNumber": " - "}),
+            "'keySystemNumber'",
+        ),
+    ] {
+        let r = post_json(
+            &s,
+            DLB_JSON,
+            DEMO_KEY,
+            &json!({"getVehiclesByKeyNumberPlates": with(json!({"provider": "demo"}), fields)}),
+        );
+        assert_eq!(r.json()["status"], 400, "{}", r.text());
+        assert!(r.text().contains(named), "{}", r.text());
+    }
+}

@@ -156,6 +156,21 @@ pub fn current_list_price(prices: Vec<Price>, day: Date) -> Option<Price> {
         .max_by_key(|p| p.valid_from)
 }
 
+/// A registration plate or key number that names a vehicle type in one country (a German
+/// HSN/TSN key number, a British plate…). One number may name several types.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plate {
+    /// ISO 3166-1 alpha-2, upper case.
+    pub country: String,
+    /// Upper-case letters and digits only: what a search compares.
+    pub number: String,
+    /// As the file writes it (`0603/BJQ`, `AB12 CDE`).
+    pub written: String,
+    pub ktype: String,
+    /// The kind of number as Pegasus clients send it (`keySystemType`); 0: unnamed.
+    pub key_system: u32,
+}
+
 /// One component of a kit article, for a Ktype.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KitComponent {

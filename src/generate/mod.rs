@@ -70,6 +70,7 @@ struct Files {
     prices: Writer,
     kits: Writer,
     media: Writer,
+    plates: Writer,
 }
 
 /// The file of a data set, named and headed as imports read it. A record with more or fewer
@@ -119,6 +120,7 @@ pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> 
         prices: writer(out, ImportType::Prices)?,
         kits: writer(out, ImportType::Kits)?,
         media: writer(out, ImportType::Media)?,
+        plates: writer(out, ImportType::Plates)?,
     };
     let mut rng = Rng(seed);
     let mut summary = Summary::default();
@@ -167,6 +169,7 @@ pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> 
         };
     }
     summary.articles = made as u64;
+    write_plates(&mut f, seed, &vehicles)?;
     for w in [
         &mut f.brands,
         &mut f.manufacturers,
@@ -180,6 +183,7 @@ pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> 
         &mut f.prices,
         &mut f.kits,
         &mut f.media,
+        &mut f.plates,
     ] {
         w.flush()?;
     }
@@ -217,6 +221,26 @@ fn write_vehicles(f: &mut Files, rng: &mut Rng, count: usize) -> csv::Result<Vec
         vehicles.push(Vehicle { ktype, make });
     }
     Ok(vehicles)
+}
+
+/// A German key number (HSN/TSN) for every vehicle type, a few shared by two types, and a
+/// British plate for about half. Drawn from a generator of their own, so the other files
+/// stay as they were before plates existed.
+fn write_plates(f: &mut Files, seed: u64, vehicles: &[Vehicle]) -> csv::Result<()> {
+    let mut rng = Rng(seed ^ 0x504C_4154_4553);
+    let mut last_key = String::new();
+    for v in vehicles {
+        let hsn = 400 + MAKES[v.make].id * 37;
+        if last_key.is_empty() || !rng.percent(10) {
+            last_key = format!("{hsn:04}/{}", rng.pattern("@@#"));
+        }
+        f.plates.write_record(["DE", &last_key, &v.ktype, ""])?;
+        if rng.percent(50) {
+            f.plates
+                .write_record(["GB", &rng.pattern("@@## @@@"), &v.ktype, ""])?;
+        }
+    }
+    Ok(())
 }
 
 struct ArticleMaker {

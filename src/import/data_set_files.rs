@@ -302,6 +302,23 @@ pub fn write_data_set(
     Ok(rows)
 }
 
+impl FileRow for Plate {
+    fn data_set(&self) -> ImportType {
+        ImportType::Plates
+    }
+    fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
+        Ok(vec![
+            self.country.clone(),
+            self.written.clone(),
+            self.ktype.clone(),
+            match self.key_system {
+                0 => String::new(),
+                n => n.to_string(),
+            },
+        ])
+    }
+}
+
 /// Writes what changed in the data set after data version `since` as its file with the
 /// `change` column: each changed row as the catalogue holds it now (`upsert`), or as it was
 /// last (`remove`). Importing it into a store that was at `since` brings the data set to
@@ -349,6 +366,7 @@ fn of_record_type(data_set: ImportType, rows: impl RowsOf) -> Result<u64, WriteE
         ImportType::Prices => rows.write::<Price>(),
         ImportType::Kits => rows.write::<KitComponent>(),
         ImportType::Media => rows.write::<Media>(),
+        ImportType::Plates => rows.write::<Plate>(),
     }
 }
 

@@ -20,10 +20,11 @@ pub enum ImportType {
     Prices,
     Kits,
     Media,
+    Plates,
 }
 
 impl ImportType {
-    pub const ALL: [ImportType; 12] = [
+    pub const ALL: [ImportType; 13] = [
         ImportType::Brands,
         ImportType::Manufacturers,
         ImportType::GenericArticles,
@@ -36,6 +37,7 @@ impl ImportType {
         ImportType::Prices,
         ImportType::Kits,
         ImportType::Media,
+        ImportType::Plates,
     ];
 
     /// The name used by `--type`, `importType` and the `<name>.csv` file of a directory.
@@ -53,6 +55,7 @@ impl ImportType {
             ImportType::Prices => "prices",
             ImportType::Kits => "kits",
             ImportType::Media => "media",
+            ImportType::Plates => "plates",
         }
     }
 
@@ -189,6 +192,16 @@ impl ImportType {
                     ]
                 }
             }
+            ImportType::Plates => {
+                const {
+                    &[
+                        must("country"),
+                        must("plate"),
+                        must("ktype"),
+                        may("key_system"),
+                    ]
+                }
+            }
         };
         ColumnSpec { columns }
     }
@@ -205,6 +218,7 @@ impl ImportType {
                 | ImportType::Manufacturers
                 | ImportType::GenericArticles
                 | ImportType::Vehicles
+                | ImportType::Plates
         );
         let kinds = match self {
             ImportType::CrossReferences => {
@@ -236,6 +250,7 @@ impl ImportType {
             ImportType::Prices => TreeName::Prices,
             ImportType::Kits => TreeName::Kits,
             ImportType::Media => TreeName::Media,
+            ImportType::Plates => TreeName::Plates,
         }
     }
 
@@ -262,6 +277,7 @@ impl ImportType {
             ImportType::Prices => price(row).map(Parsed::Price),
             ImportType::Kits => kit_component(row).map(Parsed::KitComponent),
             ImportType::Media => media(row).map(Parsed::Media),
+            ImportType::Plates => plate(row).map(Parsed::Plate),
         };
         let parsed = match parsed {
             Ok(p) => p,
@@ -302,6 +318,7 @@ enum Parsed {
     Price(Price),
     KitComponent(KitComponent),
     Media(Media),
+    Plate(Plate),
 }
 
 fn show(a: &ArticleKey) -> String {
@@ -331,6 +348,7 @@ impl Parsed {
             Parsed::Price(r) => one(s, r, o, retire),
             Parsed::KitComponent(r) => one(s, r, o, retire),
             Parsed::Media(r) => one(s, r, o, retire),
+            Parsed::Plate(r) => one(s, r, o, retire),
         }
     }
 
@@ -388,6 +406,7 @@ impl Parsed {
                 missing => missing,
             },
             Parsed::Media(m) => article(s, &m.article)?,
+            Parsed::Plate(p) => vehicle(s, &p.ktype)?,
         })
     }
 }
@@ -514,6 +533,29 @@ fn vehicle(row: &Row<'_>) -> Result<Vehicle, String> {
         ccm: row.count_or("ccm", 0)?,
         year_from,
         year_to,
+    })
+}
+
+fn plate(row: &Row<'_>) -> Result<Plate, String> {
+    let country = row.required("country")?;
+    if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Err(format!(
+            "column 'country': '{country}' is not an ISO 3166-1 country code (two letters)"
+        ));
+    }
+    let written = row.required("plate")?;
+    let number = normalise_reference(written);
+    if number.is_empty() {
+        return Err(format!(
+            "column 'plate': '{written}' has no letters or digits"
+        ));
+    }
+    Ok(Plate {
+        country: country.to_ascii_uppercase(),
+        number,
+        written: written.to_owned(),
+        ktype: row.required("ktype")?.to_owned(),
+        key_system: row.count_or("key_system", 0)?,
     })
 }
 

@@ -223,13 +223,15 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 17] = [
+pub const OPERATIONS: [Operation; 19] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
     operation("getVehicleByIds3", READ),
     operation("getVehicleByIds4", READ),
     operation("getArticleLinkages", READ),
+    operation("getArticleLinkedAllLinkingTarget4", READ),
+    operation("getVehiclesByKeyNumberPlates", READ),
     operation("getLinkageTargets", READ),
     operation("getBrands", READ),
     operation("getAmBrands", READ),

@@ -30,13 +30,15 @@ pub enum NumberKind {
     Any,
 }
 
-/// A search: a query under a match mode, or, without one, a vehicle's or brands' articles;
-/// then the filters.
+/// A search: a query under a match mode, or, without one, the articles named, a vehicle's or
+/// brands' articles; then the filters.
 pub struct Search<'a> {
     /// As written; compared normalised.
     pub query: Option<&'a str>,
     pub kind: NumberKind,
     pub how: NumberMatch,
+    /// Only these articles (none: any).
+    pub articles: Option<&'a [ArticleKey]>,
     /// Only these brands (none: every brand the caller sees).
     pub brands: &'a [u32],
     /// Only these generic articles (none: all).
@@ -57,7 +59,7 @@ pub struct Found {
 }
 
 /// Runs the search over the brands the caller may see. A query without a letter or digit, or
-/// no query, vehicle or brand at all, is a bad parameter named `searchQuery`.
+/// no query, articles, vehicle or brand at all, is a bad parameter named `searchQuery`.
 pub fn search(
     catalogue: &Catalogue,
     caller: &Caller,
@@ -72,8 +74,12 @@ pub fn search(
             ));
         }
         Some(q) => matching(catalogue, s.kind, s.how, &q, budget)?,
-        None => unsearched(catalogue, s, budget)?,
+        None => match s.articles {
+            Some(named) => named.iter().cloned().collect(),
+            None => unsearched(catalogue, s, budget)?,
+        },
     };
+    let named: Option<HashSet<&ArticleKey>> = s.articles.map(|a| a.iter().collect());
     let brands: HashSet<u32> = s.brands.iter().copied().collect();
     let genarts: HashSet<u32> = s.genarts.iter().copied().collect();
     let linked: Option<HashSet<ArticleKey>> = match s.ktype {
@@ -93,6 +99,7 @@ pub fn search(
         budget.check_every(i).map_err(StoreError::from)?;
         if !caller.provider.sees_brand(key.brand_id)
             || (!brands.is_empty() && !brands.contains(&key.brand_id))
+            || named.as_ref().is_some_and(|n| !n.contains(&key))
             || linked.as_ref().is_some_and(|l| !l.contains(&key))
         {
             continue;
@@ -198,6 +205,6 @@ fn unsearched(
     }
     Err(ServiceError::bad_parameter(
         "searchQuery",
-        "is required, or a vehicle or brands whose articles to list",
+        "is required, or the articles (legacyArticleIds), a vehicle or brands whose articles to list",
     ))
 }

@@ -154,6 +154,36 @@ pub fn applications(
     Ok(out)
 }
 
+/// The id of the vehicle maker a vehicle's make names (`getManufacturers`' `manuId`).
+pub fn vehicle_maker_id(catalogue: &Catalogue, make: &str) -> Result<Option<u32>, StoreError> {
+    let names = catalogue.names()?;
+    for (&id, name) in &names.manufacturers {
+        if name.eq_ignore_ascii_case(make)
+            && catalogue
+                .manufacturer(id)?
+                .is_some_and(|m| m.kind == crate::catalogue::ManufacturerKind::VehicleMaker)
+        {
+            return Ok(Some(id));
+        }
+    }
+    Ok(None)
+}
+
+/// The kits (for one vehicle type each) an article is a component of, read from every kit.
+pub fn kits_holding(
+    catalogue: &Catalogue,
+    component: &ArticleKey,
+) -> Result<Vec<crate::catalogue::KitComponent>, StoreError> {
+    let mut found = Vec::new();
+    for kit in catalogue.records::<crate::catalogue::KitComponent>() {
+        let kit = kit?;
+        if kit.component == *component {
+            found.push(kit);
+        }
+    }
+    Ok(found)
+}
+
 /// The article of a brand the caller may see, by its reference as written: another brand is
 /// forbidden, a reference without a letter or digit a bad `articleNumber`, none a not-found.
 pub fn article_of_brand(

@@ -474,6 +474,33 @@ impl Catalogue {
         self.all_under(&keys::article_prefix(article))
     }
 
+    /// The plates or key numbers `number` (normalised) names in `country` (upper case),
+    /// one per vehicle type.
+    pub fn plates(&self, country: &str, number: &str) -> Result<Vec<Plate>, StoreError> {
+        self.all_under(&KeyBuf::new().text(country).text(number).done())
+    }
+
+    /// The article's numeric id (Pegasus's `legacyArticleId`), kept across imports.
+    pub fn article_id(&self, article: &ArticleKey) -> Result<Option<u32>, StoreError> {
+        let key = [&[indexes::ID_BY_ARTICLE][..], &keys::article_key(article)].concat();
+        Ok(self
+            .tree(TreeName::ArticleIds)
+            .get(&key)?
+            .and_then(|v| Some(u32::from_be_bytes(v.try_into().ok()?))))
+    }
+
+    /// The article a numeric id names, if it is in the catalogue.
+    pub fn article_by_id(&self, id: u32) -> Result<Option<ArticleKey>, StoreError> {
+        let key = [&[indexes::ARTICLE_BY_ID][..], &id.to_be_bytes()].concat();
+        match self.tree(TreeName::ArticleIds).get(&key)? {
+            Some(article) => KeyReader::new(&article)
+                .last_article()
+                .map(Some)
+                .ok_or_else(|| StoreError::undecodable(TreeName::ArticleIds)),
+            None => Ok(None),
+        }
+    }
+
     fn article_list(&self, tree: TreeName, key: &[u8]) -> Result<Vec<ArticleKey>, StoreError> {
         match self.tree(tree).get(key)? {
             Some(value) => indexes::article_list(&value).ok_or_else(|| {

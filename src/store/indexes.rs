@@ -18,6 +18,8 @@ pub trait DataTrees {
 }
 
 type Emit<'e> = dyn FnMut(Vec<u8>, Vec<u8>) -> Result<(), StoreError> + 'e;
+/// Takes an article's key in `Articles` and its numeric id.
+type Numbered<'n> = dyn FnMut(&[u8], u32) -> Result<(), StoreError> + 'n;
 /// Takes the built entries of an index, in key order.
 type Out<'o> = dyn FnMut(&[u8], &[u8]) -> Result<(), StoreError> + 'o;
 
@@ -91,6 +93,73 @@ pub fn build(
         written += 1;
     }
     Ok(written)
+}
+
+/// `ArticleIds` entries: `ARTICLE_BY_ID ‖ id` → the article's key in `Articles`,
+/// `ID_BY_ARTICLE ‖ that key` → the id, `NEXT_ARTICLE_ID` → the id the next new article gets.
+pub const ARTICLE_BY_ID: u8 = 0;
+pub const ID_BY_ARTICLE: u8 = 1;
+pub const NEXT_ARTICLE_ID: u8 = 2;
+
+/// Numbers the articles as Pegasus clients expect them (a positive 32-bit `legacyArticleId`):
+/// an article keeps the id the current `ArticleIds` gives it, a new one takes the next never
+/// given, so an id names one article for as long as the store lives, across imports. Both
+/// walks are in the articles' key order. Returns the next id.
+fn assign_article_ids(data: &dyn DataTrees, found: &mut Numbered<'_>) -> Result<u32, StoreError> {
+    let current = data.tree(TreeName::ArticleIds);
+    let id_of = |v: Vec<u8>| -> Result<u32, StoreError> {
+        Ok(u32::from_be_bytes(
+            v.try_into().map_err(|_| corrupt(TreeName::ArticleIds))?,
+        ))
+    };
+    let mut next = match current.get(&[NEXT_ARTICLE_ID])? {
+        Some(v) => id_of(v)?,
+        // None given yet, or a store from before ids: start past any there is.
+        None => {
+            let mut next = 1;
+            for entry in current.scan_prefix(vec![ID_BY_ARTICLE]) {
+                next = next.max(id_of(entry?.1)?.saturating_add(1));
+            }
+            next
+        }
+    };
+    let mut known = current.scan_prefix(vec![ID_BY_ARTICLE]).peekable();
+    for entry in data.tree(TreeName::Articles).iter() {
+        let (article, _) = entry?;
+        let mut id = None;
+        while let Some(entry) = known.peek() {
+            let Ok((k, _)) = entry else {
+                return Err(known
+                    .next()
+                    .and_then(Result::err)
+                    .unwrap_or_else(|| corrupt(TreeName::ArticleIds)));
+            };
+            match k[1..].cmp(&article[..]) {
+                // A retired article's id: never given again.
+                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => {
+                    id = known.next().and_then(Result::ok).map(|(_, v)| v);
+                    break;
+                }
+                std::cmp::Ordering::Greater => break,
+            }
+            known.next();
+        }
+        let id = match id {
+            Some(v) => id_of(v)?,
+            None if next > i32::MAX as u32 => {
+                return Err(StoreError::Engine(
+                    "the store has given out every numeric article id (2^31)".into(),
+                ));
+            }
+            None => {
+                next += 1;
+                next - 1
+            }
+        };
+        found(&article, id)?;
+    }
+    Ok(next)
 }
 
 /// Calls `emit` for every (key, value) pair `index` is made of, in no particular order.
@@ -205,6 +274,14 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
                     .done();
                 emit(key, c.number.into_bytes())?;
             }
+        }
+        TreeName::ArticleIds => {
+            let next = assign_article_ids(data, &mut |article, id| {
+                let id = id.to_be_bytes();
+                emit([&[ARTICLE_BY_ID][..], &id].concat(), article.to_vec())?;
+                emit([&[ID_BY_ARTICLE][..], article].concat(), id.to_vec())
+            })?;
+            emit(vec![NEXT_ARTICLE_ID], next.to_be_bytes().to_vec())?;
         }
         data_tree => {
             return Err(StoreError::Engine(format!(

@@ -21,6 +21,7 @@ pub enum TreeName {
     Prices,
     Kits,
     Media,
+    Plates,
     RefnormArticle,
     CrossnumArticle,
     KtypeArticle,
@@ -29,10 +30,11 @@ pub enum TreeName {
     ManufacturerCompetitorRef,
     RefrevReference,
     CrossrevNumber,
+    ArticleIds,
 }
 
 impl TreeName {
-    pub const ALL: [TreeName; 19] = [
+    pub const ALL: [TreeName; 21] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -44,6 +46,7 @@ impl TreeName {
         TreeName::Prices,
         TreeName::Kits,
         TreeName::Media,
+        TreeName::Plates,
         TreeName::RefnormArticle,
         TreeName::CrossnumArticle,
         TreeName::KtypeArticle,
@@ -52,13 +55,14 @@ impl TreeName {
         TreeName::ManufacturerCompetitorRef,
         TreeName::RefrevReference,
         TreeName::CrossrevNumber,
+        TreeName::ArticleIds,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
-    pub const DATA: &'static [TreeName] = Self::ALL.split_at(11).0;
+    pub const DATA: &'static [TreeName] = Self::ALL.split_at(12).0;
 
     /// The indexes, each derived from data sets.
-    pub const INDEXES: &'static [TreeName] = Self::ALL.split_at(11).1;
+    pub const INDEXES: &'static [TreeName] = Self::ALL.split_at(12).1;
 
     /// The stored name: what the tree maps, as `key_value`.
     pub fn name(self) -> &'static str {
@@ -74,6 +78,7 @@ impl TreeName {
             TreeName::Prices => "articlekey_price",
             TreeName::Kits => "kitkey_component",
             TreeName::Media => "articlekey_media",
+            TreeName::Plates => "plate_ktype",
             TreeName::RefnormArticle => "refnorm_article",
             TreeName::CrossnumArticle => "crossnum_article",
             TreeName::KtypeArticle => "ktype_article",
@@ -82,6 +87,7 @@ impl TreeName {
             TreeName::ManufacturerCompetitorRef => "manufacturer_competitorref",
             TreeName::RefrevReference => "refrev_reference",
             TreeName::CrossrevNumber => "crossrev_number",
+            TreeName::ArticleIds => "article_ids",
         }
     }
 
@@ -100,6 +106,7 @@ impl TreeName {
             TreeName::Prices => "prices",
             TreeName::Kits => "kits",
             TreeName::Media => "media",
+            TreeName::Plates => "plates",
             TreeName::RefnormArticle => "index: articles by reference",
             TreeName::CrossnumArticle => "index: articles by cross number",
             TreeName::KtypeArticle => "index: articles by Ktype",
@@ -108,6 +115,7 @@ impl TreeName {
             TreeName::ManufacturerCompetitorRef => "index: competitor refs by manufacturer",
             TreeName::RefrevReference => "index: references by their end",
             TreeName::CrossrevNumber => "index: cross numbers by their end",
+            TreeName::ArticleIds => "index: numeric article ids",
         }
     }
 
@@ -130,6 +138,7 @@ impl TreeName {
             TreeName::ManufacturerCompetitorRef => &[TreeName::CrossReferences],
             TreeName::RefrevReference => &[TreeName::Articles],
             TreeName::CrossrevNumber => &[TreeName::Articles, TreeName::CrossReferences],
+            TreeName::ArticleIds => &[TreeName::Articles],
             _ => &[],
         }
     }

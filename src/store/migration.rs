@@ -51,7 +51,12 @@ pub fn upgrade(
     }
     if from < 2 {
         // Format 1 had neither packed indexes nor the reversed ones: derive them all.
-        build_indexes(db, path, &mut manifest, cache)?;
+        build_indexes(db, path, &mut manifest, cache, TreeName::INDEXES)?;
+    } else if from < 4 {
+        manifest = step(3, "numeric article ids", || {
+            let rows = build_indexes(db, path, &mut manifest, cache, &[TreeName::ArticleIds])?;
+            Ok((manifest.clone(), rows))
+        })?;
     }
     db.flush()?;
     let mut batch = Batch::default();
@@ -140,8 +145,9 @@ fn build_indexes(
     path: &Path,
     manifest: &mut Manifest,
     cache: &Arc<BlockCache>,
-) -> Result<(), StoreError> {
-    for &index in TreeName::INDEXES {
+    which: &[TreeName],
+) -> Result<u64, StoreError> {
+    for &index in which {
         manifest.set_generation(index, manifest.generation);
     }
     let catalogue = Catalogue::open(db, manifest.clone(), cache)?;
@@ -149,14 +155,15 @@ fn build_indexes(
         .prefix(super::SPILL_PREFIX)
         .tempdir_in(path)
         .map_err(|e| StoreError::Engine(format!("cannot make a sort directory: {e}")))?;
-    for &index in TreeName::INDEXES {
+    let mut rows = 0;
+    for &index in which {
         let to = db.open_tree(&index.stored_name(manifest.generation))?;
         to.clear()?;
         let mut writer = PackedWriter::new(to);
         indexes::build(index, &catalogue, spill.path(), &mut |k, v| {
             writer.push(k, v)
         })?;
-        writer.finish()?;
+        rows += writer.finish()?;
     }
-    Ok(())
+    Ok(rows)
 }

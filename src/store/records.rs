@@ -408,6 +408,31 @@ impl Record for Media {
     }
 }
 
+impl Record for Plate {
+    const TREE: TreeName = TreeName::Plates;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .text(&self.country)
+            .text(&self.number)
+            .last_text(&self.ktype)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        encode((&self.written, self.key_system))
+    }
+    fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let (written, key_system) = decode::<(String, u32)>(value)?;
+        Some(Plate {
+            country: k.text()?,
+            number: k.text()?,
+            written,
+            ktype: k.last_text()?,
+            key_system,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,6 +462,13 @@ mod tests {
         round_trip(GenericArticle {
             id: 402,
             name: "Brake Pad Set".into(),
+        });
+        round_trip(Plate {
+            country: "DE".into(),
+            number: "0603BJQ".into(),
+            written: "0603/BJQ".into(),
+            ktype: "12345".into(),
+            key_system: 1,
         });
         round_trip(Vehicle {
             ktype: "12345".into(),

@@ -108,6 +108,7 @@ fn the_disk_bound_of_a_rewrite_covers_the_tables_it_rewrites() {
             TreeName::GenartKtypeArticle,
             TreeName::RefrevReference,
             TreeName::CrossrevNumber,
+            TreeName::ArticleIds,
         ];
         let bound = c.rewrite_bound(&[TreeName::Articles]).unwrap();
         let actual: u64 = rewritten.iter().map(|&t| stored(t)).sum();
@@ -164,5 +165,63 @@ fn providers_grants_and_audit_round_trip() {
         assert!(store.delete_provider("p1").unwrap(), "{engine}");
         assert_eq!(store.provider_of_key(&key).unwrap(), None, "{engine}");
         assert_eq!(store.address_grant("p1", ip).unwrap(), None, "{engine}");
+    }
+}
+
+#[test]
+fn an_article_keeps_its_numeric_id_across_imports_and_a_retired_id_is_not_given_again() {
+    use crate::catalogue::Article;
+    for (engine, store, _dir) in stores() {
+        load_demo(&store);
+        let ids = |store: &Store| -> Vec<(Article, u32)> {
+            let c = store.catalogue();
+            c.records::<Article>()
+                .map(|a| {
+                    let a = a.unwrap();
+                    let id = c
+                        .article_id(&a.key)
+                        .unwrap()
+                        .expect("every article has an id");
+                    assert_eq!(c.article_by_id(id).unwrap().as_ref(), Some(&a.key));
+                    (a, id)
+                })
+                .collect()
+        };
+        let before = ids(&store);
+        let max = before.iter().map(|(_, id)| *id).max().unwrap();
+        let mut unique: Vec<u32> = before.iter().map(|(_, id)| *id).collect();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), before.len(), "{engine}: ids are unique");
+
+        // A new article, keyed between the existing ones, takes the next id.
+        let mut new = before[0].0.clone();
+        new.key.reference.push_str("NEW1");
+        new.reference.push_str(" NEW1");
+        let origin = super::Origin { file: 0, line: 1 };
+        let commit = |change: &dyn Fn(&mut super::Staging<'_>)| {
+            let mut staging = store.begin(false).unwrap();
+            change(&mut staging);
+            staging.seal().unwrap();
+            staging.commit(&mut |_| {}).unwrap();
+        };
+        commit(&|s| s.put(&new, origin).unwrap());
+        let after = ids(&store);
+        for (article, id) in &before {
+            assert!(after.contains(&(article.clone(), *id)), "{engine}: kept");
+        }
+        assert!(after.contains(&(new.clone(), max + 1)), "{engine}: next");
+
+        // Retired, its id stays retired: the next new article takes the one after.
+        let mut newer = new.clone();
+        newer.key.reference.push('2');
+        commit(&|s| {
+            s.retire(&new, origin).unwrap();
+            s.put(&newer, origin).unwrap();
+        });
+        let c = store.catalogue();
+        assert_eq!(c.article_by_id(max + 1).unwrap(), None, "{engine}");
+        assert_eq!(c.article_id(&newer.key).unwrap(), Some(max + 2), "{engine}");
+        assert!(check::check(&store).unwrap().is_sound(), "{engine}");
     }
 }

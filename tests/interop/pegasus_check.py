@@ -7,6 +7,7 @@ field of the request type, the unset ones null.
 """
 
 import json
+import os
 import pathlib
 import sys
 import urllib.request
@@ -15,6 +16,8 @@ import jsonschema_rs
 
 BASE, PROVIDER, KEY = sys.argv[1:4]
 SERVICES = f"{BASE}/ws/3.0/services"
+# brand_name of the appliance: TecDoc client code calls TecdocToCatDLB…
+BRAND = os.environ.get("BRAND", "Parts")
 TYPES = json.loads((pathlib.Path(__file__).parent / "pegasus_types.json").read_text())
 
 ARTICLES_REQUEST = [
@@ -43,6 +46,22 @@ def request(fields, **given):
     return body
 
 
+def call(style, operation, fields):
+    body = {operation: {"arg0": fields} if style == "DLW" else fields}
+    answer = urllib.request.Request(
+        f"{SERVICES}/{BRAND}ToCat{style}.jsonEndpoint?api_key={KEY}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(answer) as answered:
+        return json.load(answered)
+
+
+# The numeric id of an article that fits vehicle types and is part of a kit.
+LEGACY_ID = call("DLB", "getArticles", request(
+    ARTICLES_REQUEST, searchQuery="0986478849", includeGenericArticles=True,
+))["articles"][0]["genericArticles"][0]["legacyArticleId"]
+
 CALLS = [
     ("getArticles", "articlesResponse", request(
         ARTICLES_REQUEST, articleCountry="DE", searchQuery="0986478379", searchType=10,
@@ -63,23 +82,22 @@ CALLS = [
         VEHICLE_REQUEST, carIds={"array": [10219, 10536]}, motorCodes=True)),
     ("getVehicleByIds4", "vehicleByIdsResponse", request(
         VEHICLE_REQUEST, carIds={"array": [10219]})),
+    ("getArticleLinkedAllLinkingTarget4", "articleLinkedAllLinkingTarget4Response", request(
+        ["articleCountry", "articleId", "country", "countryGroupFlag", "lang", "linkingTargetId",
+         "linkingTargetManuId", "linkingTargetType", "withMainArticles"],
+        articleId=LEGACY_ID, countryGroupFlag=False, linkingTargetManuId=0, linkingTargetType="P",
+        withMainArticles=True)),
+    ("getVehiclesByKeyNumberPlates", "vehiclesByKeyNumberPlatesResponse", request(
+        ["companyName", "country", "details", "endCustomerPassword", "endCustomerUsername",
+         "idKey", "initials", "keySystemNumber", "keySystemType", "lang", "linkingTargetType",
+         "mandatorPassword", "mandatorUsername", "picture", "productId", "serviceName"],
+        country="DE", details=True, keySystemNumber="0696/SZ7", keySystemType=0, picture=False)),
     ("addDynamicAddress", "dynamicAddressResponse", request(
         ["address", "validityHours"], address="127.0.0.9", validityHours=1)),
     ("addDynamicAPIKey", "dynamicAPIKeyResponse", request(["validityHours"], validityHours=1)),
 ]
 
 failed = 0
-
-
-def call(style, operation, fields):
-    body = {operation: {"arg0": fields} if style == "DLW" else fields}
-    answer = urllib.request.Request(
-        f"{SERVICES}/PartsToCat{style}.jsonEndpoint?api_key={KEY}",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(answer) as answered:
-        return json.load(answered)
 
 
 for style in ("DLB", "DLW"):
@@ -98,6 +116,15 @@ for style in ("DLB", "DLW"):
         if operation == "getArticles" and not answer.get("articles"):
             failed += 1
             print(f"FAIL {style} {operation} found no article")
+        if operation == "getArticleLinkedAllLinkingTarget4" and not (
+            answer["data"]["array"][0]["articleLinkages"]["array"]
+            and answer["data"]["array"][0]["mainArticleLinkages"]["array"]
+        ):
+            failed += 1
+            print(f"FAIL {style} {operation} found no vehicle type or no kit")
+        if operation == "getVehiclesByKeyNumberPlates" and not answer["data"]["array"]:
+            failed += 1
+            print(f"FAIL {style} {operation} found no vehicle type")
     print(f"{style}: {len(CALLS)} calls checked against the Pegasus types")
 
 print("pegasus types: all passed" if failed == 0 else f"pegasus types: {failed} failed")

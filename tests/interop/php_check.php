@@ -4,6 +4,7 @@
 // instead of catching faults, and DLW's `arg0`.
 //   php tests/interop/php_check.php BASE_URL PROVIDER KEY
 [$base, $provider, $key] = array_slice($argv, 1, 3);
+$brand = getenv('BRAND') ?: 'Parts';
 $failed = 0;
 function check(bool $ok, string $what): void {
     global $failed;
@@ -14,7 +15,7 @@ function check(bool $ok, string $what): void {
 }
 
 foreach (['DLB', 'DLW'] as $style) {
-    $endpoint = "$base/ws/3.0/services/PartsToCat$style.soapEndpoint";
+    $endpoint = "$base/ws/3.0/services/{$brand}ToCat$style.soapEndpoint";
     $client = new SoapClient("$endpoint?wsdl", [
         'features' => SOAP_SINGLE_ELEMENT_ARRAYS,
         'location' => "$endpoint?api_key=$key",
@@ -48,6 +49,20 @@ foreach (['DLB', 'DLW'] as $style) {
     $vehicles = $call('getVehicleByIds3', ['carIds' => ['array' => [10219]], 'motorCodes' => true]);
     check($vehicles->status === 200 && $vehicles->data->array[0]->carId === 10219,
         "$style getVehicleByIds3");
+
+    $id = $article->genericArticles[0]->legacyArticleId;
+    $linked = $call('getArticleLinkedAllLinkingTarget4', ['articleId' => $id,
+        'countryGroupFlag' => false, 'linkingTargetManuId' => 0, 'withMainArticles' => false]);
+    check($linked->status === 200 && $id > 0
+        && count($linked->data->array[0]->articleLinkages->array) > 0
+        && $linked->data->array[0]->articleLinkages->array[0]->linked === true,
+        "$style getArticleLinkedAllLinkingTarget4 by the legacyArticleId of getArticles");
+
+    $plates = $call('getVehiclesByKeyNumberPlates', ['country' => 'DE',
+        'keySystemNumber' => '0696/SZ7', 'keySystemType' => 0, 'details' => true]);
+    check($plates->status === 200 && $plates->data->array[0]->carId === 10000
+        && $plates->data->array[0]->vehicleDetails->registrationNumber === '0696/SZ7',
+        "$style getVehiclesByKeyNumberPlates");
 
     // A bad field is an answer with its status, not a fault.
     $bad = $call('getArticles', ['searchQuery' => 'x', 'perPage' => 5000]);

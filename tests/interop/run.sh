@@ -4,7 +4,8 @@
 # dynamic key and a dynamic address grant end to end; PHP's SoapClient calls as TecDoc client
 # code does (SOAP_SINGLE_ELEMENT_ARRAYS, `status` read, DLW's `arg0`); the answers of the
 # operations shared with TecDoc Pegasus 3.0 are validated against its types
-# (tests/interop/pegasus_types.json).
+# (tests/interop/pegasus_types.json). PHP and the Pegasus types call an appliance whose
+# brand_name is "Tecdoc", as TecDoc client code names the endpoints.
 # Needs: target/release/partscat, $VENV/bin/python with zeep and jsonschema_rs, php with its
 # soap extension, $NODE_MODULES with soap.
 set -euo pipefail
@@ -21,7 +22,8 @@ run_against_fresh_server() {
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     base=http://127.0.0.1:$port
     rm -rf "$WORK/data"
-    "$BIN" serve --demo --demo-key "$KEY" --data "$WORK/data" --listen "127.0.0.1:$port" \
+    PARTSCAT_BRAND_NAME="$BRAND" \
+        "$BIN" serve --demo --demo-key "$KEY" --data "$WORK/data" --listen "127.0.0.1:$port" \
         >"$WORK/stdout" 2>"$WORK/server.log" &
     server=$!
     for _ in $(seq 1 600); do
@@ -36,11 +38,17 @@ run_against_fresh_server() {
 }
 trap 'rm -rf "$WORK"' EXIT
 
+# The endpoints' brand (brand_name): PartsToCatDLB…, or TecdocToCatDLB… as TecDoc client
+# code names them; the checks read it from BRAND too.
+export BRAND=Parts
 echo "== Python zeep"
 run_against_fresh_server "$VENV/bin/python" tests/interop/zeep_check.py
+# Pegasus client code, unchanged but for its URL and key: brand_name = "Tecdoc".
+export BRAND=Tecdoc
 echo "== The Pegasus types"
 run_against_fresh_server "$VENV/bin/python" tests/interop/pegasus_check.py
 echo "== PHP SoapClient"
 run_against_fresh_server php tests/interop/php_check.php
+export BRAND=Parts
 echo "== Node soap"
 NODE_PATH="$PWD/$NODE_MODULES" run_against_fresh_server node tests/interop/node_check.js

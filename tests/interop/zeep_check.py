@@ -46,6 +46,15 @@ CALLS = {
     "getVehicleByIds3": {"carIds": {"array": [10219, 999999]}, "motorCodes": True},
     "getVehicleByIds4": {"carIds": {"array": [10219]}},
     "getArticleLinkages": {"dataSupplierId": 1, "articleNumber": "0 986 478 379"},
+    # 84: the numeric id the demo's import gives 0 986 478 849.
+    "getArticleLinkedAllLinkingTarget4": {
+        "articleId": 84, "countryGroupFlag": False, "linkingTargetManuId": 0,
+        "withMainArticles": True,
+    },
+    # A German key number of the demo's plates file.
+    "getVehiclesByKeyNumberPlates": {
+        "country": "DE", "keySystemNumber": "0696/SZ7", "keySystemType": 0, "details": True,
+    },
     "getLinkageTargets": {"linkageTargetIds": ["10219"]},
     "getPricesByKtype": {"linkageTargetId": "10219"},
     "getKitPrice": {"genericArticleId": 82, "isKit": False, "linkageTargetId": "10219"},

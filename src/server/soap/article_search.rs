@@ -59,6 +59,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         call.caller.require_brand(*brand)?;
     }
     let catalogue = call.state.store.catalogue();
+    let named = named_articles(&catalogue, &r.legacy_article_ids)?;
     let search = Search {
         query: r.search_query.as_deref(),
         kind,
@@ -68,6 +69,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             SearchMatchType::Suffix => NumberMatch::Suffix,
             SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
         },
+        articles: named.as_deref(),
         // Repeated ids were merged when the request was read.
         brands: &r.data_supplier_ids,
         genarts: &r.generic_article_ids,
@@ -168,6 +170,24 @@ enum Order {
     Number {
         descending: bool,
     },
+}
+
+/// The articles `legacyArticleIds` names (none asked: no limit). An id the catalogue does not
+/// hold names nothing; one that cannot be an article id is refused.
+fn named_articles(catalogue: &Catalogue, ids: &[i64]) -> Result<Option<Vec<ArticleKey>>, Failure> {
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let mut named = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let id = u32::try_from(id).ok().filter(|&id| id > 0).ok_or_else(|| {
+            Failure::bad(format!(
+                "Field 'legacyArticleIds' holds the articles' positive ids (legacyArticleId), not {id}"
+            ))
+        })?;
+        named.extend(catalogue.article_by_id(id)?);
+    }
+    Ok(Some(named))
 }
 
 fn order(sort: &[Sort]) -> Result<Order, Failure> {
@@ -361,7 +381,7 @@ fn record(
             vec![pegasus::GenericArticleRef {
                 generic_article_id: pegasus::number(a.genart),
                 generic_article_description: genart_name.clone(),
-                legacy_article_id: 0,
+                legacy_article_id: catalogue.article_id(key)?.map_or(0, |id| id as i32),
             }]
         } else {
             Vec::new()

@@ -204,8 +204,9 @@ request!(
         search_type: Option<u32>,
         /// exact (default), prefix, suffix or prefix_or_suffix.
         search_match_type: Option<SearchMatchType>,
-        /// Pegasus's numeric article ids. partscat addresses articles by brand and number:
-        /// accepted, no effect.
+        /// Only these articles, by their numeric ids (`genericArticles[].legacyArticleId`); at
+        /// most 1000 different ones. Without `searchQuery`, these are the articles listed.
+        #[oai(validator(max_items = 1000))]
         legacy_article_ids: Vec<i64>,
         /// Only these brands; at most 100 different ones (repeats are merged).
         #[oai(validator(max_items = 100))]
@@ -760,4 +761,216 @@ record_list!(
     CountryRecordSeq,
     "countriesRecordSeq",
     CountryRecord
+);
+
+request!(
+    /// `getArticleLinkedAllLinkingTarget4` (Pegasus's
+    /// `articleLinkedAllLinkingTarget4Request`): the vehicle types an article fits, by the
+    /// article's numeric id (`legacyArticleId` of `getArticles`).
+    GetArticleLinkedAllLinkingTargetRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
+        article_id: Option<i64>,
+        /// The country. Accepted, no effect.
+        country: Option<String>,
+        /// Whether `country` is a country group. Accepted, no effect.
+        country_group_flag: Option<bool>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// Only this vehicle type (Ktype); absent or 0: every one.
+        linking_target_id: Option<i64>,
+        /// Only vehicles of this maker (`manuId` of `getManufacturers`); absent, 0 or -1:
+        /// every maker.
+        linking_target_manu_id: Option<i64>,
+        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
+        /// accepted, no effect.
+        linking_target_type: Option<String>,
+        /// true: also the vehicle types of the kits the article is part of
+        /// (`mainArticleLinkages`).
+        with_main_articles: Option<bool>,
+    }
+);
+
+/// One vehicle type an article fits (Pegasus's `articleLinkedAllLinkingTargetDetailsRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "articleLinkedAllLinkingTargetDetailsRecord",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkedTargetRecord {
+    /// The link's id: the article's id times 2³² plus the Ktype.
+    pub article_link_id: i64,
+    /// Always true: partscat lists the links the article has.
+    pub linked: bool,
+    /// The Ktype (0 where it is not a number).
+    pub linking_target_id: i64,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+}
+
+/// The vehicle types an article fits.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "articleLinkedAllLinkingTargetDetailsRecordSeq")]
+pub struct LinkedTargetRecordSeq {
+    /// The vehicle types, in Ktype order.
+    pub array: Vec<LinkedTargetRecord>,
+}
+
+/// One vehicle type a kit holding the article fits (Pegasus's
+/// `mainArticleLinkedVehiclesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "mainArticleLinkedVehiclesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct MainArticleLinkRecord {
+    /// The kit's link's id: the kit's id times 2³² plus the Ktype.
+    pub article_link_id: i64,
+    /// The Ktype (0 where it is not a number).
+    pub linking_target_id: i64,
+    /// The kit's numeric id.
+    pub main_article_id: i64,
+}
+
+/// The vehicle types of the kits holding the article.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "mainArticleLinkedVehiclesRecordSeq")]
+pub struct MainArticleLinkRecordSeq {
+    /// The kits' vehicle types (with withMainArticles).
+    pub array: Vec<MainArticleLinkRecord>,
+}
+
+/// An article's vehicle types (Pegasus's `articleLinkedAllLinkingTarget4Record`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "articleLinkedAllLinkingTarget4Record",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleLinkedTargetsRecord {
+    /// The vehicle types the article fits.
+    pub article_linkages: LinkedTargetRecordSeq,
+    /// The vehicle types of the kits the article is part of (with withMainArticles).
+    pub main_article_linkages: MainArticleLinkRecordSeq,
+}
+
+record_list!(
+    /// `getArticleLinkedAllLinkingTarget4`: one record for the article; none for an id the
+    /// catalogue does not hold or a brand the caller may not see.
+    ArticleLinkedTargetsList,
+    ArticleLinkedTargetsRecordSeq,
+    "articleLinkedAllLinkingTarget4RecordSeq",
+    ArticleLinkedTargetsRecord
+);
+
+request!(
+    /// `getVehiclesByKeyNumberPlates` (Pegasus's `vehiclesByKeyNumberPlatesRequest`): the
+    /// vehicle types a registration plate or key number names in a country, from the
+    /// catalogue's `plates` data set. Pegasus forwards this call to plate services with their
+    /// own credentials; partscat answers from its own data, so those fields are taken and
+    /// have no effect.
+    GetVehiclesByKeyNumberPlatesRequest {
+        /// A plate service's customer name. Accepted, no effect.
+        company_name: Option<String>,
+        /// The country of the plate or key number (ISO 3166-1 alpha-2, `DE`).
+        country: Option<String>,
+        /// true: each vehicle type's details (`vehicleDetails`).
+        details: Option<bool>,
+        /// A plate service's end-customer password. Accepted, no effect.
+        end_customer_password: Option<String>,
+        /// A plate service's end-customer user. Accepted, no effect.
+        end_customer_username: Option<String>,
+        /// A plate service's key. Accepted, no effect.
+        id_key: Option<String>,
+        /// A plate service's user initials. Accepted, no effect.
+        initials: Option<String>,
+        /// The plate or key number as written (`AB12 CDE`, `0603/BJQ`); letters and digits
+        /// are compared.
+        key_system_number: Option<String>,
+        /// The kind of number (`key_system` of the plates file); rows without one match any.
+        /// Absent or 0: any kind.
+        key_system_type: Option<i64>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
+        /// accepted, no effect.
+        linking_target_type: Option<String>,
+        /// A plate service's password. Accepted, no effect.
+        mandator_password: Option<String>,
+        /// A plate service's user. Accepted, no effect.
+        mandator_username: Option<String>,
+        /// Pictures of the vehicle. partscat has none: accepted, no effect.
+        picture: Option<bool>,
+        /// A plate service's product. Accepted, no effect.
+        product_id: Option<String>,
+        /// A plate service's name. Accepted, no effect.
+        service_name: Option<String>,
+    }
+);
+
+/// A vehicle type's details as a plate search answers them (Pegasus's `vehicleDetails`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehicleDetails", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PlateVehicleDetails {
+    /// Make, model and type (`VW Golf VII 1.6 TDI`).
+    pub car_name: String,
+    /// The plate's country.
+    pub country: String,
+    /// Displacement in cm³.
+    pub engine_capacity: String,
+    /// The engine code.
+    pub engine_code: String,
+    /// Fuel.
+    pub fuel: String,
+    /// The vehicle type (Ktype).
+    #[oai(rename = "KTypeNumbers")]
+    #[serde(rename = "KTypeNumbers")]
+    pub ktype_numbers: i64,
+    /// Power in kW.
+    pub kw1: String,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+    /// The vehicle maker's id (`manuId` of `getManufacturers`; 0 where the make is not one).
+    pub manu_id: i64,
+    /// The make.
+    pub mark: String,
+    /// The model.
+    pub model: String,
+    /// The plate or key number as the catalogue writes it.
+    pub registration_number: String,
+    /// First built, `YYYY-MM`.
+    pub year_from: String,
+}
+
+/// A vehicle type a plate names (Pegasus's `vehiclesByKeyNumberPlatesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehiclesByKeyNumberPlatesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PlateVehicleRecord {
+    /// The vehicle type (Ktype; 0 where it is not a number).
+    pub car_id: i64,
+    /// Make, model and type.
+    pub car_name: String,
+    /// The plate's country.
+    pub country: String,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+    /// The vehicle maker's id (`manuId` of `getManufacturers`; 0 where the make is not one).
+    pub manu_id: i64,
+    /// Its details (with details).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vehicle_details: Option<PlateVehicleDetails>,
+}
+
+record_list!(
+    /// `getVehiclesByKeyNumberPlates`: the vehicle types the plate names, in Ktype order;
+    /// none for a plate the catalogue does not hold.
+    PlateVehicleList,
+    PlateVehicleRecordSeq,
+    "vehiclesByKeyNumberPlatesRecordSeq",
+    PlateVehicleRecord
 );

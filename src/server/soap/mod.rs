@@ -5,9 +5,11 @@
 mod article_search;
 mod call;
 pub mod envelope;
+mod linked_targets;
 mod messages;
 mod operations;
 mod pegasus;
+mod plates;
 mod service;
 mod types;
 mod vehicles;

@@ -52,6 +52,10 @@ impl Operation {
                     || text("searchQuery").is_none()
             }
             "getLinkageTargets" => text("mfrName").is_some(),
+            // Kits holding an article are found by reading every kit.
+            "getArticleLinkedAllLinkingTarget4" => {
+                fields.get("withMainArticles").and_then(Value::as_bool) == Some(true)
+            }
             "addDynamicAddress" | "addDynamicAPIKey" => true,
             _ => false,
         }
@@ -90,7 +94,7 @@ where
     }
 }
 
-fn answer(value: &impl Serialize) -> Result<Value, Failure> {
+pub fn answer(value: &impl Serialize) -> Result<Value, Failure> {
     serde_json::to_value(value).map_err(|e| Problem::internal(e).into())
 }
 
@@ -139,6 +143,16 @@ pub fn all() -> Vec<Operation> {
             "getArticleLinkages",
             "Every vehicle an article fits, with position, quantity and notes, in one call.",
             get_article_linkages,
+        ).cached(),
+        operation::<GetArticleLinkedAllLinkingTargetRequest, ArticleLinkedTargetsList>(
+            "getArticleLinkedAllLinkingTarget4",
+            "The vehicle types an article fits, by its numeric id (legacyArticleId of getArticles), optionally of one maker or one Ktype, and with withMainArticles those of the kits holding it: Pegasus's getArticleLinkedAllLinkingTarget4.",
+            super::linked_targets::get_article_linked_targets,
+        ).cached(),
+        operation::<GetVehiclesByKeyNumberPlatesRequest, PlateVehicleList>(
+            "getVehiclesByKeyNumberPlates",
+            "The vehicle types a registration plate or key number (keySystemNumber) names in a country, from the catalogue's plates data set, with details on request: Pegasus's getVehiclesByKeyNumberPlates.",
+            super::plates::get_vehicles_by_plate,
         ).cached(),
         operation::<GetLinkageTargetsRequest, LinkageTargetList>(
             "getLinkageTargets",

@@ -2,8 +2,8 @@
 //! names, nesting and types of its public DLB schema), so that client code written for
 //! Pegasus reads it. partscat's own extras follow Pegasus's fields in each record.
 //!
-//! Where Pegasus numbers what partscat names (criteria, legacy ids), the number is 0 and the
-//! name is given; the keys partscat assigns (article status, price kind, linkage target
+//! Where Pegasus numbers what partscat names (criteria, linkage ids), the number is 0 and the
+//! name is given; articles have numeric ids of their own (`legacyArticleId`); the keys partscat assigns (article status, price kind, linkage target
 //! type) are listed in docs/coming-from-tecdoc.md.
 
 use poem_openapi::Object;
@@ -70,7 +70,9 @@ pub struct GenericArticleRef {
     pub generic_article_id: i32,
     /// What kind of part it is (`Brake Disc`).
     pub generic_article_description: String,
-    /// Pegasus's numeric article id; partscat addresses articles by brand and number: 0.
+    /// The article's numeric id, which `getArticleLinkedAllLinkingTarget4` takes as
+    /// `articleId`: given at import, kept as long as the article is in the catalogue, never
+    /// given to another.
     pub legacy_article_id: i32,
 }
 
