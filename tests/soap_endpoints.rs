@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 19] = [
+const OPERATIONS: [&str; 20] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -24,6 +24,7 @@ const OPERATIONS: [&str; 19] = [
     "getVehicleByIds4",
     "getArticleLinkages",
     "getArticleLinkedAllLinkingTarget4",
+    "getArticleLinkedAllLinkingTargetsByIds3",
     "getVehiclesByKeyNumberPlates",
     "getLinkageTargets",
     "getBrands",

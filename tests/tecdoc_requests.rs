@@ -698,6 +698,57 @@ fn an_articles_vehicle_types_by_its_numeric_id() {
         (kit << 32) | main[0]["linkingTargetId"].as_i64().unwrap()
     );
 
+    // How it fits the vehicle types of the links asked: in the order asked; a link of
+    // another article (the kit's) or with a misnamed Ktype answers nothing.
+    let (linked, _) = targets(DLB_JSON, json!({}));
+    let pair = |l: &Value| json!({"articleLinkId": l["articleLinkId"], "linkingTargetId": l["linkingTargetId"]});
+    let mut pairs = vec![pair(&linked[1]), pair(&linked[0])];
+    pairs.push(pair(&main[0]));
+    pairs
+        .push(json!({"articleLinkId": linked[0]["articleLinkId"], "linkingTargetId": fits[0] + 1}));
+    let by_ids = |path: &str, attributes: bool| {
+        call(
+            &s,
+            path,
+            "getArticleLinkedAllLinkingTargetsByIds3",
+            json!({"provider": "demo", "articleCountry": null, "articleId": id,
+                "immediateAttributs": attributes, "lang": null, "linkingTargetType": "P",
+                "numberplateType": null, "linkedArticlePairs": {"array": pairs}}),
+        )["data"]["array"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    for path in [DLB_JSON, DLW_JSON] {
+        let details = by_ids(path, true);
+        assert_eq!(details.len(), 2, "{details:?}");
+        for (record, (n, linkage)) in details
+            .iter()
+            .zip([(1, &linkages["linkages"][1]), (0, &linkages["linkages"][0])])
+        {
+            assert_eq!(record["articleLinkId"], linked[n]["articleLinkId"]);
+            assert_eq!(record["linkingTargetId"].as_i64().unwrap(), fits[n]);
+            assert_eq!(record["linkingTargetType"], "P");
+            let vehicle = &record["linkedVehicles"]["array"][0];
+            assert_eq!(vehicle["carId"].as_i64().unwrap(), fits[n]);
+            assert_eq!(vehicle["manuDesc"], linkage["linkageTarget"]["mfrName"]);
+            assert_eq!(vehicle["modelDesc"], linkage["linkageTarget"]["model"]);
+            let attributes = record["linkedArticleImmediateAttributs"]["array"]
+                .as_array()
+                .unwrap();
+            let quantity = attributes
+                .iter()
+                .find(|a| a["attrName"] == "Quantity")
+                .unwrap();
+            assert_eq!(quantity["attrValue"], linkage["quantity"].to_string());
+        }
+    }
+    let plain = by_ids(DLB_JSON, false);
+    assert_eq!(
+        plain[0]["linkedArticleImmediateAttributs"]["array"],
+        json!([])
+    );
+
     // An id the catalogue does not hold: no record. No id, or a negative one: named.
     let answer = call(
         &s,
@@ -706,15 +757,20 @@ fn an_articles_vehicle_types_by_its_numeric_id() {
         json!({"provider": "demo", "articleId": 99_999_999}),
     );
     assert_eq!(answer["data"]["array"], json!([]));
-    for bad in [json!(null), json!(-3)] {
-        let r = post_json(
-            &s,
-            DLB_JSON,
-            DEMO_KEY,
-            &json!({"getArticleLinkedAllLinkingTarget4": {"provider": "demo", "articleId": bad}}),
-        );
-        assert_eq!(r.json()["status"], 400, "{}", r.text());
-        assert!(r.text().contains("'articleId'"), "{}", r.text());
+    for operation in [
+        "getArticleLinkedAllLinkingTarget4",
+        "getArticleLinkedAllLinkingTargetsByIds3",
+    ] {
+        for bad in [json!(null), json!(-3)] {
+            let r = post_json(
+                &s,
+                DLB_JSON,
+                DEMO_KEY,
+                &json!({operation: {"provider": "demo", "articleId": bad}}),
+            );
+            assert_eq!(r.json()["status"], 400, "{}", r.text());
+            assert!(r.text().contains("'articleId'"), "{}", r.text());
+        }
     }
 }
 

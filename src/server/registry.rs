@@ -223,7 +223,7 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 19] = [
+pub const OPERATIONS: [Operation; 20] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
@@ -231,6 +231,7 @@ pub const OPERATIONS: [Operation; 19] = [
     operation("getVehicleByIds4", READ),
     operation("getArticleLinkages", READ),
     operation("getArticleLinkedAllLinkingTarget4", READ),
+    operation("getArticleLinkedAllLinkingTargetsByIds3", READ),
     operation("getVehiclesByKeyNumberPlates", READ),
     operation("getLinkageTargets", READ),
     operation("getBrands", READ),

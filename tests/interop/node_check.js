@@ -33,6 +33,17 @@ const CALLS = {
   getArticleLinkedAllLinkingTarget4: {
     articleId: 84, countryGroupFlag: false, linkingTargetManuId: 0, withMainArticles: true,
   },
+  // Two of its links: 84 × 2^32 + the Ktype.
+  getArticleLinkedAllLinkingTargetsByIds3: {
+    articleId: 84,
+    immediateAttributs: true,
+    linkedArticlePairs: {
+      array: [
+        { articleLinkId: 360777263083, linkingTargetId: 10219 },
+        { articleLinkId: 360777263018, linkingTargetId: 10154 },
+      ],
+    },
+  },
   // A German key number of the demo's plates file.
   getVehiclesByKeyNumberPlates: {
     country: 'DE', keySystemNumber: '0696/SZ7', keySystemType: 0, details: true,

@@ -61,6 +61,13 @@ def call(style, operation, fields):
 LEGACY_ID = call("DLB", "getArticles", request(
     ARTICLES_REQUEST, searchQuery="0986478849", includeGenericArticles=True,
 ))["articles"][0]["genericArticles"][0]["legacyArticleId"]
+# Two of its links, as getArticleLinkedAllLinkingTargetsByIds3 takes them back.
+LINK_PAIRS = [
+    {"articleLinkId": link["articleLinkId"], "linkingTargetId": link["linkingTargetId"]}
+    for link in call("DLB", "getArticleLinkedAllLinkingTarget4", request(
+        ["articleId"], articleId=LEGACY_ID,
+    ))["data"]["array"][0]["articleLinkages"]["array"][:2]
+]
 
 CALLS = [
     ("getArticles", "articlesResponse", request(
@@ -87,6 +94,11 @@ CALLS = [
          "linkingTargetManuId", "linkingTargetType", "withMainArticles"],
         articleId=LEGACY_ID, countryGroupFlag=False, linkingTargetManuId=0, linkingTargetType="P",
         withMainArticles=True)),
+    ("getArticleLinkedAllLinkingTargetsByIds3", "articleLinkedAllLinkingTargetsByIds3Response",
+     request(["articleCountry", "articleId", "immediateAttributs", "lang", "linkedArticlePairs",
+              "linkingTargetType", "numberplateType"],
+             articleId=LEGACY_ID, immediateAttributs=True, linkingTargetType="P",
+             linkedArticlePairs={"array": LINK_PAIRS})),
     ("getVehiclesByKeyNumberPlates", "vehiclesByKeyNumberPlatesResponse", request(
         ["companyName", "country", "details", "endCustomerPassword", "endCustomerUsername",
          "idKey", "initials", "keySystemNumber", "keySystemType", "lang", "linkingTargetType",
@@ -122,6 +134,12 @@ for style in ("DLB", "DLW"):
         ):
             failed += 1
             print(f"FAIL {style} {operation} found no vehicle type or no kit")
+        if operation == "getArticleLinkedAllLinkingTargetsByIds3" and not (
+            len(answer["data"]["array"]) == len(LINK_PAIRS) == 2
+            and all(r["linkedVehicles"]["array"] for r in answer["data"]["array"])
+        ):
+            failed += 1
+            print(f"FAIL {style} {operation} did not answer both links with their vehicle type")
         if operation == "getVehiclesByKeyNumberPlates" and not answer["data"]["array"]:
             failed += 1
             print(f"FAIL {style} {operation} found no vehicle type")

@@ -58,6 +58,15 @@ foreach (['DLB', 'DLW'] as $style) {
         && $linked->data->array[0]->articleLinkages->array[0]->linked === true,
         "$style getArticleLinkedAllLinkingTarget4 by the legacyArticleId of getArticles");
 
+    $link = $linked->data->array[0]->articleLinkages->array[0];
+    $fits = $call('getArticleLinkedAllLinkingTargetsByIds3', ['articleId' => $id,
+        'immediateAttributs' => true, 'linkedArticlePairs' => ['array' => [
+            ['articleLinkId' => $link->articleLinkId, 'linkingTargetId' => $link->linkingTargetId]]]]);
+    check($fits->status === 200 && count($fits->data->array) === 1
+        && $fits->data->array[0]->linkedVehicles->array[0]->carId === $link->linkingTargetId
+        && count($fits->data->array[0]->linkedArticleImmediateAttributs->array) > 0,
+        "$style getArticleLinkedAllLinkingTargetsByIds3 by a link of getArticleLinkedAllLinkingTarget4");
+
     $plates = $call('getVehiclesByKeyNumberPlates', ['country' => 'DE',
         'keySystemNumber' => '0696/SZ7', 'keySystemType' => 0, 'details' => true]);
     check($plates->status === 200 && $plates->data->array[0]->carId === 10000

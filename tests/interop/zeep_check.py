@@ -51,6 +51,13 @@ CALLS = {
         "articleId": 84, "countryGroupFlag": False, "linkingTargetManuId": 0,
         "withMainArticles": True,
     },
+    # Two of its links: 84 × 2^32 + the Ktype.
+    "getArticleLinkedAllLinkingTargetsByIds3": {
+        "articleId": 84, "immediateAttributs": True, "linkedArticlePairs": {"array": [
+            {"articleLinkId": 360777263083, "linkingTargetId": 10219},
+            {"articleLinkId": 360777263018, "linkingTargetId": 10154},
+        ]},
+    },
     # A German key number of the demo's plates file.
     "getVehiclesByKeyNumberPlates": {
         "country": "DE", "keySystemNumber": "0696/SZ7", "keySystemType": 0, "details": True,

@@ -865,6 +865,153 @@ record_list!(
 );
 
 request!(
+    /// `getArticleLinkedAllLinkingTargetsByIds3` (Pegasus's
+    /// `articleLinkedAllLinkingTargetsByIds3Request`): how an article fits the vehicle types
+    /// named by the links `getArticleLinkedAllLinkingTarget4` answered.
+    GetArticleLinkedAllLinkingTargetsByIdsRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
+        article_id: Option<i64>,
+        /// true: the position, quantity and notes of each fit
+        /// (`linkedArticleImmediateAttributs`).
+        immediate_attributs: Option<bool>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// The links: `articleLinkId` and `linkingTargetId` as
+        /// `getArticleLinkedAllLinkingTarget4` answered them.
+        linked_article_pairs: Option<LinkedArticlePairList>,
+        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
+        /// accepted, no effect.
+        linking_target_type: Option<String>,
+        /// The kind of number plate. Accepted, no effect.
+        numberplate_type: Option<i32>,
+    }
+);
+
+/// A link of an article to a vehicle type (Pegasus's `linkedArticlePair`).
+#[derive(Debug, Clone, Object, Deserialize, Serialize)]
+#[oai(rename = "linkedArticlePair", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LinkedArticlePair {
+    /// The link's id (`articleLinkId` of `getArticleLinkedAllLinkingTarget4`).
+    pub article_link_id: i64,
+    /// The Ktype.
+    pub linking_target_id: i64,
+}
+
+/// Links, as Pegasus sends them (`{"array": [...]}`).
+#[derive(Debug, Clone, Object, Deserialize, Serialize)]
+#[oai(rename = "linkedArticlePairSeq")]
+#[serde(deny_unknown_fields)]
+pub struct LinkedArticlePairList {
+    /// The links; at most 100 different ones (repeats are merged).
+    #[oai(validator(max_items = 100))]
+    pub array: Vec<LinkedArticlePair>,
+}
+
+/// One thing to know about how an article fits a vehicle type (Pegasus's
+/// `immediateAttributsLinkedElementsRecord`): its position, quantity or notes.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "immediateAttributsLinkedElementsRecord",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkAttributeRecord {
+    /// `Position`, `Quantity` or `Notes`.
+    pub attr_name: String,
+    /// The same.
+    pub attr_short_name: String,
+    /// `N` a number, `A` text.
+    pub attr_type: String,
+    /// The value as the catalogue holds it.
+    pub attr_value: String,
+}
+
+/// How an article fits a vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "immediateAttributsLinkedElementsRecordSeq")]
+pub struct LinkAttributeRecordSeq {
+    /// The position, quantity and notes (with immediateAttributs).
+    pub array: Vec<LinkAttributeRecord>,
+}
+
+/// A vehicle type an article fits (Pegasus's `articleLinkedVehiclesById2Record`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "articleLinkedVehiclesById2Record", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkedVehicleRecord {
+    /// The Ktype.
+    pub car_id: i64,
+    /// The type's name (`1.6 TDI`).
+    pub car_desc: String,
+    /// Displacement in cm³.
+    pub cylinder_capacity: i64,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+    /// The vehicle maker's name.
+    pub manu_desc: String,
+    /// The vehicle maker (`manuId` of `getManufacturers`; 0 where the catalogue has none).
+    pub manu_id: i64,
+    /// The model's name.
+    pub model_desc: String,
+    /// Power in hp.
+    pub power_hp_from: i32,
+    /// Power in hp.
+    pub power_hp_to: i32,
+    /// Power in kW.
+    pub power_kw_from: i32,
+    /// Power in kW.
+    pub power_kw_to: i32,
+    /// Built from (YYYYMM).
+    pub year_of_construction_from: i32,
+    /// Built until (YYYYMM); absent while still built.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year_of_construction_to: Option<i32>,
+}
+
+/// The vehicle type of a link.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "articleLinkedVehiclesById2RecordSeq")]
+pub struct LinkedVehicleRecordSeq {
+    /// The vehicle type.
+    pub array: Vec<LinkedVehicleRecord>,
+}
+
+/// How an article fits one vehicle type (Pegasus's
+/// `articleLinkedAllLinkingTargetsByIds3Record`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "articleLinkedAllLinkingTargetsByIds3Record",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkDetailsRecord {
+    /// The link's id, as asked.
+    pub article_link_id: i64,
+    /// The position, quantity and notes (with immediateAttributs; otherwise empty).
+    pub linked_article_immediate_attributs: LinkAttributeRecordSeq,
+    /// The vehicle type.
+    pub linked_vehicles: LinkedVehicleRecordSeq,
+    /// The Ktype.
+    pub linking_target_id: i64,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+}
+
+record_list!(
+    /// `getArticleLinkedAllLinkingTargetsByIds3`: one record per link the article has, in the
+    /// order asked; none for a link of another article or one the catalogue does not hold.
+    LinkDetailsList,
+    LinkDetailsRecordSeq,
+    "articleLinkedAllLinkingTargetsByIds3RecordSeq",
+    LinkDetailsRecord
+);
+
+request!(
     /// `getVehiclesByKeyNumberPlates` (Pegasus's `vehiclesByKeyNumberPlatesRequest`): the
     /// vehicle types a registration plate or key number names in a country, from the
     /// catalogue's `plates` data set. Pegasus forwards this call to plate services with their

@@ -149,6 +149,11 @@ pub fn all() -> Vec<Operation> {
             "The vehicle types an article fits, by its numeric id (legacyArticleId of getArticles), optionally of one maker or one Ktype, and with withMainArticles those of the kits holding it: Pegasus's getArticleLinkedAllLinkingTarget4.",
             super::linked_targets::get_article_linked_targets,
         ).cached(),
+        operation::<GetArticleLinkedAllLinkingTargetsByIdsRequest, LinkDetailsList>(
+            "getArticleLinkedAllLinkingTargetsByIds3",
+            "How an article (articleId) fits the vehicle types of the links asked (linkedArticlePairs, as getArticleLinkedAllLinkingTarget4 answered them): each vehicle type's details and, with immediateAttributs, the position, quantity and notes: Pegasus's getArticleLinkedAllLinkingTargetsByIds3.",
+            super::linked_targets::get_links_by_ids,
+        ).cached(),
         operation::<GetVehiclesByKeyNumberPlatesRequest, PlateVehicleList>(
             "getVehiclesByKeyNumberPlates",
             "The vehicle types a registration plate or key number (keySystemNumber) names in a country, from the catalogue's plates data set, with details on request: Pegasus's getVehiclesByKeyNumberPlates.",

@@ -41,7 +41,7 @@ pub fn linkages_of(
 }
 
 /// A year and month as Pegasus's YYYYMM number.
-fn yyyymm(y: &crate::catalogue::YearMonth) -> i32 {
+pub fn yyyymm(y: &crate::catalogue::YearMonth) -> i32 {
     i32::from(y.year) * 100 + i32::from(y.month)
 }
 
