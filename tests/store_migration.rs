@@ -1,7 +1,8 @@
 //! Stores written by earlier releases open with this one: format 1 (one engine entry per row),
-//! format 2 (packed tables without version bytes) and format 3 (articles without numeric ids)
-//! are migrated once, in place, with the same content, and a kill at any moment of the migration leaves a format-1 store that
-//! migrates again at the next open.
+//! format 2 (packed tables without version bytes), format 3 (articles without numeric ids) and
+//! format 4 (no index of replacements) are migrated once, in place, with the same content, and
+//! a kill at any moment of the migration leaves a format-1 store that migrates again at the
+//! next open.
 
 mod common;
 
@@ -19,6 +20,8 @@ const DEMO_CHECKSUM: &str = "65e41cfb3b349fd61598444ef89ae975483cfd00a297a348af1
 /// The same data sets of today's demo catalogue before articles had numeric ids (format 3).
 const FORMAT3: &str = "tests/fixtures/format3-demo-store.tar.gz";
 const FORMAT3_CHECKSUM: &str = "77fcc898f61f004a0c31723366ad1b38796fe6af0562a6c71888268d3e5f8bf8";
+/// The same again, with numeric ids (format 4): 0 986 494 958 was article 462.
+const FORMAT4: &str = "tests/fixtures/format4-demo-store.tar.gz";
 
 fn unpack(fixture: &str, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -46,33 +49,80 @@ fn a_format_1_store_is_migrated_once_with_the_same_content() {
 
 #[test]
 fn a_format_2_store_is_migrated_once_with_the_same_content() {
-    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3]);
+    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3, 4]);
 }
 
 #[test]
 fn a_format_3_store_is_migrated_once_and_its_articles_get_numeric_ids() {
-    let (_dir, data) = migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3]);
+    let (_dir, data) = migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3, 4]);
     // The articles have ids, one each.
     let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
-    let ids = |query: &str| -> Vec<i64> {
-        let found = s.fetch(
-            server::client()
-                .post(s.url("/ws/3.0/services/PartsToCatDLB.jsonEndpoint"))
-                .json(&serde_json::json!({"getArticles": {
-                    "provider": "demo", "searchQuery": query, "includeGenericArticles": true,
-                }})),
-        );
-        found.json()["articles"]
+    let first = legacy_ids(&s, "0986494958");
+    assert_eq!(first.len(), 1);
+    assert!(first[0] > 0);
+    assert_ne!(legacy_ids(&s, "0986478849"), first);
+    assert_replacements_found(&s);
+}
+
+#[test]
+fn a_format_4_store_is_migrated_once_keeps_its_ids_and_finds_replacements() {
+    let (_dir, data) = migrated_once_with_the_same_content(FORMAT4, FORMAT3_CHECKSUM, &[4]);
+    let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
+    assert_eq!(legacy_ids(&s, "0986494958"), [462]);
+    assert_replacements_found(&s);
+}
+
+fn get_articles(s: &server::Served, fields: serde_json::Value) -> serde_json::Value {
+    let mut request = serde_json::json!({"provider": "demo", "includeGenericArticles": true});
+    request
+        .as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    s.fetch(
+        server::client()
+            .post(s.url("/ws/3.0/services/PartsToCatDLB.jsonEndpoint"))
+            .json(&serde_json::json!({ "getArticles": request })),
+    )
+    .json()
+}
+
+fn legacy_ids(s: &server::Served, query: &str) -> Vec<i64> {
+    get_articles(s, serde_json::json!({"searchQuery": query}))["articles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["genericArticles"][0]["legacyArticleId"].as_i64().unwrap())
+        .collect()
+}
+
+/// The demo's C 59 676 is replaced by C 38 091: after the migration, C 38 091 replaces it
+/// (`replacesArticles`) and `searchType` 5 finds it by the number replacing it.
+fn assert_replacements_found(s: &server::Served) {
+    let newer = get_articles(
+        s,
+        serde_json::json!({"searchQuery": "C38091", "searchType": 0, "includeReplacesArticles": true}),
+    );
+    let replaces = &newer["articles"][0]["replacesArticles"];
+    assert!(
+        replaces
             .as_array()
             .unwrap()
             .iter()
-            .map(|a| a["genericArticles"][0]["legacyArticleId"].as_i64().unwrap())
-            .collect()
-    };
-    let first = ids("0986494958");
-    assert_eq!(first.len(), 1);
-    assert!(first[0] > 0);
-    assert_ne!(ids("0986478849"), first);
+            .any(|r| r["articleNumber"] == "C 59 676"),
+        "{newer}"
+    );
+    let older = get_articles(
+        s,
+        serde_json::json!({"searchQuery": "C 38 091", "searchType": 5}),
+    );
+    assert!(
+        older["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["articleNumber"] == "C 59 676"),
+        "{older}"
+    );
 }
 
 /// Migrates `fixture` and checks it; returns the migrated store, in its directory.
@@ -87,14 +137,16 @@ fn migrated_once_with_the_same_content(
 
     let first = partscat(&["check", "--data", path(&data)]);
     assert!(first.status.success(), "{}", text(&first));
-    for from in [1, 2, 3] {
+    for from in [1, 2, 3, 4] {
         let expected = usize::from(steps.contains(&from));
         assert_eq!(migration_lines(&first, from), expected, "{}", text(&first));
     }
     assert_eq!(check(&data), (true, checksum.to_owned()));
     let again = partscat(&["check", "--data", path(&data)]);
     assert_eq!(
-        migration_lines(&again, 1) + migration_lines(&again, 2) + migration_lines(&again, 3),
+        (1..=4)
+            .map(|from| migration_lines(&again, from))
+            .sum::<usize>(),
         0,
         "migrated once: {}",
         text(&again)

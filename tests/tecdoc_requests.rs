@@ -775,6 +775,93 @@ fn an_articles_vehicle_types_by_its_numeric_id() {
 }
 
 #[test]
+fn replacements_both_ways() {
+    let s = Served::demo(&[]);
+    // The demo's replacements, from its articles file: (brand, replaced, replacing).
+    let articles = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/articles.csv"
+    ))
+    .unwrap();
+    let mut replaced = Vec::new();
+    for line in articles.lines().skip(1) {
+        let cells: Vec<&str> = line.rsplitn(2, ',').collect();
+        let first: Vec<&str> = line.splitn(3, ',').collect();
+        for replacing in cells[0].split('|').filter(|r| !r.is_empty()) {
+            replaced.push((
+                first[0].to_owned(),
+                first[1].to_owned(),
+                replacing.to_owned(),
+            ));
+        }
+    }
+    assert!(replaced.len() > 10, "the demo replaces articles");
+    let numbers = |answer: &Value, field: &str| -> Vec<String> {
+        answer["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a[field].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let compact = |n: &str| n.replace([' ', '-', '.', '/'], "");
+    let mut named = 0;
+    for (brand, old, new) in &replaced {
+        // searchType 5: the articles a number replaces, by exact, prefix and suffix match.
+        let whole = compact(new);
+        for (query, how) in [
+            (whole.as_str(), "exact"),
+            (&whole[..whole.len() - 1], "prefix"),
+            (&whole[1..], "suffix"),
+            (&whole[1..], "prefix_or_suffix"),
+        ] {
+            let found = call(
+                &s,
+                DLB_JSON,
+                "getArticles",
+                json!({"provider": "demo", "searchQuery": query, "searchType": 5,
+                    "searchMatchType": how, "perPage": 1000}),
+            );
+            assert!(
+                numbers(&found, "articleNumber").contains(old),
+                "{how} {query}: {found}"
+            );
+        }
+        // replacesArticles: the replacing article names the one it replaces.
+        let newer = call(
+            &s,
+            DLB_JSON,
+            "getArticles",
+            json!({"provider": "demo", "searchQuery": new, "searchType": 0,
+                "dataSupplierIds": [brand.parse::<u32>().unwrap()],
+                "includeReplacesArticles": true}),
+        );
+        if newer["articles"].as_array().unwrap().is_empty() {
+            continue; // a replacement the catalogue does not hold
+        }
+        let replaces: Vec<&Value> = newer["articles"][0]["replacesArticles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["articleNumber"] == old.as_str())
+            .collect();
+        assert_eq!(replaces.len(), 1, "{new} replaces {old}: {newer}");
+        assert_eq!(replaces[0]["dataSupplierId"].to_string(), *brand);
+        named += 1;
+    }
+    assert!(named > 10, "{named} replacing articles checked");
+    // Without the flag, none.
+    let (_, _, new) = &replaced[0];
+    let plain = call(
+        &s,
+        DLB_JSON,
+        "getArticles",
+        json!({"provider": "demo", "searchQuery": new, "searchType": 0}),
+    );
+    assert_eq!(plain["articles"][0]["replacesArticles"], json!([]));
+}
+
+#[test]
 fn articles_by_their_numeric_ids() {
     let s = Served::demo(&[]);
     let listed = call(

@@ -23,7 +23,7 @@ pub enum NumberKind {
     Comparable,
     /// The articles that replace those whose reference matches.
     Replacements,
-    /// The articles whose replaced-by numbers match (a read of every article).
+    /// The articles whose replaced-by numbers match.
     Replaced,
     Ean,
     /// References and every cross number.
@@ -168,15 +168,7 @@ fn matching(
         }
     }
     if kind == NumberKind::Replaced {
-        for (i, article) in catalogue.articles().enumerate() {
-            budget.check_every(i)?;
-            let article = article?;
-            if article.replaced_by.iter().any(|written| {
-                how.accepts(normalise_reference(written).as_bytes(), query.as_bytes())
-            }) {
-                found.insert(article.key);
-            }
-        }
+        found.extend(catalogue.articles_replaced_by(query, how, budget)?);
     }
     Ok(found)
 }

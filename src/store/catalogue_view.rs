@@ -333,6 +333,51 @@ impl Catalogue {
         Ok(found)
     }
 
+    /// Articles whose replaced-by numbers match `number` (already normalised) as `how` says:
+    /// the articles a matching number replaces. Exact and prefix read a range of the index;
+    /// suffix reads all of it, which holds one entry per replacement, not per article.
+    pub fn articles_replaced_by(
+        &self,
+        number: &str,
+        how: NumberMatch,
+        budget: &Budget,
+    ) -> Result<Vec<ArticleKey>, StoreError> {
+        let mut found = Vec::new();
+        if number.is_empty() {
+            return Ok(found);
+        }
+        let range = match how {
+            NumberMatch::Exact => keys::text_prefix(number),
+            NumberMatch::Prefix => number.as_bytes().to_vec(),
+            NumberMatch::Suffix | NumberMatch::PrefixOrSuffix => Vec::new(),
+        };
+        let mut read = 0usize;
+        self.tree(TreeName::ReplacedArticle)
+            .visit_prefix(&range, |k, _| {
+                budget.check_every(read)?;
+                read += 1;
+                let mut r = KeyReader::new(k);
+                if let (Some(replacing), Some(article)) = (r.text(), r.last_article())
+                    && how.accepts(replacing.as_bytes(), number.as_bytes())
+                {
+                    found.push(article);
+                }
+                Ok(())
+            })?;
+        Ok(found)
+    }
+
+    /// The articles `article` replaces: those of its brand that name it as replaced-by.
+    pub fn replaced_articles(&self, article: &ArticleKey) -> Result<Vec<ArticleKey>, StoreError> {
+        let mut found = self.articles_replaced_by(
+            &article.reference,
+            NumberMatch::Exact,
+            &Budget::unlimited(),
+        )?;
+        found.retain(|a| a.brand_id == article.brand_id);
+        Ok(found)
+    }
+
     /// Articles that carry `written` as a cross number (OE, competitor, internal, trade, EAN).
     pub fn articles_by_cross_number(&self, written: &str) -> Result<Vec<CrossHit>, StoreError> {
         self.cross_numbers_matching(

@@ -275,6 +275,20 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
                 emit(key, c.number.into_bytes())?;
             }
         }
+        TreeName::ReplacedArticle => {
+            for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
+                let a = article?;
+                for written in &a.replaced_by {
+                    let number = normalise_reference(written);
+                    if !number.is_empty() {
+                        emit(
+                            KeyBuf::new().text(&number).last_article(&a.key).done(),
+                            Vec::new(),
+                        )?;
+                    }
+                }
+            }
+        }
         TreeName::ArticleIds => {
             let next = assign_article_ids(data, &mut |article, id| {
                 let id = id.to_be_bytes();

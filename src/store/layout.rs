@@ -31,10 +31,11 @@ pub enum TreeName {
     RefrevReference,
     CrossrevNumber,
     ArticleIds,
+    ReplacedArticle,
 }
 
 impl TreeName {
-    pub const ALL: [TreeName; 21] = [
+    pub const ALL: [TreeName; 22] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -56,6 +57,7 @@ impl TreeName {
         TreeName::RefrevReference,
         TreeName::CrossrevNumber,
         TreeName::ArticleIds,
+        TreeName::ReplacedArticle,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -88,6 +90,7 @@ impl TreeName {
             TreeName::RefrevReference => "refrev_reference",
             TreeName::CrossrevNumber => "crossrev_number",
             TreeName::ArticleIds => "article_ids",
+            TreeName::ReplacedArticle => "replacement_article",
         }
     }
 
@@ -116,6 +119,7 @@ impl TreeName {
             TreeName::RefrevReference => "index: references by their end",
             TreeName::CrossrevNumber => "index: cross numbers by their end",
             TreeName::ArticleIds => "index: numeric article ids",
+            TreeName::ReplacedArticle => "index: articles by the numbers replacing them",
         }
     }
 
@@ -138,7 +142,7 @@ impl TreeName {
             TreeName::ManufacturerCompetitorRef => &[TreeName::CrossReferences],
             TreeName::RefrevReference => &[TreeName::Articles],
             TreeName::CrossrevNumber => &[TreeName::Articles, TreeName::CrossReferences],
-            TreeName::ArticleIds => &[TreeName::Articles],
+            TreeName::ArticleIds | TreeName::ReplacedArticle => &[TreeName::Articles],
             _ => &[],
         }
     }

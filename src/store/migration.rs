@@ -52,11 +52,20 @@ pub fn upgrade(
     if from < 2 {
         // Format 1 had neither packed indexes nor the reversed ones: derive them all.
         build_indexes(db, path, &mut manifest, cache, TreeName::INDEXES)?;
-    } else if from < 4 {
-        manifest = step(3, "numeric article ids", || {
-            let rows = build_indexes(db, path, &mut manifest, cache, &[TreeName::ArticleIds])?;
-            Ok((manifest.clone(), rows))
-        })?;
+    } else {
+        if from < 4 {
+            manifest = step(3, "numeric article ids", || {
+                let rows = build_indexes(db, path, &mut manifest, cache, &[TreeName::ArticleIds])?;
+                Ok((manifest.clone(), rows))
+            })?;
+        }
+        if from < 5 {
+            manifest = step(4, "articles by the numbers replacing them", || {
+                let rows =
+                    build_indexes(db, path, &mut manifest, cache, &[TreeName::ReplacedArticle])?;
+                Ok((manifest.clone(), rows))
+            })?;
+        }
     }
     db.flush()?;
     let mut batch = Batch::default();

@@ -45,7 +45,7 @@ pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// The codec version of the manifest (3: with the sync mark).
 const MANIFEST_VERSION: u8 = 3;
 /// The manifest with the change feed's extent, before the sync mark.

@@ -274,6 +274,7 @@ struct Includes {
     trade: bool,
     oem: bool,
     comparable: bool,
+    replaces: bool,
     replaced_by: bool,
     pdfs: bool,
     images: bool,
@@ -293,6 +294,7 @@ impl Includes {
             trade: flag(r.include_trade_numbers),
             oem: flag(r.include_oem_numbers),
             comparable: flag(r.include_comparable_numbers),
+            replaces: flag(r.include_replaces_articles),
             replaced_by: flag(r.include_replaced_by_articles),
             pdfs: flag(r.include_pdfs),
             images: flag(r.include_images),
@@ -394,7 +396,22 @@ fn record(
         },
         trade_numbers,
         oem_numbers,
-        replaces_articles: Vec::new(),
+        replaces_articles: if inc.replaces {
+            let mut replaced = Vec::new();
+            for old in catalogue.replaced_articles(key)? {
+                if let Some(old) = catalogue.article(&old)? {
+                    replaced.push(pegasus::ArticleRef {
+                        article_number: old.reference,
+                        data_supplier_id: Some(key.brand_id),
+                        mfr_id: key.brand_id,
+                        mfr_name: brand_name.clone(),
+                    });
+                }
+            }
+            replaced
+        } else {
+            Vec::new()
+        },
         replaced_by_articles: if inc.replaced_by {
             a.replaced_by
                 .iter()

@@ -537,8 +537,8 @@ pub struct ArticleRecord {
     pub trade_numbers: Vec<String>,
     /// Vehicle makers' numbers (with includeOEMNumbers).
     pub oem_numbers: Vec<pegasus::ArticleRef>,
-    /// The articles this one replaces (with includeReplacesArticles): partscat finds them
-    /// with `searchType` 5 and answers none here.
+    /// The articles of the same brand this one replaces: those naming it as replaced-by
+    /// (with includeReplacesArticles).
     pub replaces_articles: Vec<pegasus::ArticleRef>,
     /// The articles of the same brand that replace it (with includeReplacedByArticles).
     pub replaced_by_articles: Vec<pegasus::ArticleRef>,
