@@ -16,10 +16,11 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 20] = [
+const OPERATIONS: [&str; 21] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
+    "getArticleDirectSearchAllNumbersWithState",
     "getVehicleByIds3",
     "getVehicleByIds4",
     "getArticleLinkages",

@@ -775,6 +775,150 @@ fn an_articles_vehicle_types_by_its_numeric_id() {
 }
 
 #[test]
+fn articles_by_any_number_one_record_per_number() {
+    let s = Served::demo(&[]);
+    // As a TecDoc client sends it: every field, the unset ones null.
+    let request = |extra: Value| {
+        with(
+            json!({"provider": "demo", "articleCountry": null, "articleNumber": null,
+                "brandId": null, "genericArticleId": null, "lang": "de", "numberType": 10,
+                "searchExact": true, "sortType": 1}),
+            extra,
+        )
+    };
+    let records = |path: &str, extra: Value| -> Vec<Value> {
+        call(
+            &s,
+            path,
+            "getArticleDirectSearchAllNumbersWithState",
+            request(extra),
+        )["data"]["array"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let article = call(
+        &s,
+        DLB_JSON,
+        "getArticles",
+        json!({"provider": "demo", "searchQuery": "0986478379", "searchType": 0,
+            "includeAll": true}),
+    )["articles"][0]
+        .clone();
+    for path in [DLB_JSON, DLW_JSON] {
+        // By its own number, written another way.
+        let own = records(path, json!({"articleNumber": "0986-478-379", "numberType": 0}));
+        assert_eq!(own.len(), 1, "{own:?}");
+        let r = &own[0];
+        assert_eq!(r["articleNo"], "0 986 478 379");
+        assert_eq!(r["articleSearchNo"], "0986478379");
+        assert_eq!(r["numberType"], 0);
+        assert_eq!(r["brandNo"], 1);
+        assert_eq!(r["brandName"], article["mfrName"]);
+        assert_eq!(r["articleId"], article["genericArticles"][0]["legacyArticleId"]);
+        assert_eq!(r["genericArticleId"], article["genericArticles"][0]["genericArticleId"]);
+        assert_eq!(r["articleName"], article["genericArticles"][0]["genericArticleDescription"]);
+        assert_eq!(r["articleStateId"], article["misc"]["articleStatusId"]);
+        // By its OE number, under any number type: the kind that matched is named.
+        let oe = records(path, json!({"articleNumber": "9N0 690 938 B"}));
+        assert!(
+            oe.iter().any(|r| r["articleNo"] == "0 986 478 379"
+                && r["numberType"] == 1
+                && r["articleSearchNo"] == "9N0690938B"),
+            "{oe:?}"
+        );
+        assert!(records(path, json!({"articleNumber": "9N0 690 938 B", "numberType": 2})).is_empty());
+    }
+    // Not exact: numbers that start or end with it.
+    let loose = records(DLB_JSON, json!({"articleNumber": "478379", "searchExact": false}));
+    assert!(loose.iter().any(|r| r["articleNo"] == "0 986 478 379"), "{loose:?}");
+    assert!(records(DLB_JSON, json!({"articleNumber": "478379"})).is_empty());
+    // Narrowed by brand and by generic article.
+    assert!(records(DLB_JSON, json!({"articleNumber": "0986478379", "brandId": 2})).is_empty());
+    assert_eq!(records(DLB_JSON, json!({"articleNumber": "0986478379", "brandId": 1})).len(), 1);
+    let other_genart = article["genericArticles"][0]["genericArticleId"].as_i64().unwrap() + 1;
+    assert!(
+        records(DLB_JSON, json!({"articleNumber": "0986478379", "genericArticleId": other_genart}))
+            .is_empty()
+    );
+    // Bad fields are named.
+    for (fields, named) in [
+        (json!({"articleNumber": null}), "'articleNumber'"),
+        (json!({"articleNumber": " - "}), "'articleNumber'"),
+        (json!({"articleNumber": "0986478379", "numberType": 7}), "'numberType'"),
+    ] {
+        let r = post_json(
+            &s,
+            DLB_JSON,
+            DEMO_KEY,
+            &json!({"getArticleDirectSearchAllNumbersWithState": request(fields)}),
+        );
+        assert_eq!(r.json()["status"], 400, "{}", r.text());
+        assert!(r.text().contains(named), "{}", r.text());
+    }
+}
+
+#[test]
+fn free_text_finds_numbers_and_words() {
+    let s = Served::demo(&[]);
+    let total = |fields: Value| -> i64 {
+        let mut request = json!({"provider": "demo", "perPage": 0});
+        request
+            .as_object_mut()
+            .unwrap()
+            .extend(fields.as_object().unwrap().clone());
+        call(&s, DLB_JSON, "getArticles", request)["totalMatchingArticles"]
+            .as_i64()
+            .unwrap()
+    };
+    // A number: what searchType 10 finds.
+    assert_eq!(
+        total(json!({"searchQuery": "9N0 690 938 B", "searchType": 99})),
+        total(json!({"searchQuery": "9N0 690 938 B", "searchType": 10}))
+    );
+    // Words: every one in the description or the generic article's name, case aside.
+    let articles = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/articles.csv"
+    ))
+    .unwrap();
+    let described = |words: &[&str]| {
+        articles
+            .lines()
+            .skip(1)
+            .filter(|l| {
+                let l = l.to_lowercase();
+                words.iter().all(|w| l.contains(w))
+            })
+            .count() as i64
+    };
+    let brakes = total(json!({"searchQuery": "BRAKE", "searchType": 99}));
+    assert!(brakes > 0 && brakes >= described(&["brake"]), "{brakes}");
+    let front = total(json!({"searchQuery": "front brake", "searchType": 99}));
+    assert!(front > 0 && front >= described(&["brake", "front"]), "{front}");
+    assert!(front < brakes, "the rear brakes are left out: {front} of {brakes}");
+    // As the public TecDoc client's example sends it: a brand's articles, one id not in a list.
+    let listed = call(
+        &s,
+        DLB_JSON,
+        "getArticles",
+        json!({"provider": "demo", "dataSupplierIds": 4, "lang": "de", "articleCountry": "de",
+            "includeAll": true, "searchType": 99, "perPage": 100, "page": 1}),
+    );
+    let found = listed["articles"].as_array().unwrap();
+    assert!(!found.is_empty() && found.iter().all(|a| a["dataSupplierId"] == 4), "{listed}");
+    // 7 (criteria) is still refused, naming the types taken.
+    let r = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getArticles": {"provider": "demo", "searchQuery": "x", "searchType": 7}}),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("10, 99"), "{}", r.text());
+}
+
+#[test]
 fn replacements_both_ways() {
     let s = Served::demo(&[]);
     // The demo's replacements, from its articles file: (brand, replaced, replacing).

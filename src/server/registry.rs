@@ -223,10 +223,11 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 20] = [
+pub const OPERATIONS: [Operation; 21] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
+    operation("getArticleDirectSearchAllNumbersWithState", READ),
     operation("getVehicleByIds3", READ),
     operation("getVehicleByIds4", READ),
     operation("getArticleLinkages", READ),

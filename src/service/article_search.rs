@@ -28,6 +28,9 @@ pub enum NumberKind {
     Ean,
     /// References and every cross number.
     Any,
+    /// Every number as `Any`, and the words of the article's description or generic article
+    /// name (a read of every article).
+    FreeText,
 }
 
 /// A search: a query under a match mode, or, without one, the articles named, a vehicle's or
@@ -73,7 +76,13 @@ pub fn search(
                 "must hold at least one letter or digit",
             ));
         }
-        Some(q) => matching(catalogue, s.kind, s.how, &q, budget)?,
+        Some(q) => {
+            let mut found = matching(catalogue, s.kind, s.how, &q, budget)?;
+            if let (NumberKind::FreeText, Some(text)) = (s.kind, s.query) {
+                found.extend(described(catalogue, text, budget)?);
+            }
+            found
+        }
         None => match s.articles {
             Some(named) => named.iter().cloned().collect(),
             None => unsearched(catalogue, s, budget)?,
@@ -127,13 +136,38 @@ fn matching(
     query: &str,
     budget: &Budget,
 ) -> Result<BTreeSet<ArticleKey>, StoreError> {
-    let mut found = BTreeSet::new();
+    Ok(number_hits(catalogue, kind, how, query, budget)?
+        .into_iter()
+        .map(|hit| hit.article)
+        .collect())
+}
+
+/// An article found by one of its numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumberHit {
+    pub article: ArticleKey,
+    /// The kind of the number that matched: never `Any`.
+    pub kind: NumberKind,
+    /// The number that matched, normalised.
+    pub number: String,
+}
+
+/// Every number of the searched kind that matches `query` (normalised) as `how` says, with
+/// its article: an article is found once per number of it that matches.
+pub fn number_hits(
+    catalogue: &Catalogue,
+    kind: NumberKind,
+    how: NumberMatch,
+    query: &str,
+    budget: &Budget,
+) -> Result<Vec<NumberHit>, StoreError> {
+    let mut hits = Vec::new();
     let cross_kinds: &[CrossKind] = match kind {
         NumberKind::Oe => &[CrossKind::Oe],
         NumberKind::Trade => &[CrossKind::Trade],
         NumberKind::Comparable => &[CrossKind::Competitor, CrossKind::Internal],
         NumberKind::Ean => &[CrossKind::Ean],
-        NumberKind::Any => &[
+        NumberKind::Any | NumberKind::FreeText => &[
             CrossKind::Oe,
             CrossKind::Competitor,
             CrossKind::Internal,
@@ -142,13 +176,31 @@ fn matching(
         ],
         _ => &[],
     };
-    if matches!(kind, NumberKind::Reference | NumberKind::Any) {
-        found.extend(catalogue.references_matching(query, how, budget)?);
+    if matches!(
+        kind,
+        NumberKind::Reference | NumberKind::Any | NumberKind::FreeText
+    ) {
+        for key in catalogue.references_matching(query, how, budget)? {
+            hits.push(NumberHit {
+                number: key.reference.clone(),
+                article: key,
+                kind: NumberKind::Reference,
+            });
+        }
     }
     if !cross_kinds.is_empty() {
         for hit in catalogue.cross_numbers_matching(query, how, budget)? {
             if cross_kinds.contains(&hit.kind) {
-                found.insert(hit.article);
+                hits.push(NumberHit {
+                    article: hit.article,
+                    kind: match hit.kind {
+                        CrossKind::Oe => NumberKind::Oe,
+                        CrossKind::Trade => NumberKind::Trade,
+                        CrossKind::Ean => NumberKind::Ean,
+                        CrossKind::Competitor | CrossKind::Internal => NumberKind::Comparable,
+                    },
+                    number: normalise_reference(&hit.number),
+                });
             }
         }
     }
@@ -161,14 +213,54 @@ fn matching(
                         reference: normalise_reference(written),
                     };
                     if catalogue.article(&replacement)?.is_some() {
-                        found.insert(replacement);
+                        hits.push(NumberHit {
+                            article: replacement,
+                            kind,
+                            number: key.reference.clone(),
+                        });
                     }
                 }
             }
         }
     }
     if kind == NumberKind::Replaced {
-        found.extend(catalogue.articles_replaced_by(query, how, budget)?);
+        for (article, number) in catalogue.articles_replaced_by(query, how, budget)? {
+            hits.push(NumberHit {
+                article,
+                kind,
+                number,
+            });
+        }
+    }
+    Ok(hits)
+}
+
+/// Articles whose description or generic article name holds every word of `text`, case
+/// aside: a read of every article, bounded by the budget.
+fn described(
+    catalogue: &Catalogue,
+    text: &str,
+    budget: &Budget,
+) -> Result<BTreeSet<ArticleKey>, StoreError> {
+    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+    let genart_names: BTreeMap<u32, String> = catalogue
+        .names()?
+        .generic_articles
+        .iter()
+        .map(|(id, name)| (*id, name.to_lowercase()))
+        .collect();
+    let mut found = BTreeSet::new();
+    for (i, article) in catalogue.articles().enumerate() {
+        budget.check_every(i)?;
+        let a = article?;
+        let description = a.description.to_lowercase();
+        let genart = genart_names.get(&a.genart).map_or("", String::as_str);
+        if words
+            .iter()
+            .all(|w| description.contains(w.as_str()) || genart.contains(w.as_str()))
+        {
+            found.insert(a.key);
+        }
     }
     Ok(found)
 }

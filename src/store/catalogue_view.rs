@@ -333,15 +333,16 @@ impl Catalogue {
         Ok(found)
     }
 
-    /// Articles whose replaced-by numbers match `number` (already normalised) as `how` says:
-    /// the articles a matching number replaces. Exact and prefix read a range of the index;
-    /// suffix reads all of it, which holds one entry per replacement, not per article.
+    /// Articles whose replaced-by numbers match `number` (already normalised) as `how` says,
+    /// each with the number that matched: the articles a matching number replaces. Exact and
+    /// prefix read a range of the index; suffix reads all of it, which holds one entry per
+    /// replacement, not per article.
     pub fn articles_replaced_by(
         &self,
         number: &str,
         how: NumberMatch,
         budget: &Budget,
-    ) -> Result<Vec<ArticleKey>, StoreError> {
+    ) -> Result<Vec<(ArticleKey, String)>, StoreError> {
         let mut found = Vec::new();
         if number.is_empty() {
             return Ok(found);
@@ -360,7 +361,7 @@ impl Catalogue {
                 if let (Some(replacing), Some(article)) = (r.text(), r.last_article())
                     && how.accepts(replacing.as_bytes(), number.as_bytes())
                 {
-                    found.push(article);
+                    found.push((article, replacing));
                 }
                 Ok(())
             })?;
@@ -369,13 +370,16 @@ impl Catalogue {
 
     /// The articles `article` replaces: those of its brand that name it as replaced-by.
     pub fn replaced_articles(&self, article: &ArticleKey) -> Result<Vec<ArticleKey>, StoreError> {
-        let mut found = self.articles_replaced_by(
+        let found = self.articles_replaced_by(
             &article.reference,
             NumberMatch::Exact,
             &Budget::unlimited(),
         )?;
-        found.retain(|a| a.brand_id == article.brand_id);
-        Ok(found)
+        Ok(found
+            .into_iter()
+            .map(|(replaced, _)| replaced)
+            .filter(|replaced| replaced.brand_id == article.brand_id)
+            .collect())
     }
 
     /// Articles that carry `written` as a cross number (OE, competitor, internal, trade, EAN).

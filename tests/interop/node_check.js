@@ -26,6 +26,9 @@ const CALLS = {
   getGenericArticles: {},
   getManufacturers: {},
   getArticles: { searchQuery: '0986-478-379', searchMatchType: 'exact', includeAll: true },
+  getArticleDirectSearchAllNumbersWithState: {
+    articleNumber: '9N0 690 938 B', numberType: 10, searchExact: true, sortType: 1,
+  },
   getVehicleByIds3: { carIds: { array: [10219, 999999] }, motorCodes: true },
   getVehicleByIds4: { carIds: { array: [10219] } },
   getArticleLinkages: { dataSupplierId: 1, articleNumber: '0 986 478 379' },

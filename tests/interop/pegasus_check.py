@@ -76,6 +76,10 @@ CALLS = [
     ("getArticles", "articlesResponse", request(
         ARTICLES_REQUEST, searchQuery="0986", searchMatchType="prefix", perPage=50,
         includeAll=True, linkagesPerPage=2, sort=[{"field": "mfrName", "direction": "desc"}])),
+    ("getArticleDirectSearchAllNumbersWithState", "articleDirectSearchAllNumbersWithStateResponse",
+     request(["articleCountry", "articleNumber", "brandId", "genericArticleId", "lang", "numberType",
+              "searchExact", "sortType"],
+             articleNumber="9N0 690 938 B", numberType=10, searchExact=True, sortType=1)),
     ("getAmBrands", "amBrandsResponse", request(["articleCountry", "lang"])),
     ("getGenericArticles", "genericArticlesResponse", request(
         ["articleCountry", "lang", "linked", "linkingTargetId", "linkingTargetType",
@@ -140,6 +144,9 @@ for style in ("DLB", "DLW"):
         ):
             failed += 1
             print(f"FAIL {style} {operation} did not answer both links with their vehicle type")
+        if operation == "getArticleDirectSearchAllNumbersWithState" and not answer["data"]["array"]:
+            failed += 1
+            print(f"FAIL {style} {operation} found no article")
         if operation == "getVehiclesByKeyNumberPlates" and not answer["data"]["array"]:
             failed += 1
             print(f"FAIL {style} {operation} found no vehicle type")

@@ -42,6 +42,13 @@ foreach (['DLB', 'DLW'] as $style) {
     check($article->oemNumbers[0]->mfrName !== '', "$style oemNumbers carry the maker");
     check($found->dataSupplierFacets->counts[0]->count === 1, "$style facet counts");
 
+    $direct = $call('getArticleDirectSearchAllNumbersWithState', ['articleNumber' => '9N0 690 938 B',
+        'numberType' => 10, 'searchExact' => true, 'sortType' => 1]);
+    $oe = array_filter($direct->data->array,
+        fn ($r) => $r->articleNo === '0 986 478 379' && $r->numberType === 1);
+    check($direct->status === 200 && count($oe) === 1,
+        "$style getArticleDirectSearchAllNumbersWithState by an OE number");
+
     $brands = $call('getAmBrands', ['lang' => 'en']);
     check($brands->status === 200 && count($brands->data->array) === 4, "$style getAmBrands");
     check($brands->data->array[0]->brandName === 'Veltra Brakes', "$style brand name");

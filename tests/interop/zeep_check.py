@@ -43,6 +43,9 @@ CALLS = {
         "includeDataSupplierFacets": True,
         "includeGenericArticleFacets": True,
     },
+    "getArticleDirectSearchAllNumbersWithState": {
+        "articleNumber": "9N0 690 938 B", "numberType": 10, "searchExact": True, "sortType": 1,
+    },
     "getVehicleByIds3": {"carIds": {"array": [10219, 999999]}, "motorCodes": True},
     "getVehicleByIds4": {"carIds": {"array": [10219]}},
     "getArticleLinkages": {"dataSupplierId": 1, "articleNumber": "0 986 478 379"},

@@ -32,21 +32,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     if page == 0 {
         return Err(Failure::bad("Field 'page' must be >= 1"));
     }
-    let kind = match r.search_type.unwrap_or(10) {
-        0 => NumberKind::Reference,
-        1 => NumberKind::Oe,
-        2 => NumberKind::Trade,
-        3 => NumberKind::Comparable,
-        4 => NumberKind::Replacements,
-        5 => NumberKind::Replaced,
-        6 => NumberKind::Ean,
-        10 => NumberKind::Any,
-        _ => {
-            return Err(Failure::bad(
-                "Field 'searchType' must be one of 0, 1, 2, 3, 4, 5, 6, 10",
-            ));
-        }
-    };
+    let kind = number_kind("searchType", r.search_type.map_or(10, i64::from), true)?;
     let linkage_paging = linkage_paging(&r)?;
     let order = order(&r.sort)?;
     let after = r.cursor.as_deref().map(decode_cursor).transpose()?;
@@ -170,6 +156,28 @@ enum Order {
     Number {
         descending: bool,
     },
+}
+
+/// A Pegasus number type (`searchType`, `numberType`): 0 article number, 1 OE, 2 trade,
+/// 3 comparable, 4 replacement, 5 replaced, 6 EAN, 10 any; 99 free text where `free_text`.
+pub fn number_kind(field: &str, code: i64, free_text: bool) -> Result<NumberKind, Failure> {
+    Ok(match code {
+        0 => NumberKind::Reference,
+        1 => NumberKind::Oe,
+        2 => NumberKind::Trade,
+        3 => NumberKind::Comparable,
+        4 => NumberKind::Replacements,
+        5 => NumberKind::Replaced,
+        6 => NumberKind::Ean,
+        10 => NumberKind::Any,
+        99 if free_text => NumberKind::FreeText,
+        _ => {
+            return Err(Failure::bad(format!(
+                "Field '{field}' must be one of 0, 1, 2, 3, 4, 5, 6, 10{}",
+                if free_text { ", 99" } else { "" }
+            )));
+        }
+    })
 }
 
 /// The articles `legacyArticleIds` names (none asked: no limit). An id the catalogue does not

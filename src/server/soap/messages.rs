@@ -200,7 +200,8 @@ request!(
         search_query: Option<String>,
         /// 0 article number, 1 OE, 2 trade, 3 comparable (competitor), 4 replacement (the
         /// articles replacing it), 5 replaced (the articles it replaces), 6 EAN, 10 any
-        /// (default).
+        /// (default), 99 free text (any number, or every word in the article's description
+        /// or generic article name).
         search_type: Option<u32>,
         /// exact (default), prefix, suffix or prefix_or_suffix.
         search_match_type: Option<SearchMatchType>,
@@ -862,6 +863,71 @@ record_list!(
     ArticleLinkedTargetsRecordSeq,
     "articleLinkedAllLinkingTarget4RecordSeq",
     ArticleLinkedTargetsRecord
+);
+
+request!(
+    /// `getArticleDirectSearchAllNumbersWithState` (Pegasus's
+    /// `articleDirectSearchAllNumbersWithStateRequest`): articles by any of their numbers, one
+    /// record per number that matched.
+    GetArticleDirectSearchRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// The number searched for, written any way.
+        article_number: Option<String>,
+        /// Only this brand (`dataSupplierId`); absent or 0: every brand.
+        brand_id: Option<i64>,
+        /// Only this generic article; absent or 0: every one.
+        generic_article_id: Option<i64>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// 0 article number, 1 OE, 2 trade, 3 comparable, 4 replacement (the articles
+        /// replacing it), 5 replaced (the articles it replaces), 6 EAN, 10 any (default).
+        number_type: Option<i32>,
+        /// true (default): the whole number; false: numbers that start or end with it.
+        search_exact: Option<bool>,
+        /// Pegasus's order. partscat answers in brand, then number order: accepted, no
+        /// effect.
+        sort_type: Option<i32>,
+    }
+);
+
+/// An article found by one of its numbers (Pegasus's
+/// `articleDirectSearchAllNumbersWithStateRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "articleDirectSearchAllNumbersWithStateRecord",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct ArticleDirectSearchRecord {
+    /// The article's numeric id (`legacyArticleId`).
+    pub article_id: i64,
+    /// Its generic article's name.
+    pub article_name: String,
+    /// The article's number as the maker writes it.
+    pub article_no: String,
+    /// The number that matched, normalised.
+    pub article_search_no: String,
+    /// 1 active, 2 announced, 3 discontinued.
+    pub article_state_id: i32,
+    /// The brand's name.
+    pub brand_name: String,
+    /// The brand (`dataSupplierId`).
+    pub brand_no: i64,
+    /// The generic article.
+    pub generic_article_id: i64,
+    /// The kind of number that matched (0, 1, 2, 3, 4, 5 or 6, as `numberType`).
+    pub number_type: i32,
+}
+
+record_list!(
+    /// `getArticleDirectSearchAllNumbersWithState`: at most 1000 records, in brand and
+    /// number order.
+    ArticleDirectSearchList,
+    ArticleDirectSearchRecordSeq,
+    "articleDirectSearchAllNumbersWithStateRecordSeq",
+    ArticleDirectSearchRecord
 );
 
 request!(

@@ -4,6 +4,7 @@
 
 mod article_search;
 mod call;
+mod direct_search;
 pub mod envelope;
 mod linked_targets;
 mod messages;

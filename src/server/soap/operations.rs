@@ -41,15 +41,19 @@ impl Operation {
         (self.register)(registry)
     }
 
-    /// Whether a call may take long: a read of a whole index (suffix matches, replaced
-    /// numbers, a search without a number, vehicles by make) or a grant, which flushes.
+    /// Whether a call may take long: a read of a whole index (suffix matches, free text, a
+    /// search without a number, vehicles by make) or a grant, which flushes.
     pub fn may_block(&self, fields: &Value) -> bool {
         let text = |name: &str| fields.get(name).and_then(Value::as_str);
         match self.name {
             "getArticles" => {
                 matches!(text("searchMatchType"), Some("suffix" | "prefix_or_suffix"))
-                    || fields.get("searchType").and_then(Value::as_u64) == Some(5)
+                    || fields.get("searchType").and_then(Value::as_u64) == Some(99)
                     || text("searchQuery").is_none()
+            }
+            // Not exact: numbers that end with the query too.
+            "getArticleDirectSearchAllNumbersWithState" => {
+                fields.get("searchExact").and_then(Value::as_bool) == Some(false)
             }
             "getLinkageTargets" => text("mfrName").is_some(),
             // Kits holding an article are found by reading every kit.
@@ -128,6 +132,11 @@ pub fn all() -> Vec<Operation> {
             "getArticles",
             "Articles by any of their numbers (searchType, searchMatchType on normalised numbers), narrowed by brand, generic article and vehicle, with include flags, facets, sorting, page paging and a cursor; requests and answers in the shapes of Pegasus 3.0's articlesRequest and articlesResponse.",
             super::article_search::get_articles,
+        ).cached(),
+        operation::<GetArticleDirectSearchRequest, ArticleDirectSearchList>(
+            "getArticleDirectSearchAllNumbersWithState",
+            "Articles by any of their numbers (articleNumber, numberType as getArticles' searchType, searchExact or numbers that start or end with it), one record per number that matched, with the article's id, number, brand, generic article and state: Pegasus's getArticleDirectSearchAllNumbersWithState.",
+            super::direct_search::get_article_direct_search,
         ).cached(),
         operation::<GetVehicleByIdsRequest, VehicleByIdsList>(
             "getVehicleByIds3",
