@@ -807,7 +807,10 @@ fn articles_by_any_number_one_record_per_number() {
         .clone();
     for path in [DLB_JSON, DLW_JSON] {
         // By its own number, written another way.
-        let own = records(path, json!({"articleNumber": "0986-478-379", "numberType": 0}));
+        let own = records(
+            path,
+            json!({"articleNumber": "0986-478-379", "numberType": 0}),
+        );
         assert_eq!(own.len(), 1, "{own:?}");
         let r = &own[0];
         assert_eq!(r["articleNo"], "0 986 478 379");
@@ -815,9 +818,18 @@ fn articles_by_any_number_one_record_per_number() {
         assert_eq!(r["numberType"], 0);
         assert_eq!(r["brandNo"], 1);
         assert_eq!(r["brandName"], article["mfrName"]);
-        assert_eq!(r["articleId"], article["genericArticles"][0]["legacyArticleId"]);
-        assert_eq!(r["genericArticleId"], article["genericArticles"][0]["genericArticleId"]);
-        assert_eq!(r["articleName"], article["genericArticles"][0]["genericArticleDescription"]);
+        assert_eq!(
+            r["articleId"],
+            article["genericArticles"][0]["legacyArticleId"]
+        );
+        assert_eq!(
+            r["genericArticleId"],
+            article["genericArticles"][0]["genericArticleId"]
+        );
+        assert_eq!(
+            r["articleName"],
+            article["genericArticles"][0]["genericArticleDescription"]
+        );
         assert_eq!(r["articleStateId"], article["misc"]["articleStatusId"]);
         // By its OE number, under any number type: the kind that matched is named.
         let oe = records(path, json!({"articleNumber": "9N0 690 938 B"}));
@@ -827,25 +839,59 @@ fn articles_by_any_number_one_record_per_number() {
                 && r["articleSearchNo"] == "9N0690938B"),
             "{oe:?}"
         );
-        assert!(records(path, json!({"articleNumber": "9N0 690 938 B", "numberType": 2})).is_empty());
+        assert!(
+            records(
+                path,
+                json!({"articleNumber": "9N0 690 938 B", "numberType": 2})
+            )
+            .is_empty()
+        );
     }
     // Not exact: numbers that start or end with it.
-    let loose = records(DLB_JSON, json!({"articleNumber": "478379", "searchExact": false}));
-    assert!(loose.iter().any(|r| r["articleNo"] == "0 986 478 379"), "{loose:?}");
+    let loose = records(
+        DLB_JSON,
+        json!({"articleNumber": "478379", "searchExact": false}),
+    );
+    assert!(
+        loose.iter().any(|r| r["articleNo"] == "0 986 478 379"),
+        "{loose:?}"
+    );
     assert!(records(DLB_JSON, json!({"articleNumber": "478379"})).is_empty());
     // Narrowed by brand and by generic article.
-    assert!(records(DLB_JSON, json!({"articleNumber": "0986478379", "brandId": 2})).is_empty());
-    assert_eq!(records(DLB_JSON, json!({"articleNumber": "0986478379", "brandId": 1})).len(), 1);
-    let other_genart = article["genericArticles"][0]["genericArticleId"].as_i64().unwrap() + 1;
     assert!(
-        records(DLB_JSON, json!({"articleNumber": "0986478379", "genericArticleId": other_genart}))
-            .is_empty()
+        records(
+            DLB_JSON,
+            json!({"articleNumber": "0986478379", "brandId": 2})
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        records(
+            DLB_JSON,
+            json!({"articleNumber": "0986478379", "brandId": 1})
+        )
+        .len(),
+        1
+    );
+    let other_genart = article["genericArticles"][0]["genericArticleId"]
+        .as_i64()
+        .unwrap()
+        + 1;
+    assert!(
+        records(
+            DLB_JSON,
+            json!({"articleNumber": "0986478379", "genericArticleId": other_genart})
+        )
+        .is_empty()
     );
     // Bad fields are named.
     for (fields, named) in [
         (json!({"articleNumber": null}), "'articleNumber'"),
         (json!({"articleNumber": " - "}), "'articleNumber'"),
-        (json!({"articleNumber": "0986478379", "numberType": 7}), "'numberType'"),
+        (
+            json!({"articleNumber": "0986478379", "numberType": 7}),
+            "'numberType'",
+        ),
     ] {
         let r = post_json(
             &s,
@@ -895,8 +941,14 @@ fn free_text_finds_numbers_and_words() {
     let brakes = total(json!({"searchQuery": "BRAKE", "searchType": 99}));
     assert!(brakes > 0 && brakes >= described(&["brake"]), "{brakes}");
     let front = total(json!({"searchQuery": "front brake", "searchType": 99}));
-    assert!(front > 0 && front >= described(&["brake", "front"]), "{front}");
-    assert!(front < brakes, "the rear brakes are left out: {front} of {brakes}");
+    assert!(
+        front > 0 && front >= described(&["brake", "front"]),
+        "{front}"
+    );
+    assert!(
+        front < brakes,
+        "the rear brakes are left out: {front} of {brakes}"
+    );
     // As the public TecDoc client's example sends it: a brand's articles, one id not in a list.
     let listed = call(
         &s,
@@ -906,7 +958,10 @@ fn free_text_finds_numbers_and_words() {
             "includeAll": true, "searchType": 99, "perPage": 100, "page": 1}),
     );
     let found = listed["articles"].as_array().unwrap();
-    assert!(!found.is_empty() && found.iter().all(|a| a["dataSupplierId"] == 4), "{listed}");
+    assert!(
+        !found.is_empty() && found.iter().all(|a| a["dataSupplierId"] == 4),
+        "{listed}"
+    );
     // 7 (criteria) is still refused, naming the types taken.
     let r = post_json(
         &s,
