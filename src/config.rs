@@ -109,6 +109,8 @@ pub struct Settings {
     pub sync: SyncSettings,
     /// The media store, where its files come from, and where DMM packages go.
     pub media: MediaSettings,
+    /// The bounds on what comes from outside (`[limits]`).
+    pub limits: crate::limits::Limits,
 }
 
 /// The settings of `apiDMM`.
@@ -194,6 +196,7 @@ impl Default for Settings {
             change_feed: crate::store::ChangeRetention::default(),
             sync: SyncSettings::default(),
             media: MediaSettings::default(),
+            limits: crate::limits::Limits::default(),
         }
     }
 }
@@ -269,6 +272,7 @@ struct FileLayer {
     media_concurrency: Option<u32>,
     catalogue: Option<CatalogueLayer>,
     sync: Option<SyncLayer>,
+    limits: Option<toml::Table>,
 }
 
 #[derive(Deserialize, Default)]
@@ -309,7 +313,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 40] = [
+pub const SETTINGS: [Setting; 48] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -390,7 +394,34 @@ pub const SETTINGS: [Setting; 40] = [
         "none (only when asked)",
     ),
     setting("sync.source_dir", "PARTSCAT_SYNC_SOURCE_DIR", "none"),
+    setting("limits.text_bytes", "PARTSCAT_LIMIT_TEXT_BYTES", "512"),
+    setting("limits.number_bytes", "PARTSCAT_LIMIT_NUMBER_BYTES", "64"),
+    setting("limits.uri_bytes", "PARTSCAT_LIMIT_URI_BYTES", "2048"),
+    setting("limits.row_bytes", "PARTSCAT_LIMIT_ROW_BYTES", "65536"),
+    setting("limits.answer_mb", "PARTSCAT_LIMIT_ANSWER_MB", "64"),
+    setting("limits.feed_mb", "PARTSCAT_LIMIT_FEED_MB", "8192"),
+    setting(
+        "limits.transfer_deadline_s",
+        "PARTSCAT_LIMIT_TRANSFER_DEADLINE_S",
+        "3600",
+    ),
+    setting(
+        "limits.transfer_min_rate_kib",
+        "PARTSCAT_LIMIT_TRANSFER_MIN_RATE_KIB",
+        "4",
+    ),
 ];
+
+/// The keys of the `[limits]` table.
+const LIMIT_KEYS: [&str; 8] = {
+    let mut keys = [""; 8];
+    let mut i = 0;
+    while i < 8 {
+        keys[i] = crate::limits::LIMIT_SETTINGS[i].key;
+        i += 1;
+    }
+    keys
+};
 
 /// The variable that names the config file (not a setting of its own).
 pub const CONFIG_ENV: &str = "PARTSCAT_CONFIG";
@@ -856,6 +887,14 @@ impl Settings {
             settings.sync.source_dir = Some(PathBuf::from(v));
         }
         check_sync(&settings.sync).map_err(ConfigError::Sync)?;
+        for limit in &crate::limits::LIMIT_SETTINGS {
+            if let Some(v) = env(limit.env) {
+                settings
+                    .limits
+                    .set(limit.key, &v)
+                    .map_err(|e| ConfigError::Env(limit.env, e))?;
+            }
+        }
         if let Some(v) = env("PARTSCAT_MEDIA_DIR") {
             settings.media.dir = PathBuf::from(v);
         }
@@ -920,7 +959,7 @@ impl Settings {
                 known_keys().join(", ")
             ));
         }
-        for name in ["catalogue", "sync"] {
+        for name in ["catalogue", "sync", "limits"] {
             let Some(toml::Value::Table(t)) = table.get(name) else {
                 continue;
             };
@@ -1059,6 +1098,13 @@ impl Settings {
         if let Some(n) = layer.media_concurrency {
             self.media.concurrency = at_least_one(&n.to_string(), "downloads")
                 .map_err(|e| fail(format!("media_concurrency: {e}")))?;
+        }
+        for (key, value) in layer.limits.unwrap_or_default() {
+            if LIMIT_KEYS.contains(&key.as_str()) {
+                self.limits
+                    .set(&key, &value.to_string())
+                    .map_err(|e| fail(format!("limits.{key}: {e}")))?;
+            }
         }
         if let Some(sync) = layer.sync {
             let url =

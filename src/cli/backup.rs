@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use partscat::config::Settings;
-use partscat::store::{self, check};
+use partscat::store;
 
 pub fn backup(settings: Settings, out: &Path) -> Result<ExitCode, String> {
     let partial = partial_name(out);
@@ -32,7 +32,13 @@ fn partial_name(out: &Path) -> PathBuf {
 }
 
 fn write_backup(settings: &Settings, to: &Path) -> Result<String, String> {
-    let mut file = std::fs::File::create(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    // A partial file left by a backup cut off is removed (a link, not what it points to);
+    // the new one is created exclusively, readable by its owner alone: it holds key hashes.
+    if std::fs::symlink_metadata(to).is_ok() {
+        std::fs::remove_file(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    }
+    let mut file = partscat::outside::files::create_private(to)
+        .map_err(|e| format!("{}: {e}", to.display()))?;
     if let Some(path) = settings.admin_socket_path()
         && std::os::unix::net::UnixStream::connect(&path).is_ok()
     {
@@ -77,9 +83,7 @@ fn write_backup(settings: &Settings, to: &Path) -> Result<String, String> {
 }
 
 pub fn restore(settings: Settings, file: &Path) -> Result<ExitCode, String> {
-    let summary = store::restore(&settings.data_dir, file).map_err(|e| e.to_string())?;
-    let store = super::open_store(&settings)?;
-    let report = check::check(&store).map_err(|e| e.to_string())?;
+    let (summary, report) = store::restore(&settings.data_dir, file).map_err(|e| e.to_string())?;
     println!(
         "restored {} into {}: data version {}, {} entries; checksum {}",
         file.display(),

@@ -20,7 +20,8 @@ pub fn run(settings: Settings, request: DmmRequest) -> Result<ExitCode, String> 
         println!("(job {} of the running server)", job["id"]);
         return Ok(ExitCode::SUCCESS);
     }
-    let setup = MediaSetup::configured(&settings.media, &request).map_err(|e| e.to_string())?;
+    let setup = MediaSetup::configured(&settings.media, settings.limits, &request)
+        .map_err(|e| e.to_string())?;
     let store = super::open_store(&settings)?;
     let bar = super::progress::ImportBar::new();
     let outcome = dmm::build(&store, &setup, request, &bar);

@@ -232,6 +232,7 @@ fn open_store(settings: &Settings) -> Result<Store, String> {
     let store = Store::open_with_cache(&settings.data_dir, settings.cache_mb * 1024 * 1024)
         .map_err(|e| e.to_string())?;
     store.set_change_retention(settings.change_feed);
+    store.set_limits(settings.limits);
     Ok(store)
 }
 
@@ -416,6 +417,8 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
             "counts": counts,
             "problems": report.problems,
             "problem_count": report.problem_count,
+            "over_limits": report.over_limits,
+            "over_limit_count": report.over_limit_count,
         });
         println!(
             "{}",
@@ -424,6 +427,12 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
     } else {
         for (name, count) in &report.counts {
             println!("{name:<40} {count:>10}");
+        }
+        for o in &report.over_limits {
+            println!("over the limits: {o}");
+        }
+        if report.over_limit_count > report.over_limits.len() as u64 {
+            println!("over the limits: {} values in all", report.over_limit_count);
         }
         for p in &report.problems {
             println!("problem: {p}");
@@ -487,6 +496,14 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
     // Bound before the store is opened or created: a busy port leaves nothing behind.
     let listeners = server::bind(&settings.listen).map_err(|e| e.to_string())?;
     let store = Arc::new(open_store(&settings)?);
+    partscat::limits::set_answer_bytes(settings.limits.answer_bytes());
+    // A store whose blocks do not decode would answer every lookup with a 500: refused.
+    store::check::probe(&store).map_err(|e| {
+        format!(
+            "the store at {} is damaged ({e}); `partscat check` lists what, and `partscat restore` brings a backup back",
+            settings.data_dir.display()
+        )
+    })?;
     tracing::info!(data = %settings.data_dir.display(), "store open");
     for wide in store::wider_than_owner(&settings.data_dir) {
         tracing::warn!(

@@ -7,6 +7,8 @@ use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Chain, Cursor, Read};
 use std::rc::Rc;
 
+use crate::limits::{FieldLimit, Limits};
+
 /// A column of a data set's files: its header name, and whether every file must have it.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
@@ -60,20 +62,36 @@ type Source = Chain<Cursor<Vec<u8>>, BufReader<Box<dyn Read>>>;
 pub struct CsvSource {
     reader: csv::Reader<CountingReader<Source>>,
     columns: HashMap<&'static str, usize>,
+    /// Each field's bound, by its place in a row.
+    bounds: Vec<(&'static str, FieldLimit)>,
+    row_start: Rc<Cell<u64>>,
     pub bytes_total: u64,
     bytes_read: Rc<Cell<u64>>,
     lines: Rc<RefCell<Lines>>,
 }
 
-/// Counts what the CSV reader pulled, for progress bars, and where its line ends are.
+/// Counts what the CSV reader pulled, for progress bars, and where its line ends are; and
+/// hands it no more than `row_bytes` (and a read-ahead) past the start of the row it reads,
+/// so that one endless row or field cannot take the memory.
 struct CountingReader<R> {
     inner: R,
     read: Rc<Cell<u64>>,
     lines: Rc<RefCell<Lines>>,
+    row_start: Rc<Cell<u64>>,
+    row_bytes: u64,
 }
+
+/// What the CSV reader may read ahead of a row's end.
+const READ_AHEAD: u64 = 64 * 1024;
+
+/// The message of a row over `limits.row_bytes`, found by the reader.
+const ROW_TOO_LONG: &str = "row too long";
 
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.read.get() > self.row_start.get() + self.row_bytes + READ_AHEAD {
+            return Err(std::io::Error::other(ROW_TOO_LONG));
+        }
         let n = self.inner.read(buf)?;
         let start = self.read.get();
         self.lines.borrow_mut().saw(start, &buf[..n]);
@@ -203,12 +221,20 @@ pub fn open(
     input: Box<dyn Read>,
     bytes_total: u64,
     spec: &ColumnSpec,
+    limits: &Limits,
 ) -> Result<CsvSource, String> {
     let mut reader = BufReader::with_capacity(256 * 1024, input);
     let mut header = Vec::new();
-    reader
+    (&mut reader)
+        .take(limits.row_bytes + 1)
         .read_until(b'\n', &mut header)
         .map_err(|e| format!("cannot be read: {e}"))?;
+    if header.len() as u64 > limits.row_bytes {
+        return Err(format!(
+            "its header row is over the limit of {} bytes (limits.row_bytes)",
+            limits.row_bytes
+        ));
+    }
     if header.starts_with(b"\xEF\xBB\xBF") {
         header.drain(..3);
     }
@@ -218,10 +244,13 @@ pub fn open(
     let delimiter = sniff_delimiter(&header);
     let bytes_read = Rc::new(Cell::new(0));
     let lines = Rc::new(RefCell::new(Lines::default()));
+    let row_start = Rc::new(Cell::new(0));
     let counting = CountingReader {
         inner: Cursor::new(header).chain(reader),
         read: bytes_read.clone(),
         lines: lines.clone(),
+        row_start: row_start.clone(),
+        row_bytes: limits.row_bytes,
     };
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
@@ -233,6 +262,7 @@ pub fn open(
         .map_err(|e| format!("header row cannot be read: {e}"))?
         .clone();
     let mut columns = HashMap::new();
+    let mut bounds = Vec::new();
     for (i, name) in headers.iter().enumerate() {
         let lower = name.to_ascii_lowercase();
         let Some(known) = spec.names().chain([CHANGE]).find(|c| *c == lower) else {
@@ -245,6 +275,7 @@ pub fn open(
         if columns.insert(known, i).is_some() {
             return Err(format!("header names column '{known}' twice"));
         }
+        bounds.push((known, limits.of_column(known)));
     }
     let missing: Vec<&str> = spec
         .required()
@@ -259,6 +290,8 @@ pub fn open(
     Ok(CsvSource {
         reader,
         columns,
+        bounds,
+        row_start,
         bytes_total,
         bytes_read,
         lines,
@@ -288,6 +321,7 @@ impl CsvSource {
         let mut record = csv::StringRecord::new();
         loop {
             let start = self.reader.position().byte();
+            self.row_start.set(start);
             let line_of = |at: Option<&csv::Position>| {
                 self.lines
                     .borrow_mut()
@@ -297,11 +331,18 @@ impl CsvSource {
                 Ok(false) => return Ok(()),
                 Ok(true) => {
                     let line = line_of(record.position());
-                    each(Ok(Row {
-                        line,
-                        record: &record,
-                        columns: &self.columns,
-                    }))?;
+                    let too_long = record
+                        .iter()
+                        .zip(&self.bounds)
+                        .find_map(|(value, (column, bound))| bound.exceeded(column, value));
+                    match too_long {
+                        Some(message) => each(Err((line, message)))?,
+                        None => each(Ok(Row {
+                            line,
+                            record: &record,
+                            columns: &self.columns,
+                        }))?,
+                    }
                 }
                 Err(e) => {
                     let line = line_of(e.position());
@@ -313,6 +354,12 @@ impl CsvSource {
                         }
                         csv::ErrorKind::Utf8 { .. } => {
                             "is not UTF-8 text; save the file as UTF-8".to_owned()
+                        }
+                        csv::ErrorKind::Io(io) if io.to_string() == ROW_TOO_LONG => {
+                            return Err(format!(
+                                "line {line}: a row over the limit of {} bytes (limits.row_bytes)",
+                                self.reader.get_ref().row_bytes
+                            ));
                         }
                         csv::ErrorKind::Io(io) => return Err(format!("cannot be read: {io}")),
                         _ => e.to_string(),
@@ -340,7 +387,13 @@ mod tests {
         };
         let bytes = text.as_bytes().to_vec();
         let total = bytes.len() as u64;
-        let mut source = open(Box::new(Cursor::new(bytes)), total, &spec).unwrap();
+        let mut source = open(
+            Box::new(Cursor::new(bytes)),
+            total,
+            &spec,
+            &Limits::default(),
+        )
+        .unwrap();
         let mut lines = Vec::new();
         source
             .for_each_row(|row| {
@@ -365,6 +418,39 @@ mod tests {
         }
         // Without a final line end, and with a row that spans three lines.
         assert_eq!(lines_of("a,b\r\n\"x\r\ny\r\nz\",1\r\n2,3"), [2, 5]);
+    }
+
+    #[test]
+    fn an_over_long_field_is_a_rejected_row_and_an_endless_row_stops_the_file() {
+        let spec = ColumnSpec {
+            columns: const { &[must("reference"), must("name")] },
+        };
+        let read = |text: String| {
+            let total = text.len() as u64;
+            let input = Box::new(Cursor::new(text.into_bytes()));
+            let mut source = open(input, total, &spec, &Limits::default())?;
+            let mut outcomes = Vec::new();
+            source.for_each_row(|row| {
+                outcomes.push(
+                    row.map(|r| r.line)
+                        .map_err(|(line, m)| format!("{line}: {m}")),
+                );
+                Ok(())
+            })?;
+            Ok::<_, String>(outcomes)
+        };
+        let name = "n".repeat(600);
+        let outcomes = read(format!("reference,name\nA1,fine\nA2,{name}\n")).unwrap();
+        assert_eq!(outcomes[0], Ok(2));
+        let e = outcomes[1].clone().unwrap_err();
+        assert!(e.starts_with("3: column 'name' is 600 bytes"), "{e}");
+        assert!(e.contains("limits.text_bytes"), "{e}");
+
+        let endless = format!("reference,name\nA1,fine\nA2,\"{}\"\n", "x".repeat(1 << 20));
+        let e = read(endless).unwrap_err();
+        assert!(e.starts_with("line 3: a row over the limit"), "{e}");
+        let e = read(format!("reference,{}\n", "n".repeat(70_000))).unwrap_err();
+        assert!(e.contains("header row is over the limit"), "{e}");
     }
 
     #[test]

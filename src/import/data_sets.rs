@@ -490,7 +490,7 @@ pub(super) fn name_of<T: PartialEq>(choices: &[(&'static str, T)], value: &T) ->
 }
 
 /// The separator of a list column's items (`eans`, `replaced_by`).
-pub(super) const LIST_SEPARATOR: &str = "|";
+pub const LIST_SEPARATOR: &str = "|";
 
 fn brand(row: &Row<'_>) -> Result<Brand, String> {
     Ok(Brand {

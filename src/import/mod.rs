@@ -9,7 +9,7 @@ mod report;
 use std::path::{Path, PathBuf};
 
 pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_changes, write_data_set};
-pub use data_sets::ImportType;
+pub use data_sets::{ImportType, LIST_SEPARATOR};
 pub use report::{FileReport, ImportReport, RowError, Verdict};
 
 use sha2::{Digest, Sha256};
@@ -192,14 +192,9 @@ pub fn files_in_directory(dir: &Path) -> Result<Vec<ImportFile>, ImportError> {
         .map_err(|e| ImportError::Directory(format!("{}: cannot be read: {e}", dir.display())))?;
     let mut files = Vec::new();
     for entry in entries {
-        let path = entry
-            .map_err(|e| ImportError::Directory(e.to_string()))?
-            .path();
-        let Some(stem) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_suffix(".csv"))
-        else {
+        let entry = entry.map_err(|e| ImportError::Directory(e.to_string()))?;
+        let file_name = entry.file_name();
+        let Some(stem) = file_name.to_str().and_then(|n| n.strip_suffix(".csv")) else {
             continue;
         };
         let import_type = ImportType::from_name(stem).ok_or_else(|| {
@@ -209,9 +204,15 @@ pub fn files_in_directory(dir: &Path) -> Result<Vec<ImportFile>, ImportError> {
                 ImportType::names()
             ))
         })?;
+        // Opened now, as a regular file inside the directory: not a link, FIFO or device.
+        let file = crate::outside::files::open_regular_in(dir, Path::new(&file_name))
+            .map_err(|e| ImportError::Directory(format!("{}: {e}", dir.display())))?;
         files.push(ImportFile {
             import_type,
-            source: Source::Path(path),
+            source: Source::Opened {
+                name: entry.path().display().to_string(),
+                file: std::sync::Arc::new(file),
+            },
             mode: ImportMode::Merge,
         });
     }
@@ -224,6 +225,24 @@ pub fn files_in_directory(dir: &Path) -> Result<Vec<ImportFile>, ImportError> {
     }
     files.sort_by_key(|f| f.import_type);
     Ok(files)
+}
+
+/// Reads a data set's file with the reader and bounds of an import, staging nothing: the
+/// rows read and those refused, or why the file as a whole is refused. What the feed's fuzz
+/// target drives.
+pub fn read_rows(
+    import_type: ImportType,
+    input: Box<dyn std::io::Read>,
+    limits: &crate::limits::Limits,
+) -> Result<(u64, u64), String> {
+    let mut source = csv_source::open(input, 0, &import_type.columns(), limits)?;
+    let (mut rows, mut refused) = (0, 0);
+    source.for_each_row(|row| {
+        rows += 1;
+        refused += u64::from(row.is_err());
+        Ok(())
+    })?;
+    Ok((rows, refused))
 }
 
 /// Imports the files as one all-or-nothing change. A dry run validates everything and
@@ -388,7 +407,8 @@ fn stage_file(
         inner: input,
         hash: hash.clone(),
     });
-    let mut source = csv_source::open(input, len, &import_type.columns()).map_err(file_error)?;
+    let mut source = csv_source::open(input, len, &import_type.columns(), &staging.limits())
+        .map_err(file_error)?;
     progress.file_started(import_type, source.bytes_total);
     let mut store_failure = None;
     let bytes = source.bytes_read_counter();

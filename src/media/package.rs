@@ -106,14 +106,18 @@ pub fn build(
     let target = package_dir(media, brand.id);
     let parent = target.parent().unwrap_or(media.dir()).to_owned();
     let building = parent.join(format!(".dmm-{}.building", brand.id));
-    if building.exists() {
-        std::fs::remove_dir_all(&building)?;
+    // A leftover of a build cut off goes (a link, not what it points to); the new one is
+    // made afresh, never through a name that is there.
+    if std::fs::symlink_metadata(&building).is_ok() {
+        std::fs::remove_dir_all(&building).or_else(|_| std::fs::remove_file(&building))?;
     }
-    std::fs::create_dir_all(building.join(FILES))?;
+    std::fs::create_dir_all(&parent)?;
+    std::fs::create_dir(&building)?;
+    std::fs::create_dir(building.join(FILES))?;
     let mut package = Package::default();
-    let mut manifest = csv::Writer::from_writer(io::BufWriter::new(std::fs::File::create(
-        building.join(MANIFEST),
-    )?));
+    let mut manifest = csv::Writer::from_writer(io::BufWriter::new(
+        crate::outside::files::create_private(&building.join(MANIFEST))?,
+    ));
     manifest.write_record(COLUMNS)?;
     let names = catalogue.names()?;
     for article in catalogue.articles_of_brand(brand.id) {

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::package::{FILES, MANIFEST, link_or_copy};
+use crate::limits::Limits;
+use crate::outside::http;
 
 /// Where packages are published.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,16 +48,26 @@ pub fn to_directory(
         .map(|d| d.as_nanos())
         .unwrap_or(0);
     let name = format!("dmm-{brand_id}");
-    // What a publish that was cut off (a kill) left behind.
+    let published = dir.join(&name);
+    if std::fs::symlink_metadata(&published).is_ok_and(|m| m.is_dir()) {
+        return Err(std::io::Error::other(format!(
+            "{} is a directory, not a package this publisher linked; move it away to publish here",
+            published.display()
+        )));
+    }
+    // What a publish that was cut off (a kill) left behind: only real directories of the
+    // publisher's own naming, never a link's target.
     for entry in std::fs::read_dir(dir)?.flatten() {
         let file_name = entry.file_name().to_string_lossy().into_owned();
-        if file_name.starts_with(&format!(".{name}-")) && file_name.ends_with(".partial") {
+        if is_own_version(&file_name, &name, ".partial") && entry.file_type()?.is_dir() {
             std::fs::remove_dir_all(entry.path())?;
         }
     }
     let version = format!(".{name}-{stamp}");
     let partial = dir.join(format!("{version}.partial"));
-    std::fs::create_dir_all(partial.join(FILES))?;
+    // Exclusively: a name taken already (whatever it is) is not written through.
+    std::fs::create_dir(&partial)?;
+    std::fs::create_dir(partial.join(FILES))?;
     let mut done = 0;
     for entry in std::fs::read_dir(package.join(FILES))? {
         let entry = entry?;
@@ -68,17 +80,36 @@ pub fn to_directory(
     std::fs::copy(package.join(MANIFEST), partial.join(MANIFEST))?;
     std::fs::File::open(partial.join(MANIFEST))?.sync_all()?;
     std::fs::rename(&partial, dir.join(&version))?;
-    let published = dir.join(&name);
-    let previous = std::fs::read_link(&published).ok();
+    // The package published before, if `dmm-<brand>` is a link this publisher made: one to
+    // a plain name of its own naming, beside it. Anything else under that name (a directory,
+    // a link elsewhere) is replaced by the new link but not followed or removed.
+    let previous = std::fs::read_link(&published)
+        .ok()
+        .and_then(|target| target.to_str().map(str::to_owned))
+        .filter(|target| is_own_version(target, &name, ""));
     let link = dir.join(format!(".{name}.link"));
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&version, &link)?;
     std::fs::rename(&link, &published)?;
     std::fs::File::open(dir)?.sync_all()?;
-    if let Some(previous) = previous {
-        let _ = std::fs::remove_dir_all(dir.join(previous));
+    if let Some(previous) = previous.filter(|p| *p != version) {
+        let old = dir.join(previous);
+        if std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
+            let _ = std::fs::remove_dir_all(old);
+        }
     }
     Ok(published)
+}
+
+/// Whether `file_name` is one the publisher gives brand package `name`'s copies:
+/// `.<name>-<digits><suffix>`, a plain name with no path.
+fn is_own_version(file_name: &str, name: &str, suffix: &str) -> bool {
+    file_name
+        .strip_prefix('.')
+        .and_then(|n| n.strip_prefix(name))
+        .and_then(|n| n.strip_prefix('-'))
+        .and_then(|n| n.strip_suffix(suffix))
+        .is_some_and(|stamp| !stamp.is_empty() && stamp.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Files up to this size are sent from memory, larger ones streamed from disk.
@@ -102,30 +133,16 @@ async fn file_body(path: &Path) -> std::io::Result<(reqwest::Body, u64)> {
     Ok((reqwest::Body::wrap_stream(stream), size))
 }
 
-/// An error with what caused it ("error sending request: connection reset by peer").
-fn with_causes(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    text
-}
-
 /// Publishes the package at `package` over HTTP as brand `brand_id`'s; the manifest's URL.
 pub async fn to_http(
     package: &Path,
     brand_id: u32,
     base: &str,
     credentials: Option<&(String, String)>,
+    limits: &Limits,
     progress: &dyn Fn(u64),
 ) -> Result<String, String> {
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .read_timeout(Duration::from_secs(60))
-        .build()
+    let client = http::client(Duration::from_secs(10), Duration::from_secs(60))
         .map_err(|e| e.to_string())?;
     let root = format!("{}/dmm-{brand_id}", base.trim_end_matches('/'));
     let mut files: Vec<PathBuf> = std::fs::read_dir(package.join(FILES))
@@ -146,10 +163,13 @@ pub async fn to_http(
             if let Some((user, password)) = credentials {
                 request = request.basic_auth(user, Some(password));
             }
-            let response = request
-                .send()
+            let response = http::Pace::start(limits)
+                .send(request)
                 .await
-                .map_err(|e| format!("PUT {url}: {}", with_causes(&e)))?;
+                .map_err(|e| format!("PUT {url}: {e}"))?;
+            if let Some(why) = http::unfollowed_redirect(&response) {
+                return Err(format!("PUT {url}: {why}"));
+            }
             if !response.status().is_success() {
                 return Err(format!(
                     "PUT {url}: the target answered {}",

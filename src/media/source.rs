@@ -5,12 +5,14 @@
 //! of the file begun) where the server allows it and restarted where not; failures worth retrying (time-outs, broken connections, 5xx, 429) are
 //! retried with a doubling back-off, the others (404, a refused key, a wrong type) are not.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 use super::store::{MediaStore, Stored};
 use crate::catalogue::MediaKind;
+use crate::limits::Limits;
+use crate::outside::{files, http};
 
 /// The source of media files.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +46,8 @@ pub struct FetchLimits {
     pub backoff: Duration,
     /// How long the server may stay silent (connecting, or mid-file).
     pub silence: Duration,
+    /// Each download's deadline and minimum rate.
+    pub transfer: Limits,
 }
 
 impl Default for FetchLimits {
@@ -53,6 +57,7 @@ impl Default for FetchLimits {
             attempts: 4,
             backoff: Duration::from_millis(500),
             silence: Duration::from_secs(30),
+            transfer: Limits::default(),
         }
     }
 }
@@ -161,6 +166,8 @@ pub async fn fetch(
     }
 }
 
+/// Copies the file `uri` names from a directory source: a regular file inside it, reached
+/// through no link.
 fn copy_from_directory(
     dir: &Path,
     store: &MediaStore,
@@ -169,16 +176,18 @@ fn copy_from_directory(
     limits: FetchLimits,
 ) -> Result<Stored, String> {
     let path = relative_path(uri)
-        .map(|p| dir.join(p))
         .ok_or_else(|| format!("'{uri}' is not a path under the media source"))?;
-    let meta = std::fs::metadata(&path).map_err(|_| "not found at the source".to_owned())?;
-    if !meta.is_file() {
-        return Err("not a file at the source".into());
-    }
-    if meta.len() > limits.max_bytes {
+    let mut file = files::open_regular_in(dir, &path).map_err(|e| match e {
+        files::FolderError::Missing(_) => "not found at the source".to_owned(),
+        e => format!("refused at the source: {e}"),
+    })?;
+    let size = file
+        .metadata()
+        .map_err(|e| format!("cannot be read: {e}"))?
+        .len();
+    if size > limits.max_bytes {
         return Err(format!(
-            "{} bytes, over the limit of {}",
-            meta.len(),
+            "{size} bytes, over the limit of {}",
             limits.max_bytes
         ));
     }
@@ -187,7 +196,12 @@ fn copy_from_directory(
         return Err(format!("a {content_type} file, not one a {kind:?} takes"));
     }
     let part = store.partial_path(uri);
-    std::fs::copy(&path, &part).map_err(|e| format!("cannot be copied: {e}"))?;
+    discard(&part);
+    let mut out = files::create_private(&part).map_err(|e| format!("cannot be kept: {e}"))?;
+    // No more than the size checked, should the file grow meanwhile.
+    std::io::copy(&mut (&mut file).take(limits.max_bytes), &mut out)
+        .map_err(|e| format!("cannot be copied: {e}"))?;
+    drop(out);
     store
         .admit(uri, &part, content_type)
         .map_err(|e| format!("cannot be kept: {e}"))
@@ -232,16 +246,20 @@ async fn download(
         Some(_) => std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0),
         None => 0,
     };
-    let mut request = client.get(url).timeout(limits.silence * 20);
+    let mut pace = http::Pace::start(&limits.transfer);
+    let mut request = client.get(url);
     if let (true, Some(validator)) = (have > 0, &validator) {
         request = request
             .header("Range", format!("bytes={have}-"))
             .header("If-Range", validator.trim());
     }
-    let mut response = request
-        .send()
+    let mut response = pace
+        .send(request)
         .await
         .map_err(|e| passing(format!("the source did not answer: {e}")))?;
+    if let Some(why) = http::unfollowed_redirect(&response) {
+        return Err(lasting(format!("the source refused: {why}")));
+    }
     let status = response.status().as_u16();
     let resumed = match status {
         200 => false,
@@ -283,19 +301,30 @@ async fn download(
             limits.max_bytes
         )));
     }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .append(resumed)
-        .truncate(!resumed)
-        .open(&part)
-        .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    // A resumed download appends to its own `.part` (no link put in its place); a new one
+    // is created afresh, exclusively.
+    let opened = if resumed {
+        files::open_own_for_append(&part)
+    } else {
+        let _ = std::fs::remove_file(&part);
+        files::create_private(&part)
+    };
+    let mut file = opened.map_err(|e| lasting(format!("cannot be kept: {e}")))?;
     let mut written = start;
     loop {
-        let chunk = tokio::time::timeout(limits.silence, response.chunk())
-            .await
-            .map_err(|_| passing("the source went silent"))?
-            .map_err(|e| passing(format!("the download broke off: {e}")))?;
+        let chunk = match tokio::time::timeout(limits.silence, pace.chunk(&mut response)).await {
+            Err(_) => return Err(passing("the source went silent")),
+            Ok(Err(e @ http::TransferError::Broken(_))) => {
+                return Err(passing(format!("the download broke off: {e}")));
+            }
+            // Past the deadline or too slow: trying again would take as long.
+            Ok(Err(e)) => {
+                drop(file);
+                discard(&part);
+                return Err(lasting(format!("the download was given up: {e}")));
+            }
+            Ok(Ok(chunk)) => chunk,
+        };
         let Some(chunk) = chunk else { break };
         written += chunk.len() as u64;
         if written > limits.max_bytes {

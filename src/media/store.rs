@@ -128,7 +128,8 @@ impl MediaStore {
     fn write_entry(&self, uri: &str, stored: &Stored) -> io::Result<()> {
         let entry = self.entry_path(uri);
         let temp = entry.with_extension("new");
-        let mut file = std::fs::File::create(&temp)?;
+        let _ = std::fs::remove_file(&temp);
+        let mut file = crate::outside::files::create_private(&temp)?;
         writeln!(
             file,
             "{} {} {} {uri}",

@@ -109,10 +109,11 @@ async fn start_dmm(
         publish: order.publish,
         download360: order.download360,
     };
-    let setup = MediaSetup::configured(&state.settings.media, &request).map_err(|e| match e {
-        DmmError::Refused(e) => Problem::from(e),
-        e => Problem::new(StatusCode::CONFLICT, e.to_string()),
-    })?;
+    let setup = MediaSetup::configured(&state.settings.media, state.settings.limits, &request)
+        .map_err(|e| match e {
+            DmmError::Refused(e) => Problem::from(e),
+            e => Problem::new(StatusCode::CONFLICT, e.to_string()),
+        })?;
     let started_by = operator(req)?.0;
     let (job, _) = state
         .jobs

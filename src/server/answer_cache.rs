@@ -148,7 +148,5 @@ pub enum Fresh<T> {
 }
 
 fn serialised<T: Serialize>(value: &T) -> Result<Bytes, Problem> {
-    serde_json::to_vec(value)
-        .map(Bytes::from)
-        .map_err(Problem::internal)
+    super::json_body::bounded_json(value).map(Bytes::from)
 }

@@ -13,6 +13,8 @@ use poem_openapi::registry::{MetaMediaType, MetaResponse, MetaResponses, MetaSch
 use poem_openapi::types::Type;
 use serde::Serialize;
 
+use super::problem::Problem;
+
 pub const JSON: &str = "application/json; charset=utf-8";
 
 pub struct JsonBody<T>(pub T);
@@ -29,13 +31,26 @@ impl<T: Type + Send> Payload for JsonBody<T> {
     }
 }
 
+/// `value` as JSON, or 413 where it would pass the answer bound (`limits.answer_mb`).
+pub fn bounded_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Problem> {
+    let mut out = crate::limits::BoundedAnswer::default();
+    match serde_json::to_writer(&mut out, value) {
+        Ok(()) => Ok(out.bytes),
+        Err(e) if e.is_io() => Err(Problem::new(
+            poem::http::StatusCode::PAYLOAD_TOO_LARGE,
+            crate::limits::answer_too_large(),
+        )),
+        Err(e) => Err(Problem::internal(e)),
+    }
+}
+
 impl<T: Serialize + Send> IntoResponse for JsonBody<T> {
     fn into_response(self) -> Response {
-        match serde_json::to_vec(&self.0) {
+        match bounded_json(&self.0) {
             Ok(body) => Response::builder()
                 .header(header::CONTENT_TYPE, JSON)
                 .body(body),
-            Err(e) => super::problem::Problem::internal(e).into_response(),
+            Err(problem) => problem.into_response(),
         }
     }
 }

@@ -95,6 +95,7 @@ pub struct MediaSetup {
 impl MediaSetup {
     pub fn configured(
         settings: &MediaSettings,
+        transfer: crate::limits::Limits,
         request: &DmmRequest,
     ) -> Result<MediaSetup, DmmError> {
         let source = settings.source.as_deref().map(MediaSource::parse);
@@ -137,6 +138,7 @@ impl MediaSetup {
             target,
             limits: FetchLimits {
                 max_bytes: settings.max_file_mb << 20,
+                transfer,
                 ..FetchLimits::default()
             },
             concurrency: settings.concurrency.max(1) as usize,
@@ -200,6 +202,7 @@ pub fn build(
                 brand.id,
                 base,
                 credentials.as_ref(),
+                &setup.limits.transfer,
                 &done,
             ))
             .map_err(|e| e.to_string())
@@ -243,10 +246,7 @@ fn download(
     progress.phase("downloading media");
     let wanted = |m: &Media| m.kind == MediaKind::Spin360 || setup.images_too;
     let total = count_media(catalogue, brand, wanted)?;
-    let client = reqwest::Client::builder()
-        .connect_timeout(Duration::from_secs(10))
-        .read_timeout(setup.limits.silence)
-        .build()
+    let client = crate::outside::http::client(Duration::from_secs(10), setup.limits.silence)
         .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
     let (done, bytes) = (Cell::new(0u64), Cell::new(0u64));
     let handled = || {

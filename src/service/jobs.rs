@@ -386,7 +386,6 @@ fn now() -> u64 {
 /// what is read, whatever is swapped in afterwards. Errors name the file id; a missing file
 /// also names the inbox, so the catalogue team sees where it was looked for.
 fn inbox_file(inbox: &Path, file_id: &str) -> Result<std::fs::File, ServiceError> {
-    use std::os::unix::fs::OpenOptionsExt;
     let plain = !file_id.is_empty()
         && file_id.len() <= 255
         && !file_id.starts_with('.')
@@ -399,36 +398,20 @@ fn inbox_file(inbox: &Path, file_id: &str) -> Result<std::fs::File, ServiceError
             ),
         ));
     }
-    let not_regular = || {
-        ServiceError::bad_parameter(
+    use crate::outside::files::{FolderError, open_regular_in};
+    match open_regular_in(inbox, Path::new(file_id)) {
+        Ok(file) => Ok(file),
+        Err(FolderError::Missing(_)) => Err(ServiceError::NotFound(format!(
+            "the import inbox {} has no file '{file_id}'",
+            inbox.display()
+        ))),
+        Err(FolderError::Link(_) | FolderError::NotRegular(_)) => Err(ServiceError::bad_parameter(
             "fileId",
             format!("'{file_id}' in the import inbox is not a regular file"),
-        )
-    };
-    // O_NONBLOCK: a FIFO must not hold the request until a writer comes.
-    let opened = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(inbox.join(file_id));
-    let file = match opened {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(ServiceError::NotFound(format!(
-                "the import inbox {} has no file '{file_id}'",
-                inbox.display()
-            )));
-        }
-        // ELOOP: the name is a symbolic link.
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(not_regular()),
-        Err(_) => {
-            return Err(ServiceError::bad_parameter(
-                "fileId",
-                format!("'{file_id}' in the import inbox cannot be opened"),
-            ));
-        }
-    };
-    match file.metadata() {
-        Ok(m) if m.is_file() => Ok(file),
-        _ => Err(not_regular()),
+        )),
+        Err(_) => Err(ServiceError::bad_parameter(
+            "fileId",
+            format!("'{file_id}' in the import inbox cannot be opened"),
+        )),
     }
 }

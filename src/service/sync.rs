@@ -4,6 +4,7 @@
 //! refused or a malformed file leaves the catalogue untouched), then imported as one change
 //! that also records how far the upstream has been followed.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -11,6 +12,8 @@ use crate::config::SyncSettings;
 use crate::import::{
     self, ImportError, ImportFile, ImportMode, ImportReport, ImportType, Progress,
 };
+use crate::limits::Limits;
+use crate::outside::{self, http};
 use crate::store::{Store, SyncMark};
 
 /// The response headers of the change feed.
@@ -20,6 +23,9 @@ pub const VERSION_HEADER: &str = "x-data-version";
 /// How long the upstream may stay silent, connecting or mid-stream, before the sync gives up.
 const SILENCE: Duration = Duration::from_secs(60);
 const CONNECT: Duration = Duration::from_secs(10);
+/// The largest data version taken from an upstream: the largest whole number a JSON client
+/// reads exactly.
+const MAX_DATA_VERSION: u64 = (1 << 53) - 1;
 
 /// What a sync is asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -209,12 +215,15 @@ fn sync_from_feed(
     let scratch = store.spill_dir().map_err(ImportError::from)?;
     progress.phase("fetching from the upstream");
     let fetched = fetch_feed(
-        base,
-        provider,
-        key,
+        FeedAddress {
+            base,
+            provider,
+            key,
+        },
         request.data_set,
         since,
         scratch.path(),
+        &store.limits(),
         progress,
     )?;
     let label = feed_label(&fetched.store_id);
@@ -251,15 +260,26 @@ struct Fetched {
     data_version: u64,
 }
 
+/// Where a feed is fetched from, and as whom.
+struct FeedAddress<'a> {
+    base: &'a str,
+    provider: &'a str,
+    key: &'a str,
+}
+
 fn fetch_feed(
-    base: &str,
-    provider: &str,
-    key: &str,
+    address: FeedAddress,
     data_set: Option<ImportType>,
     since: Option<u64>,
     scratch: &Path,
+    limits: &Limits,
     progress: &dyn Progress,
 ) -> Result<Fetched, SyncError> {
+    let FeedAddress {
+        base,
+        provider,
+        key,
+    } = address;
     let mut url = format!(
         "{base}/svc/changes?importType={}&provider={}",
         data_set.map_or("all", |d| d.name()),
@@ -270,26 +290,32 @@ fn fetch_feed(
     }
     let unreachable =
         |e: &dyn std::fmt::Display| SyncError::Unreachable(base.to_owned(), e.to_string());
+    let malformed = |detail: String| SyncError::Malformed {
+        url: base.to_owned(),
+        detail,
+    };
     let body = scratch.join("feed");
+    let max_bytes = limits.feed_bytes();
     let fetch = async {
-        let client = reqwest::Client::builder()
-            .connect_timeout(CONNECT)
-            .read_timeout(SILENCE)
-            .build()
-            .map_err(|e| unreachable(&e))?;
-        let mut response = client
-            .get(&url)
-            .header("X-Api-Key", key)
-            .send()
-            .await
-            .map_err(|e| unreachable(&e))?;
+        let client = http::client(CONNECT, SILENCE).map_err(|e| unreachable(&e))?;
+        let mut pace = http::Pace::start(limits);
+        let request = client.get(&url).header("X-Api-Key", key);
+        let mut response = pace.send(request).await.map_err(|e| unreachable(&e))?;
         let status = response.status().as_u16();
+        if let Some(why) = http::unfollowed_redirect(&response) {
+            return Err(SyncError::Failed {
+                url: base.to_owned(),
+                status,
+                detail: why,
+            });
+        }
         if status != 200 {
-            let text = response.text().await.unwrap_or_default();
+            let text = http::error_text(response).await;
             let detail = serde_json::from_str::<serde_json::Value>(&text)
                 .ok()
                 .and_then(|v| v.get("detail")?.as_str().map(str::to_owned))
                 .unwrap_or_else(|| text.chars().take(300).collect());
+            let detail: String = detail.chars().take(1000).collect();
             let url = base.to_owned();
             return Err(match status {
                 401 | 403 => SyncError::Refused {
@@ -313,28 +339,43 @@ fn fetch_feed(
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned)
         };
-        let malformed = |detail: String| SyncError::Malformed {
-            url: base.to_owned(),
-            detail,
-        };
         let store_id = header(STORE_HEADER)
-            .filter(|id| !id.is_empty())
+            .filter(|id| !id.is_empty() && id.len() <= 128)
             .ok_or_else(|| malformed(format!("it lacks the {STORE_HEADER} header")))?;
         let data_version = header(VERSION_HEADER)
             .and_then(|v| v.parse::<u64>().ok())
-            .ok_or_else(|| malformed(format!("it lacks a numeric {VERSION_HEADER} header")))?;
+            .filter(|&v| v <= MAX_DATA_VERSION)
+            .ok_or_else(|| {
+                malformed(format!(
+                    "it lacks a {VERSION_HEADER} header of a whole number up to {MAX_DATA_VERSION}"
+                ))
+            })?;
+        if let Some(since) = since.filter(|&since| data_version < since) {
+            return Err(SyncError::Gap {
+                url: base.to_owned(),
+                detail: format!(
+                    "its data version went back from {since}, reached already, to {data_version}"
+                ),
+            });
+        }
+        if let Some(length) = response.content_length().filter(|&l| l > max_bytes) {
+            return Err(malformed(feed_too_large(length, limits)));
+        }
         let is_tar = header("content-type").is_some_and(|t| t.starts_with("application/x-tar"));
         let mut out =
-            std::fs::File::create(&body).map_err(|e| SyncError::Scratch(e.to_string()))?;
+            outside::files::create_private(&body).map_err(|e| SyncError::Scratch(e.to_string()))?;
         let mut received = 0u64;
         // A body that breaks off (the upstream stopped, the network failed) is an error here:
         // its chunked framing is incomplete.
-        while let Some(chunk) = response.chunk().await.map_err(|e| {
+        while let Some(chunk) = pace.chunk(&mut response).await.map_err(|e| {
             SyncError::Unreachable(base.to_owned(), format!("the feed broke off: {e}"))
         })? {
+            received += chunk.len() as u64;
+            if received > max_bytes {
+                return Err(malformed(feed_too_large(received, limits)));
+            }
             std::io::Write::write_all(&mut out, &chunk)
                 .map_err(|e| SyncError::Scratch(e.to_string()))?;
-            received += chunk.len() as u64;
             progress.advanced(received);
         }
         out.sync_all()
@@ -353,12 +394,8 @@ fn fetch_feed(
     };
     let dir = scratch.join("files");
     std::fs::create_dir(&dir).map_err(|e| SyncError::Scratch(e.to_string()))?;
-    let malformed = |detail: String| SyncError::Malformed {
-        url: base.to_owned(),
-        detail,
-    };
     if is_tar {
-        unpack_feed(&body, &dir).map_err(malformed)?;
+        unpack_feed(&body, &dir, limits.feed_bytes()).map_err(malformed)?;
     } else {
         let name = data_set
             .ok_or_else(|| malformed("a feed of all data sets that is not a tar".into()))?;
@@ -372,11 +409,21 @@ fn fetch_feed(
     })
 }
 
-/// The `<type>.csv` files of a feed of all data sets; anything else in it is refused.
-fn unpack_feed(tar_file: &Path, dir: &Path) -> Result<(), String> {
+/// Why a feed is refused for its size.
+fn feed_too_large(bytes: u64, limits: &Limits) -> String {
+    format!(
+        "it is {bytes} bytes or more, over the limit of {} MiB (limits.feed_mb)",
+        limits.feed_mb
+    )
+}
+
+/// The `<type>.csv` files of a feed of all data sets, together no larger than `max_bytes`;
+/// anything else in it is refused.
+pub fn unpack_feed(tar_file: &Path, dir: &Path, max_bytes: u64) -> Result<(), String> {
     let file = std::fs::File::open(tar_file).map_err(|e| e.to_string())?;
     let mut archive = tar::Archive::new(file);
     let mut seen = std::collections::BTreeSet::new();
+    let mut unpacked = 0u64;
     for entry in archive.entries().map_err(|e| format!("not a tar: {e}"))? {
         let mut entry = entry.map_err(|e| format!("a damaged tar: {e}"))?;
         let path = entry.path().map_err(|e| e.to_string())?.into_owned();
@@ -389,8 +436,17 @@ fn unpack_feed(tar_file: &Path, dir: &Path) -> Result<(), String> {
         if !seen.insert(data_set) {
             return Err(format!("it holds '{name}' twice"));
         }
-        let mut out = std::fs::File::create(dir.join(&name)).map_err(|e| e.to_string())?;
-        std::io::copy(&mut entry, &mut out).map_err(|e| format!("a damaged tar: {e}"))?;
+        let mut out =
+            outside::files::create_private(&dir.join(&name)).map_err(|e| e.to_string())?;
+        let left = max_bytes.saturating_sub(unpacked);
+        unpacked += std::io::copy(&mut (&mut entry).take(left + 1), &mut out)
+            .map_err(|e| format!("a damaged tar: {e}"))?;
+        if unpacked > max_bytes {
+            return Err(format!(
+                "its files are over the limit of {} MiB (limits.feed_mb)",
+                max_bytes >> 20
+            ));
+        }
     }
     Ok(())
 }
@@ -452,7 +508,7 @@ fn directory_label(dir: &Path) -> String {
 }
 
 /// The deliveries of a source directory, oldest first: its subdirectories, except those
-/// still being written (named with a leading `.`).
+/// still being written (named with a leading `.`); a link among them is refused.
 fn deliveries(dir: &Path) -> Result<Vec<String>, SyncError> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| SyncError::Source(dir.display().to_string(), e.to_string()))?;
@@ -461,7 +517,19 @@ fn deliveries(dir: &Path) -> Result<Vec<String>, SyncError> {
         let entry =
             entry.map_err(|e| SyncError::Source(dir.display().to_string(), e.to_string()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !name.starts_with('.') && entry.path().is_dir() {
+        let kind = entry
+            .file_type()
+            .map_err(|e| SyncError::Source(dir.display().to_string(), e.to_string()))?;
+        if name.starts_with('.') {
+            continue;
+        }
+        if kind.is_symlink() {
+            return Err(SyncError::Source(
+                dir.display().to_string(),
+                format!("'{name}' is a link; a delivery is a directory inside it"),
+            ));
+        }
+        if kind.is_dir() {
             names.push(name);
         }
     }

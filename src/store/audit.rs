@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::error::StoreError;
 use super::{Store, codec};
 
-const AUDIT: &str = "audit_log";
+pub(super) const AUDIT: &str = "audit_log";
 const ENTRY_VERSION: u8 = 1;
 
 /// One audited action. `operator` says who did it and through what.

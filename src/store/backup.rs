@@ -13,8 +13,9 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+use super::check::CheckReport;
 use super::error::StoreError;
-use super::layout::{changes_tree, parse_stored_name};
+use super::layout::{TreeName, changes_tree, parse_stored_name};
 use super::{FORMAT_VERSION, META, Store, engine};
 
 const MAGIC: &[u8] = b"partscat-backup\n";
@@ -238,44 +239,144 @@ fn read_frames(
     }
 }
 
+/// The trees a backup of partscat's may hold outside the catalogue's generations.
+fn fixed_trees() -> [&'static str; 8] {
+    [
+        META,
+        SLED_DEFAULT_TREE,
+        super::audit::AUDIT,
+        super::providers::PROVIDERS,
+        super::providers::KEYS,
+        super::grants::ADDRESSES,
+        super::grants::KEYS,
+        super::grants::BY_EXPIRY,
+    ]
+}
+
+/// The storage engine's own tree, which every backup lists.
+const SLED_DEFAULT_TREE: &str = "__sled__default";
+
+/// Whether `name` is a tree partscat's own backups hold: a fixed one, or a generation of a
+/// catalogue tree (`<tree>@<n>`) or of the change feed (`changes@<n>`).
+fn known_tree(name: &str) -> bool {
+    fixed_trees().contains(&name)
+        || parse_stored_name(name).is_some_and(|(tree, generation)| {
+            (tree == "changes" || TreeName::ALL.iter().any(|t| t.name() == tree))
+                && format!("{tree}@{generation}") == name
+        })
+}
+
+/// Checks the frames' structure: each tree known and named once, every entry inside one,
+/// the meta tree there, and every generation tree one its manifest names.
+fn checked_structure(name: &str) -> impl FnMut(Frame) -> Result<(), RestoreError> {
+    let name = name.to_owned();
+    let mut trees: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut meta = engine::Batch::default();
+    move |frame| {
+        let damaged = |why: String| RestoreError::Damaged(name.clone(), why);
+        match frame {
+            Frame::Tree(tree) => {
+                if !known_tree(&tree) {
+                    let shown: String = tree.chars().take(80).collect();
+                    return Err(damaged(format!(
+                        "it holds a tree '{shown}', which partscat's backups do not"
+                    )));
+                }
+                if !seen.insert(tree.clone()) {
+                    return Err(damaged(format!("it holds tree '{tree}' twice")));
+                }
+                trees.push(tree);
+            }
+            Frame::Entry(..) if trees.is_empty() => {
+                return Err(damaged("it holds an entry before any tree".into()));
+            }
+            Frame::Entry(k, v) => {
+                if trees.last().is_some_and(|t| t == META) {
+                    meta.insert(k, v);
+                }
+            }
+            Frame::End => {
+                if !seen.contains(META) {
+                    return Err(damaged(format!("it lacks the {META} tree")));
+                }
+                let db = engine::MemoryEngine::new_db();
+                let tree = db.open_tree(META)?;
+                tree.apply(std::mem::take(&mut meta))?;
+                let (_, manifest) = super::read_manifest(&tree, Path::new(&name))
+                    .map_err(|e| damaged(format!("its manifest cannot be read: {e}")))?;
+                if let Some(stray) = trees
+                    .iter()
+                    .find(|t| parse_stored_name(t).is_some() && !manifest.names_tree(t))
+                {
+                    return Err(damaged(format!(
+                        "it holds tree '{stray}', which its manifest does not name"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Restores the backup `file` into `dir`, which must be empty or absent. The file is checked
-/// whole first; should writing fail after that, what was written is removed again.
-pub fn restore(dir: &Path, file: &Path) -> Result<BackupSummary, RestoreError> {
+/// whole first (its checksum, and that it holds only partscat's own trees, each once); the
+/// store written is then opened and checked in full. Should anything fail, what was written
+/// is removed again, and `dir` too where the restore made it. The store's check report.
+pub fn restore(dir: &Path, file: &Path) -> Result<(BackupSummary, CheckReport), RestoreError> {
     let shown = dir.display().to_string();
-    match std::fs::read_dir(dir) {
+    let existed = match std::fs::read_dir(dir) {
         Ok(mut entries) => {
             if entries.next().is_some() {
                 return Err(RestoreError::NotEmpty(shown));
             }
+            true
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
         Err(e) => return Err(RestoreError::Io(shown, e.to_string())),
-    }
-    read_frames(file, |_| Ok(()))?;
+    };
+    let file_name = file.display().to_string();
+    read_frames(file, checked_structure(&file_name))?;
     super::file_modes::create_private_dir(dir)
         .map_err(|e| RestoreError::Io(shown.clone(), e.to_string()))?;
-    let written = write_trees(dir, file);
-    let summary = written.and_then(|summary| {
-        // Opening checks that the manifest's trees are all there, and writes the marker.
+    let restored = write_trees(dir, file).and_then(|summary| {
         let store = Store::open(dir)?;
-        Ok(BackupSummary {
-            data_version: store.catalogue().data_version(),
-            ..summary
-        })
+        let report = super::check::check(&store)?;
+        if let Some(problem) = report.problems.first() {
+            return Err(RestoreError::Damaged(
+                file_name.clone(),
+                format!(
+                    "the catalogue it holds does not check out ({} problems; the first: {problem})",
+                    report.problem_count
+                ),
+            ));
+        }
+        super::check::probe(&store).map_err(|e| RestoreError::Damaged(file_name.clone(), e))?;
+        Ok((
+            BackupSummary {
+                data_version: store.catalogue().data_version(),
+                ..summary
+            },
+            report,
+        ))
     });
-    if summary.is_err()
-        && let Ok(entries) = std::fs::read_dir(dir)
-    {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let _ = if path.is_dir() {
-                std::fs::remove_dir_all(&path)
-            } else {
-                std::fs::remove_file(&path)
-            };
+    if restored.is_err() {
+        if existed {
+            if let Ok(entries) = std::fs::read_dir(dir) {
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    let _ = if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                        std::fs::remove_dir_all(&path)
+                    } else {
+                        std::fs::remove_file(&path)
+                    };
+                }
+            }
+        } else {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
-    summary
+    restored
 }
 
 fn write_trees(dir: &Path, file: &Path) -> Result<BackupSummary, RestoreError> {

@@ -19,9 +19,9 @@ use super::engine;
 use super::error::StoreError;
 use super::{Store, codec};
 
-const ADDRESSES: &str = "providerip_grant";
-const KEYS: &str = "dynkeyhash_grant";
-const BY_EXPIRY: &str = "grantexpiry_grant";
+pub(super) const ADDRESSES: &str = "providerip_grant";
+pub(super) const KEYS: &str = "dynkeyhash_grant";
+pub(super) const BY_EXPIRY: &str = "grantexpiry_grant";
 
 const ADDRESS: u8 = b'a';
 const KEY: u8 = b'k';

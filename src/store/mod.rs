@@ -77,6 +77,7 @@ pub struct Store {
     providers: providers::ProviderTables,
     grants: grants::GrantTables,
     change_retention: RwLock<ChangeRetention>,
+    limits: RwLock<crate::limits::Limits>,
     id: String,
 }
 
@@ -199,6 +200,7 @@ impl Store {
             providers: providers::ProviderTables::open(&db)?,
             grants: grants::GrantTables::open(&db)?,
             change_retention: RwLock::new(ChangeRetention::default()),
+            limits: RwLock::new(crate::limits::Limits::default()),
             id,
             db,
         })
@@ -217,6 +219,16 @@ impl Store {
             .change_retention
             .read()
             .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the bounds on what imports, syncs and answers take from outside.
+    pub fn set_limits(&self, limits: crate::limits::Limits) {
+        *self.limits.write().unwrap_or_else(|e| e.into_inner()) = limits;
+    }
+
+    /// The bounds on what comes from outside (`[limits]`).
+    pub fn limits(&self) -> crate::limits::Limits {
+        *self.limits.read().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The store's identity, made when it was first opened: a downstream's sync mark names

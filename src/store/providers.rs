@@ -17,8 +17,8 @@ use super::engine;
 use super::error::StoreError;
 use super::{Store, codec};
 
-const PROVIDERS: &str = "providerid_provider";
-const KEYS: &str = "apikeyhash_provider";
+pub(super) const PROVIDERS: &str = "providerid_provider";
+pub(super) const KEYS: &str = "apikeyhash_provider";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
 pub enum Scope {

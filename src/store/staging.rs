@@ -191,6 +191,11 @@ impl DataTrees for Effective<'_> {
 }
 
 impl<'s> Staging<'s> {
+    /// The bounds on the fields and rows staged.
+    pub fn limits(&self) -> crate::limits::Limits {
+        self.store.limits()
+    }
+
     pub(super) fn new(
         store: &'s Store,
         writer: MutexGuard<'s, ()>,

@@ -11,7 +11,6 @@ use super::pegasus;
 use super::vehicles::linkage_target;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::server::answers::records::Names;
-use crate::server::problem::Problem;
 use crate::service::article_search::{self, Found, NumberKind, Search};
 use crate::store::{Catalogue, NumberMatch};
 
@@ -142,7 +141,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         generic_article_facets,
         next_cursor,
     };
-    serde_json::to_value(&answer).map_err(|e| Problem::internal(e).into())
+    super::operations::answer(&answer)
 }
 
 /// The order `sort` asks for; its first entry decides.

@@ -64,8 +64,8 @@ impl DmmApi {
             publish: publish.0,
             download360: download360.0,
         };
-        let setup =
-            MediaSetup::configured(&state.settings.media, &request).map_err(|e| match e {
+        let setup = MediaSetup::configured(&state.settings.media, state.settings.limits, &request)
+            .map_err(|e| match e {
                 DmmError::Refused(e) => e,
                 e => ServiceError::Conflict(e.to_string()),
             })?;

@@ -1,15 +1,14 @@
 //! The store's engine seam: the few operations the store needs of an ordered key-value
 //! engine (named trees; get, range, batch apply, flush). sled is the engine on disk; an
-//! in-memory engine runs the same code in tests. Nothing else in the store names sled.
+//! in-memory engine runs the same code in tests, and reads a backup's manifest before a
+//! restore writes anything. Nothing else in the store names sled.
 
-#[cfg(test)]
 mod memory;
 mod sled_engine;
 
 use std::ops::{Bound, Deref, RangeBounds};
 use std::sync::Arc;
 
-#[cfg(test)]
 pub use memory::MemoryEngine;
 pub use sled_engine::{open_scratch, open_sled};
 
@@ -22,7 +21,6 @@ pub struct Value(Repr);
 #[derive(Clone)]
 enum Repr {
     Sled(sled::IVec),
-    #[cfg(test)]
     Shared(Arc<[u8]>),
 }
 
@@ -31,7 +29,6 @@ impl Deref for Value {
     fn deref(&self) -> &[u8] {
         match &self.0 {
             Repr::Sled(v) => v,
-            #[cfg(test)]
             Repr::Shared(v) => v,
         }
     }
