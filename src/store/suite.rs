@@ -225,3 +225,44 @@ fn an_article_keeps_its_numeric_id_across_imports_and_a_retired_id_is_not_given_
         assert!(check::check(&store).unwrap().is_sound(), "{engine}");
     }
 }
+
+#[test]
+fn a_tree_whose_blocks_do_not_decode_is_named_by_the_probe_and_the_check() {
+    use super::engine::Batch;
+    use super::layout::TreeName;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data");
+    {
+        let store = Store::open(&path).unwrap();
+        load_demo(&store);
+        assert!(check::probe(&store).is_ok());
+        let c = store.catalogue();
+        let name =
+            TreeName::Vehicles.stored_name(c.manifest().generation_of(TreeName::Vehicles).unwrap());
+        let tree = store.db.open_tree(&name).unwrap();
+        let mut garbage = Batch::default();
+        for entry in tree.iter() {
+            let (k, v) = entry.unwrap();
+            garbage.insert(k.to_vec(), vec![0xA5; v.len()]);
+        }
+        tree.apply(garbage).unwrap();
+        store.db.flush().unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let e = check::probe(&store).unwrap_err();
+    assert!(e.starts_with("vehicles: "), "{e}");
+    let report = check::check(&store).unwrap();
+    assert!(!report.is_sound());
+    assert!(
+        report.problems.iter().any(|p| p.starts_with("vehicles: ")),
+        "{:?}",
+        report.problems
+    );
+    // The other data sets were still checked.
+    assert!(
+        report
+            .counts
+            .iter()
+            .any(|(n, c)| *n == "articles" && *c > 0)
+    );
+}
