@@ -16,6 +16,9 @@ pub enum Spent {
         .0.as_millis()
     )]
     OverBudget(Duration),
+    /// The answer would pass `limits.answer_mb`.
+    #[error("{0}")]
+    TooLarge(String),
 }
 
 /// A request's budget; clones share the abandonment flag.

@@ -184,6 +184,14 @@ pub fn answer_too_large() -> String {
     )
 }
 
+/// Whether `bytes` of one answer are within the bound.
+pub fn within_answer(bytes: u64) -> Result<(), crate::budget::Spent> {
+    if bytes > ANSWER_BYTES.load(Ordering::Relaxed) {
+        return Err(crate::budget::Spent::TooLarge(answer_too_large()));
+    }
+    Ok(())
+}
+
 /// Bytes written into memory, refused past the answer bound: an answer is never built
 /// larger than the bound, whatever the records it is made of.
 #[derive(Default)]

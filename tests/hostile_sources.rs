@@ -621,10 +621,11 @@ fn over_long_fields_are_rejected_rows_and_answers_stay_bounded() {
     // Where the limits were looser when the names came in, `check` reports them, and the
     // answers stay within their bound: a clear 413, not gigabytes.
     let loose = [
-        ("PARTSCAT_LIMIT_TEXT_BYTES", "400000"),
-        ("PARTSCAT_LIMIT_ROW_BYTES", "500000"),
+        ("PARTSCAT_LIMIT_TEXT_BYTES", "20000000"),
+        ("PARTSCAT_LIMIT_ROW_BYTES", "20000000"),
     ];
-    let long_name = "L".repeat(300_000);
+    // 16 MiB: a hundred articles carrying it would be 1.6 GiB of answer.
+    let long_name = "L".repeat(16 << 20);
     std::fs::write(&brands, format!("brand_id,name\n1,{long_name}\n")).unwrap();
     let mut cmd = Command::new(common::bin());
     cmd.args(["import", "--data", path(&store), "--type", "brands"])
@@ -637,11 +638,7 @@ fn over_long_fields_are_rejected_rows_and_answers_stay_bounded() {
     assert_eq!(report["sound"], true, "{report}");
     assert_eq!(report["over_limit_count"], 1, "{report}");
 
-    let s = Served::start_with_env(
-        &store,
-        &["--demo", "--demo-key", DEMO_KEY],
-        &[("PARTSCAT_LIMIT_ANSWER_MB", "1")],
-    );
+    let s = Served::start_with_env(&store, &["--demo", "--demo-key", DEMO_KEY], &[]);
     let r = s.fetch(
         client()
             .post(format!(
@@ -665,6 +662,14 @@ fn over_long_fields_are_rejected_rows_and_answers_stay_bounded() {
             .json(&json!({"getArticles": {"dataSupplierIds": [1], "perPage": 1}})),
     );
     assert_eq!(r.json()["status"], 200, "{}", r.text());
+    // Within the default 64 MiB bound, the server never held the 1.6 GiB.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", s.pid())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    assert!(peak_kib < 512 * 1024, "the server peaked at {peak_kib} KiB");
 }
 
 #[test]

@@ -79,6 +79,9 @@ impl From<crate::store::StoreError> for Problem {
         match e {
             // Nobody reads the answer to an abandoned request; a request over its budget is
             // the client's to narrow.
+            crate::store::StoreError::Spent(spent @ crate::budget::Spent::TooLarge(_)) => {
+                Problem::new(StatusCode::PAYLOAD_TOO_LARGE, spent.to_string())
+            }
             crate::store::StoreError::Spent(spent) => {
                 Problem::new(StatusCode::BAD_REQUEST, spent.to_string())
             }

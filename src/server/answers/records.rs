@@ -237,14 +237,29 @@ impl From<&model::Vehicle> for Vehicle {
     }
 }
 
-/// Names of brands, genarts and manufacturers, from the generation's name tables.
+/// Names of brands, genarts and manufacturers, from the generation's name tables. An answer
+/// copies a name into each record that carries it: the copies one request takes are counted,
+/// and past the answer bound the request stops (a store imported under looser limits may
+/// hold names of megabytes), so no answer multiplies a long name into gigabytes.
 pub struct Names<'a> {
     catalogue: &'a Catalogue,
+    copied: std::cell::Cell<u64>,
 }
 
 impl<'a> Names<'a> {
     pub fn new(catalogue: &'a Catalogue) -> Self {
-        Names { catalogue }
+        Names {
+            catalogue,
+            copied: std::cell::Cell::new(0),
+        }
+    }
+
+    /// `name`, counted against the answer bound.
+    fn counted(&self, name: &'a str) -> Result<&'a str, StoreError> {
+        let copied = self.copied.get() + name.len() as u64;
+        self.copied.set(copied);
+        crate::limits::within_answer(copied).map_err(StoreError::Spent)?;
+        Ok(name)
     }
 
     pub fn brand(&self, id: u32) -> Result<String, StoreError> {
@@ -253,12 +268,13 @@ impl<'a> Names<'a> {
 
     /// The brand's name, borrowed (for loops that reuse their buffers); empty if unknown.
     pub fn brand_name(&self, id: u32) -> Result<&'a str, StoreError> {
-        Ok(self
-            .catalogue
-            .names()?
-            .brands
-            .get(&id)
-            .map_or("", String::as_str))
+        self.counted(
+            self.catalogue
+                .names()?
+                .brands
+                .get(&id)
+                .map_or("", String::as_str),
+        )
     }
 
     pub fn genart(&self, id: u32) -> Result<String, StoreError> {
@@ -267,22 +283,24 @@ impl<'a> Names<'a> {
 
     /// The genart's name, borrowed; empty if unknown.
     pub fn genart_name(&self, id: u32) -> Result<&'a str, StoreError> {
-        Ok(self
-            .catalogue
-            .names()?
-            .generic_articles
-            .get(&id)
-            .map_or("", String::as_str))
+        self.counted(
+            self.catalogue
+                .names()?
+                .generic_articles
+                .get(&id)
+                .map_or("", String::as_str),
+        )
     }
 
     pub fn manufacturer(&self, id: u32) -> Result<String, StoreError> {
-        Ok(self
-            .catalogue
-            .names()?
-            .manufacturers
-            .get(&id)
-            .cloned()
-            .unwrap_or_default())
+        self.counted(
+            self.catalogue
+                .names()?
+                .manufacturers
+                .get(&id)
+                .map_or("", String::as_str),
+        )
+        .map(str::to_owned)
     }
 
     pub fn summary(&self, a: &model::Article) -> Result<ArticleSummary, StoreError> {
