@@ -91,6 +91,10 @@ pub struct Settings {
     /// Where clients reach this server (`https://parts.example.lan`), for the addresses the
     /// WSDLs give; unset: the address each client used (its `Host` header).
     pub base_url: Option<String>,
+    /// HTTPS on every listen address: the certificate chain and its key (PEM files). Both or
+    /// neither.
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
     /// The path the SOAP and JSON endpoints live under (`{base_url}{soap_prefix}/services/…`).
     pub soap_prefix: String,
     /// The maker's brand in the SOAP and JSON endpoints' names (`{brand_name}ToCatDLB`).
@@ -188,6 +192,8 @@ impl Default for Settings {
             audit_retention_days: 365,
             metrics: MetricsAccess::Open,
             base_url: None,
+            tls_cert: None,
+            tls_key: None,
             soap_prefix: "/ws/3.0".into(),
             brand_name: "Parts".into(),
             route_prefix: "svc".into(),
@@ -225,10 +231,14 @@ pub struct Overrides {
     pub listen: Vec<SocketAddr>,
     pub data_dir: Option<PathBuf>,
     pub inbox: Option<PathBuf>,
+    pub tls_cert: Option<PathBuf>,
+    pub tls_key: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error("settings: {0}")]
+    Tls(String),
     #[error("config file {0}: {1}")]
     File(PathBuf, String),
     #[error("environment variable {0}: {1}")]
@@ -255,6 +265,8 @@ struct FileLayer {
     audit_retention_days: Option<u32>,
     metrics: Option<String>,
     base_url: Option<String>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
     soap_prefix: Option<String>,
     brand_name: Option<String>,
     route_prefix: Option<String>,
@@ -313,7 +325,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 48] = [
+pub const SETTINGS: [Setting; 50] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -346,6 +358,8 @@ pub const SETTINGS: [Setting; 48] = [
         "0 (from the open-file limit)",
     ),
     setting("base_url", "PARTSCAT_BASE_URL", "the request's Host"),
+    setting("tls_cert", "PARTSCAT_TLS_CERT", "none (plain HTTP)"),
+    setting("tls_key", "PARTSCAT_TLS_KEY", "none"),
     setting("soap_prefix", "PARTSCAT_SOAP_PREFIX", "/ws/3.0"),
     setting("brand_name", "PARTSCAT_BRAND_NAME", "Parts"),
     setting("route_prefix", "PARTSCAT_ROUTE_PREFIX", "svc"),
@@ -786,6 +800,12 @@ impl Settings {
         if let Some(v) = env("PARTSCAT_INBOX") {
             settings.inbox = PathBuf::from(v);
         }
+        if let Some(v) = env("PARTSCAT_TLS_CERT") {
+            settings.tls_cert = Some(PathBuf::from(v));
+        }
+        if let Some(v) = env("PARTSCAT_TLS_KEY") {
+            settings.tls_key = Some(PathBuf::from(v));
+        }
         if let Some(n) = env_number(&env, "PARTSCAT_IMPORT_WAIT_MS", "a number of milliseconds")? {
             settings.import_wait_ms = n;
         }
@@ -933,6 +953,17 @@ impl Settings {
         if let Some(d) = &overrides.inbox {
             settings.inbox = d.clone();
         }
+        if let Some(f) = &overrides.tls_cert {
+            settings.tls_cert = Some(f.clone());
+        }
+        if let Some(f) = &overrides.tls_key {
+            settings.tls_key = Some(f.clone());
+        }
+        if settings.tls_cert.is_some() != settings.tls_key.is_some() {
+            return Err(ConfigError::Tls(
+                "tls_cert and tls_key go together: set both (HTTPS) or neither (plain HTTP)".into(),
+            ));
+        }
         if settings.inbox.as_os_str().is_empty() {
             settings.inbox = default_inbox(&settings.data_dir);
         }
@@ -987,6 +1018,12 @@ impl Settings {
         }
         if let Some(d) = layer.inbox {
             self.inbox = d;
+        }
+        if let Some(f) = layer.tls_cert {
+            self.tls_cert = Some(f);
+        }
+        if let Some(f) = layer.tls_key {
+            self.tls_key = Some(f);
         }
         if let Some(items) = layer.trusted_proxies {
             self.trusted_proxies =
@@ -1187,7 +1224,7 @@ mod tests {
             data_dir: Some("/srv/c".into()),
             listen: vec!["127.0.0.1:1".parse().unwrap()],
             config: None,
-            inbox: None,
+            ..Overrides::default()
         };
         let (s, _) = load(Some(file), &[("PARTSCAT_DATA", "/srv/b")], flags).unwrap();
         assert_eq!(s.data_dir, PathBuf::from("/srv/c"));

@@ -357,7 +357,7 @@ fn provider_path(id: &str) -> String {
 }
 
 pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
-    let settings = super::settings(&args.common, Vec::new(), None)?;
+    let settings = super::settings(&args.common, super::ServeFlags::default())?;
     let backend = Backend::open(&settings)?;
     let json = args.json;
     match args.command {

@@ -85,6 +85,14 @@ enum Command {
         /// [env: PARTSCAT_INBOX] [default: <data_dir>-inbox, beside the store].
         #[arg(long, value_name = "DIR")]
         inbox: Option<PathBuf>,
+        /// Serve HTTPS on every listen address with this certificate chain (PEM), reloaded on
+        /// SIGHUP and when the file changes [env: PARTSCAT_TLS_CERT].
+        #[arg(long, value_name = "FILE", requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// The certificate's private key (PEM), readable by its owner and group only
+        /// [env: PARTSCAT_TLS_KEY].
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
     },
     /// Import CSV data: one file of one data set, or a directory of <type>.csv files.
     #[command(after_help = import_types_help())]
@@ -207,16 +215,23 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn settings(
-    common: &Common,
+/// What only `serve` takes as flags.
+#[derive(Default)]
+struct ServeFlags {
     listen: Vec<SocketAddr>,
     inbox: Option<PathBuf>,
-) -> Result<Settings, String> {
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+}
+
+fn settings(common: &Common, flags: ServeFlags) -> Result<Settings, String> {
     let overrides = Overrides {
         config: common.config.clone(),
-        listen,
+        listen: flags.listen,
         data_dir: common.data.clone(),
-        inbox,
+        inbox: flags.inbox,
+        tls_cert: flags.tls_cert,
+        tls_key: flags.tls_key,
     };
     let (settings, warnings) = Settings::load(&overrides).map_err(|e| e.to_string())?;
     init_logging(&settings.log, settings.log_format);
@@ -262,7 +277,21 @@ fn run(command: Command) -> Result<ExitCode, String> {
             demo,
             demo_key,
             inbox,
-        } => serve(settings(&common, listen, inbox)?, demo, demo_key),
+            tls_cert,
+            tls_key,
+        } => serve(
+            settings(
+                &common,
+                ServeFlags {
+                    listen,
+                    inbox,
+                    tls_cert,
+                    tls_key,
+                },
+            )?,
+            demo,
+            demo_key,
+        ),
         Command::Import {
             common,
             import_type,
@@ -271,7 +300,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             json,
             path,
         } => import_files(
-            settings(&common, Vec::new(), None)?,
+            settings(&common, ServeFlags::default())?,
             import_type,
             &mode,
             dry_run,
@@ -285,7 +314,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             download360,
             publish,
         } => dmm::run(
-            settings(&common, Vec::new(), None)?,
+            settings(&common, ServeFlags::default())?,
             partscat::service::dmm::DmmRequest {
                 brand_id: brand,
                 publish,
@@ -297,19 +326,30 @@ fn run(command: Command) -> Result<ExitCode, String> {
             brand,
             missing,
             json,
-        } => media::run(settings(&common, Vec::new(), None)?, brand, missing, json),
+        } => media::run(
+            settings(&common, ServeFlags::default())?,
+            brand,
+            missing,
+            json,
+        ),
         Command::Backup { common, out } => {
-            backup::backup(settings(&common, Vec::new(), None)?, &out)
+            backup::backup(settings(&common, ServeFlags::default())?, &out)
         }
         Command::Restore { common, file } => {
-            backup::restore(settings(&common, Vec::new(), None)?, &file)
+            backup::restore(settings(&common, ServeFlags::default())?, &file)
         }
         Command::Sync {
             common,
             import_type,
             refresh,
-        } => sync::run(settings(&common, Vec::new(), None)?, &import_type, refresh),
-        Command::Check { common, json } => check_store(settings(&common, Vec::new(), None)?, json),
+        } => sync::run(
+            settings(&common, ServeFlags::default())?,
+            &import_type,
+            refresh,
+        ),
+        Command::Check { common, json } => {
+            check_store(settings(&common, ServeFlags::default())?, json)
+        }
         Command::Gen {
             articles,
             out,
@@ -493,6 +533,10 @@ fn prepare_demo(store: &Store, settings: &Settings, demo_key: Option<&str>) -> R
 }
 
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
+    // The certificate checked before anything is bound or opened: a wrong file stops here.
+    if let Some(files) = server::tls_files(&settings) {
+        files.load()?;
+    }
     // Bound before the store is opened or created: a busy port leaves nothing behind.
     let listeners = server::bind(&settings.listen).map_err(|e| e.to_string())?;
     let store = Arc::new(open_store(&settings)?);

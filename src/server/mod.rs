@@ -21,6 +21,7 @@ mod registry;
 pub mod soap;
 mod streaming;
 mod svc;
+pub mod tls;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -116,8 +117,24 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(problem::render_errors)
         .around(metrics::count_requests)
         .around(prefixed_routes)
+        .around(strict_transport)
         .around(access_log::log_access)
         .data(state)
+}
+
+/// On HTTPS, every answer tells browsers to keep to HTTPS (HSTS).
+async fn strict_transport<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let https = req
+        .data::<Arc<AppState>>()
+        .is_some_and(|s| s.settings.tls_cert.is_some());
+    let mut response = next.call(req).await?.into_response();
+    if https {
+        response.headers_mut().insert(
+            poem::http::header::STRICT_TRANSPORT_SECURITY,
+            poem::http::HeaderValue::from_static(tls::HSTS),
+        );
+    }
+    Ok(response)
 }
 
 /// Paths as people write them, into the form the routes take (one layer, as every request
@@ -178,6 +195,14 @@ async fn require_ready<E: Endpoint>(next: E, req: Request) -> poem::Result<Respo
     Ok(next.call(req).await?.into_response())
 }
 
+/// The certificate and key files, where HTTPS is configured.
+pub fn tls_files(settings: &crate::config::Settings) -> Option<tls::TlsFiles> {
+    Some(tls::TlsFiles {
+        cert: settings.tls_cert.clone()?,
+        key: settings.tls_key.clone()?,
+    })
+}
+
 /// Binds every listen address: done first, so that a busy port stops `serve` before it has
 /// written anything.
 pub fn bind(addresses: &[std::net::SocketAddr]) -> std::io::Result<Vec<std::net::TcpListener>> {
@@ -203,12 +228,35 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     state.connections.set_cap(cap);
     tracing::info!(open_files, max_connections = cap, "connection limits");
     let acceptor = connection_cap::CappedAcceptor::new(bound, state.connections.clone())?;
+    let acceptor = match tls_files(&state.settings) {
+        Some(files) => {
+            let first = files.load().map_err(std::io::Error::other)?;
+            poem::listener::AcceptorExt::boxed(poem::listener::AcceptorExt::rustls(
+                acceptor,
+                files.configs(first)?,
+            ))
+        }
+        None => {
+            if let Some(open) = addresses.iter().find(|a| !a.ip().is_loopback()) {
+                tracing::warn!(
+                    address = %open,
+                    "plain HTTP on an address other than loopback: API keys and passwords cross the network in clear; set tls_cert and tls_key"
+                );
+            }
+            poem::listener::AcceptorExt::boxed(acceptor)
+        }
+    };
+    let scheme = if state.settings.tls_cert.is_some() {
+        "https"
+    } else {
+        "http"
+    };
     let admin_socket = match state.settings.admin_socket_path() {
         Some(path) => Some((admin_api::bind_socket(&path)?, path)),
         None => None,
     };
     for address in &addresses {
-        tracing::info!(%address, "listening");
+        tracing::info!(%address, scheme, "listening");
     }
     tokio::spawn(sweep_expired(state.clone()));
     if let Some(interval) = state.settings.sync.interval {
