@@ -200,6 +200,15 @@ fn every_listen_address_serves_https_with_a_certificate_renewed_in_place() {
 
     // TLS 1.2 and 1.3; nothing older.
     let first = fingerprint_of(d);
+    // `partscat tls` shows the fingerprint clients compare, as openssl writes it.
+    let o = Command::new(common::bin())
+        .args(["tls", "--tls-cert", path(&d.join("cert.pem"))])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let shown = text(&o);
+    let hex = first.rsplit('=').next().unwrap();
+    assert!(shown.contains(hex), "{shown} lacks {hex}");
     assert_eq!(presented(port, "-tls1_3").as_deref(), Some(first.as_str()));
     assert_eq!(presented(port, "-tls1_2").as_deref(), Some(first.as_str()));
     assert_eq!(presented(port, "-tls1_1"), None);

@@ -180,6 +180,15 @@ enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
+    /// Show the HTTPS certificate `serve` uses (tls_cert): its file and SHA-256 fingerprint,
+    /// for clients to compare or pin.
+    Tls {
+        #[command(flatten)]
+        common: Common,
+        /// The certificate chain (PEM) [env: PARTSCAT_TLS_CERT; else the config's tls_cert].
+        #[arg(long, value_name = "FILE")]
+        tls_cert: Option<PathBuf>,
+    },
     /// Verify that every index agrees with the data; print counts and a content checksum.
     Check {
         #[command(flatten)]
@@ -349,6 +358,19 @@ fn run(command: Command) -> Result<ExitCode, String> {
         ),
         Command::Check { common, json } => {
             check_store(settings(&common, ServeFlags::default())?, json)
+        }
+        Command::Tls { common, tls_cert } => {
+            let settings = settings(&common, ServeFlags::default())?;
+            let cert = tls_cert.or(settings.tls_cert).ok_or(
+                "no certificate is configured: set tls_cert and tls_key (or give --tls-cert FILE)",
+            )?;
+            let files = server::tls::TlsFiles {
+                key: settings.tls_key.unwrap_or_default(),
+                cert,
+            };
+            println!("certificate:        {}", files.cert.display());
+            println!("SHA-256 fingerprint: {}", files.fingerprint()?);
+            Ok(ExitCode::SUCCESS)
         }
         Command::Gen {
             articles,
@@ -536,6 +558,7 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
     // The certificate checked before anything is bound or opened: a wrong file stops here.
     if let Some(files) = server::tls_files(&settings) {
         files.load()?;
+        println!("HTTPS certificate:  SHA-256 {}", files.fingerprint()?);
     }
     // Bound before the store is opened or created: a busy port leaves nothing behind.
     let listeners = server::bind(&settings.listen).map_err(|e| e.to_string())?;

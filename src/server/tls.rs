@@ -69,6 +69,29 @@ impl TlsFiles {
         Ok(RustlsConfig::new().fallback(RustlsCertificate::new().cert(cert_pem).key(key_pem)))
     }
 
+    /// The SHA-256 fingerprint of the certificate (the chain's first), as clients pinning it
+    /// and `openssl x509 -fingerprint -sha256` write it: `AB:CD:…`.
+    pub fn fingerprint(&self) -> Result<String, String> {
+        use sha2::Digest;
+        let pem = std::fs::read(&self.cert)
+            .map_err(|e| format!("tls_cert {}: {e}", self.cert.display()))?;
+        let first = CertificateDer::pem_slice_iter(&pem)
+            .next()
+            .ok_or_else(|| format!("tls_cert {} holds no PEM certificate", self.cert.display()))?
+            .map_err(|e| {
+                format!(
+                    "tls_cert {}: not a PEM certificate ({e})",
+                    self.cert.display()
+                )
+            })?;
+        let digest = sha2::Sha256::digest(first.as_ref());
+        Ok(digest
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(":"))
+    }
+
     /// When either file last changed.
     fn stamp(&self) -> Option<(SystemTime, SystemTime)> {
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
