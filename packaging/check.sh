@@ -25,10 +25,13 @@ free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Waits for /ready on the port; prints the server's log and fails if it does not come.
-await_ready() { # port, log
+# Waits for /ready over HTTPS on the port, trusting the self-signed certificate the packaged
+# config makes in the store (it names 127.0.0.1); prints the server's log and fails if it
+# does not come.
+await_ready() { # port, log, store directory
     for _ in $(seq 1 150); do
-        if curl -fs "http://127.0.0.1:$1/ready" >/dev/null; then
+        if [ -f "$3/tls-self-signed.crt" ] &&
+            curl -fs --cacert "$3/tls-self-signed.crt" "https://127.0.0.1:$1/ready" >/dev/null; then
             return 0
         fi
         sleep 0.2
@@ -59,9 +62,14 @@ PARTSCAT_LISTEN="127.0.0.1:$port" setpriv --reuid=partscat --regid=partscat --in
     /usr/bin/partscat serve --config /etc/partscat/partscat.toml >"$work/deb.out" 2>"$work/deb.log" &
 pid=$!
 pids+=("$pid")
-await_ready "$port" "$work/deb.log"
+await_ready "$port" "$work/deb.log" /var/lib/partscat
 echo "installed binary as partscat with /etc/partscat/partscat.toml: /ready answers"
 grep -q "import inbox: */var/spool/partscat/inbox" "$work/deb.out"
+# The first start made the self-signed pair; partscat tls shows the fingerprint serve printed.
+shown=$(/usr/bin/partscat tls --config /etc/partscat/partscat.toml | sed -n 's/^SHA-256 fingerprint: //p')
+grep -q "HTTPS certificate:  SHA-256 $shown" "$work/deb.out"
+stat -c '%a' /var/lib/partscat/tls-self-signed.key | grep -qx 600
+echo "self-signed HTTPS on the first start: fingerprint $shown, key 0600"
 stop "$pid"
 
 echo "== the container image's account setup"
@@ -93,6 +101,6 @@ PARTSCAT_LISTEN="127.0.0.1:$port" PARTSCAT_DATA="$store" PARTSCAT_INBOX="$root/v
     /usr/bin/partscat serve --config packaging/partscat.toml >"$work/container.out" 2>"$work/container.log" &
 pid=$!
 pids+=("$pid")
-await_ready "$port" "$work/container.log"
+await_ready "$port" "$work/container.log" "$store"
 echo "container account on its own, empty store directory: /ready answers"
 stop "$pid"

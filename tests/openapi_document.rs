@@ -93,7 +93,7 @@ const ROUTES: [Route; 16] = [
     (
         "/svc/changes",
         &[],
-        &[("importType", true), ("since", false)],
+        &[("importType", true), ("since", false), ("wait", false)],
     ),
     (
         "/svc/exportAtc",

@@ -130,6 +130,17 @@ enum Command {
         #[arg(long)]
         refresh: bool,
     },
+    /// Write the deliveries that are missing from the deliveries folder (deliveries_dir, or
+    /// --out): the changes since the last one, or the whole data sets, and the index, for a
+    /// static web server to serve to followers. A running server with deliveries_dir set
+    /// writes them itself after each commit; this is for a stopped one.
+    Deliveries {
+        #[command(flatten)]
+        common: Common,
+        /// The folder [else the settings' deliveries_dir].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Build a brand's DMM package (apiDMM): its media manifest and files from the media
     /// store, optionally fetching 360-degree frames first and publishing it after.
     Dmm {
@@ -180,8 +191,8 @@ enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
-    /// Show the HTTPS certificate `serve` uses (tls_cert): its file and SHA-256 fingerprint,
-    /// for clients to compare or pin.
+    /// Show the HTTPS certificate `serve` uses (tls_cert, or the self-signed one in the store's
+    /// directory): its file and SHA-256 fingerprint, for clients to compare or pin.
     Tls {
         #[command(flatten)]
         common: Common,
@@ -356,17 +367,49 @@ fn run(command: Command) -> Result<ExitCode, String> {
             &import_type,
             refresh,
         ),
+        Command::Deliveries { common, out } => {
+            let settings = settings(&common, ServeFlags::default())?;
+            let dir = out
+                .or(settings.deliveries_dir.clone())
+                .ok_or("no deliveries folder: set deliveries_dir or give --out DIR")?;
+            let store = open_store(&settings)?;
+            let written = partscat::service::deliveries::write_missing(&store, &dir)
+                .map_err(|e| e.to_string())?;
+            store.flush().map_err(|e| e.to_string())?;
+            use partscat::service::deliveries::Written;
+            match written {
+                Written::Nothing => println!("{}: up to date", dir.display()),
+                Written::Full(v) => {
+                    println!("{}: the whole data sets at data version {v}", dir.display())
+                }
+                Written::Changes { from, to } => println!(
+                    "{}: the changes from data version {from} to {to}",
+                    dir.display()
+                ),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Check { common, json } => {
             check_store(settings(&common, ServeFlags::default())?, json)
         }
         Command::Tls { common, tls_cert } => {
             let settings = settings(&common, ServeFlags::default())?;
-            let cert = tls_cert.or(settings.tls_cert).ok_or(
-                "no certificate is configured: set tls_cert and tls_key (or give --tls-cert FILE)",
-            )?;
+            let cert = match tls_cert {
+                Some(cert) => cert,
+                None => server::tls_files(&settings).map(|f| f.cert).ok_or(
+                    "no certificate is configured: set tls_cert and tls_key, or tls_self_signed = true (or give --tls-cert FILE)",
+                )?,
+            };
+            if !cert.exists() && settings.tls_self_signed {
+                return Err(format!(
+                    "{} is not there yet: serve makes it on its first start (tls_self_signed)",
+                    cert.display()
+                ));
+            }
             let files = server::tls::TlsFiles {
-                key: settings.tls_key.unwrap_or_default(),
+                key: PathBuf::new(),
                 cert,
+                client_ca: None,
             };
             println!("certificate:        {}", files.cert.display());
             println!("SHA-256 fingerprint: {}", files.fingerprint()?);
@@ -556,13 +599,28 @@ fn prepare_demo(store: &Store, settings: &Settings, demo_key: Option<&str>) -> R
 
 fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<ExitCode, String> {
     // The certificate checked before anything is bound or opened: a wrong file stops here.
-    if let Some(files) = server::tls_files(&settings) {
+    let self_signed = settings.tls_cert.is_none() && settings.tls_self_signed;
+    if let Some(files) = server::tls_files(&settings).filter(|_| !self_signed) {
         files.load()?;
         println!("HTTPS certificate:  SHA-256 {}", files.fingerprint()?);
     }
     // Bound before the store is opened or created: a busy port leaves nothing behind.
     let listeners = server::bind(&settings.listen).map_err(|e| e.to_string())?;
     let store = Arc::new(open_store(&settings)?);
+    if let Some(files) = server::tls_files(&settings).filter(|_| self_signed) {
+        let made = server::self_signed::ensure(
+            &settings.data_dir,
+            &settings.listen,
+            settings.base_url.as_deref(),
+        )?;
+        files.load()?;
+        println!(
+            "HTTPS certificate:  SHA-256 {} (self-signed{}, {})",
+            files.fingerprint()?,
+            if made { ", made now" } else { "" },
+            files.cert.display()
+        );
+    }
     partscat::limits::set_answer_bytes(settings.limits.answer_bytes());
     // A store whose blocks do not decode would answer every lookup with a 500: refused.
     store::check::probe(&store).map_err(|e| {

@@ -13,15 +13,18 @@ use std::time::Duration;
 use super::package::{FILES, MANIFEST, link_or_copy};
 use crate::limits::Limits;
 use crate::outside::http;
+use crate::outside::tls::Trust;
 
 /// Where packages are published.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum PublishTarget {
     Directory(PathBuf),
     Http {
         base: String,
         /// HTTP Basic credentials, where the endpoint wants them.
         credentials: Option<(String, String)>,
+        /// Whom HTTPS to it trusts.
+        trust: Trust,
     },
 }
 
@@ -139,11 +142,16 @@ pub async fn to_http(
     brand_id: u32,
     base: &str,
     credentials: Option<&(String, String)>,
+    trust: &Trust,
     limits: &Limits,
     progress: &dyn Fn(u64),
 ) -> Result<String, String> {
-    let client = http::client(Duration::from_secs(10), Duration::from_secs(60))
-        .map_err(|e| e.to_string())?;
+    let client = http::client(
+        Duration::from_secs(10),
+        Duration::from_secs(60),
+        trust,
+        "publish",
+    )?;
     let root = format!("{}/dmm-{brand_id}", base.trim_end_matches('/'));
     let mut files: Vec<PathBuf> = std::fs::read_dir(package.join(FILES))
         .map_err(|e| e.to_string())?

@@ -2,10 +2,12 @@
 //! One client shape for all three: a redirect is followed only within the origin asked
 //! (twice at most), so a key or a password never reaches another server; an error's body is
 //! read only up to `ERROR_BODY` bytes; and a transfer ends by name when it passes its
-//! deadline or falls below the minimum rate (`[limits]`).
+//! deadline or falls below the minimum rate (`[limits]`). Over HTTPS the certificate is
+//! checked as `Trust` says, and a refused one is named with why.
 
 use std::time::Duration;
 
+use super::tls::{self, Trust};
 use crate::limits::{Limits, RateFloor};
 
 /// Redirects followed within the same origin, at most.
@@ -13,9 +15,16 @@ const SAME_ORIGIN_REDIRECTS: usize = 2;
 /// How much of an error answer is read, for its message.
 pub const ERROR_BODY: usize = 4096;
 
-/// A client that follows redirects only within the origin first asked.
-pub fn client(connect: Duration, silence: Duration) -> reqwest::Result<reqwest::Client> {
+/// A client that follows redirects only within the origin first asked, and trusts
+/// certificates as `trust` says (`section` names its settings in errors).
+pub fn client(
+    connect: Duration,
+    silence: Duration,
+    trust: &Trust,
+    section: &str,
+) -> Result<reqwest::Client, String> {
     reqwest::Client::builder()
+        .tls_backend_preconfigured(trust.client_config(section)?)
         .connect_timeout(connect)
         .read_timeout(silence)
         .redirect(reqwest::redirect::Policy::custom(|attempt| {
@@ -30,6 +39,7 @@ pub fn client(connect: Duration, silence: Duration) -> reqwest::Result<reqwest::
             }
         }))
         .build()
+        .map_err(|e| with_causes(&e))
 }
 
 /// Why a redirect answer was not followed, if `response` is one.
@@ -101,7 +111,7 @@ impl Pace {
         tokio::time::timeout_at(self.deadline, request.send())
             .await
             .map_err(|_| TransferError::Deadline(self.deadline_s))?
-            .map_err(|e| TransferError::Broken(with_causes(&e)))
+            .map_err(|e| TransferError::Broken(failure(&e)))
     }
 
     /// The next piece of `response`'s body (`None` at its end), within the deadline and
@@ -114,7 +124,7 @@ impl Pace {
             let wake = self.deadline.min(self.floor.window_end().into());
             match tokio::time::timeout_at(wake, response.chunk()).await {
                 Ok(chunk) => {
-                    let chunk = chunk.map_err(|e| TransferError::Broken(with_causes(&e)))?;
+                    let chunk = chunk.map_err(|e| TransferError::Broken(failure(&e)))?;
                     let len = chunk.as_ref().map_or(0, |c| c.len() as u64);
                     if chunk.is_some() {
                         self.check(len)?;
@@ -135,6 +145,11 @@ impl Pace {
             .arrived(arrived, now.into_std())
             .map_err(TransferError::TooSlow)
     }
+}
+
+/// Why a request failed: a refused certificate in words, else the error and its causes.
+pub fn failure(e: &reqwest::Error) -> String {
+    tls::refusal(e).unwrap_or_else(|| with_causes(e))
 }
 
 /// An error with what caused it ("error sending request: connection refused").

@@ -271,7 +271,8 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
     };
     let caller = admission.caller;
     let checked = required_scope(req.uri().path())
-        .and_then(|scope| check_scope(&caller, scope))
+        .and_then(|scope| check_scope(&caller, scope).map(|()| scope))
+        .and_then(|scope| check_client_certificate(&state, &req, scope))
         .and_then(|()| match requested_brand(&req) {
             Some(brand) => check_brand(&caller, brand),
             None => Ok(()),
@@ -284,6 +285,24 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
     }
     req.extensions_mut().insert(caller);
     Ok(next.call(req).await?.into_response())
+}
+
+/// With `client_ca`, the `sync` scope is admitted only over a connection that presented a
+/// certificate it signed (mutual TLS), in addition to the key.
+fn check_client_certificate(state: &AppState, req: &Request, scope: Scope) -> Result<(), Problem> {
+    let needed = scope == Scope::Sync && state.settings.client_ca.is_some();
+    if !needed
+        || state.client_certificates.presented(
+            req.local_addr().as_socket_addr(),
+            req.remote_addr().as_socket_addr(),
+        )
+    {
+        return Ok(());
+    }
+    Err(Problem::new(
+        StatusCode::FORBIDDEN,
+        "Access denied: the `sync` scope needs a client certificate signed by this appliance's client_ca, and this connection presented none",
+    ))
 }
 
 /// 403 unless the caller may use the scope.

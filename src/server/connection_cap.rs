@@ -22,6 +22,8 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
 use super::connection::GuardedConnection;
+use super::tls_acceptor::{TlsConnection, TlsLayer};
+use tokio_util::either::Either;
 
 /// Idle and header time-outs near the cap, and at it.
 const PRESSED_IDLE_LIMIT: Duration = Duration::from_secs(2);
@@ -188,6 +190,8 @@ pub struct CappedAcceptor {
     listeners: Vec<TcpListener>,
     local: Vec<LocalAddr>,
     gauge: Arc<ConnectionGauge>,
+    /// HTTPS, where configured: each connection's TLS beneath its deadlines.
+    tls: Option<TlsLayer>,
 }
 
 impl CappedAcceptor {
@@ -195,6 +199,7 @@ impl CappedAcceptor {
     pub fn new(
         bound: Vec<std::net::TcpListener>,
         gauge: Arc<ConnectionGauge>,
+        tls: Option<TlsLayer>,
     ) -> io::Result<CappedAcceptor> {
         let mut listeners = Vec::new();
         let mut local = Vec::new();
@@ -207,6 +212,7 @@ impl CappedAcceptor {
             listeners,
             local,
             gauge,
+            tls,
         })
     }
 
@@ -312,8 +318,11 @@ async fn read_request_head(stream: &mut TcpStream) -> io::Result<()> {
     }
 }
 
+/// A connection as accepted: plain, or with TLS.
+pub type Transport = Either<TcpStream, TlsConnection<TcpStream>>;
+
 impl Acceptor for CappedAcceptor {
-    type Io = GuardedConnection<TcpStream>;
+    type Io = GuardedConnection<Transport>;
 
     fn local_addr(&self) -> Vec<LocalAddr> {
         self.local.clone()
@@ -347,11 +356,18 @@ impl Acceptor for CappedAcceptor {
             if let Ok(mut sockets) = self.gauge.sockets.lock() {
                 sockets.insert(peer, stream.as_raw_fd());
             }
+            let (transport, scheme) = match (&self.tls, local.as_socket_addr()) {
+                (Some(tls), Some(at)) => (
+                    Either::Right(tls.wrap(stream, *at, peer)),
+                    poem::http::uri::Scheme::HTTPS,
+                ),
+                _ => (Either::Left(stream), poem::http::uri::Scheme::HTTP),
+            };
             return Ok((
-                GuardedConnection::new(stream, self.gauge.clone(), peer),
+                GuardedConnection::new(transport, self.gauge.clone(), peer),
                 local,
                 RemoteAddr(peer.into()),
-                poem::http::uri::Scheme::HTTP,
+                scheme,
             ));
         }
     }

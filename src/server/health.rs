@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::import::ImportType;
+
 use poem::http::StatusCode;
 use poem::web::{Data, Json};
 use poem::{IntoResponse, Response, handler};
@@ -30,10 +32,20 @@ pub async fn ready(Data(state): Data<&Arc<AppState>>) -> Response {
             .into_response();
     }
     let catalogue = state.store.catalogue();
-    Json(json!({
+    let mut body = json!({
         "status": "ready",
         "data_version": catalogue.data_version(),
         "updated_at": catalogue.updated_at(),
-    }))
-    .into_response()
+    });
+    // How far a follower has come: the lowest data version its data sets reached upstream.
+    let mark = catalogue.sync_mark();
+    let reached = mark
+        .reached
+        .iter()
+        .filter_map(|(_, position)| position.parse::<u64>().ok())
+        .min();
+    if let Some(reached) = reached.filter(|_| mark.reached.len() == ImportType::ALL.len()) {
+        body["following"] = json!({ "upstream": mark.upstream, "data_version": reached });
+    }
+    Json(body).into_response()
 }

@@ -18,10 +18,12 @@ mod metrics;
 mod problem;
 mod rate_limit;
 mod registry;
+pub mod self_signed;
 pub mod soap;
 mod streaming;
 mod svc;
 pub mod tls;
+pub mod tls_acceptor;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -47,6 +49,8 @@ pub struct AppState {
     connections: Arc<connection_cap::ConnectionGauge>,
     /// The clock grants expire by.
     pub clock: Arc<dyn crate::clock::Clock>,
+    /// The HTTPS connections that presented a certificate the `client_ca` signed.
+    pub(crate) client_certificates: Arc<tls_acceptor::ClientCertificates>,
 }
 
 impl AppState {
@@ -63,6 +67,7 @@ impl AppState {
             settings,
             ready: AtomicBool::new(false),
             jobs: Arc::default(),
+            client_certificates: Arc::default(),
         })
     }
 
@@ -126,7 +131,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
 async fn strict_transport<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
     let https = req
         .data::<Arc<AppState>>()
-        .is_some_and(|s| s.settings.tls_cert.is_some());
+        .is_some_and(|s| s.settings.https());
     let mut response = next.call(req).await?.into_response();
     if https {
         response.headers_mut().insert(
@@ -195,12 +200,21 @@ async fn require_ready<E: Endpoint>(next: E, req: Request) -> poem::Result<Respo
     Ok(next.call(req).await?.into_response())
 }
 
-/// The certificate and key files, where HTTPS is configured.
+/// The certificate and key files, where HTTPS is configured: `tls_cert` and `tls_key`, else
+/// the self-signed pair in the store's directory (`tls_self_signed`).
 pub fn tls_files(settings: &crate::config::Settings) -> Option<tls::TlsFiles> {
-    Some(tls::TlsFiles {
-        cert: settings.tls_cert.clone()?,
-        key: settings.tls_key.clone()?,
-    })
+    match (&settings.tls_cert, &settings.tls_key) {
+        (Some(cert), Some(key)) => Some(tls::TlsFiles {
+            cert: cert.clone(),
+            key: key.clone(),
+            client_ca: settings.client_ca.clone(),
+        }),
+        _ if settings.tls_self_signed => Some(self_signed::files(
+            &settings.data_dir,
+            settings.client_ca.as_deref(),
+        )),
+        _ => None,
+    }
 }
 
 /// Binds every listen address: done first, so that a busy port stops `serve` before it has
@@ -227,26 +241,27 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     };
     state.connections.set_cap(cap);
     tracing::info!(open_files, max_connections = cap, "connection limits");
-    let acceptor = connection_cap::CappedAcceptor::new(bound, state.connections.clone())?;
-    let acceptor = match tls_files(&state.settings) {
+    let tls = match tls_files(&state.settings) {
         Some(files) => {
             let first = files.load().map_err(std::io::Error::other)?;
-            poem::listener::AcceptorExt::boxed(poem::listener::AcceptorExt::rustls(
-                acceptor,
-                files.configs(first)?,
+            Some(tls_acceptor::TlsLayer::new(
+                first,
+                files.renewals()?,
+                state.client_certificates.clone(),
             ))
         }
         None => {
             if let Some(open) = addresses.iter().find(|a| !a.ip().is_loopback()) {
                 tracing::warn!(
                     address = %open,
-                    "plain HTTP on an address other than loopback: API keys and passwords cross the network in clear; set tls_cert and tls_key"
+                    "plain HTTP on an address other than loopback: API keys and passwords cross the network in clear; set tls_cert and tls_key, or tls_self_signed = true"
                 );
             }
-            poem::listener::AcceptorExt::boxed(acceptor)
+            None
         }
     };
-    let scheme = if state.settings.tls_cert.is_some() {
+    let acceptor = connection_cap::CappedAcceptor::new(bound, state.connections.clone(), tls)?;
+    let scheme = if state.settings.https() {
         "https"
     } else {
         "http"
@@ -261,6 +276,15 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     tokio::spawn(sweep_expired(state.clone()));
     if let Some(interval) = state.settings.sync.interval {
         tokio::spawn(sync_every(state.clone(), interval));
+    }
+    if state.settings.sync.follow {
+        tokio::spawn(follow_upstream(state.clone()));
+    }
+    if let Some(dir) = state.settings.deliveries_dir.clone() {
+        tokio::spawn(crate::service::deliveries::deliver_each_commit(
+            state.store.clone(),
+            dir,
+        ));
     }
     let (stop, stopping) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
@@ -348,6 +372,82 @@ async fn sync_every(state: Arc<AppState>, interval: Duration) {
             }
             Err(e) => tracing::info!(reason = %e, "unattended sync skipped"),
         }
+    }
+}
+
+/// Follows the upstream continuously (`[sync] follow`): waits on its feed (or looks at its
+/// deliveries' index every `POLL_EVERY`) and imports each change as it comes. A catalogue
+/// not yet synchronised from it is refreshed in full first; a failure is retried after a
+/// pause that grows to a minute.
+async fn follow_upstream(state: Arc<AppState>) {
+    use crate::service::sync::{self, Followed, SyncError, SyncRequest, Upstream};
+    const FIRST_PAUSE: Duration = Duration::from_secs(2);
+    // The demo catalogue, where one is loading, goes first: the store takes one change at a
+    // time.
+    while !state.is_ready() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut pause = FIRST_PAUSE;
+    loop {
+        let outcome = match Upstream::configured(&state.settings.sync) {
+            Ok(upstream) => {
+                let (store, wait) = (state.store.clone(), state.settings.sync.follow_wait);
+                let looked = upstream.clone();
+                let waited = tokio::task::spawn_blocking(move || {
+                    sync::wait_for_upstream(&store, &looked, wait)
+                })
+                .await
+                .unwrap_or_else(|e| Err(SyncError::Scratch(e.to_string())));
+                let started = |refresh: bool| {
+                    let request = SyncRequest {
+                        data_set: None,
+                        refresh,
+                    };
+                    state
+                        .jobs
+                        .start_sync(&state.store, upstream.clone(), request, "sync follow")
+                };
+                match waited {
+                    Ok(Followed::Nothing) => {
+                        if matches!(upstream, Upstream::Indexed(_)) {
+                            tokio::time::sleep(sync::POLL_EVERY).await;
+                        }
+                        Ok(())
+                    }
+                    Ok(Followed::Feed(waited)) => {
+                        finish(state.jobs.start_followed(&state.store, *waited)).await
+                    }
+                    Ok(Followed::Newer) => finish(started(false)).await,
+                    Err(SyncError::NeedsRefresh(_)) => finish(started(true)).await,
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        match outcome {
+            Ok(()) => pause = FIRST_PAUSE,
+            Err(e) => {
+                tracing::warn!(error = %e, retry_in_s = pause.as_secs(), "following the upstream");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(60));
+            }
+        }
+    }
+}
+
+/// Waits for a started job; its failure as an error.
+async fn finish(
+    started: Result<
+        (Arc<crate::service::jobs::Job>, tokio::task::JoinHandle<()>),
+        crate::service::ServiceError,
+    >,
+) -> Result<(), String> {
+    let (job, task) = started.map_err(|e| e.to_string())?;
+    let _ = task.await;
+    let status = job.snapshot();
+    match status.error {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }
 

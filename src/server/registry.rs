@@ -58,7 +58,10 @@ pub const ROUTES: [Route; 16] = [
     Route {
         path: "/svc/changes",
         scope: Scope::Sync,
-        parameter_rules: &[("since", "must be a data version (0 or more)")],
+        parameter_rules: &[
+            ("since", "must be a data version (0 or more)"),
+            ("wait", "must be a number of seconds from 0 to 300"),
+        ],
     },
     route("/svc/apiDMM", Scope::Admin),
 ];

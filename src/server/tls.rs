@@ -1,5 +1,6 @@
-//! HTTPS on the listen addresses (`tls_cert`, `tls_key`): rustls through poem, TLS 1.2 and
-//! 1.3 only (rustls speaks nothing older). The files are checked at start, so a wrong path, a
+//! HTTPS on the listen addresses (`tls_cert`, `tls_key`): rustls, TLS 1.2 and 1.3 only
+//! (rustls speaks nothing older), served by `tls_acceptor`. With `client_ca`, a client may
+//! present a certificate that CA signed (followers do; browsers and SOAP clients need not). The files are checked at start, so a wrong path, a
 //! key that does not fit the certificate or a key others may read stops `serve` naming the
 //! file; afterwards they are read again on SIGHUP and when they change (a renewed
 //! certificate), each new handshake taking the new pair while connections in flight go on.
@@ -9,10 +10,13 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use std::sync::Arc;
+
 use futures_util::Stream;
-use poem::listener::{RustlsCertificate, RustlsConfig};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::ServerConfig;
+use rustls::server::WebPkiClientVerifier;
+
+use crate::outside::tls::{Fingerprint, provider, read_certificates, read_key};
 
 /// How often the files are looked at for a renewal.
 const WATCH_EVERY: Duration = Duration::from_secs(2);
@@ -20,16 +24,17 @@ const WATCH_EVERY: Duration = Duration::from_secs(2);
 /// HSTS on every HTTPS answer: a year, as browsers expect of a site that stays on HTTPS.
 pub const HSTS: &str = "max-age=31536000";
 
-/// The certificate chain and key files.
+/// The certificate chain and key files, and the CA of client certificates.
 #[derive(Debug, Clone)]
 pub struct TlsFiles {
     pub cert: PathBuf,
     pub key: PathBuf,
+    pub client_ca: Option<PathBuf>,
 }
 
 impl TlsFiles {
-    /// Reads and checks both files: the configuration for the listeners.
-    pub fn load(&self) -> Result<RustlsConfig, String> {
+    /// Reads and checks the files: the configuration for the listeners.
+    pub fn load(&self) -> Result<Arc<ServerConfig>, String> {
         let (cert, key) = (&self.cert, &self.key);
         let mode = std::fs::metadata(key)
             .map_err(|e| format!("tls_key {}: {e}", key.display()))?
@@ -42,54 +47,46 @@ impl TlsFiles {
                 mode & 0o777
             ));
         }
-        let cert_pem =
-            std::fs::read(cert).map_err(|e| format!("tls_cert {}: {e}", cert.display()))?;
-        let key_pem = std::fs::read(key).map_err(|e| format!("tls_key {}: {e}", key.display()))?;
-        let chain = CertificateDer::pem_slice_iter(&cert_pem)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("tls_cert {}: not a PEM certificate ({e})", cert.display()))?;
-        if chain.is_empty() {
-            return Err(format!(
-                "tls_cert {} holds no PEM certificate",
-                cert.display()
-            ));
-        }
-        let private = PrivateKeyDer::from_pem_slice(&key_pem)
-            .map_err(|e| format!("tls_key {}: not a PEM private key ({e})", key.display()))?;
-        rustls::ServerConfig::builder()
-            .with_no_client_auth()
-            .with_single_cert(chain, private)
-            .map_err(|e| {
-                format!(
-                    "tls_cert {} and tls_key {} do not make a pair: {e}",
-                    cert.display(),
-                    key.display()
-                )
-            })?;
-        Ok(RustlsConfig::new().fallback(RustlsCertificate::new().cert(cert_pem).key(key_pem)))
+        let chain = read_certificates("tls_cert", cert)?;
+        let private = read_key("tls_key", key)?;
+        let builder = ServerConfig::builder_with_provider(provider())
+            .with_protocol_versions(rustls::DEFAULT_VERSIONS)
+            .map_err(|e| e.to_string())?;
+        let builder = match &self.client_ca {
+            None => builder.with_no_client_auth(),
+            Some(ca) => {
+                let mut roots = rustls::RootCertStore::empty();
+                for certificate in read_certificates("client_ca", ca)? {
+                    roots
+                        .add(certificate)
+                        .map_err(|e| format!("client_ca {}: {e}", ca.display()))?;
+                }
+                // A client without a certificate is served (the `sync` scope then refused);
+                // one whose certificate the CA did not sign fails its handshake.
+                let verifier =
+                    WebPkiClientVerifier::builder_with_provider(roots.into(), provider())
+                        .allow_unauthenticated()
+                        .build()
+                        .map_err(|e| format!("client_ca {}: {e}", ca.display()))?;
+                builder.with_client_cert_verifier(verifier)
+            }
+        };
+        let mut config = builder.with_single_cert(chain, private).map_err(|e| {
+            format!(
+                "tls_cert {} and tls_key {} do not make a pair: {e}",
+                cert.display(),
+                key.display()
+            )
+        })?;
+        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        Ok(Arc::new(config))
     }
 
     /// The SHA-256 fingerprint of the certificate (the chain's first), as clients pinning it
     /// and `openssl x509 -fingerprint -sha256` write it: `AB:CD:…`.
-    pub fn fingerprint(&self) -> Result<String, String> {
-        use sha2::Digest;
-        let pem = std::fs::read(&self.cert)
-            .map_err(|e| format!("tls_cert {}: {e}", self.cert.display()))?;
-        let first = CertificateDer::pem_slice_iter(&pem)
-            .next()
-            .ok_or_else(|| format!("tls_cert {} holds no PEM certificate", self.cert.display()))?
-            .map_err(|e| {
-                format!(
-                    "tls_cert {}: not a PEM certificate ({e})",
-                    self.cert.display()
-                )
-            })?;
-        let digest = sha2::Sha256::digest(first.as_ref());
-        Ok(digest
-            .iter()
-            .map(|b| format!("{b:02X}"))
-            .collect::<Vec<_>>()
-            .join(":"))
+    pub fn fingerprint(&self) -> Result<Fingerprint, String> {
+        let chain = read_certificates("tls_cert", &self.cert)?;
+        Ok(Fingerprint::of(chain[0].as_ref()))
     }
 
     /// When either file last changed.
@@ -98,21 +95,15 @@ impl TlsFiles {
         Some((modified(&self.cert)?, modified(&self.key)?))
     }
 
-    /// `first`, then a new configuration each time a SIGHUP comes or the files change and
-    /// check out.
-    pub fn configs(
+    /// A new configuration each time a SIGHUP comes or the files change and check out.
+    pub fn renewals(
         self,
-        first: RustlsConfig,
-    ) -> std::io::Result<impl Stream<Item = RustlsConfig> + Send + Unpin + 'static> {
+    ) -> std::io::Result<impl Stream<Item = Arc<ServerConfig>> + Send + Unpin + 'static> {
         let hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
         let stamp = self.stamp();
-        let state = (self, Some(first), stamp, hangup);
         Ok(Box::pin(futures_util::stream::unfold(
-            state,
-            |(files, first, mut stamp, mut hangup)| async move {
-                if let Some(first) = first {
-                    return Some((first, (files, None, stamp, hangup)));
-                }
+            (self, stamp, hangup),
+            |(files, mut stamp, mut hangup)| async move {
                 loop {
                     let why = tokio::select! {
                         _ = hangup.recv() => "SIGHUP",
@@ -128,7 +119,7 @@ impl TlsFiles {
                     match files.load() {
                         Ok(config) => {
                             tracing::info!(cert = %files.cert.display(), reason = why, "TLS certificate reloaded");
-                            return Some((config, (files, None, stamp, hangup)));
+                            return Some((config, (files, stamp, hangup)));
                         }
                         Err(e) => {
                             tracing::warn!(error = %e, reason = why, "TLS certificate not reloaded; the one in use is kept");

@@ -86,6 +86,8 @@ pub enum DmmError {
 pub struct MediaSetup {
     pub store: MediaStore,
     pub source: Option<MediaSource>,
+    /// Whom HTTPS to the media source trusts.
+    pub source_trust: crate::outside::tls::Trust,
     pub target: Option<PublishTarget>,
     pub limits: FetchLimits,
     pub concurrency: usize,
@@ -122,6 +124,7 @@ impl MediaSetup {
                 Some(PublishTarget::Http {
                     base: t.trim_end_matches('/').to_owned(),
                     credentials,
+                    trust: settings.publish_trust.clone(),
                 })
             }
             Some(t) => Some(PublishTarget::Directory(PathBuf::from(t))),
@@ -135,6 +138,7 @@ impl MediaSetup {
         Ok(MediaSetup {
             store,
             source,
+            source_trust: settings.source_trust.clone(),
             target,
             limits: FetchLimits {
                 max_bytes: settings.max_file_mb << 20,
@@ -197,11 +201,16 @@ pub fn build(
                     .map(|p| p.display().to_string())
                     .map_err(|e| e.to_string())
             }
-            PublishTarget::Http { base, credentials } => on_runtime(media::publish::to_http(
+            PublishTarget::Http {
+                base,
+                credentials,
+                trust,
+            } => on_runtime(media::publish::to_http(
                 &package.dir,
                 brand.id,
                 base,
                 credentials.as_ref(),
+                trust,
                 &setup.limits.transfer,
                 &done,
             ))
@@ -246,8 +255,13 @@ fn download(
     progress.phase("downloading media");
     let wanted = |m: &Media| m.kind == MediaKind::Spin360 || setup.images_too;
     let total = count_media(catalogue, brand, wanted)?;
-    let client = crate::outside::http::client(Duration::from_secs(10), setup.limits.silence)
-        .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
+    let client = crate::outside::http::client(
+        Duration::from_secs(10),
+        setup.limits.silence,
+        &setup.source_trust,
+        "media",
+    )
+    .map_err(|e| DmmError::MediaStore(String::new(), e))?;
     let (done, bytes) = (Cell::new(0u64), Cell::new(0u64));
     let handled = || {
         done.set(done.get() + 1);

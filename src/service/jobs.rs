@@ -230,6 +230,38 @@ impl Jobs {
         )
     }
 
+    /// Imports what a follower's wait on its upstream fetched, as a sync job.
+    pub fn start_followed(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        waited: sync::Waited,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        let request = SyncRequest {
+            data_set: None,
+            refresh: false,
+        };
+        self.start(
+            store,
+            JobRequest::Sync(request),
+            Slot::Catalogue,
+            "sync follow",
+            move |store, job| {
+                let outcome = sync::import_waited(store, &waited, job);
+                job.update(|s| match outcome {
+                    Ok(report) => {
+                        s.state = JobState::Succeeded;
+                        s.sync = Some(report);
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "following the upstream: the change was not imported");
+                        s.state = JobState::Failed;
+                        s.error = Some(e.to_string());
+                    }
+                });
+            },
+        )
+    }
+
     /// Starts building a brand's DMM package as a job, or refuses while one of the same
     /// brand is being built.
     pub fn start_dmm(

@@ -72,6 +72,8 @@ pub struct Store {
     meta: engine::Tree,
     path: PathBuf,
     current: RwLock<Arc<Catalogue>>,
+    /// The data version of each commit, for whoever waits on the next one.
+    committed: tokio::sync::watch::Sender<u64>,
     writer: Mutex<()>,
     cache: Arc<packed::BlockCache>,
     providers: providers::ProviderTables,
@@ -191,7 +193,9 @@ impl Store {
         drop_orphans(&db, &manifest)?;
         let id = store_id(&db, &meta)?;
         let catalogue = Catalogue::open(&db, manifest, &cache)?;
+        let (committed, _) = tokio::sync::watch::channel(catalogue.data_version());
         Ok(Store {
+            committed,
             meta,
             cache,
             path: path.into(),
@@ -293,7 +297,16 @@ impl Store {
         self.db.flush()?;
         marker::write(&self.path, manifest.data_version)?;
         *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
+        self.committed.send_replace(manifest.data_version);
         Ok(())
+    }
+
+    /// Waits, up to `wait`, for a data version newer than `since` to be committed; the
+    /// catalogue as of then (newer, or the same at the time-out).
+    pub async fn newer_than(&self, since: u64, wait: std::time::Duration) -> Arc<Catalogue> {
+        let mut versions = self.committed.subscribe();
+        let _ = tokio::time::timeout(wait, versions.wait_for(|&v| v > since)).await;
+        self.catalogue()
     }
 }
 

@@ -12,6 +12,8 @@ pub const DEMO_KEY: &str = "pc_test_demo_key";
 pub struct Served {
     child: Child,
     pub base: String,
+    /// A client that trusts the server's certificate where it serves HTTPS.
+    client: reqwest::blocking::Client,
     pub log: PathBuf,
     /// The store's directory.
     pub data: PathBuf,
@@ -52,6 +54,19 @@ pub fn free_port() -> u16 {
 
 pub fn client() -> reqwest::blocking::Client {
     reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+/// A client that trusts the CA certificates in the PEM file `ca` only.
+pub fn client_trusting(ca: &Path) -> reqwest::blocking::Client {
+    let trust = partscat::outside::tls::Trust {
+        ca_file: Some(ca.to_path_buf()),
+        ..Default::default()
+    };
+    reqwest::blocking::Client::builder()
+        .tls_backend_preconfigured(trust.client_config("test").unwrap())
         .timeout(Duration::from_secs(60))
         .build()
         .unwrap()
@@ -115,6 +130,27 @@ impl Served {
         vars: &[(&str, &str)],
         log: &Path,
     ) -> Served {
+        Served::launch(data, args, vars, log, None)
+    }
+
+    /// `serve` over HTTPS with the certificate and key given, trusted through the CA `ca`.
+    pub fn start_https(
+        data: &Path,
+        args: &[&str],
+        vars: &[(&str, &str)],
+        (cert, key, ca): (&Path, &Path, &Path),
+    ) -> Served {
+        let args = [args, &["--tls-cert", path(cert), "--tls-key", path(key)]].concat();
+        Served::launch(data, &args, vars, &data.with_extension("log"), Some(ca))
+    }
+
+    fn launch(
+        data: &Path,
+        args: &[&str],
+        vars: &[(&str, &str)],
+        log: &Path,
+        https_ca: Option<&Path>,
+    ) -> Served {
         let port = free_port();
         let log = log.to_path_buf();
         let child = Command::new(bin())
@@ -128,9 +164,11 @@ impl Served {
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
+        let scheme = if https_ca.is_some() { "https" } else { "http" };
         let served = Served {
             child,
-            base: format!("http://127.0.0.1:{port}"),
+            base: format!("{scheme}://127.0.0.1:{port}"),
+            client: https_ca.map_or_else(client, client_trusting),
             log,
             data: data.to_path_buf(),
             _dir: None,
@@ -141,9 +179,8 @@ impl Served {
 
     fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(120);
-        let client = client();
         loop {
-            if let Ok(r) = client.get(format!("{}/ready", self.base)).send()
+            if let Ok(r) = self.client.get(format!("{}/ready", self.base)).send()
                 && r.status().as_u16() == 200
             {
                 return;
@@ -161,7 +198,12 @@ impl Served {
 
     /// GET with credentials.
     pub fn get(&self, path: &str) -> Reply {
-        self.fetch(client().get(self.url(path)))
+        self.fetch(self.client.get(self.url(path)))
+    }
+
+    /// GET without credentials.
+    pub fn get_open(&self, path: &str) -> Reply {
+        self.fetch(self.client.get(format!("{}{path}", self.base)))
     }
 
     pub fn fetch(&self, request: reqwest::blocking::RequestBuilder) -> Reply {

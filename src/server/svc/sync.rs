@@ -28,6 +28,8 @@ use crate::store::{Catalogue, Store};
 
 pub struct SyncApi;
 
+// An operation's parameters are its query's: one argument each.
+#[allow(clippy::too_many_arguments)]
 #[OpenApi(tag = "ApiTag::Synchronisation")]
 impl SyncApi {
     /// The change feed: what changed since a data version, as import files.
@@ -40,7 +42,11 @@ impl SyncApi {
     /// Without `since`, the whole data sets (without the `change` column), for a full
     /// refresh. The feed keeps the changes of the last data versions (settings
     /// `change_feed_versions`, `change_feed_days`); a `since` before them answers 410.
-    /// Needs the `sync` scope and a provider that sees every brand.
+    /// With `wait`, a `since` that is this store's data version waits up to that many
+    /// seconds for the next commit and is answered as soon as it comes: a follower learns of
+    /// a change within the moment it is committed instead of polling. Nothing committed by
+    /// then: 204, with the same headers. Needs the `sync` scope and a provider that sees
+    /// every brand.
     #[oai(path = "/svc/changes", method = "get", operation_id = "getChanges")]
     async fn changes(
         &self,
@@ -54,6 +60,9 @@ impl SyncApi {
         /// The data version the caller has reached; absent: the whole data sets.
         #[oai(name = "since")]
         since: Query<Option<u64>>,
+        /// Seconds to wait for a data version newer than `since` (at most 300).
+        #[oai(name = "wait", validator(maximum(value = "300")))]
+        wait: Query<Option<u32>>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
         _provider: Query<String>,
@@ -67,7 +76,16 @@ impl SyncApi {
             ))
             .into());
         }
-        let catalogue = state.store.catalogue();
+        let mut catalogue = state.store.catalogue();
+        if let (Some(since), Some(wait)) = (since.0, wait.0.filter(|&w| w > 0))
+            && since == catalogue.data_version()
+        {
+            let wait = std::time::Duration::from_secs(wait.into());
+            catalogue = state.store.newer_than(since, wait).await;
+            if catalogue.data_version() == since {
+                return Ok(FeedResponse::unchanged(&state.store, &catalogue));
+            }
+        }
         let (now, kept_since) = (catalogue.data_version(), catalogue.changes_complete_since());
         if let Some(since) = since.0
             && (since < kept_since || since > now)
@@ -135,6 +153,17 @@ impl SyncApi {
 pub struct FeedResponse(Response);
 
 impl FeedResponse {
+    /// Nothing newer than the caller's version was committed while it waited.
+    fn unchanged(store: &Store, catalogue: &Catalogue) -> FeedResponse {
+        FeedResponse(
+            Response::builder()
+                .status(StatusCode::NO_CONTENT)
+                .header(VERSION_HEADER, catalogue.data_version().to_string())
+                .header(STORE_HEADER, store.id())
+                .finish(),
+        )
+    }
+
     fn new(
         store: Arc<Store>,
         catalogue: Arc<Catalogue>,
@@ -218,39 +247,51 @@ impl ApiResponse for FeedResponse {
             deprecated: false,
             schema,
         };
+        let headers = || {
+            vec![
+                header(
+                    VERSION_HEADER,
+                    "The data version the feed brings its reader to: the next request's `since`.",
+                    MetaSchemaRef::Inline(Box::new(MetaSchema::new_with_format(
+                        "integer", "int64",
+                    ))),
+                ),
+                header(
+                    STORE_HEADER,
+                    "This store's identity: data versions count within one store's history.",
+                    text(),
+                ),
+            ]
+        };
         MetaResponses {
-            responses: vec![MetaResponse {
-                description: "The feed, streamed: one data set's import file with the `change` column, or a tar of every data set's.",
-                status: Some(200),
-                status_range: None,
-                content: vec![
-                    MetaMediaType {
-                        content_type: "text/csv",
-                        schema: text(),
-                    },
-                    MetaMediaType {
-                        content_type: "application/x-tar",
-                        schema: MetaSchemaRef::Inline(Box::new(MetaSchema {
-                            format: Some("binary"),
-                            ..MetaSchema::new("string")
-                        })),
-                    },
-                ],
-                headers: vec![
-                    header(
-                        VERSION_HEADER,
-                        "The data version the feed brings its reader to: the next request's `since`.",
-                        MetaSchemaRef::Inline(Box::new(MetaSchema::new_with_format(
-                            "integer", "int64",
-                        ))),
-                    ),
-                    header(
-                        STORE_HEADER,
-                        "This store's identity: data versions count within one store's history.",
-                        text(),
-                    ),
-                ],
-            }],
+            responses: vec![
+                MetaResponse {
+                    description: "The feed, streamed: one data set's import file with the `change` column, or a tar of every data set's.",
+                    status: Some(200),
+                    status_range: None,
+                    content: vec![
+                        MetaMediaType {
+                            content_type: "text/csv",
+                            schema: text(),
+                        },
+                        MetaMediaType {
+                            content_type: "application/x-tar",
+                            schema: MetaSchemaRef::Inline(Box::new(MetaSchema {
+                                format: Some("binary"),
+                                ..MetaSchema::new("string")
+                            })),
+                        },
+                    ],
+                    headers: headers(),
+                },
+                MetaResponse {
+                    description: "Nothing newer than `since` was committed within `wait` seconds.",
+                    status: Some(204),
+                    status_range: None,
+                    content: vec![],
+                    headers: headers(),
+                },
+            ],
         }
     }
 

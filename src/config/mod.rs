@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+mod sync;
+use sync::SYNC_SETTINGS;
+pub use sync::SyncSettings;
+
 /// Where the file is looked for when `--config` is not given.
 pub const DEFAULT_CONFIG_FILE: &str = "/etc/partscat/partscat.toml";
 
@@ -95,6 +99,15 @@ pub struct Settings {
     /// neither.
     pub tls_cert: Option<PathBuf>,
     pub tls_key: Option<PathBuf>,
+    /// Without tls_cert and tls_key: HTTPS with a key and a certificate for the machine's
+    /// names and addresses, made on first start and kept in the store's directory.
+    pub tls_self_signed: bool,
+    /// A PEM file of the CA whose certificates followers present: the `sync` scope is then
+    /// admitted only over a connection that presented one it signed (mutual TLS).
+    pub client_ca: Option<PathBuf>,
+    /// Each committed data version's changes are also written here as a delivery (immutable
+    /// files and an index), for a static web server to serve to followers.
+    pub deliveries_dir: Option<PathBuf>,
     /// The path the SOAP and JSON endpoints live under (`{base_url}{soap_prefix}/services/…`).
     pub soap_prefix: String,
     /// The maker's brand in the SOAP and JSON endpoints' names (`{brand_name}ToCatDLB`).
@@ -124,12 +137,16 @@ pub struct MediaSettings {
     pub dir: PathBuf,
     /// Where frames (and images) are fetched from: an `http(s)://` base or a directory.
     pub source: Option<String>,
+    /// Whom HTTPS to the media source trusts (`media_ca_file`, `media_pin_sha256`).
+    pub source_trust: crate::outside::tls::Trust,
     /// Where packages are published: an `http(s)://` endpoint or a directory.
     pub publish_target: Option<String>,
     /// HTTP Basic credentials for an HTTP publish target: the user, and a file holding the
     /// password (its first line).
     pub publish_user: Option<String>,
     pub publish_password_file: Option<PathBuf>,
+    /// Whom HTTPS to the publish target trusts (`publish_ca_file`, `publish_pin_sha256`).
+    pub publish_trust: crate::outside::tls::Trust,
     /// Whether `download360` fetches the brand's images and documents too.
     pub download_images: bool,
     /// A file larger than this is refused, in MiB.
@@ -143,7 +160,9 @@ impl Default for MediaSettings {
         MediaSettings {
             dir: PathBuf::new(),
             source: None,
+            source_trust: Default::default(),
             publish_target: None,
+            publish_trust: Default::default(),
             publish_user: None,
             publish_password_file: None,
             download_images: false,
@@ -151,23 +170,6 @@ impl Default for MediaSettings {
             concurrency: 4,
         }
     }
-}
-
-/// The upstream `syncTecdoc` follows: another partscat's change feed, or a directory of
-/// dated deliveries of import files.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SyncSettings {
-    /// The upstream partscat's base address (`http://central.example.lan:8080`).
-    pub upstream: Option<String>,
-    /// The provider the upstream knows this appliance as (with the `sync` scope).
-    pub provider: Option<String>,
-    pub api_key: Option<String>,
-    /// A file holding the key (its first line), readable by the service only.
-    pub api_key_file: Option<PathBuf>,
-    /// Unattended syncs of every data set, this often; unset: only when asked.
-    pub interval: Option<std::time::Duration>,
-    /// A directory of deliveries, one subdirectory each, named so that they sort by date.
-    pub source_dir: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -194,6 +196,9 @@ impl Default for Settings {
             base_url: None,
             tls_cert: None,
             tls_key: None,
+            tls_self_signed: false,
+            client_ca: None,
+            deliveries_dir: None,
             soap_prefix: "/ws/3.0".into(),
             brand_name: "Parts".into(),
             route_prefix: "svc".into(),
@@ -267,6 +272,13 @@ struct FileLayer {
     base_url: Option<String>,
     tls_cert: Option<PathBuf>,
     tls_key: Option<PathBuf>,
+    tls_self_signed: Option<bool>,
+    client_ca: Option<PathBuf>,
+    deliveries_dir: Option<PathBuf>,
+    media_ca_file: Option<PathBuf>,
+    media_pin_sha256: Option<String>,
+    publish_ca_file: Option<PathBuf>,
+    publish_pin_sha256: Option<String>,
     soap_prefix: Option<String>,
     brand_name: Option<String>,
     route_prefix: Option<String>,
@@ -283,18 +295,8 @@ struct FileLayer {
     media_max_file_mb: Option<u64>,
     media_concurrency: Option<u32>,
     catalogue: Option<CatalogueLayer>,
-    sync: Option<SyncLayer>,
+    sync: Option<toml::Table>,
     limits: Option<toml::Table>,
-}
-
-#[derive(Deserialize, Default)]
-struct SyncLayer {
-    upstream: Option<String>,
-    provider: Option<String>,
-    api_key: Option<String>,
-    api_key_file: Option<PathBuf>,
-    interval: Option<toml::Value>,
-    source_dir: Option<PathBuf>,
 }
 
 #[derive(Deserialize, Default)]
@@ -325,7 +327,7 @@ const fn setting(key: &'static str, env: &'static str, default: &'static str) ->
 }
 
 /// Every setting, in the order of the documented default file.
-pub const SETTINGS: [Setting; 50] = [
+pub const SETTINGS: [Setting; 51] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080"),
     setting("data_dir", "PARTSCAT_DATA", "partscat-data"),
     setting("cache_mb", "PARTSCAT_CACHE_MB", "1024"),
@@ -360,6 +362,12 @@ pub const SETTINGS: [Setting; 50] = [
     setting("base_url", "PARTSCAT_BASE_URL", "the request's Host"),
     setting("tls_cert", "PARTSCAT_TLS_CERT", "none (plain HTTP)"),
     setting("tls_key", "PARTSCAT_TLS_KEY", "none"),
+    setting(
+        "tls_self_signed",
+        "PARTSCAT_TLS_SELF_SIGNED",
+        "false (the packaged file: true)",
+    ),
+    setting("client_ca", "PARTSCAT_CLIENT_CA", "none"),
     setting("soap_prefix", "PARTSCAT_SOAP_PREFIX", "/ws/3.0"),
     setting("brand_name", "PARTSCAT_BRAND_NAME", "Parts"),
     setting("route_prefix", "PARTSCAT_ROUTE_PREFIX", "svc"),
@@ -371,8 +379,15 @@ pub const SETTINGS: [Setting; 50] = [
         "100",
     ),
     setting("change_feed_days", "PARTSCAT_CHANGE_FEED_DAYS", "30"),
+    setting("deliveries_dir", "PARTSCAT_DELIVERIES_DIR", "none"),
     setting("media_dir", "PARTSCAT_MEDIA_DIR", "<data_dir>-media"),
     setting("media_source", "PARTSCAT_MEDIA_SOURCE", "none"),
+    setting(
+        "media_ca_file",
+        "PARTSCAT_MEDIA_CA_FILE",
+        "none (the system's CAs)",
+    ),
+    setting("media_pin_sha256", "PARTSCAT_MEDIA_PIN_SHA256", "none"),
     setting("publish_target", "PARTSCAT_PUBLISH_TARGET", "none"),
     setting("publish_user", "PARTSCAT_PUBLISH_USER", "none"),
     setting(
@@ -380,6 +395,12 @@ pub const SETTINGS: [Setting; 50] = [
         "PARTSCAT_PUBLISH_PASSWORD_FILE",
         "none",
     ),
+    setting(
+        "publish_ca_file",
+        "PARTSCAT_PUBLISH_CA_FILE",
+        "none (the system's CAs)",
+    ),
+    setting("publish_pin_sha256", "PARTSCAT_PUBLISH_PIN_SHA256", "none"),
     setting(
         "media_download_images",
         "PARTSCAT_MEDIA_DOWNLOAD_IMAGES",
@@ -398,16 +419,6 @@ pub const SETTINGS: [Setting; 50] = [
         "PARTSCAT_CATALOGUE_COUNTRIES",
         "none",
     ),
-    setting("sync.upstream", "PARTSCAT_SYNC_UPSTREAM", "none"),
-    setting("sync.provider", "PARTSCAT_SYNC_PROVIDER", "none"),
-    setting("sync.api_key", "PARTSCAT_SYNC_API_KEY", "none"),
-    setting("sync.api_key_file", "PARTSCAT_SYNC_API_KEY_FILE", "none"),
-    setting(
-        "sync.interval",
-        "PARTSCAT_SYNC_INTERVAL",
-        "none (only when asked)",
-    ),
-    setting("sync.source_dir", "PARTSCAT_SYNC_SOURCE_DIR", "none"),
     setting("limits.text_bytes", "PARTSCAT_LIMIT_TEXT_BYTES", "512"),
     setting("limits.number_bytes", "PARTSCAT_LIMIT_NUMBER_BYTES", "64"),
     setting("limits.uri_bytes", "PARTSCAT_LIMIT_URI_BYTES", "2048"),
@@ -426,6 +437,11 @@ pub const SETTINGS: [Setting; 50] = [
     ),
 ];
 
+/// Every setting: the top level's and the tables', then `[sync]`'s.
+pub fn every_setting() -> impl Iterator<Item = &'static Setting> {
+    SETTINGS.iter().chain(SYNC_SETTINGS.iter())
+}
+
 /// The keys of the `[limits]` table.
 const LIMIT_KEYS: [&str; 8] = {
     let mut keys = [""; 8];
@@ -442,8 +458,7 @@ pub const CONFIG_ENV: &str = "PARTSCAT_CONFIG";
 
 /// The keys a config file may hold at its top level.
 fn known_keys() -> Vec<&'static str> {
-    let mut keys: Vec<&str> = SETTINGS
-        .iter()
+    let mut keys: Vec<&str> = every_setting()
         .map(|s| s.key.split('.').next().unwrap_or(s.key))
         .collect();
     keys.dedup();
@@ -452,15 +467,14 @@ fn known_keys() -> Vec<&'static str> {
 
 /// The keys of a table (`catalogue`, `sync`).
 fn known_table_keys(table: &str) -> Vec<&'static str> {
-    SETTINGS
-        .iter()
+    every_setting()
         .filter_map(|s| s.key.strip_prefix(table)?.strip_prefix('.'))
         .collect()
 }
 
 fn known_env() -> Vec<&'static str> {
     std::iter::once(CONFIG_ENV)
-        .chain(SETTINGS.iter().map(|s| s.env))
+        .chain(every_setting().map(|s| s.env))
         .collect()
 }
 
@@ -469,7 +483,7 @@ pub fn settings_help() -> String {
     let mut text = String::from(
         "Settings (config file key, environment variable, default); flags win over variables, variables over the file:\n",
     );
-    for s in &SETTINGS {
+    for s in every_setting() {
         text.push_str(&format!("  {:<26} {:<31} {}\n", s.key, s.env, s.default));
     }
     text.push_str(&format!(
@@ -666,60 +680,12 @@ fn at_least_one(text: &str, what: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("'{text}' is not a number of {what} (1 or more)"))
 }
 
-/// The upstream partscat's base address: `http://host[:port][/path]`. The appliance speaks
-/// plain HTTP on the LAN; an upstream behind TLS is reached through a local proxy.
-fn parse_upstream(text: &str) -> Result<Option<String>, String> {
-    match parse_base_url(text)? {
-        Some(url) if url.starts_with("https://") => Err(format!(
-            "'{url}' is an https:// address; the upstream is reached over plain http:// on the LAN (put a TLS proxy beside this appliance for https)"
-        )),
-        url => Ok(url),
-    }
-}
-
-/// `90` or `90s`, `15m`, `6h`, `1d`; empty: none. At least a minute.
-fn parse_interval(text: &str) -> Result<Option<std::time::Duration>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let (number, unit) = text.split_at(
-        text.find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(text.len()),
-    );
-    let seconds = match unit.trim() {
-        "" | "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        _ => 0,
-    };
-    number
-        .parse::<u64>()
-        .ok()
-        .map(|n| n.saturating_mul(seconds))
-        .filter(|&s| s >= 60)
-        .map(|s| Some(std::time::Duration::from_secs(s)))
-        .ok_or_else(|| {
-            format!("'{text}' is not an interval of a minute or more (90s, 15m, 6h, 1d)")
-        })
-}
-
-/// The `[sync]` settings that contradict each other.
-fn check_sync(sync: &SyncSettings) -> Result<(), String> {
-    if sync.upstream.is_some() && sync.source_dir.is_some() {
-        return Err("upstream and source_dir are both set; name one source".into());
-    }
-    if sync.api_key.is_some() && sync.api_key_file.is_some() {
-        return Err("api_key and api_key_file are both set; give the key one way".into());
-    }
-    if sync.upstream.is_some() && sync.provider.is_none() {
-        return Err("upstream is set without provider: name the provider the upstream knows this appliance as".into());
-    }
-    Ok(())
-}
-
 impl Settings {
+    /// Whether the listeners speak HTTPS (`tls_cert` and `tls_key`, or `tls_self_signed`).
+    pub fn https(&self) -> bool {
+        self.tls_cert.is_some() || self.tls_self_signed
+    }
+
     /// One request's work budget; `None`: no limit.
     pub fn work_budget(&self) -> Option<std::time::Duration> {
         Some(std::time::Duration::from_millis(self.work_budget_ms))
@@ -806,6 +772,44 @@ impl Settings {
         if let Some(v) = env("PARTSCAT_TLS_KEY") {
             settings.tls_key = Some(PathBuf::from(v));
         }
+        if let Some(b) = env_number(&env, "PARTSCAT_TLS_SELF_SIGNED", "true or false")? {
+            settings.tls_self_signed = b;
+        }
+        let path = |name: &str| {
+            env(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        if let Some(p) = path("PARTSCAT_CLIENT_CA") {
+            settings.client_ca = Some(p);
+        }
+        if let Some(p) = path("PARTSCAT_DELIVERIES_DIR") {
+            settings.deliveries_dir = Some(p);
+        }
+        if let Some(p) = path("PARTSCAT_MEDIA_CA_FILE") {
+            settings.media.source_trust.ca_file = Some(p);
+        }
+        if let Some(p) = path("PARTSCAT_PUBLISH_CA_FILE") {
+            settings.media.publish_trust.ca_file = Some(p);
+        }
+        for (name, trust) in [
+            (
+                "PARTSCAT_MEDIA_PIN_SHA256",
+                &mut settings.media.source_trust,
+            ),
+            (
+                "PARTSCAT_PUBLISH_PIN_SHA256",
+                &mut settings.media.publish_trust,
+            ),
+        ] {
+            if let Some(v) = env(name) {
+                trust.pin_sha256 = Some(
+                    crate::outside::tls::Fingerprint::parse(&v)
+                        .map_err(|e| ConfigError::Env(name, e))?,
+                );
+            }
+        }
         if let Some(n) = env_number(&env, "PARTSCAT_IMPORT_WAIT_MS", "a number of milliseconds")? {
             settings.import_wait_ms = n;
         }
@@ -886,27 +890,16 @@ impl Settings {
                 .map(|v| v.trim().to_owned())
                 .filter(|v| !v.is_empty())
         };
-        if let Some(v) = env("PARTSCAT_SYNC_UPSTREAM") {
-            settings.sync.upstream =
-                parse_upstream(&v).map_err(|e| ConfigError::Env("PARTSCAT_SYNC_UPSTREAM", e))?;
+        for setting in &SYNC_SETTINGS {
+            if let Some(v) = env(setting.env) {
+                let key = setting.key.trim_start_matches("sync.");
+                settings
+                    .sync
+                    .set(key, &v)
+                    .map_err(|e| ConfigError::Env(setting.env, e))?;
+            }
         }
-        if let Some(v) = text("PARTSCAT_SYNC_PROVIDER") {
-            settings.sync.provider = Some(v);
-        }
-        if let Some(v) = text("PARTSCAT_SYNC_API_KEY") {
-            settings.sync.api_key = Some(v);
-        }
-        if let Some(v) = text("PARTSCAT_SYNC_API_KEY_FILE") {
-            settings.sync.api_key_file = Some(PathBuf::from(v));
-        }
-        if let Some(v) = env("PARTSCAT_SYNC_INTERVAL") {
-            settings.sync.interval =
-                parse_interval(&v).map_err(|e| ConfigError::Env("PARTSCAT_SYNC_INTERVAL", e))?;
-        }
-        if let Some(v) = text("PARTSCAT_SYNC_SOURCE_DIR") {
-            settings.sync.source_dir = Some(PathBuf::from(v));
-        }
-        check_sync(&settings.sync).map_err(ConfigError::Sync)?;
+        settings.sync.check().map_err(ConfigError::Sync)?;
         for limit in &crate::limits::LIMIT_SETTINGS {
             if let Some(v) = env(limit.env) {
                 settings
@@ -1024,6 +1017,41 @@ impl Settings {
         }
         if let Some(f) = layer.tls_key {
             self.tls_key = Some(f);
+        }
+        if let Some(b) = layer.tls_self_signed {
+            self.tls_self_signed = b;
+        }
+        let path = |p: Option<PathBuf>| p.filter(|p| !p.as_os_str().is_empty());
+        if let Some(p) = path(layer.client_ca) {
+            self.client_ca = Some(p);
+        }
+        if let Some(p) = path(layer.deliveries_dir) {
+            self.deliveries_dir = Some(p);
+        }
+        if let Some(p) = path(layer.media_ca_file) {
+            self.media.source_trust.ca_file = Some(p);
+        }
+        if let Some(p) = path(layer.publish_ca_file) {
+            self.media.publish_trust.ca_file = Some(p);
+        }
+        for (key, pin, trust) in [
+            (
+                "media_pin_sha256",
+                layer.media_pin_sha256,
+                &mut self.media.source_trust,
+            ),
+            (
+                "publish_pin_sha256",
+                layer.publish_pin_sha256,
+                &mut self.media.publish_trust,
+            ),
+        ] {
+            if let Some(pin) = pin.filter(|p| !p.trim().is_empty()) {
+                trust.pin_sha256 = Some(
+                    crate::outside::tls::Fingerprint::parse(&pin)
+                        .map_err(|e| fail(format!("{key}: {e}")))?,
+                );
+            }
         }
         if let Some(items) = layer.trusted_proxies {
             self.trusted_proxies =
@@ -1143,31 +1171,15 @@ impl Settings {
                     .map_err(|e| fail(format!("limits.{key}: {e}")))?;
             }
         }
-        if let Some(sync) = layer.sync {
-            let url =
-                |u: String| parse_upstream(&u).map_err(|e| fail(format!("sync.upstream: {e}")));
-            if let Some(u) = sync.upstream {
-                self.sync.upstream = url(u)?;
-            }
-            if let Some(p) = sync.provider {
-                self.sync.provider = Some(p).filter(|p| !p.trim().is_empty());
-            }
-            if let Some(k) = sync.api_key {
-                self.sync.api_key = Some(k).filter(|k| !k.trim().is_empty());
-            }
-            if let Some(f) = sync.api_key_file {
-                self.sync.api_key_file = Some(f).filter(|f| !f.as_os_str().is_empty());
-            }
-            if let Some(i) = sync.interval {
-                let text = match i {
-                    toml::Value::String(s) => s,
-                    other => other.to_string(),
-                };
-                self.sync.interval =
-                    parse_interval(&text).map_err(|e| fail(format!("sync.interval: {e}")))?;
-            }
-            if let Some(d) = sync.source_dir {
-                self.sync.source_dir = Some(d).filter(|d| !d.as_os_str().is_empty());
+        for (key, value) in layer.sync.unwrap_or_default() {
+            let text = match value {
+                toml::Value::String(s) => s,
+                other => other.to_string(),
+            };
+            if known_table_keys("sync").contains(&key.as_str()) {
+                self.sync
+                    .set(&key, &text)
+                    .map_err(|e| fail(format!("sync.{key}: {e}")))?;
             }
         }
         if self.listen.is_empty() {
@@ -1242,8 +1254,8 @@ mod tests {
 
     #[test]
     fn the_documented_default_file_names_every_setting_and_its_variable() {
-        let text = include_str!("../packaging/partscat.toml");
-        for setting in &SETTINGS {
+        let text = include_str!("../../packaging/partscat.toml");
+        for setting in every_setting() {
             let key = setting.key.rsplit('.').next().unwrap_or(setting.key);
             let set = text
                 .lines()

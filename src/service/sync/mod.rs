@@ -4,6 +4,10 @@
 //! refused or a malformed file leaves the catalogue untouched), then imported as one change
 //! that also records how far the upstream has been followed.
 
+mod indexed;
+
+pub use indexed::{Location, POLL_EVERY};
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,6 +17,7 @@ use crate::import::{
     self, ImportError, ImportFile, ImportMode, ImportReport, ImportType, Progress,
 };
 use crate::limits::Limits;
+use crate::outside::tls::Trust;
 use crate::outside::{self, http};
 use crate::store::{Store, SyncMark};
 
@@ -53,17 +58,30 @@ pub enum Upstream {
         base: String,
         provider: String,
         key: String,
+        trust: Trust,
     },
     /// A directory of deliveries: subdirectories whose names sort by date, each holding
     /// `<type>.csv` files. A name starting with `.` is a delivery still being written.
     Deliveries(PathBuf),
+    /// An upstream's deliveries with their index (`deliveries_dir`), in a folder or served
+    /// over HTTP(S).
+    Indexed(Location),
 }
 
 impl Upstream {
     /// The configured upstream; its key file is read now, so a rotated key needs no restart.
     pub fn configured(settings: &SyncSettings) -> Result<Upstream, SyncError> {
         if let Some(dir) = &settings.source_dir {
+            if dir.join(crate::service::deliveries::INDEX).exists() {
+                return Ok(Upstream::Indexed(Location::Folder(dir.clone())));
+            }
             return Ok(Upstream::Deliveries(dir.clone()));
+        }
+        if let Some(base) = &settings.source_url {
+            return Ok(Upstream::Indexed(Location::Web {
+                base: base.clone(),
+                trust: settings.trust.clone(),
+            }));
         }
         let base = settings.upstream.clone().ok_or(SyncError::NotConfigured)?;
         let provider = settings.provider.clone().ok_or(SyncError::NotConfigured)?;
@@ -84,6 +102,7 @@ impl Upstream {
             base,
             provider,
             key,
+            trust: settings.trust.clone(),
         })
     }
 
@@ -92,6 +111,7 @@ impl Upstream {
         match self {
             Upstream::Feed { base, .. } => base.clone(),
             Upstream::Deliveries(dir) => dir.display().to_string(),
+            Upstream::Indexed(location) => location.describe(),
         }
     }
 }
@@ -162,8 +182,20 @@ pub fn sync(
             base,
             provider,
             key,
-        } => sync_from_feed(store, base, provider, key, request, progress),
+            trust,
+        } => sync_from_feed(
+            store,
+            FeedAddress {
+                base,
+                provider,
+                key,
+                trust,
+            },
+            request,
+            progress,
+        ),
         Upstream::Deliveries(dir) => sync_from_deliveries(store, dir, request, progress),
+        Upstream::Indexed(location) => indexed::sync_from_index(store, location, request, progress),
     }
 }
 
@@ -185,12 +217,11 @@ fn reached_by_all(mark: &SyncMark, data_sets: &[ImportType]) -> Option<u64> {
 
 fn sync_from_feed(
     store: &Store,
-    base: &str,
-    provider: &str,
-    key: &str,
+    address: FeedAddress,
     request: SyncRequest,
     progress: &dyn Progress,
 ) -> Result<SyncReport, SyncError> {
+    let base = address.base;
     let data_sets = request.data_sets();
     let mark = store.catalogue().sync_mark().clone();
     let since = if request.refresh {
@@ -215,17 +246,32 @@ fn sync_from_feed(
     let scratch = store.spill_dir().map_err(ImportError::from)?;
     progress.phase("fetching from the upstream");
     let fetched = fetch_feed(
-        FeedAddress {
-            base,
-            provider,
-            key,
-        },
+        address,
         request.data_set,
         since,
+        None,
         scratch.path(),
         &store.limits(),
         progress,
-    )?;
+    )?
+    .ok_or_else(|| SyncError::Malformed {
+        url: base.to_owned(),
+        detail: "it answered without a feed".into(),
+    })?;
+    import_feed(store, base, &fetched, since, request, progress)
+}
+
+/// Imports a fetched feed as one change, if it is of the store this catalogue follows.
+fn import_feed(
+    store: &Store,
+    base: &str,
+    fetched: &Fetched,
+    since: Option<u64>,
+    request: SyncRequest,
+    progress: &dyn Progress,
+) -> Result<SyncReport, SyncError> {
+    let data_sets = request.data_sets();
+    let mark = store.catalogue().sync_mark().clone();
     let label = feed_label(&fetched.store_id);
     if since.is_some() && mark.upstream != label {
         return Err(SyncError::NeedsRefresh(format!(
@@ -253,6 +299,118 @@ fn sync_from_feed(
     })
 }
 
+/// What a follower's wait on its upstream brought.
+pub enum Followed {
+    /// Nothing newer within the wait.
+    Nothing,
+    /// A feed of what changed, fetched while waiting, to import.
+    Feed(Box<Waited>),
+    /// Something newer, for a sync to take (deliveries).
+    Newer,
+}
+
+/// A feed fetched by a follower and kept in the store's scratch directory.
+pub struct Waited {
+    _scratch: tempfile::TempDir,
+    fetched: Fetched,
+    since: u64,
+    base: String,
+}
+
+/// Waits on `upstream` (up to `wait` on a partscat's feed; one look at a deliveries index)
+/// for a data version newer than the one this catalogue reached. Blocking; takes no slot,
+/// so imports and syncs go on meanwhile. A catalogue that never synchronised from it is
+/// refreshed in full first (`SyncError::NeedsRefresh`).
+pub fn wait_for_upstream(
+    store: &Store,
+    upstream: &Upstream,
+    wait: Duration,
+) -> Result<Followed, SyncError> {
+    let everything = SyncRequest {
+        data_set: None,
+        refresh: false,
+    };
+    match upstream {
+        Upstream::Feed {
+            base,
+            provider,
+            key,
+            trust,
+        } => {
+            let mark = store.catalogue().sync_mark().clone();
+            let since = mark
+                .upstream
+                .starts_with(&feed_label(""))
+                .then(|| reached_by_all(&mark, &everything.data_sets()))
+                .flatten()
+                .ok_or_else(|| {
+                    SyncError::NeedsRefresh(format!("not synchronised from {base} yet"))
+                })?;
+            let scratch = store.spill_dir().map_err(ImportError::from)?;
+            let address = FeedAddress {
+                base,
+                provider,
+                key,
+                trust,
+            };
+            let fetched = fetch_feed(
+                address,
+                None,
+                Some(since),
+                Some(wait),
+                scratch.path(),
+                &store.limits(),
+                &import::Quiet,
+            )?;
+            Ok(match fetched {
+                Some(fetched) => Followed::Feed(Box::new(Waited {
+                    _scratch: scratch,
+                    fetched,
+                    since,
+                    base: base.clone(),
+                })),
+                None => Followed::Nothing,
+            })
+        }
+        Upstream::Indexed(location) => Ok(if indexed::has_newer(store, location)? {
+            Followed::Newer
+        } else {
+            Followed::Nothing
+        }),
+        Upstream::Deliveries(dir) => Err(SyncError::Source(
+            dir.display().to_string(),
+            "a directory of dated deliveries is synchronised at an interval, not followed".into(),
+        )),
+    }
+}
+
+/// Imports what `wait_for_upstream` fetched, as `syncTecdoc` would have.
+pub fn import_waited(
+    store: &Store,
+    waited: &Waited,
+    progress: &dyn Progress,
+) -> Result<SyncReport, SyncError> {
+    let request = SyncRequest {
+        data_set: None,
+        refresh: false,
+    };
+    let mark = store.catalogue().sync_mark().clone();
+    if reached_by_all(&mark, &request.data_sets()) != Some(waited.since) {
+        return Err(SyncError::NeedsRefresh(format!(
+            "the catalogue moved from data version {} of {} while the feed was fetched; the next round takes it from where it is",
+            waited.since, waited.base
+        )));
+    }
+    import_feed(
+        store,
+        &waited.base,
+        &waited.fetched,
+        Some(waited.since),
+        request,
+        progress,
+    )
+}
+
 /// A feed kept whole in the scratch directory.
 struct Fetched {
     dir: PathBuf,
@@ -265,20 +423,25 @@ struct FeedAddress<'a> {
     base: &'a str,
     provider: &'a str,
     key: &'a str,
+    trust: &'a Trust,
 }
 
+/// Fetches the feed into `scratch`; with `wait`, the upstream holds the request until a newer
+/// version is committed, and `None` is its answer that none was.
 fn fetch_feed(
     address: FeedAddress,
     data_set: Option<ImportType>,
     since: Option<u64>,
+    wait: Option<Duration>,
     scratch: &Path,
     limits: &Limits,
     progress: &dyn Progress,
-) -> Result<Fetched, SyncError> {
+) -> Result<Option<Fetched>, SyncError> {
     let FeedAddress {
         base,
         provider,
         key,
+        trust,
     } = address;
     let mut url = format!(
         "{base}/svc/changes?importType={}&provider={}",
@@ -288,6 +451,11 @@ fn fetch_feed(
     if let Some(since) = since {
         url.push_str(&format!("&since={since}"));
     }
+    if let Some(wait) = wait {
+        url.push_str(&format!("&wait={}", wait.as_secs()));
+    }
+    // The upstream is silent while it waits: the read time-out is longer than the wait.
+    let silence = SILENCE + wait.unwrap_or_default();
     let unreachable =
         |e: &dyn std::fmt::Display| SyncError::Unreachable(base.to_owned(), e.to_string());
     let malformed = |detail: String| SyncError::Malformed {
@@ -297,11 +465,14 @@ fn fetch_feed(
     let body = scratch.join("feed");
     let max_bytes = limits.feed_bytes();
     let fetch = async {
-        let client = http::client(CONNECT, SILENCE).map_err(|e| unreachable(&e))?;
+        let client = http::client(CONNECT, silence, trust, "sync").map_err(|e| unreachable(&e))?;
         let mut pace = http::Pace::start(limits);
         let request = client.get(&url).header("X-Api-Key", key);
         let mut response = pace.send(request).await.map_err(|e| unreachable(&e))?;
         let status = response.status().as_u16();
+        if status == 204 && wait.is_some() {
+            return Ok(None);
+        }
         if let Some(why) = http::unfollowed_redirect(&response) {
             return Err(SyncError::Failed {
                 url: base.to_owned(),
@@ -380,17 +551,14 @@ fn fetch_feed(
         }
         out.sync_all()
             .map_err(|e| SyncError::Scratch(e.to_string()))?;
-        Ok((store_id, data_version, is_tar))
+        Ok(Some((store_id, data_version, is_tar)))
     };
     // On the server's runtime where there is one (a job's blocking thread), else on one of
     // its own (the command line).
-    let (store_id, data_version, is_tar) = match tokio::runtime::Handle::try_current() {
-        Ok(handle) => handle.block_on(fetch)?,
-        Err(_) => tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| unreachable(&e))?
-            .block_on(fetch)?,
+    let Some((store_id, data_version, is_tar)) =
+        crate::service::dmm::on_runtime(fetch).map_err(|e| unreachable(&e))??
+    else {
+        return Ok(None);
     };
     let dir = scratch.join("files");
     std::fs::create_dir(&dir).map_err(|e| SyncError::Scratch(e.to_string()))?;
@@ -402,11 +570,11 @@ fn fetch_feed(
         std::fs::rename(&body, dir.join(format!("{}.csv", name.name())))
             .map_err(|e| SyncError::Scratch(e.to_string()))?;
     }
-    Ok(Fetched {
+    Ok(Some(Fetched {
         dir,
         store_id,
         data_version,
-    })
+    }))
 }
 
 /// Why a feed is refused for its size.
