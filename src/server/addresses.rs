@@ -11,9 +11,10 @@ pub fn base_url(settings: &Settings) -> String {
     if let Some(base) = &settings.base_url {
         return base.clone();
     }
+    let scheme = if settings.https() { "https" } else { "http" };
     match settings.listen.first() {
-        Some(address) => format!("http://{}", reachable(*address)),
-        None => "http://localhost".into(),
+        Some(address) => format!("{scheme}://{}", reachable(*address)),
+        None => format!("{scheme}://localhost"),
     }
 }
 

@@ -81,20 +81,21 @@ impl AppState {
 }
 
 /// The OpenAPI service of the `/svc` routes; its document is generated from the code.
-fn openapi() -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openapi::OpenApi, ()> {
     use poem_openapi::{ContactObject, ServerObject};
     OpenApiService::new(svc::api(), "partscat", env!("CARGO_PKG_VERSION"))
         .description(include_str!("openapi_description.md"))
         .contact(ContactObject::new().name("partscat maintainers"))
-        // Relative: the appliance that serves the document, at whatever address it was reached.
-        .server(ServerObject::new("/").description("this appliance"))
+        // `base_url` where set (a proxy's path, https://); else relative: the appliance that
+        // serves the document, at whatever address it was reached.
+        .server(ServerObject::new(base_url.unwrap_or("/")).description("this appliance"))
 }
 
 /// The routes and, from the inside out, what every request passes: one value per query
 /// parameter, authentication and scopes of `/svc` and `/admin`, readiness, the body bound, compression of
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
-    let api = openapi();
+    let api = openapi(state.settings.base_url.as_deref());
     let document = document::Document::new(&api, &state.settings.route_prefix);
     let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()

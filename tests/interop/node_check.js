@@ -5,6 +5,7 @@
 //
 // Usage: node node_check.js BASE_URL PROVIDER KEY
 const http = require('http');
+const https = require('https');
 const soap = require('soap');
 
 const [base, provider, key] = process.argv.slice(2);
@@ -147,13 +148,17 @@ const args = (style, fields) => (style === 'DLW' ? { arg0: fields } : fields);
   check(String(refused.status) === '400', `25 hours refused (${refused.statusText})`);
 
   // An address grant admits a client bound to 127.0.0.2 without a key.
-  const from2 = { httpAgent: new http.Agent({ localAddress: '127.0.0.2' }) };
+  const from = (localAddress) => ({
+    httpAgent: new http.Agent({ localAddress }),
+    httpsAgent: new https.Agent({ localAddress }),
+  });
+  const from2 = from('127.0.0.2');
   const keyless = await client('DLB', null);
   const [granted] = await dlb.addDynamicAddressAsync({ provider, address: '127.0.0.2' });
   check(String(granted.status) === '200', `grant for 127.0.0.2 (${granted.statusText})`);
   const [admitted] = await keyless.getBrandsAsync({ provider }, from2);
   check(String(admitted.status) === '200', `127.0.0.2 admitted by its grant (${admitted.statusText})`);
-  const from3 = { httpAgent: new http.Agent({ localAddress: '127.0.0.3' }) };
+  const from3 = from('127.0.0.3');
   const [other] = await keyless.getBrandsAsync({ provider }, from3);
   check(String(other.status) === '401', `127.0.0.3 not admitted (${other.status})`);
 

@@ -181,6 +181,7 @@ class FromAddress(requests.adapters.HTTPAdapter):
 def session_from(address):
     s = requests.Session()
     s.mount("http://", FromAddress(address))
+    s.mount("https://", FromAddress(address))
     return s
 
 

@@ -76,7 +76,12 @@ fn endpoint_address(state: &AppState, req: &Request, names: &ServiceName) -> Str
                 .map(str::to_owned)
                 .or_else(|| state.settings.listen.first().map(|a| a.to_string()))
                 .unwrap_or_else(|| "localhost".into());
-            format!("http://{host}")
+            let scheme = if state.settings.https() {
+                "https"
+            } else {
+                "http"
+            };
+            format!("{scheme}://{host}")
         }
     };
     format!(
