@@ -6,80 +6,16 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::pki::{NOW, Pki};
 use common::server::{DEMO_KEY, Served, free_port, terminate};
 use common::{check, path, text};
-use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
-
-/// The certificates of the test: a private CA and what it signed, written as PEM files.
-struct Pki {
-    dir: PathBuf,
-}
-
-impl Pki {
-    fn file(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
-    }
-
-    /// A CA, written as `<name>.pem`; its issuer for signing.
-    fn ca(&self, name: &str) -> Issuer<'static, KeyPair> {
-        let key = KeyPair::generate().unwrap();
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, name);
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        let certificate = params.self_signed(&key).unwrap();
-        std::fs::write(self.file(&format!("{name}.pem")), certificate.pem()).unwrap();
-        Issuer::new(params, key)
-    }
-
-    /// A certificate for `names` signed by `issuer`, valid `from`..`until` (years), as
-    /// `<name>.pem` and `<name>.key` (mode 0600).
-    fn leaf(
-        &self,
-        name: &str,
-        names: &[&str],
-        issuer: &Issuer<'_, KeyPair>,
-        (from, until): (i32, i32),
-    ) {
-        let key = KeyPair::generate().unwrap();
-        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let mut params = CertificateParams::new(names).unwrap();
-        params
-            .distinguished_name
-            .push(rcgen::DnType::CommonName, name);
-        params.not_before = rcgen::date_time_ymd(from, 1, 1);
-        params.not_after = rcgen::date_time_ymd(until, 1, 1);
-        let certificate = params.signed_by(&key, issuer).unwrap();
-        std::fs::write(self.file(&format!("{name}.pem")), certificate.pem()).unwrap();
-        let key_file = self.file(&format!("{name}.key"));
-        std::fs::write(&key_file, key.serialize_pem()).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
-    }
-
-    fn fingerprint(&self, name: &str) -> String {
-        let o = Command::new("openssl")
-            .args(["x509", "-noout", "-fingerprint", "-sha256", "-in"])
-            .arg(self.file(&format!("{name}.pem")))
-            .output()
-            .unwrap();
-        let line = String::from_utf8_lossy(&o.stdout).trim().to_owned();
-        line.rsplit('=').next().unwrap().to_owned()
-    }
-}
-
-const NOW: (i32, i32) = (2020, 2099);
 
 fn pki(dir: &Path) -> Pki {
-    let pki = Pki {
-        dir: dir.join("pki"),
-    };
-    std::fs::create_dir_all(&pki.dir).unwrap();
+    let pki = Pki::new(dir);
     let ca = pki.ca("ca");
     pki.leaf("server", &["127.0.0.1", "localhost"], &ca, NOW);
     pki.leaf("expired", &["127.0.0.1", "localhost"], &ca, (2020, 2021));

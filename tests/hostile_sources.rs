@@ -836,3 +836,81 @@ fn a_restore_takes_only_partscats_own_trees_and_leaves_nothing_when_refused() {
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(check(&restored).1, check(&store).1);
 }
+
+/// Deliveries as an upstream writes them (`partscat deliveries`), tampered with: a file that
+/// is not what the index says, an index that names a path outside, an index too large. Each
+/// is refused by name, and the follower's catalogue stays as it was.
+#[test]
+fn tampered_deliveries_are_refused_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (upstream, follower, deliveries) = (
+        dir.path().join("up"),
+        dir.path().join("down"),
+        dir.path().join("deliveries"),
+    );
+    demo_store(&upstream);
+    let o = partscat(
+        &[
+            "deliveries",
+            "--data",
+            path(&upstream),
+            "--out",
+            path(&deliveries),
+        ],
+        &[],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("the whole data sets"), "{}", text(&o));
+    let before = demo_store(&follower);
+    let sync = || {
+        partscat(
+            &["sync", "--refresh", "--data", path(&follower)],
+            &[("PARTSCAT_SYNC_SOURCE_DIR", path(&deliveries))],
+        )
+    };
+
+    // A file changed after the index named it.
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(deliveries.join("index.json")).unwrap()).unwrap();
+    let full = index["full"]["name"].as_str().unwrap().to_owned();
+    let prices = deliveries.join(&full).join("prices.csv");
+    let original = std::fs::read(&prices).unwrap();
+    let mut tampered = original.clone();
+    tampered.extend_from_slice(b"1,0 986 A45 240,list,EUR,0.01,2026-01-01\n");
+    std::fs::write(&prices, &tampered).unwrap();
+    let o = sync();
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("SHA-256") && text(&o).contains("prices.csv"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(check(&follower).1, before);
+    std::fs::write(&prices, &original).unwrap();
+
+    // An index naming a delivery outside the folder.
+    let mut outside = index.clone();
+    outside["full"]["name"] = json!("../up");
+    std::fs::write(deliveries.join("index.json"), outside.to_string()).unwrap();
+    let o = sync();
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("not a plain directory name"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(check(&follower).1, before);
+
+    // An index over its bound.
+    std::fs::write(deliveries.join("index.json"), vec![b' '; 2 << 20]).unwrap();
+    let o = sync();
+    assert!(!o.status.success());
+    assert!(text(&o).contains("index.json is over"), "{}", text(&o));
+    assert_eq!(check(&follower).1, before);
+
+    // As written, it is taken: the follower ends with the upstream's catalogue.
+    std::fs::write(deliveries.join("index.json"), index.to_string()).unwrap();
+    let o = sync();
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(check(&follower).1, check(&upstream).1);
+}

@@ -230,3 +230,107 @@ fn every_listen_address_serves_https_with_a_certificate_renewed_in_place() {
     });
     assert_eq!(ready_status(d, &base), "200");
 }
+
+/// Requests in flight while the certificate is renewed: a keep-alive client and one that
+/// opens a new connection for each request, both trusting the CA that signed the old and
+/// the new certificate. None fails; new connections get the new certificate.
+#[test]
+fn a_certificate_renewed_under_load_fails_no_request() {
+    use common::pki::{NOW, Pki};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pki = Pki::new(d);
+    let ca = pki.ca("ca");
+    pki.leaf("first", &["127.0.0.1"], &ca, NOW);
+    pki.leaf("renewed", &["127.0.0.1"], &ca, NOW);
+    for (from, to) in [("first.pem", "cert.pem"), ("first.key", "key.pem")] {
+        std::fs::copy(pki.file(from), d.join(to)).unwrap();
+    }
+    let port = free_port();
+    let server = Running(
+        serve(d, port)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let url = format!(
+        "https://127.0.0.1:{port}/svc/getArticlesByKtype/10219?provider=demo&api_key={DEMO_KEY}"
+    );
+    let keep_alive = common::server::client_trusting(&pki.file("ca.pem"));
+    until("the HTTPS server's readiness", || {
+        keep_alive
+            .get(format!("https://127.0.0.1:{port}/ready"))
+            .send()
+            .is_ok_and(|r| r.status() == 200)
+    });
+
+    let (stop, failed, done) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicU64::new(0)),
+        Arc::new(AtomicU64::new(0)),
+    );
+    let workers: Vec<_> = [false, true]
+        .into_iter()
+        .map(|new_connections| {
+            let (stop, failed, done, url) =
+                (stop.clone(), failed.clone(), done.clone(), url.clone());
+            let ca = pki.file("ca.pem");
+            std::thread::spawn(move || {
+                let mut client = common::server::client_trusting(&ca);
+                // At most 20,000 requests each: the loop ends by itself.
+                for _ in 0..20_000 {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if new_connections {
+                        client = common::server::client_trusting(&ca);
+                    }
+                    let answered = client
+                        .get(&url)
+                        .send()
+                        .is_ok_and(|r| r.status() == 200 && r.bytes().is_ok());
+                    if !answered {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+
+    until("requests before the renewal", || {
+        done.load(Ordering::Relaxed) >= 100
+    });
+    for (from, to) in [("renewed.pem", "cert.pem"), ("renewed.key", "key.pem")] {
+        std::fs::copy(pki.file(from), d.join(to)).unwrap();
+    }
+    let renewed = pki.fingerprint("renewed");
+    assert!(
+        Command::new("kill")
+            .args(["-HUP", &server.0.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    until("the renewed certificate", || {
+        presented(port, "-tls1_3").is_some_and(|f| f.ends_with(&renewed))
+    });
+    let at_renewal = done.load(Ordering::Relaxed);
+    until("requests after the renewal", || {
+        done.load(Ordering::Relaxed) >= at_renewal + 100
+    });
+    stop.store(true, Ordering::Relaxed);
+    for worker in workers {
+        worker.join().unwrap();
+    }
+    assert_eq!(
+        failed.load(Ordering::Relaxed),
+        0,
+        "of {} requests",
+        done.load(Ordering::Relaxed)
+    );
+}
