@@ -172,6 +172,21 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for TlsConnection<IO> {
         Pin::new(stream).poll_write(cx, buf)
     }
 
+    /// Headers and body in one TLS record where they fit, as plain HTTP writes them in one
+    /// system call.
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let stream = ready!(self.get_mut().stream(cx))?;
+        Pin::new(stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let stream = ready!(self.get_mut().stream(cx))?;
         Pin::new(stream).poll_flush(cx)
