@@ -226,8 +226,9 @@ def main():
             print(f"from {source}:")
             print(f"  commit to the last follower serving it: median {sorted(latencies)[len(latencies) // 2]:.2f} s,"
                   f" max {max(latencies):.2f} s ({', '.join(f'{l:.2f}' for l in latencies)})")
-            print(f"  upstream CPU per follower: {cpu * 1000:.1f} ms over {elapsed:.0f} s"
-                  f" ({cpu * 1000 * 60 / elapsed:.1f} ms a minute)")
+            total = cpu * options.followers
+            print(f"  upstream CPU over {elapsed:.0f} s: {total * 1000:.0f} ms in all (its imports and"
+                  f" deliveries too), {cpu * 1000:.1f} ms per follower")
     finally:
         for p in processes:
             p.stop()
