@@ -212,6 +212,7 @@ fn every_listen_address_serves_https_with_a_certificate_renewed_in_place() {
     assert_eq!(presented(port, "-tls1_3").as_deref(), Some(first.as_str()));
     assert_eq!(presented(port, "-tls1_2").as_deref(), Some(first.as_str()));
     assert_eq!(presented(port, "-tls1_1"), None);
+    assert_eq!(presented(port, "-tls1"), None);
 
     // A renewed certificate: on SIGHUP the next handshakes get it, no restart.
     certificate(d, "renewed");
