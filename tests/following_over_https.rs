@@ -7,11 +7,12 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::nginx::Nginx;
 use common::pki::{NOW, Pki};
-use common::server::{DEMO_KEY, Served, free_port, terminate};
+use common::server::{DEMO_KEY, Served, free_port};
 use common::{check, path, text};
 
 fn pki(dir: &Path) -> Pki {
@@ -95,46 +96,6 @@ fn following(s: &Served) -> Option<u64> {
     s.get_open("/ready").json()["following"]["data_version"].as_u64()
 }
 
-/// nginx serving `root` over HTTPS on `port`, one process, its files in `dir`.
-struct Nginx(Child);
-
-impl Nginx {
-    fn start(dir: &Path, port: u16, pki: &Pki, root: &Path) -> Nginx {
-        let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"]
-            .into_iter()
-            .find(|p| Path::new(p).exists())
-            .expect("nginx is not installed (apt-get install nginx; .ci/run installs it)");
-        let work = dir.join("nginx");
-        std::fs::create_dir_all(work.join("tmp")).unwrap();
-        let conf = format!(
-            "daemon off;\nmaster_process off;\npid {w}/nginx.pid;\nerror_log {w}/error.log;\nevents {{}}\nhttp {{\n  access_log off;\n  client_body_temp_path {w}/tmp;\n  proxy_temp_path {w}/tmp;\n  fastcgi_temp_path {w}/tmp;\n  uwsgi_temp_path {w}/tmp;\n  scgi_temp_path {w}/tmp;\n  types {{ application/json json; text/csv csv; }}\n  server {{\n    listen 127.0.0.1:{port} ssl;\n    ssl_certificate {cert};\n    ssl_certificate_key {key};\n    location /deliveries/ {{ alias {root}/; }}\n  }}\n}}\n",
-            w = work.display(),
-            cert = pki.file("server.pem").display(),
-            key = pki.file("server.key").display(),
-            root = root.display(),
-        );
-        std::fs::write(work.join("nginx.conf"), conf).unwrap();
-        let child = Command::new(nginx)
-            .arg("-p")
-            .arg(&work)
-            .arg("-e")
-            .arg(work.join("error.log"))
-            .arg("-c")
-            .arg(work.join("nginx.conf"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        Nginx(child)
-    }
-}
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        terminate(&mut self.0);
-    }
-}
-
 fn import_price(up: &Served, amount: &str) {
     let inbox = up.data.with_file_name("up-inbox");
     let name = format!("price-{amount}.csv");
@@ -161,7 +122,7 @@ fn a_change_reaches_followers_over_https_directly_pinned_and_through_nginx() {
         deliveries.join("index.json").exists()
     });
     let nginx_port = free_port();
-    let _nginx = Nginx::start(d, nginx_port, &pki, &deliveries);
+    let _nginx = Nginx::start(d, nginx_port, &pki, ("/deliveries/", &deliveries));
 
     let mut direct = of_feed(&up, &pki);
     direct.push(("PARTSCAT_SYNC_CA_FILE", path(&pki.file("ca.pem")).into()));

@@ -793,3 +793,72 @@ fn kill_9_while_frames_arrive_and_while_the_package_is_published() {
     );
     assert_eq!(present, 240);
 }
+
+/// A media source over HTTPS, served by nginx: trusted through its private CA
+/// (`media_ca_file`), refused by name without it.
+#[test]
+fn frames_come_over_https_from_a_source_trusted_by_its_ca() {
+    use common::nginx::Nginx;
+    use common::pki::{NOW, Pki};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let source = d.join("source");
+    for uri in frames_of(2) {
+        let file = source.join(&uri);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, frame_content(&uri)).unwrap();
+    }
+    let pki = Pki::new(d);
+    let ca = pki.ca("ca");
+    pki.leaf("server", &["127.0.0.1"], &ca, NOW);
+    let port = common::server::free_port();
+    let _nginx = Nginx::start(d, port, &pki, ("/media/", &source));
+    let data = d.join("data");
+    assert!(
+        common::import(
+            &data,
+            &[concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo")]
+        )
+        .0
+    );
+    let dmm = |trust: &[(&str, &Path)]| {
+        let mut cmd = std::process::Command::new(common::bin());
+        cmd.args([
+            "dmm",
+            "--data",
+            path(&data),
+            "--brand",
+            "2",
+            "--download360",
+        ])
+        .env_remove("PARTSCAT_DATA")
+        .env("PARTSCAT_ADMIN_SOCKET", "")
+        .env("PARTSCAT_MEDIA_DIR", d.join("media"))
+        .env(
+            "PARTSCAT_MEDIA_SOURCE",
+            format!("https://127.0.0.1:{port}/media"),
+        );
+        for (k, v) in trust {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    // Until nginx listens, the source cannot be reached; then the CA is what matters.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let refused = loop {
+        let o = dmm(&[]);
+        if text(&o).contains("issuer is not trusted") {
+            break o;
+        }
+        assert!(std::time::Instant::now() < deadline, "{}", text(&o));
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert!(
+        text(&refused).contains("0 downloaded"),
+        "{}",
+        text(&refused)
+    );
+    let o = dmm(&[("PARTSCAT_MEDIA_CA_FILE", &pki.file("ca.pem"))]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("264 downloaded, 0 not"), "{}", text(&o));
+}

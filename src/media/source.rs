@@ -253,10 +253,10 @@ async fn download(
             .header("Range", format!("bytes={have}-"))
             .header("If-Range", validator.trim());
     }
-    let mut response = pace
-        .send(request)
-        .await
-        .map_err(|e| passing(format!("the source did not answer: {e}")))?;
+    let mut response = pace.send(request).await.map_err(|e| match e {
+        http::TransferError::Refused(why) => lasting(format!("the source: {why}")),
+        e => passing(format!("the source did not answer: {e}")),
+    })?;
     if let Some(why) = http::unfollowed_redirect(&response) {
         return Err(lasting(format!("the source refused: {why}")));
     }

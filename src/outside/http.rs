@@ -84,6 +84,10 @@ pub enum TransferError {
     TooSlow(String),
     #[error("{0}")]
     Broken(String),
+    /// The server's certificate was refused (or this side's by the server): trying again
+    /// changes nothing.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The clock of one transfer: its deadline, and the minimum rate over each window.
@@ -111,7 +115,10 @@ impl Pace {
         tokio::time::timeout_at(self.deadline, request.send())
             .await
             .map_err(|_| TransferError::Deadline(self.deadline_s))?
-            .map_err(|e| TransferError::Broken(failure(&e)))
+            .map_err(|e| match tls::refusal(&e) {
+                Some(why) => TransferError::Refused(why),
+                None => TransferError::Broken(with_causes(&e)),
+            })
     }
 
     /// The next piece of `response`'s body (`None` at its end), within the deadline and

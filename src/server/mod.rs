@@ -279,7 +279,17 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
         tokio::spawn(sync_every(state.clone(), interval));
     }
     if state.settings.sync.follow {
-        tokio::spawn(follow_upstream(state.clone()));
+        let ready = state.clone();
+        tokio::spawn(crate::service::sync::follow(
+            state.jobs.clone(),
+            state.store.clone(),
+            state.settings.sync.clone(),
+            async move {
+                while !ready.is_ready() {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+        ));
     }
     if let Some(dir) = state.settings.deliveries_dir.clone() {
         tokio::spawn(crate::service::deliveries::deliver_each_commit(
@@ -373,82 +383,6 @@ async fn sync_every(state: Arc<AppState>, interval: Duration) {
             }
             Err(e) => tracing::info!(reason = %e, "unattended sync skipped"),
         }
-    }
-}
-
-/// Follows the upstream continuously (`[sync] follow`): waits on its feed (or looks at its
-/// deliveries' index every `POLL_EVERY`) and imports each change as it comes. A catalogue
-/// not yet synchronised from it is refreshed in full first; a failure is retried after a
-/// pause that grows to a minute.
-async fn follow_upstream(state: Arc<AppState>) {
-    use crate::service::sync::{self, Followed, SyncError, SyncRequest, Upstream};
-    const FIRST_PAUSE: Duration = Duration::from_secs(2);
-    // The demo catalogue, where one is loading, goes first: the store takes one change at a
-    // time.
-    while !state.is_ready() {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let mut pause = FIRST_PAUSE;
-    loop {
-        let outcome = match Upstream::configured(&state.settings.sync) {
-            Ok(upstream) => {
-                let (store, wait) = (state.store.clone(), state.settings.sync.follow_wait);
-                let looked = upstream.clone();
-                let waited = tokio::task::spawn_blocking(move || {
-                    sync::wait_for_upstream(&store, &looked, wait)
-                })
-                .await
-                .unwrap_or_else(|e| Err(SyncError::Scratch(e.to_string())));
-                let started = |refresh: bool| {
-                    let request = SyncRequest {
-                        data_set: None,
-                        refresh,
-                    };
-                    state
-                        .jobs
-                        .start_sync(&state.store, upstream.clone(), request, "sync follow")
-                };
-                match waited {
-                    Ok(Followed::Nothing) => {
-                        if matches!(upstream, Upstream::Indexed(_)) {
-                            tokio::time::sleep(sync::POLL_EVERY).await;
-                        }
-                        Ok(())
-                    }
-                    Ok(Followed::Feed(waited)) => {
-                        finish(state.jobs.start_followed(&state.store, *waited)).await
-                    }
-                    Ok(Followed::Newer) => finish(started(false)).await,
-                    Err(SyncError::NeedsRefresh(_)) => finish(started(true)).await,
-                    Err(e) => Err(e.to_string()),
-                }
-            }
-            Err(e) => Err(e.to_string()),
-        };
-        match outcome {
-            Ok(()) => pause = FIRST_PAUSE,
-            Err(e) => {
-                tracing::warn!(error = %e, retry_in_s = pause.as_secs(), "following the upstream");
-                tokio::time::sleep(pause).await;
-                pause = (pause * 2).min(Duration::from_secs(60));
-            }
-        }
-    }
-}
-
-/// Waits for a started job; its failure as an error.
-async fn finish(
-    started: Result<
-        (Arc<crate::service::jobs::Job>, tokio::task::JoinHandle<()>),
-        crate::service::ServiceError,
-    >,
-) -> Result<(), String> {
-    let (job, task) = started.map_err(|e| e.to_string())?;
-    let _ = task.await;
-    let status = job.snapshot();
-    match status.error {
-        Some(e) => Err(e),
-        None => Ok(()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the integration tests share: the real binary, run as a user would run it.
 #![allow(dead_code)]
 
+pub mod nginx;
 pub mod pki;
 pub mod server;
 

@@ -4,8 +4,10 @@
 //! refused or a malformed file leaves the catalogue untouched), then imported as one change
 //! that also records how far the upstream has been followed.
 
+mod follow;
 mod indexed;
 
+pub use follow::follow;
 pub use indexed::{Location, POLL_EVERY};
 
 use std::io::Read;
