@@ -393,3 +393,48 @@ fn a_replace_from_the_command_line_withdraws_rows_and_says_how_many() {
     assert!(!o.status.success());
     assert!(text(&o).contains("merge, replace"), "{}", text(&o));
 }
+
+/// `gen --links-per-article N`: the link-heavy shape of real fitment data. Every plain
+/// article fits exactly N vehicles with rows as short as a fitment file's, and the catalogue
+/// imports and checks like the default shape.
+#[test]
+fn the_link_heavy_shape_imports_and_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (files, store) = (dir.path().join("csv"), dir.path().join("store"));
+    let o = common::partscat(&[
+        "gen",
+        "--articles",
+        "3000",
+        "--links-per-article",
+        "8",
+        "--out",
+        common::path(&files),
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let links = std::fs::read_to_string(files.join("links.csv")).unwrap();
+    let mut per_article: std::collections::HashMap<(String, String), usize> = Default::default();
+    let mut short = 0;
+    for row in links.lines().skip(1) {
+        let fields: Vec<&str> = row.split(',').collect();
+        *per_article
+            .entry((fields[0].to_owned(), fields[1].to_owned()))
+            .or_default() += 1;
+        short += usize::from(fields[3].is_empty() && fields[4].is_empty());
+    }
+    assert!(per_article.len() >= 3000, "{}", per_article.len());
+    assert!(per_article.values().all(|&n| n == 8), "{per_article:?}");
+    assert_eq!(short, links.lines().count() - 1);
+    assert!(common::import(&store, &[common::path(&files)]).0);
+    assert!(common::check(&store).0);
+    // Without the option, the default shape as before.
+    let o = common::partscat(&[
+        "gen",
+        "--articles",
+        "3000",
+        "--links-per-article",
+        "0",
+        "--out",
+        common::path(&dir.path().join("none")),
+    ]);
+    assert!(!o.status.success());
+}

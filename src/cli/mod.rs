@@ -221,6 +221,10 @@ enum Command {
         /// Seed: the same seed and size give the same files.
         #[arg(long, default_value_t = generate::DEMO_SEED)]
         seed: u64,
+        /// Link-heavy, as real fitment data: each article fits exactly N vehicles, its link
+        /// rows as short as a fitment file's.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+        links_per_article: Option<u32>,
     },
 }
 
@@ -419,9 +423,11 @@ fn run(command: Command) -> Result<ExitCode, String> {
             articles,
             out,
             seed,
+            links_per_article,
         } => {
             init_logging("info", LogFormat::Text);
-            let summary = generate::generate(articles, seed, &out)
+            let shape = generate::Shape { links_per_article };
+            let summary = generate::generate_shaped(articles, seed, shape, &out)
                 .map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
                 "wrote {} articles and {} vehicles to {}",

@@ -104,8 +104,27 @@ struct Article {
     ktypes: Vec<usize>,
 }
 
+/// The shape of a generated catalogue beyond its size.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shape {
+    /// Link-heavy, as real fitment data is: each plain article fits exactly this many
+    /// vehicles, its link rows as short as a fitment file's (no position, quantity or note).
+    /// `None`: 3 to 7 vehicles, with positions and quantities.
+    pub links_per_article: Option<u32>,
+}
+
 /// Writes a catalogue of `articles` articles into `out` (created if missing).
 pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> {
+    generate_shaped(articles, seed, Shape::default(), out)
+}
+
+/// `generate`, in the given shape.
+pub fn generate_shaped(
+    articles: usize,
+    seed: u64,
+    shape: Shape,
+    out: &Path,
+) -> csv::Result<Summary> {
     std::fs::create_dir_all(out)?;
     let mut f = Files {
         brands: writer(out, ImportType::Brands)?,
@@ -139,7 +158,12 @@ pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> 
         f.genarts
             .write_record([g.id.to_string().as_str(), g.name])?;
     }
-    let vehicles = write_vehicles(&mut f, &mut rng, (articles / 10).max(300))?;
+    let fits = shape.links_per_article.map(|n| n as usize);
+    let vehicles = write_vehicles(
+        &mut f,
+        &mut rng,
+        (articles / 10).max(300).max(fits.unwrap_or(0) * 2),
+    )?;
     summary.vehicles = vehicles.len() as u64;
 
     let mut maker = ArticleMaker {
@@ -147,6 +171,7 @@ pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> 
         used: HashSet::new(),
         last_of_genart: Vec::new(),
         last_of_brand: Vec::new(),
+        fits,
     };
     let mut made = 0;
     while made < articles {
@@ -163,7 +188,7 @@ pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> 
                     break g;
                 }
             };
-            let ktypes = maker.pick_vehicles(&vehicles, 3, 7);
+            let ktypes = maker.vehicles_fitted(&vehicles, 3, 7);
             maker.article(&mut f, genart, ktypes, &vehicles)?;
             1
         };
@@ -250,6 +275,9 @@ struct ArticleMaker {
     last_of_genart: Vec<(u32, String)>,
     /// The latest article of each brand, for internal cross-references.
     last_of_brand: Vec<(u32, String)>,
+    /// Each article fits exactly this many vehicles, its link rows without position and
+    /// quantity (`Shape::links_per_article`).
+    fits: Option<usize>,
 }
 
 /// A genart of the table by id; the kit builders name ids the table holds.
@@ -280,6 +308,27 @@ impl ArticleMaker {
     fn pick_vehicles(&mut self, vehicles: &[Vehicle], low: u64, high: u64) -> Vec<usize> {
         let mut picked = Vec::new();
         for _ in 0..self.rng.between(low, high) {
+            let v = self.rng.below(vehicles.len() as u64) as usize;
+            if !picked.contains(&v) {
+                picked.push(v);
+            }
+        }
+        picked
+    }
+
+    /// The vehicles an article fits: `low` to `high` of them, or exactly as many as the
+    /// shape says.
+    fn vehicles_fitted(&mut self, vehicles: &[Vehicle], low: u64, high: u64) -> Vec<usize> {
+        match self.fits {
+            Some(n) => self.pick_exactly(vehicles, n),
+            None => self.pick_vehicles(vehicles, low, high),
+        }
+    }
+
+    /// `n` different vehicles (there are at least twice as many).
+    fn pick_exactly(&mut self, vehicles: &[Vehicle], n: usize) -> Vec<usize> {
+        let mut picked = Vec::with_capacity(n);
+        while picked.len() < n.min(vehicles.len()) {
             let v = self.rng.below(vehicles.len() as u64) as usize;
             if !picked.contains(&v) {
                 picked.push(v);
@@ -377,8 +426,13 @@ impl ArticleMaker {
             } else {
                 "1"
             };
+            let (position, quantity) = if self.fits.is_some() {
+                ("", "")
+            } else {
+                (g.position, quantity)
+            };
             f.links
-                .write_record([&b, r, vehicles[v].ktype.as_str(), g.position, quantity, ""])?;
+                .write_record([&b, r, vehicles[v].ktype.as_str(), position, quantity, ""])?;
         }
         if !kit {
             let list = g.price_cents as u64 * self.rng.between(60, 160) / 100;
@@ -501,7 +555,7 @@ impl ArticleMaker {
 
     /// An exhaust system: five component articles and the kit made of them, for 1 to 4 vehicles.
     fn exhaust_system(&mut self, f: &mut Files, vehicles: &[Vehicle]) -> csv::Result<usize> {
-        let ktypes = self.pick_vehicles(vehicles, 1, 4);
+        let ktypes = self.vehicles_fitted(vehicles, 1, 4);
         let mut parts = Vec::new();
         for id in EXHAUST_PARTS {
             parts.push(self.article(f, genart(id)?, ktypes.clone(), vehicles)?);
@@ -520,7 +574,7 @@ impl ArticleMaker {
 
     /// A brake set: two discs and a pad set.
     fn brake_set(&mut self, f: &mut Files, vehicles: &[Vehicle]) -> csv::Result<usize> {
-        let ktypes = self.pick_vehicles(vehicles, 1, 4);
+        let ktypes = self.vehicles_fitted(vehicles, 1, 4);
         let parts = [
             self.article(f, genart(BRAKE_DISC)?, ktypes.clone(), vehicles)?,
             self.article(f, genart(BRAKE_PADS)?, ktypes.clone(), vehicles)?,
