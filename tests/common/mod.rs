@@ -12,12 +12,53 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_partscat"))
 }
 
+/// The longest one command of a test may run: past it, it is killed and the test fails
+/// naming it, so a hang (the store engine's, once) stops the test instead of CI.
+pub const COMMAND_BOUND: std::time::Duration = std::time::Duration::from_secs(300);
+
 pub fn partscat(args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .env_remove("PARTSCAT_DATA")
-        .output()
-        .expect("partscat runs")
+    let mut cmd = Command::new(bin());
+    cmd.args(args).env_remove("PARTSCAT_DATA");
+    bounded(cmd)
+}
+
+/// Runs `cmd` to its end, within `COMMAND_BOUND`.
+pub fn bounded(mut cmd: Command) -> Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("partscat runs");
+    // Read as it comes, so a full pipe never stalls the command.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > COMMAND_BOUND {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} ran over {COMMAND_BOUND:?} and was killed");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
 }
 
 pub fn text(o: &Output) -> String {
