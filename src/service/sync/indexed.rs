@@ -160,6 +160,15 @@ pub fn sync_from_index(
     let position = (!request.refresh && mark.upstream == label)
         .then(|| reached_by_all(&mark, &data_sets))
         .flatten();
+    if let Some(at) = position.filter(|&at| at > index.version) {
+        return Err(SyncError::Gap {
+            url: location.describe(),
+            detail: format!(
+                "its deliveries went back from data version {at}, reached already, to {}",
+                index.version
+            ),
+        });
+    }
     let scratch = store.spill_dir().map_err(ImportError::from)?;
     let mut imports = Vec::new();
     for delivery in index.route_from(position) {
