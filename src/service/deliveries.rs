@@ -106,7 +106,11 @@ pub enum Written {
 pub fn write_missing(store: &Store, dir: &Path) -> Result<Written, DeliveryError> {
     let folder =
         |e: &dyn std::fmt::Display| DeliveryError::Folder(dir.display().to_string(), e.to_string());
-    std::fs::create_dir_all(dir).map_err(|e| folder(&e))?;
+    if !dir.exists() {
+        // Made here: open to the web server's account whatever the service's umask.
+        std::fs::create_dir_all(dir).map_err(|e| folder(&e))?;
+        readable_by_web_server(dir).map_err(|e| folder(&e))?;
+    }
     let catalogue = store.catalogue();
     let now = catalogue.data_version();
     let existing = read_local_index(dir)
