@@ -236,13 +236,9 @@ impl Jobs {
         store: &Arc<Store>,
         waited: sync::Waited,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
-        let request = SyncRequest {
-            data_set: None,
-            refresh: false,
-        };
         self.start(
             store,
-            JobRequest::Sync(request),
+            JobRequest::Sync(SyncRequest::everything(false)),
             Slot::Catalogue,
             "sync follow",
             move |store, job| {

@@ -51,11 +51,12 @@ async fn follow_once(
         .await
         .unwrap_or_else(|e| Err(SyncError::Scratch(e.to_string())));
     let sync = |refresh: bool| {
-        let request = SyncRequest {
-            data_set: None,
-            refresh,
-        };
-        jobs.start_sync(store, upstream.clone(), request, "sync follow")
+        jobs.start_sync(
+            store,
+            upstream.clone(),
+            SyncRequest::everything(refresh),
+            "sync follow",
+        )
     };
     match waited {
         Ok(Followed::Nothing) => {

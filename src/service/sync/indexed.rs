@@ -4,6 +4,7 @@
 //! imported as one change that records the data version it brings the catalogue to.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::{
@@ -22,7 +23,12 @@ use crate::store::Store;
 #[derive(Debug, Clone)]
 pub enum Location {
     Folder(PathBuf),
-    Web { base: String, trust: Trust },
+    Web {
+        base: String,
+        trust: Trust,
+        /// Made at the first request, then kept for the sync's others (its trust is read once).
+        client: OnceLock<reqwest::Client>,
+    },
 }
 
 impl Location {
@@ -33,17 +39,43 @@ impl Location {
         }
     }
 
+    /// Served over HTTP(S), at `base`.
+    pub fn web(base: String, trust: Trust) -> Location {
+        Location::Web {
+            base,
+            trust,
+            client: OnceLock::new(),
+        }
+    }
+
     fn failed(&self, detail: String) -> SyncError {
         SyncError::Source(self.describe(), detail)
+    }
+
+    /// The client for a location served over HTTP(S).
+    fn client(
+        &self,
+        trust: &Trust,
+        kept: &OnceLock<reqwest::Client>,
+    ) -> Result<reqwest::Client, SyncError> {
+        if let Some(client) = kept.get() {
+            return Ok(client.clone());
+        }
+        let made = http::client(CONNECT, SILENCE, trust, "sync").map_err(|e| self.failed(e))?;
+        Ok(kept.get_or_init(|| made).clone())
     }
 
     /// The index, as it is now.
     pub fn index(&self, limits: &Limits) -> Result<Index, SyncError> {
         match self {
             Location::Folder(dir) => deliveries::read_local_index(dir).map_err(|e| self.failed(e)),
-            Location::Web { base, trust } => {
+            Location::Web {
+                base,
+                trust,
+                client,
+            } => {
                 let url = format!("{base}/{INDEX}");
-                let client = client(trust).map_err(|e| self.failed(e))?;
+                let client = self.client(trust, client)?;
                 let body = on_runtime(get(&client, &url, MAX_INDEX_BYTES, limits, None))
                     .map_err(|e| self.failed(e.to_string()))?
                     .map_err(|e| self.failed(e))?;
@@ -79,9 +111,13 @@ impl Location {
                 )
                 .map_err(|e| SyncError::Scratch(e.to_string()))?;
             }
-            Location::Web { base, trust } => {
+            Location::Web {
+                base,
+                trust,
+                client,
+            } => {
                 let url = format!("{base}/{}/{}", delivery.name, listed.name);
-                let client = client(trust).map_err(|e| self.failed(e))?;
+                let client = self.client(trust, client)?;
                 on_runtime(get(&client, &url, listed.bytes, limits, Some(to)))
                     .map_err(|e| self.failed(e.to_string()))?
                     .map_err(|e| self.failed(e))?;
@@ -90,10 +126,6 @@ impl Location {
         deliveries::check_file(listed, to)
             .map_err(|e| self.failed(format!("delivery {}: {e}", delivery.name)))
     }
-}
-
-fn client(trust: &Trust) -> Result<reqwest::Client, String> {
-    http::client(CONNECT, SILENCE, trust, "sync")
 }
 
 /// GETs `url`, no more than `max_bytes`: into `to` where given, else into memory.

@@ -44,6 +44,14 @@ pub struct SyncRequest {
 }
 
 impl SyncRequest {
+    /// Every data set: what changed since the last sync, or (`refresh`) in full.
+    pub const fn everything(refresh: bool) -> SyncRequest {
+        SyncRequest {
+            data_set: None,
+            refresh,
+        }
+    }
+
     fn data_sets(&self) -> Vec<ImportType> {
         match self.data_set {
             Some(one) => vec![one],
@@ -80,10 +88,10 @@ impl Upstream {
             return Ok(Upstream::Deliveries(dir.clone()));
         }
         if let Some(base) = &settings.source_url {
-            return Ok(Upstream::Indexed(Location::Web {
-                base: base.clone(),
-                trust: settings.trust.clone(),
-            }));
+            return Ok(Upstream::Indexed(Location::web(
+                base.clone(),
+                settings.trust.clone(),
+            )));
         }
         let base = settings.upstream.clone().ok_or(SyncError::NotConfigured)?;
         let provider = settings.provider.clone().ok_or(SyncError::NotConfigured)?;
@@ -328,10 +336,7 @@ pub fn wait_for_upstream(
     upstream: &Upstream,
     wait: Duration,
 ) -> Result<Followed, SyncError> {
-    let everything = SyncRequest {
-        data_set: None,
-        refresh: false,
-    };
+    let everything = SyncRequest::everything(false);
     match upstream {
         Upstream::Feed {
             base,
@@ -392,10 +397,7 @@ pub fn import_waited(
     waited: &Waited,
     progress: &dyn Progress,
 ) -> Result<SyncReport, SyncError> {
-    let request = SyncRequest {
-        data_set: None,
-        refresh: false,
-    };
+    let request = SyncRequest::everything(false);
     let mark = store.catalogue().sync_mark().clone();
     if reached_by_all(&mark, &request.data_sets()) != Some(waited.since) {
         return Err(SyncError::NeedsRefresh(format!(
