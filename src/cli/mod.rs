@@ -530,6 +530,7 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
             "problem_count": report.problem_count,
             "over_limits": report.over_limits,
             "over_limit_count": report.over_limit_count,
+            "unreclaimed_pages": report.unreclaimed_pages,
         });
         println!(
             "{}",
@@ -547,6 +548,12 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
         }
         for p in &report.problems {
             println!("problem: {p}");
+        }
+        if report.unreclaimed_pages > 0 {
+            println!(
+                "{} pages no generation holds: their space returns when the catalogue is imported into a new store",
+                report.unreclaimed_pages
+            );
         }
         println!("checksum: {}", report.checksum);
         let verdict = if report.is_sound() {

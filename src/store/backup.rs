@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use super::check::CheckReport;
 use super::error::StoreError;
 use super::layout::{TreeName, changes_tree, parse_stored_name};
+use super::reclaim::FREED_PAGES;
 use super::{FORMAT_VERSION, META, Store, engine};
 
 const MAGIC: &[u8] = b"partscat-backup\n";
@@ -100,14 +101,18 @@ impl Store {
             .map(|(name, generation)| format!("{name}@{generation}"))
             .chain(manifest.changes.kept.iter().map(|(v, _)| changes_tree(*v)))
             .collect();
-        // The trees outside the catalogue (providers, grants, audit), then the meta tree,
-        // whose manifest names the rest: a restore writes it last.
-        names.extend(
-            self.db
-                .tree_names()
-                .into_iter()
-                .filter(|n| parse_stored_name(n).is_none() && n != META),
-        );
+        // The lists of freed pages before the pages (a page deleted while the backup is
+        // written is deleted before its list), then the trees outside the catalogue
+        // (pages, providers, grants, audit), then the meta tree, whose manifest names the
+        // rest: a restore writes it last.
+        let mut outside: Vec<String> = self
+            .db
+            .tree_names()
+            .into_iter()
+            .filter(|n| parse_stored_name(n).is_none() && n != META)
+            .collect();
+        outside.sort_by_key(|n| n != FREED_PAGES);
+        names.extend(outside);
         names.push(META.to_owned());
         let io_error =
             |e: io::Error| StoreError::Engine(format!("the backup cannot be written: {e}"));
@@ -240,9 +245,10 @@ fn read_frames(
 }
 
 /// The trees a backup of partscat's may hold outside the catalogue's generations.
-fn fixed_trees() -> [&'static str; 8] {
+fn fixed_trees() -> [&'static str; 9] {
     [
         META,
+        FREED_PAGES,
         SLED_DEFAULT_TREE,
         super::audit::AUDIT,
         super::providers::PROVIDERS,
@@ -260,6 +266,9 @@ const SLED_DEFAULT_TREE: &str = "__sled__default";
 /// catalogue tree (`<tree>@<n>`) or of the change feed (`changes@<n>`).
 fn known_tree(name: &str) -> bool {
     fixed_trees().contains(&name)
+        || TreeName::ALL
+            .iter()
+            .any(|t| name == super::packed::pages_tree_name(t.name()))
         || parse_stored_name(name).is_some_and(|(tree, generation)| {
             (tree == "changes" || TreeName::ALL.iter().any(|t| t.name() == tree))
                 && format!("{tree}@{generation}") == name

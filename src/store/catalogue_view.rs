@@ -1,27 +1,28 @@
 //! A consistent view of one generation of the catalogue, with the lookups the routes need.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use super::engine;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::{Manifest, TreeName};
-use super::packed::{BlockCache, Entry, PackedTable};
+use super::packed::{Entry, PackedTable, Space};
+use super::reclaim::Retirement;
 use super::records::{Code, Record};
 use crate::budget::Budget;
 use crate::catalogue::*;
 
-/// One generation of the catalogue. Trees it replaced are dropped when the last holder of
-/// the old view lets go, so a running scan never loses its data under it.
+/// One generation of the catalogue. Trees and pages its successor no longer holds go when
+/// the last holder of this view (and of every older one) lets go, so a running scan never
+/// loses its data under it.
 pub struct Catalogue {
-    db: engine::Db,
     manifest: Manifest,
     trees: Vec<PackedTable>,
     /// Each kept data version's changes (see `ChangeLog`), oldest first.
     changes: Vec<(u64, engine::Tree)>,
-    drop_when_released: Mutex<Vec<String>>,
+    retirement: Arc<Retirement>,
     names: OnceLock<Names>,
 }
 
@@ -83,17 +84,12 @@ impl DataTrees for Catalogue {
 }
 
 impl Catalogue {
-    pub(super) fn open(
-        db: &engine::Db,
-        manifest: Manifest,
-        cache: &std::sync::Arc<BlockCache>,
-    ) -> Result<Catalogue, StoreError> {
+    pub(super) fn open(space: &Arc<Space>, manifest: Manifest) -> Result<Catalogue, StoreError> {
         let trees = TreeName::ALL
             .iter()
             .map(|&t| {
                 let generation = manifest.generation_of(t).unwrap_or(0);
-                let tree = db.open_tree(&t.stored_name(generation))?;
-                Ok(PackedTable::open(tree, cache.clone()))
+                space.table(t.name(), &t.stored_name(generation))
             })
             .collect::<Result<_, StoreError>>()?;
         let changes = manifest
@@ -103,16 +99,17 @@ impl Catalogue {
             .map(|&(version, _)| {
                 Ok((
                     version,
-                    db.open_tree(&super::layout::changes_tree(version))?,
+                    space
+                        .db()
+                        .open_tree(&super::layout::changes_tree(version))?,
                 ))
             })
             .collect::<Result<_, StoreError>>()?;
         Ok(Catalogue {
-            db: db.clone(),
             manifest,
             trees,
             changes,
-            drop_when_released: Mutex::new(Vec::new()),
+            retirement: Retirement::new(space.clone()),
             names: OnceLock::new(),
         })
     }
@@ -121,11 +118,35 @@ impl Catalogue {
         &self.manifest
     }
 
-    pub(super) fn retire(&self, stored_names: Vec<String>) {
-        self.drop_when_released
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend(stored_names);
+    /// The catalogue of `manifest`, a successor of this one: `staged` holds its new tables,
+    /// and the tables it keeps are this one's (with their block indexes as read so far).
+    pub(super) fn succeeded(
+        &self,
+        space: &Arc<Space>,
+        manifest: Manifest,
+        mut staged: std::collections::BTreeMap<TreeName, PackedTable>,
+    ) -> Result<Catalogue, StoreError> {
+        let mut next = Catalogue::open(space, manifest)?;
+        for t in TreeName::ALL {
+            if let Some(table) = staged.remove(&t) {
+                next.trees[t.index()] = table;
+            } else if next.manifest.generation_of(t) == self.manifest.generation_of(t) {
+                next.trees[t.index()] = self.trees[t.index()].clone();
+            }
+        }
+        Ok(next)
+    }
+
+    /// Notes that `next` succeeds this generation: `trees` go once neither is read, and the
+    /// pages the commit that made generation `freed_by` freed.
+    pub(super) fn succeeded_by(&self, next: &Catalogue, trees: Vec<String>, freed_by: Option<u64>) {
+        self.retirement
+            .succeeded_by(&next.retirement, trees, freed_by);
+    }
+
+    /// Reads every table's block index now, so that no lookup waits for one.
+    pub fn warm(&self) -> Result<(), StoreError> {
+        self.trees.iter().try_for_each(PackedTable::warm)
     }
 
     /// Counts every committed change; 0 for a store that was never imported into.
@@ -612,23 +633,5 @@ impl Catalogue {
                     number: String::from_utf8_lossy(&v).into_owned(),
                 })
             })
-    }
-}
-
-impl Drop for Catalogue {
-    fn drop(&mut self) {
-        let names = std::mem::take(
-            self.drop_when_released
-                .get_mut()
-                .unwrap_or_else(|e| e.into_inner()),
-        );
-        for name in &names {
-            if let Err(e) = self.db.drop_tree(name) {
-                tracing::warn!(tree = %name, error = %e, "could not drop a replaced tree; it is dropped at the next start");
-            }
-        }
-        if !names.is_empty() {
-            let _ = self.db.flush();
-        }
     }
 }

@@ -29,6 +29,9 @@ pub struct CheckReport {
     /// under looser ones): the catalogue is sound, but a re-import would refuse them.
     pub over_limits: Vec<String>,
     pub over_limit_count: u64,
+    /// Pages of the store no generation holds and none is about to give back: space lost
+    /// until the catalogue is imported afresh (0 unless a delete failed).
+    pub unreclaimed_pages: u64,
 }
 
 impl CheckReport {
@@ -93,6 +96,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
             report.problem(&mut listed, damaged(index, &e));
         }
     }
+    report.unreclaimed_pages = super::reclaim::unreclaimed(&store.space, &catalogue)?;
     Ok(report)
 }
 

@@ -162,6 +162,50 @@ fn assign_article_ids(data: &dyn DataTrees, found: &mut Numbered<'_>) -> Result<
     Ok(next)
 }
 
+/// The `CrossnumArticle` entry of a cross-reference.
+pub fn crossnum_entry(c: &CrossReference) -> (Vec<u8>, Vec<u8>) {
+    let key = KeyBuf::new()
+        .text(&normalise_reference(&c.number))
+        .u8(c.kind.code())
+        .u32(c.manufacturer_id.unwrap_or(0))
+        .last_article(&c.article)
+        .done();
+    (key, c.number.clone().into_bytes())
+}
+
+/// The `CrossnumArticle` entry of an article's EAN.
+pub fn ean_entry(article: &ArticleKey, ean: String) -> (Vec<u8>, Vec<u8>) {
+    let key = KeyBuf::new()
+        .text(&ean)
+        .u8(CrossKind::Ean.code())
+        .u32(0)
+        .last_article(article)
+        .done();
+    (key, ean.into_bytes())
+}
+
+/// The `ManufacturerCompetitorRef` entry of a competitor's cross-reference.
+pub fn competitor_entry(c: &CrossReference) -> Option<(Vec<u8>, Vec<u8>)> {
+    (c.kind == CrossKind::Competitor).then(|| {
+        let key = KeyBuf::new()
+            .u32(c.manufacturer_id.unwrap_or(0))
+            .text(&normalise_reference(&c.number))
+            .last_article(&c.article)
+            .done();
+        (key, c.number.clone().into_bytes())
+    })
+}
+
+/// The `ReplacedArticle` keys of an article: one per number replacing it.
+pub fn replacement_keys(a: &Article) -> Vec<Vec<u8>> {
+    a.replaced_by
+        .iter()
+        .map(|written| normalise_reference(written))
+        .filter(|number| !number.is_empty())
+        .map(|number| KeyBuf::new().text(&number).last_article(&a.key).done())
+        .collect()
+}
+
 /// Calls `emit` for every (key, value) pair `index` is made of, in no particular order.
 fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<(), StoreError> {
     let article_entry = |a: &ArticleKey| KeyBuf::new().article(a).done();
@@ -182,18 +226,12 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
         TreeName::CrossnumArticle | TreeName::CrossrevNumber => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
                 let c = cross?;
-                let number = normalise_reference(&c.number);
                 if index == TreeName::CrossrevNumber {
-                    emit(reversed(&number), Vec::new())?;
+                    emit(reversed(&normalise_reference(&c.number)), Vec::new())?;
                     continue;
                 }
-                let key = KeyBuf::new()
-                    .text(&number)
-                    .u8(c.kind.code())
-                    .u32(c.manufacturer_id.unwrap_or(0))
-                    .last_article(&c.article)
-                    .done();
-                emit(key, c.number.into_bytes())?;
+                let (key, value) = crossnum_entry(&c);
+                emit(key, value)?;
             }
             for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 let a = article?;
@@ -202,13 +240,8 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
                         emit(reversed(&ean), Vec::new())?;
                         continue;
                     }
-                    let key = KeyBuf::new()
-                        .text(&ean)
-                        .u8(CrossKind::Ean.code())
-                        .u32(0)
-                        .last_article(&a.key)
-                        .done();
-                    emit(key, ean.into_bytes())?;
+                    let (key, value) = ean_entry(&a.key, ean);
+                    emit(key, value)?;
                 }
             }
         }
@@ -263,29 +296,15 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
         }
         TreeName::ManufacturerCompetitorRef => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
-                let c = cross?;
-                if c.kind != CrossKind::Competitor {
-                    continue;
+                if let Some((key, value)) = competitor_entry(&cross?) {
+                    emit(key, value)?;
                 }
-                let key = KeyBuf::new()
-                    .u32(c.manufacturer_id.unwrap_or(0))
-                    .text(&normalise_reference(&c.number))
-                    .last_article(&c.article)
-                    .done();
-                emit(key, c.number.into_bytes())?;
             }
         }
         TreeName::ReplacedArticle => {
             for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
-                let a = article?;
-                for written in &a.replaced_by {
-                    let number = normalise_reference(written);
-                    if !number.is_empty() {
-                        emit(
-                            KeyBuf::new().text(&number).last_article(&a.key).done(),
-                            Vec::new(),
-                        )?;
-                    }
+                for key in replacement_keys(&article?) {
+                    emit(key, Vec::new())?;
                 }
             }
         }

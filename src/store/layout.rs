@@ -188,6 +188,37 @@ pub struct Manifest {
     pub changes: ChangeLog,
     /// How far this store has followed its upstream, committed with what it took from it.
     pub synced: SyncMark,
+    /// The id the next page of a packed table gets: every page a committed table holds has a
+    /// smaller one, so pages from here on are what an interrupted change wrote.
+    pub next_page: u64,
+}
+
+/// The manifest of format 5 and before, without page ids (manifest codec version 3).
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct ManifestBeforePages {
+    pub generation: u64,
+    pub data_version: u64,
+    pub updated_at: u64,
+    pub trees: Vec<(String, u64)>,
+    pub imported: Vec<ImportedFile>,
+    pub changes: ChangeLog,
+    pub synced: SyncMark,
+}
+
+impl From<ManifestBeforePages> for Manifest {
+    /// Tables of format 5 hold no pages; the migration to format 6 writes them.
+    fn from(old: ManifestBeforePages) -> Manifest {
+        Manifest {
+            generation: old.generation,
+            data_version: old.data_version,
+            updated_at: old.updated_at,
+            trees: old.trees,
+            imported: old.imported,
+            changes: old.changes,
+            synced: old.synced,
+            next_page: 0,
+        }
+    }
 }
 
 /// How far a downstream has followed its upstream: who the upstream is, and where each data
@@ -247,7 +278,7 @@ pub struct ManifestBeforeSync {
 
 impl From<ManifestBeforeSync> for Manifest {
     fn from(old: ManifestBeforeSync) -> Manifest {
-        Manifest {
+        Manifest::from(ManifestBeforePages {
             generation: old.generation,
             data_version: old.data_version,
             updated_at: old.updated_at,
@@ -255,7 +286,7 @@ impl From<ManifestBeforeSync> for Manifest {
             imported: old.imported,
             changes: old.changes,
             synced: SyncMark::default(),
-        }
+        })
     }
 }
 
@@ -337,6 +368,7 @@ impl Manifest {
             imported: Vec::new(),
             changes: ChangeLog::default(),
             synced: SyncMark::default(),
+            next_page: 1,
         }
     }
 

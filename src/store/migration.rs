@@ -11,7 +11,7 @@ use super::engine::{self, Batch};
 use super::error::StoreError;
 use super::indexes;
 use super::layout::{Manifest, ManifestV1, ManifestV3, TreeName};
-use super::packed::{BlockCache, PackedTable, PackedWriter};
+use super::packed::{PackedWriter, Space, legacy_entries};
 use super::records::VALUE_VERSION;
 use super::{FORMAT_VERSION, KEY_FORMAT, KEY_MANIFEST};
 
@@ -33,47 +33,53 @@ pub fn manifest_v1(bytes: &[u8]) -> Option<Manifest> {
 
 /// Takes a store of format `from` to the current format; returns the new manifest.
 pub fn upgrade(
-    db: &engine::Db,
     meta: &engine::Tree,
     path: &Path,
     from: u32,
     old: &Manifest,
-    cache: &Arc<BlockCache>,
+    space: &Arc<Space>,
 ) -> Result<Manifest, StoreError> {
     let mut manifest = old.clone();
+    // Formats 2 to 5 kept each table's blocks in its generation's own tree; the steps below
+    // read and write tables whose pages generations share.
+    if (2..6).contains(&from) {
+        manifest = step(5, "pages shared between generations", || {
+            relayout(space, &manifest)
+        })?;
+    }
     if from < 2 {
-        manifest = step(1, "packed tables", || pack_tables(db, &manifest))?;
+        manifest = step(1, "packed tables", || pack_tables(space, &manifest))?;
     }
     if from < 3 {
         manifest = step(2, "a version byte on every value", || {
-            version_values(db, &manifest, cache)
+            version_values(space, &manifest)
         })?;
     }
     if from < 2 {
         // Format 1 had neither packed indexes nor the reversed ones: derive them all.
-        build_indexes(db, path, &mut manifest, cache, TreeName::INDEXES)?;
+        build_indexes(space, path, &mut manifest, TreeName::INDEXES)?;
     } else {
         if from < 4 {
             manifest = step(3, "numeric article ids", || {
-                let rows = build_indexes(db, path, &mut manifest, cache, &[TreeName::ArticleIds])?;
+                let rows = build_indexes(space, path, &mut manifest, &[TreeName::ArticleIds])?;
                 Ok((manifest.clone(), rows))
             })?;
         }
         if from < 5 {
             manifest = step(4, "articles by the numbers replacing them", || {
-                let rows =
-                    build_indexes(db, path, &mut manifest, cache, &[TreeName::ReplacedArticle])?;
+                let rows = build_indexes(space, path, &mut manifest, &[TreeName::ReplacedArticle])?;
                 Ok((manifest.clone(), rows))
             })?;
         }
     }
-    db.flush()?;
+    manifest.next_page = space.next_page();
+    space.db().flush()?;
     let mut batch = Batch::default();
     batch.insert(KEY_FORMAT, FORMAT_VERSION.to_be_bytes());
     batch.insert(KEY_MANIFEST, super::encode_manifest(&manifest));
     meta.apply(batch)?;
-    db.flush()?;
-    super::drop_orphans(db, &manifest)?;
+    space.db().flush()?;
+    super::drop_orphans(space.db(), &manifest)?;
     Ok(manifest)
 }
 
@@ -94,12 +100,13 @@ fn step(
     Ok(manifest)
 }
 
-/// The data sets of `old` rewritten at the next generation by `rewrite`, which reads the old
-/// tree and writes the new one; indexes keep their generation.
-fn rewrite_data(
-    db: &engine::Db,
+/// `trees` of `old` rewritten at the next generation by `rewrite`, which is given the old
+/// root's name and writes the new table; other trees keep their generation.
+fn rewrite(
+    space: &Space,
     old: &Manifest,
-    mut rewrite: impl FnMut(engine::Tree, &mut PackedWriter) -> Result<(), StoreError>,
+    trees: &[TreeName],
+    mut rewrite: impl FnMut(TreeName, &str, &mut PackedWriter) -> Result<(), StoreError>,
 ) -> Result<(Manifest, u64), StoreError> {
     let generation = old.generation + 1;
     let mut manifest = Manifest {
@@ -107,22 +114,31 @@ fn rewrite_data(
         ..old.clone()
     };
     let mut rows = 0;
-    for &tree in TreeName::DATA {
-        let from = db.open_tree(&tree.stored_name(old.generation_of(tree).unwrap_or(0)))?;
-        let to = db.open_tree(&tree.stored_name(generation))?;
-        to.clear()?;
-        let mut writer = PackedWriter::new(to);
-        rewrite(from, &mut writer)?;
-        rows += writer.finish()?;
+    for &tree in trees {
+        let from = tree.stored_name(old.generation_of(tree).unwrap_or(0));
+        let mut writer = space.writer(tree.name(), &tree.stored_name(generation))?;
+        rewrite(tree, &from, &mut writer)?;
+        rows += writer.finish()?.1;
         manifest.set_generation(tree, generation);
     }
     Ok((manifest, rows))
 }
 
 /// Format 1 kept one engine entry per row; format 2 keeps packed tables.
-fn pack_tables(db: &engine::Db, old: &Manifest) -> Result<(Manifest, u64), StoreError> {
-    rewrite_data(db, old, |from, writer| {
-        for entry in from.iter() {
+fn pack_tables(space: &Space, old: &Manifest) -> Result<(Manifest, u64), StoreError> {
+    rewrite(space, old, TreeName::DATA, |_, from, writer| {
+        for entry in space.db().open_tree(from)?.iter() {
+            let (k, v) = entry?;
+            writer.push(&k, &v)?;
+        }
+        Ok(())
+    })
+}
+
+/// Format 6 keeps a table's blocks as pages its generations share.
+fn relayout(space: &Space, old: &Manifest) -> Result<(Manifest, u64), StoreError> {
+    rewrite(space, old, &TreeName::ALL, |_, from, writer| {
+        for entry in legacy_entries(&space.db().open_tree(from)?) {
             let (k, v) = entry?;
             writer.push(&k, &v)?;
         }
@@ -131,14 +147,10 @@ fn pack_tables(db: &engine::Db, old: &Manifest) -> Result<(Manifest, u64), Store
 }
 
 /// Format 3 leads every record value with the codec's version byte.
-fn version_values(
-    db: &engine::Db,
-    old: &Manifest,
-    cache: &Arc<BlockCache>,
-) -> Result<(Manifest, u64), StoreError> {
+fn version_values(space: &Space, old: &Manifest) -> Result<(Manifest, u64), StoreError> {
     let mut value = Vec::new();
-    rewrite_data(db, old, |from, writer| {
-        for entry in PackedTable::open(from, cache.clone()).iter() {
+    rewrite(space, old, TreeName::DATA, |tree, from, writer| {
+        for entry in space.table(tree.name(), from)?.iter() {
             let (k, v) = entry?;
             value.clear();
             value.push(VALUE_VERSION);
@@ -150,29 +162,26 @@ fn version_values(
 }
 
 fn build_indexes(
-    db: &engine::Db,
+    space: &Arc<Space>,
     path: &Path,
     manifest: &mut Manifest,
-    cache: &Arc<BlockCache>,
     which: &[TreeName],
 ) -> Result<u64, StoreError> {
     for &index in which {
         manifest.set_generation(index, manifest.generation);
     }
-    let catalogue = Catalogue::open(db, manifest.clone(), cache)?;
+    let catalogue = Catalogue::open(space, manifest.clone())?;
     let spill = tempfile::Builder::new()
         .prefix(super::SPILL_PREFIX)
         .tempdir_in(path)
         .map_err(|e| StoreError::Engine(format!("cannot make a sort directory: {e}")))?;
     let mut rows = 0;
     for &index in which {
-        let to = db.open_tree(&index.stored_name(manifest.generation))?;
-        to.clear()?;
-        let mut writer = PackedWriter::new(to);
+        let mut writer = space.writer(index.name(), &index.stored_name(manifest.generation))?;
         indexes::build(index, &catalogue, spill.path(), &mut |k, v| {
             writer.push(k, v)
         })?;
-        rows += writer.finish()?;
+        rows += writer.finish()?.1;
     }
     Ok(rows)
 }

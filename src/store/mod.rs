@@ -14,6 +14,7 @@ mod engine;
 mod error;
 mod file_modes;
 mod grants;
+mod index_changes;
 mod indexes;
 mod keys;
 mod layout;
@@ -21,6 +22,7 @@ mod marker;
 mod migration;
 mod packed;
 mod providers;
+mod reclaim;
 mod records;
 mod reserve;
 mod sorter;
@@ -45,9 +47,11 @@ pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 5;
-/// The codec version of the manifest (3: with the sync mark).
-const MANIFEST_VERSION: u8 = 3;
+pub const FORMAT_VERSION: u32 = 6;
+/// The codec version of the manifest (4: with the next page id).
+const MANIFEST_VERSION: u8 = 4;
+/// The manifest with the sync mark, before page ids.
+const MANIFEST_BEFORE_PAGES: u8 = 3;
 /// The manifest with the change feed's extent, before the sync mark.
 const MANIFEST_BEFORE_SYNC: u8 = 2;
 /// The manifest of format 3 before the change feed.
@@ -75,7 +79,8 @@ pub struct Store {
     /// The data version of each commit, for whoever waits on the next one.
     committed: tokio::sync::watch::Sender<u64>,
     writer: Mutex<()>,
-    cache: Arc<packed::BlockCache>,
+    /// The engine, page ids and block cache of the catalogue's tables.
+    space: Arc<packed::Space>,
     providers: providers::ProviderTables,
     grants: grants::GrantTables,
     change_retention: RwLock<ChangeRetention>,
@@ -143,13 +148,18 @@ impl Store {
         let cache = packed::BlockCache::new(cache_bytes);
         let meta = db.open_tree(META)?;
         let manifest = match meta.get(KEY_MAGIC)? {
-            Some(magic) if magic.as_ref() == MAGIC => match read_manifest(&meta, path)? {
-                (FORMAT_VERSION, manifest) => manifest,
-                (format, old) => {
-                    drop_orphans(&db, &old)?;
-                    migration::upgrade(&db, &meta, path, format, &old, &cache)?
+            Some(magic) if magic.as_ref() == MAGIC => {
+                let (format, manifest) = read_manifest(&meta, path)?;
+                let space = packed::Space::new(db.clone(), manifest.next_page, cache.clone());
+                reclaim::at_open(&space, manifest.generation, manifest.next_page)?;
+                match format {
+                    FORMAT_VERSION => manifest,
+                    format => {
+                        drop_orphans(&db, &manifest)?;
+                        migration::upgrade(&meta, path, format, &manifest, &space)?
+                    }
                 }
-            },
+            }
             None if vouched.is_some() => {
                 return Err(StoreError::Corrupt(
                     path.into(),
@@ -192,12 +202,13 @@ impl Store {
         }
         drop_orphans(&db, &manifest)?;
         let id = store_id(&db, &meta)?;
-        let catalogue = Catalogue::open(&db, manifest, &cache)?;
+        let space = packed::Space::new(db.clone(), manifest.next_page, cache);
+        let catalogue = Catalogue::open(&space, manifest)?;
         let (committed, _) = tokio::sync::watch::channel(catalogue.data_version());
         Ok(Store {
             committed,
             meta,
-            cache,
+            space,
             path: path.into(),
             current: RwLock::new(Arc::new(catalogue)),
             writer: Mutex::new(()),
@@ -307,6 +318,15 @@ impl Store {
         let mut versions = self.committed.subscribe();
         let _ = tokio::time::timeout(wait, versions.wait_for(|&v| v > since)).await;
         self.catalogue()
+    }
+}
+
+/// Ends the process, as a `kill -9` would, at the named step of a commit when the
+/// environment variable `PARTSCAT_CRASH_AT` names it: how the crash tests stop a commit of
+/// a few milliseconds at an exact moment rather than at a time they guess.
+pub(crate) fn crash_point(step: &str) {
+    if std::env::var_os("PARTSCAT_CRASH_AT").is_some_and(|at| at == step) {
+        std::process::abort();
     }
 }
 
@@ -430,6 +450,10 @@ fn read_manifest(meta: &engine::Tree, path: &Path) -> Result<(u32, Manifest), St
         2 => codec::body::<layout::ManifestV3>(&bytes).map(Manifest::from),
         _ => codec::decode(MANIFEST_VERSION, &bytes)
             .or_else(|| {
+                codec::decode::<layout::ManifestBeforePages>(MANIFEST_BEFORE_PAGES, &bytes)
+                    .map(Manifest::from)
+            })
+            .or_else(|| {
                 codec::decode::<layout::ManifestBeforeSync>(MANIFEST_BEFORE_SYNC, &bytes)
                     .map(Manifest::from)
             })
@@ -464,6 +488,7 @@ fn initialise(db: &engine::Db, meta: &engine::Tree, path: &Path) -> Result<Manif
     for tree in TreeName::ALL {
         db.open_tree(&tree.stored_name(0))?;
     }
+    db.open_tree(reclaim::FREED_PAGES)?;
     let mut batch = engine::Batch::default();
     batch.insert(KEY_FORMAT, FORMAT_VERSION.to_be_bytes());
     batch.insert(KEY_MANIFEST, encode_manifest(&manifest));

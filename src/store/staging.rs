@@ -1,10 +1,12 @@
 //! A change of the catalogue in the making. Rows of each data set go through an external
 //! sort; when a data set is complete (another data set needs to look into it, or the import
-//! ends) it is *sealed*: compared with the current table, and, if anything differs, merged
-//! with it into a packed table of the next generation, written in key order. Indexes whose
-//! sources changed are rebuilt the same way, and `commit` switches to the new generation in
-//! one step. Dropped without a commit, a staging leaves nothing behind (and a crash leaves
-//! only tables the next open drops).
+//! ends) it is *sealed*: compared with the current table, and, if anything differs, made a
+//! table of the next generation. A change small enough to hold in memory *patches* the
+//! current table (its blocks that change are written again, the rest shared); a larger one
+//! is merged with it and written whole, in key order. Indexes whose sources changed are
+//! patched article by article after a patch, built again after a rewrite, and `commit`
+//! switches to the new generation in one step. Dropped without a commit, a staging leaves
+//! nothing behind (and a crash leaves only tables and pages the next open drops).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, MutexGuard};
@@ -14,10 +16,12 @@ use super::Store;
 use super::catalogue_view::Catalogue;
 use super::engine;
 use super::error::StoreError;
+use super::index_changes::{self, Touched};
 use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf};
 use super::layout::{ImportedFile, SyncMark, TreeName};
-use super::packed::{Finder, PackedTable, PackedWriter};
+use super::packed::{Change, Finder, PackedTable, PackedWriter, Space};
+use super::reclaim::{self, Freed};
 use super::records::Record;
 use super::sorter::Sorter;
 use crate::catalogue::ArticleKey;
@@ -131,6 +135,55 @@ enum StagedSet {
     DryRun(Option<PackedTable>),
 }
 
+/// The most a data set's changes may take in memory to be patched into its table; a larger
+/// change rewrites the table.
+const PATCH_BYTES: usize = 32 << 20;
+
+/// The most articles a patch touches for its indexes to be patched too; past it they are
+/// built again (reading the data sets once costs less than this many article lookups).
+const PATCH_ARTICLES: usize = 100_000;
+
+/// A data set's changes gathered for a patch, while they stay under `PATCH_BYTES`.
+#[derive(Default)]
+struct Gathered {
+    changes: Vec<Change>,
+    /// The current values of the keys retired, in order, for the change feed.
+    retired: Vec<Vec<u8>>,
+    bytes: usize,
+    overflow: bool,
+}
+
+impl Gathered {
+    fn add(&mut self, key: &[u8], value: Option<&[u8]>, old: Option<&[u8]>) {
+        if self.overflow {
+            return;
+        }
+        self.bytes += key.len() + value.map_or(0, <[u8]>::len) + old.map_or(0, <[u8]>::len) + 64;
+        if self.bytes > PATCH_BYTES {
+            self.overflow = true;
+            *self = Gathered {
+                overflow: true,
+                ..Gathered::default()
+            };
+            return;
+        }
+        if value.is_none() {
+            self.retired.push(old.unwrap_or_default().to_vec());
+        }
+        self.changes.push(Change {
+            key: key.to_vec(),
+            value: value.map(<[u8]>::to_vec),
+        });
+    }
+}
+
+/// Whether rows of `tree` feed an index.
+fn feeds_an_index(tree: TreeName) -> bool {
+    TreeName::INDEXES
+        .iter()
+        .any(|i| i.sources().contains(&tree))
+}
+
 /// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
 const REFERRED_TO: [TreeName; 5] = [
     TreeName::Brands,
@@ -146,9 +199,9 @@ pub struct Staging<'s> {
     base: Arc<Catalogue>,
     generation: u64,
     dry_run: bool,
-    /// A dry run's scratch engine in the sort directory, opened when first needed (declared
-    /// before that directory, so it closes before the directory is removed).
-    scratch: Option<engine::Db>,
+    /// A dry run's scratch tables in the sort directory, opened when first needed (declared
+    /// before that directory, so they close before the directory is removed).
+    scratch: Option<Arc<Space>>,
     /// Sort runs of this change; removed with it.
     spill: tempfile::TempDir,
     sets: BTreeMap<TreeName, StagedSet>,
@@ -172,20 +225,26 @@ pub struct Staging<'s> {
     synced: Option<SyncMark>,
     /// Trees of the new generation written so far, dropped again unless committed.
     written: Vec<String>,
+    /// The first page id this change writes: every later one is dropped unless it commits.
+    first_page: u64,
+    /// Pages of the current tables the new generation no longer holds.
+    freed: Freed,
+    /// The articles whose rows the patched data sets changed; `None` once a data set that
+    /// feeds an index was written whole (its indexes are then built whole too).
+    touched: Option<Touched>,
     committed: bool,
 }
 
-/// The data tables as they will be after the commit: staged where written, current elsewhere.
+/// The tables as they will be after the commit: staged where written, current elsewhere.
 struct Effective<'a> {
     base: &'a Catalogue,
-    staged: BTreeMap<TreeName, &'a PackedTable>,
+    staged: BTreeMap<TreeName, PackedTable>,
 }
 
 impl DataTrees for Effective<'_> {
     fn tree(&self, name: TreeName) -> &PackedTable {
         self.staged
             .get(&name)
-            .copied()
             .unwrap_or_else(|| self.base.tree(name))
     }
 }
@@ -222,12 +281,24 @@ impl<'s> Staging<'s> {
             unrecorded: false,
             synced: None,
             written: Vec::new(),
+            first_page: store.space.next_page(),
+            freed: Vec::new(),
+            touched: Some(Touched::new()),
             committed: false,
         })
     }
 
-    fn new_tree(&mut self, name: TreeName) -> Result<engine::Tree, StoreError> {
-        self.new_stored_tree(name.stored_name(self.generation))
+    /// A writer of `name`'s table of the next generation.
+    fn new_table(&mut self, name: TreeName) -> Result<PackedWriter, StoreError> {
+        let stored = name.stored_name(self.generation);
+        self.written.push(stored.clone());
+        self.store.space.writer(name.name(), &stored)
+    }
+
+    /// Notes that the new generation holds none of `table`'s pages.
+    fn free_whole(&mut self, name: TreeName, table: &PackedTable) -> Result<(), StoreError> {
+        self.freed.push((name, table.page_ids()?));
+        Ok(())
     }
 
     fn new_stored_tree(&mut self, stored: String) -> Result<engine::Tree, StoreError> {
@@ -362,25 +433,38 @@ impl<'s> Staging<'s> {
         let scope = self.replacing.get(&tree).cloned();
         let scope = (tree, scope.as_ref());
         let sealed = if self.dry_run {
-            let keys = if REFERRED_TO.contains(&tree) {
-                Some(self.scratch_table(tree)?)
-            } else {
-                None
+            let keys_out = match REFERRED_TO.contains(&tree) {
+                true => Some(self.scratch_table(tree)?),
+                false => None,
             };
-            let keys_out = keys.as_ref().map(|t| PackedWriter::new(t.clone()));
-            match self.walk(&mut sorter, &base, scope, true, keys_out, None)? {
-                true => {
-                    StagedSet::DryRun(keys.map(|t| PackedTable::open(t, self.store.cache.clone())))
-                }
+            let written = keys_out.is_some();
+            match self
+                .walk(&mut sorter, &base, scope, true, keys_out, None, None)?
+                .0
+            {
+                true if written => StagedSet::DryRun(Some(
+                    self.scratch_space()?
+                        .table(tree.name(), &tree.stored_name(0))?,
+                )),
+                true => StagedSet::DryRun(None),
                 false => StagedSet::Unchanged,
             }
         } else if base.is_empty() {
             // Every row is new: one pass counts and writes.
             StagedSet::Written(self.write_merged(&mut sorter, &base, (tree, None), true)?)
-        } else if self.walk(&mut sorter, &base, scope, true, None, None)? {
-            StagedSet::Written(self.write_merged(&mut sorter, &base, scope, false)?)
         } else {
-            StagedSet::Unchanged
+            let mut gathered = Gathered::default();
+            let gather = scope.1.is_none().then_some(&mut gathered);
+            if !self
+                .walk(&mut sorter, &base, scope, true, None, None, gather)?
+                .0
+            {
+                StagedSet::Unchanged
+            } else if scope.1.is_none() && !gathered.overflow {
+                StagedSet::Written(self.write_patched(tree, &base, gathered)?)
+            } else {
+                StagedSet::Written(self.write_merged(&mut sorter, &base, scope, false)?)
+            }
         };
         self.sets.insert(tree, sealed);
         Ok(())
@@ -396,15 +480,20 @@ impl<'s> Staging<'s> {
         Ok(self.changes.insert(tree).clone())
     }
 
-    /// An empty table of the dry run's scratch engine for the staged keys of `tree`.
-    fn scratch_table(&mut self, tree: TreeName) -> Result<engine::Tree, StoreError> {
-        let db = match &self.scratch {
-            Some(db) => db,
-            None => self
-                .scratch
-                .insert(engine::open_scratch(&self.spill.path().join("dry-run"))?),
-        };
-        db.open_tree(tree.name())
+    /// The dry run's scratch tables, beside the sort runs.
+    fn scratch_space(&mut self) -> Result<Arc<Space>, StoreError> {
+        if let Some(space) = &self.scratch {
+            return Ok(space.clone());
+        }
+        let db = engine::open_scratch(&self.spill.path().join("dry-run"))?;
+        let space = Space::new(db, 1, self.store.space.cache());
+        Ok(self.scratch.insert(space).clone())
+    }
+
+    /// A writer of the dry run's scratch table for the staged keys of `tree`.
+    fn scratch_table(&mut self, tree: TreeName) -> Result<PackedWriter, StoreError> {
+        self.scratch_space()?
+            .writer(tree.name(), &tree.stored_name(0))
     }
 
     /// Writes the next generation of `tree`: the staged rows merged with the current ones.
@@ -415,18 +504,62 @@ impl<'s> Staging<'s> {
         scope: (TreeName, Option<&Scope>),
         count: bool,
     ) -> Result<PackedTable, StoreError> {
-        let target = self.new_tree(scope.0)?;
-        let writer = PackedWriter::new(target.clone());
-        self.walk(sorter, base, scope, count, None, Some(writer))?;
-        Ok(PackedTable::open(target, self.store.cache.clone()))
+        let writer = self.new_table(scope.0)?;
+        let table = self
+            .walk(sorter, base, scope, count, None, Some(writer), None)?
+            .1;
+        self.free_whole(scope.0, base)?;
+        if feeds_an_index(scope.0) {
+            self.touched = None;
+        }
+        table.ok_or_else(|| StoreError::Engine("a merge wrote no table".into()))
+    }
+
+    /// Writes the next generation of `tree` as the current table with `gathered` applied,
+    /// and keeps the changes for the feed and for the indexes.
+    fn write_patched(
+        &mut self,
+        tree: TreeName,
+        base: &PackedTable,
+        gathered: Gathered,
+    ) -> Result<PackedTable, StoreError> {
+        let feed = self.changes_tree()?;
+        let mut batch = engine::Batch::default();
+        let mut retired = gathered.retired.iter();
+        for change in &gathered.changes {
+            let mut key = Vec::with_capacity(change.key.len() + 1);
+            key.push(tree.index() as u8);
+            key.extend_from_slice(&change.key);
+            let entry = match &change.value {
+                Some(_) => vec![UPSERT],
+                None => [&[REMOVED][..], retired.next().map_or(&[][..], |v| v)].concat(),
+            };
+            batch.insert(key, entry);
+        }
+        feed.apply(batch)?;
+        if feeds_an_index(tree)
+            && let Some(touched) = &mut self.touched
+        {
+            for change in &gathered.changes {
+                if let Some(article) = index_changes::article_of(tree, &change.key) {
+                    touched.insert(keys::article_key(&article), article);
+                }
+            }
+        }
+        let writer = self.new_table(tree)?;
+        let patched = base.patch(writer, &gathered.changes)?;
+        self.freed.push((tree, patched.freed));
+        Ok(patched.table)
     }
 
     /// Walks the staged rows of `tree` in key order beside its current table: counts what
     /// each row does (when `count`), writes the staged keys to `keys_out` if given, and, given
     /// a writer, writes the merge of both (a staged row replaces the current row of its key;
     /// rows the import does not mention stay, unless a replace's scope covers them: those are
-    /// retired) and keeps what it changes for the change feed. Says whether any row adds,
-    /// changes or retires something.
+    /// retired) and keeps what it changes for the change feed. Given `gather`, a count alone
+    /// gathers what each row changes for a patch. Says whether any row adds, changes or
+    /// retires something, with the table written.
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
         sorter: &mut Sorter,
@@ -435,7 +568,8 @@ impl<'s> Staging<'s> {
         count: bool,
         mut keys_out: Option<PackedWriter>,
         mut writer: Option<PackedWriter>,
-    ) -> Result<bool, StoreError> {
+        mut gather: Option<&mut Gathered>,
+    ) -> Result<(bool, Option<PackedTable>), StoreError> {
         let mut changed = false;
         // Rows the replace's scope retires, and rows `remove` rows retire.
         let mut removed = 0u64;
@@ -516,7 +650,18 @@ impl<'s> Staging<'s> {
                 }
                 old.map(|v| v == item.value)
             } else {
-                cursor.find(&item.key)?.map(|v| v == item.value.as_slice())
+                let old = cursor.find(&item.key)?;
+                let same = old.map(|v| v == item.value.as_slice());
+                if let Some(gathered) = gather.as_deref_mut() {
+                    match retires {
+                        true if old.is_some() => gathered.add(&item.key, None, old),
+                        false if same != Some(true) => {
+                            gathered.add(&item.key, Some(&item.value), None)
+                        }
+                        _ => {}
+                    }
+                }
+                same
             };
             if retires {
                 // Retiring a key the catalogue holds changes it; one it lacks, nothing.
@@ -558,9 +703,10 @@ impl<'s> Staging<'s> {
                 unmentioned(&k, &v, &mut writer)?;
             }
         }
-        if let Some(writer) = writer {
-            writer.finish()?;
-        }
+        let written = match writer {
+            Some(writer) => Some(writer.finish()?.0),
+            None => None,
+        };
         if let Some(keys) = keys_out {
             keys.finish()?;
         }
@@ -572,7 +718,7 @@ impl<'s> Staging<'s> {
         if count {
             self.removed.insert(tree, removed + retired);
         }
-        Ok(changed || removed > 0)
+        Ok((changed || removed > 0, written))
     }
 
     fn contains(&mut self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
@@ -644,8 +790,12 @@ impl<'s> Staging<'s> {
                 let mut manifest = self.base.manifest().clone();
                 manifest.synced = mark;
                 let catalogue =
-                    Catalogue::open(&self.store.db, manifest.clone(), &self.store.cache)?;
+                    self.base
+                        .succeeded(&self.store.space, manifest.clone(), BTreeMap::new())?;
                 self.store.publish(&manifest, catalogue)?;
+                self.committed = true;
+                self.base
+                    .succeeded_by(&self.store.catalogue(), Vec::new(), None);
             }
             return Ok(Outcome::NothingChanged);
         }
@@ -654,68 +804,74 @@ impl<'s> Staging<'s> {
             .copied()
             .filter(|i| i.sources().iter().any(|s| changed.contains(s)))
             .collect();
-        let mut index_trees = Vec::new();
-        for &index in &rebuilt {
-            index_trees.push((index, self.new_tree(index)?));
-        }
-        {
-            let staged = self
-                .sets
-                .iter()
-                .filter_map(|(t, s)| match s {
-                    StagedSet::Written(table) => Some((*t, table)),
-                    _ => None,
-                })
-                .collect();
+        let mut staged: BTreeMap<TreeName, PackedTable> = self
+            .sets
+            .iter()
+            .filter_map(|(t, s)| match s {
+                StagedSet::Written(table) => Some((*t, table.clone())),
+                _ => None,
+            })
+            .collect();
+        // Retired rows others refer to: the references must still hold.
+        let shrunk: Vec<TreeName> = self
+            .removed
+            .iter()
+            .filter(|(t, n)| **n > 0 && REFERRED_TO.contains(t))
+            .map(|(t, _)| *t)
+            .collect();
+        if !shrunk.is_empty() {
+            phase("checking what refers to the retired rows");
             let effective = Effective {
                 base: &self.base,
-                staged,
+                staged: staged.clone(),
             };
-            // Retired rows others refer to: the references must still hold.
-            let shrunk: Vec<TreeName> = self
-                .removed
-                .iter()
-                .filter(|(t, n)| **n > 0 && REFERRED_TO.contains(t))
-                .map(|(t, _)| *t)
-                .collect();
-            if !shrunk.is_empty() {
-                phase("checking what refers to the retired rows");
-                let (count, first) = super::check::dangling(&effective, &shrunk)?;
-                if count > 0 {
-                    return Err(StoreError::StillReferred { count, first });
+            let (count, first) = super::check::dangling(&effective, &shrunk)?;
+            if count > 0 {
+                return Err(StoreError::StillReferred { count, first });
+            }
+        }
+        let names: Vec<&str> = rebuilt.iter().map(|i| i.name()).collect();
+        phase(&format!("indexing {}", names.join(", ")));
+        let mut whole = Vec::new();
+        match self.touched.take().filter(|t| t.len() <= PATCH_ARTICLES) {
+            Some(touched) => {
+                for &index in &rebuilt {
+                    let new = Effective {
+                        base: &self.base,
+                        staged: staged.clone(),
+                    };
+                    let Some(changes) =
+                        index_changes::changes(index, self.base.as_ref(), &new, &touched)?
+                    else {
+                        whole.push(index);
+                        continue;
+                    };
+                    let writer = self.new_table(index)?;
+                    let patched = self.base.tree(index).patch(writer, &changes)?;
+                    self.freed.push((index, patched.freed));
+                    staged.insert(index, patched.table);
                 }
             }
-            let names: Vec<&str> = index_trees.iter().map(|(i, _)| i.name()).collect();
-            phase(&format!("indexing {}", names.join(", ")));
-            // Index builds are independent: two at a time, one per core of a small machine.
-            let queue = std::sync::Mutex::new(index_trees.iter());
-            let spill = self.spill.path();
-            let build_next = || -> Result<(), StoreError> {
-                loop {
-                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                    let Some((index, tree)) = next else {
-                        return Ok(());
-                    };
-                    let mut writer = PackedWriter::new(tree.clone());
-                    indexes::build(*index, &effective, spill, &mut |k, v| writer.push(k, v))?;
-                    writer.finish()?;
-                }
-            };
-            std::thread::scope(|scope| {
-                let helper = scope.spawn(build_next);
-                let here = build_next();
-                let there = helper
-                    .join()
-                    .unwrap_or_else(|_| Err(StoreError::Engine("an index build failed".into())));
-                here.and(there)
-            })?;
+            None => whole.clone_from(&rebuilt),
+        }
+        if !whole.is_empty() {
+            let built = self.build_whole(&whole, &staged)?;
+            staged.extend(built);
         }
         phase("writing to disk");
-        self.store.db.flush()?;
+        super::crash_point("commit:written");
+        let freed_any = self.freed.iter().any(|(_, ids)| !ids.is_empty());
+        if freed_any {
+            reclaim::record(self.store.space.db(), self.generation, &self.freed)?;
+        }
+        super::crash_point("commit:freed-listed");
+        self.store.space.db().flush()?;
+        super::crash_point("commit:flushed");
 
         let mut manifest = self.base.manifest().clone();
         manifest.generation = self.generation;
         manifest.data_version += 1;
+        manifest.next_page = self.store.space.next_page();
         manifest.updated_at = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
@@ -736,19 +892,71 @@ impl<'s> Staging<'s> {
             manifest.synced = mark;
         }
         self.note_imported_files(&mut manifest, &changed);
-        let catalogue = Catalogue::open(&self.store.db, manifest.clone(), &self.store.cache)?;
+        let catalogue = self
+            .base
+            .succeeded(&self.store.space, manifest.clone(), staged)?;
         self.store.publish(&manifest, catalogue)?;
         self.committed = true;
-        self.base.retire(retired);
+        super::crash_point("commit:switched");
+        self.base.succeeded_by(
+            &self.store.catalogue(),
+            retired,
+            freed_any.then_some(self.generation),
+        );
         // Staged sets whose rows were all unchanged were never switched to.
         for name in self.written.drain(..) {
             if !manifest.names_tree(&name) {
-                self.store.db.drop_tree(&name)?;
+                self.store.space.db().drop_tree(&name)?;
             }
         }
         Ok(Outcome::Committed {
             data_version: manifest.data_version,
         })
+    }
+
+    /// Builds `indexes` whole from the tables as they will be (`staged` where written), two
+    /// at a time, one per core of a small machine; the current ones are freed whole.
+    fn build_whole(
+        &mut self,
+        indexes: &[TreeName],
+        staged: &BTreeMap<TreeName, PackedTable>,
+    ) -> Result<Vec<(TreeName, PackedTable)>, StoreError> {
+        let mut writers = Vec::new();
+        for &index in indexes {
+            writers.push((index, self.new_table(index)?));
+            let current = self.base.tree(index).clone();
+            self.free_whole(index, &current)?;
+        }
+        let effective = Effective {
+            base: &self.base,
+            staged: staged.clone(),
+        };
+        let queue = std::sync::Mutex::new(writers.into_iter());
+        let built = std::sync::Mutex::new(Vec::new());
+        let spill = self.spill.path();
+        let build_next = || -> Result<(), StoreError> {
+            loop {
+                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((index, mut writer)) = next else {
+                    return Ok(());
+                };
+                indexes::build(index, &effective, spill, &mut |k, v| writer.push(k, v))?;
+                let table = writer.finish()?.0;
+                built
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((index, table));
+            }
+        };
+        std::thread::scope(|scope| {
+            let helper = scope.spawn(build_next);
+            let here = build_next();
+            let there = helper
+                .join()
+                .unwrap_or_else(|_| Err(StoreError::Engine("an index build failed".into())));
+            here.and(there)
+        })?;
+        Ok(built.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Keeps this change's feed entries under its data version, and lets go of what the
@@ -815,11 +1023,25 @@ impl Drop for Staging<'_> {
         if self.committed || self.written.is_empty() {
             return;
         }
+        let db = self.store.space.db();
         for name in self.written.drain(..) {
-            if let Err(e) = self.store.db.drop_tree(&name) {
+            if let Err(e) = db.drop_tree(&name) {
                 tracing::warn!(tree = %name, error = %e, "could not drop a staging tree; it is dropped at the next start");
             }
         }
-        let _ = self.store.db.flush();
+        // Pages only this change wrote (no other writes while it runs).
+        if self.store.space.next_page() > self.first_page {
+            for table in TreeName::ALL {
+                let freed = self
+                    .store
+                    .space
+                    .pages(table.name())
+                    .and_then(|pages| pages.free_from(self.first_page));
+                if let Err(e) = freed {
+                    tracing::warn!(table = table.name(), error = %e, "could not delete the pages of a change that did not commit; they are deleted at the next start");
+                }
+            }
+        }
+        let _ = db.flush();
     }
 }

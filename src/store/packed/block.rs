@@ -1,7 +1,7 @@
 //! One block of a packed table: consecutive entries of the table, each key stored as the
 //! length it shares with the key before it and the rest, compressed with LZ4 as a whole.
 //!
-//! Stored form: `codec (u8) ‖ block number (varint) ‖ entry count (varint) ‖ body`, where the
+//! Stored form: `codec (u8) ‖ page id (varint) ‖ entry count (varint) ‖ body`, where the
 //! codec byte is the block format's version (`RAW` or `LZ4`) and, for `LZ4`, the body is the
 //! uncompressed length (varint) and the compressed bytes.
 
@@ -49,19 +49,19 @@ impl BlockBuilder {
     }
 
     /// The stored form of the block; the builder is empty again afterwards.
-    pub fn seal(&mut self, number: u64) -> Vec<u8> {
+    pub fn seal(&mut self, page: u64) -> Vec<u8> {
         let compressed = lz4_flex::block::compress(&self.body);
         let mut out = Vec::with_capacity(compressed.len().min(self.body.len()) + 24);
         // Compression that saves less than an eighth is not worth decompressing for.
         if compressed.len() < self.body.len() - self.body.len() / 8 {
             out.push(LZ4);
-            varint::put(&mut out, number);
+            varint::put(&mut out, page);
             varint::put(&mut out, self.count);
             varint::put(&mut out, self.body.len() as u64);
             out.extend_from_slice(&compressed);
         } else {
             out.push(RAW);
-            varint::put(&mut out, number);
+            varint::put(&mut out, page);
             varint::put(&mut out, self.count);
             out.extend_from_slice(&self.body);
         }
@@ -74,7 +74,6 @@ impl BlockBuilder {
 
 /// What a stored block says about itself without being decompressed.
 pub struct Header {
-    pub number: u64,
     pub count: u64,
 }
 
@@ -83,9 +82,9 @@ pub fn header(stored: &[u8]) -> Option<Header> {
     if codec != RAW && codec != LZ4 {
         return None;
     }
-    let number = varint::take(&mut rest)?;
+    varint::take(&mut rest)?;
     let count = varint::take(&mut rest)?;
-    Some(Header { number, count })
+    Some(Header { count })
 }
 
 /// A decoded block: full keys and values side by side, searchable by key.
@@ -176,6 +175,11 @@ impl Block {
         self.heads.lower_bound(|i| self.key(i), key)
     }
 
+    /// About the bytes its entries take in a block being built: whether it fits beside others.
+    pub fn bytes(&self) -> usize {
+        self.data.len() + 3 * self.entries.len()
+    }
+
     /// Bytes the block holds in memory, for the cache's weight.
     pub fn weight(&self) -> usize {
         self.data.len() + self.entries.len() * 12 + self.heads.weight() + 64
@@ -205,7 +209,7 @@ mod tests {
         for (entries, number) in [(small, 3), (large, 9)] {
             let stored = built(&entries, number);
             let h = header(&stored).unwrap();
-            assert_eq!((h.number, h.count), (number, entries.len() as u64));
+            assert_eq!(h.count, entries.len() as u64);
             let block = Block::decode(&stored).unwrap();
             assert_eq!(block.len(), entries.len());
             for (i, (k, v)) in entries.iter().enumerate() {

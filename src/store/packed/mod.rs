@@ -1,21 +1,26 @@
-//! Packed tables: a sorted map of byte keys to byte values, stored as blocks of consecutive
-//! entries. Each block is one engine entry, keyed by the block's last key, so a lookup is one
-//! range read of the engine ("the first block whose last key is at least this key") and a
-//! binary search in the decoded block; a prefix scan reads consecutive blocks.
+//! Packed tables: a sorted map of byte keys to byte values, stored as pages. A *block* page
+//! holds about 4 KiB of consecutive entries; a *chunk* page lists consecutive blocks by their
+//! last key; a table's *root*, the tree `<table>@<generation>`, lists its chunks by their
+//! last key. A lookup finds its chunk and block in memory (both read at their first use) and
+//! reads one block by its page id; a prefix scan reads consecutive blocks.
 //!
-//! Tables are written once, in key order (`PackedWriter`), and read many times. Decoded
+//! Pages never change. Tables are written once, in key order (`PackedWriter`), or patched
+//! (`PackedTable::patch`): a new root over the pages it keeps and the few it writes. Decoded
 //! blocks are kept in a cache shared by every table of a store, so a hot block is decoded
-//! once, not on every lookup.
+//! once, not on every lookup, for every generation that holds it.
 
 mod block;
+mod pages;
+mod patch;
 mod search;
 mod writer;
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use block::Block;
 use block::header;
+pub use pages::{PageIds, Pages, pages_tree_name};
+pub use patch::Change;
 pub use writer::PackedWriter;
 
 use super::engine;
@@ -24,7 +29,8 @@ use super::error::StoreError;
 /// Uncompressed bytes a block holds before a new one is started.
 pub const BLOCK_BYTES: usize = 4096;
 
-/// Decoded blocks by (table, block number), weighed by their bytes in memory.
+/// Decoded pages by (page space, page id), weighed by their bytes in memory. Pages never
+/// change, so a cached page is good for every generation that holds it.
 pub struct BlockCache(quick_cache::sync::Cache<(u64, u64), Arc<Block>, BlockWeight>);
 
 #[derive(Clone)]
@@ -47,40 +53,144 @@ impl BlockCache {
     }
 }
 
-/// Every opened table gets its own number, so cached blocks of a dropped generation are
-/// never mistaken for blocks of its successor.
-static NEXT_TABLE: AtomicU64 = AtomicU64::new(1);
+/// What the packed tables of one engine share: the engine, the numbering of their pages and
+/// the cache of decoded pages.
+pub struct Space {
+    db: engine::Db,
+    ids: Arc<PageIds>,
+    cache: Arc<BlockCache>,
+}
 
-/// The last key of every block of a table, in block order, with their search heads.
-struct Lasts {
-    keys: Box<[Box<[u8]>]>,
+impl Space {
+    /// Tables of `db` whose next page is numbered `next_page`.
+    pub fn new(db: engine::Db, next_page: u64, cache: Arc<BlockCache>) -> Arc<Space> {
+        Arc::new(Space {
+            db,
+            ids: PageIds::starting_at(next_page),
+            cache,
+        })
+    }
+
+    pub fn db(&self) -> &engine::Db {
+        &self.db
+    }
+
+    pub fn cache(&self) -> Arc<BlockCache> {
+        self.cache.clone()
+    }
+
+    /// The id the next page gets: what a manifest records at its switch.
+    pub fn next_page(&self) -> u64 {
+        self.ids.next_free()
+    }
+
+    pub fn pages(&self, table: &str) -> Result<Pages, StoreError> {
+        Ok(Pages::new(
+            self.db.open_tree(&pages_tree_name(table))?,
+            self.ids.clone(),
+        ))
+    }
+
+    /// The table whose root is the tree `root` (`<table>@<generation>`).
+    pub fn table(&self, table: &str, root: &str) -> Result<PackedTable, StoreError> {
+        Ok(PackedTable::open(
+            self.db.open_tree(root)?,
+            self.pages(table)?,
+            self.cache.clone(),
+        ))
+    }
+
+    /// A writer of a new table whose root is the tree `root`, emptied first (an earlier
+    /// attempt whose trees could not be dropped may have left entries under its name).
+    pub fn writer(&self, table: &str, root: &str) -> Result<PackedWriter, StoreError> {
+        let tree = self.db.open_tree(root)?;
+        tree.clear()?;
+        Ok(PackedWriter::new(
+            tree,
+            self.pages(table)?,
+            self.cache.clone(),
+        ))
+    }
+}
+
+/// One entry of a table's root: a chunk of its block index (the last key and page of
+/// consecutive blocks), decoded at its first use.
+pub(crate) struct Slot {
+    page: u64,
+    blocks: u32,
+    chunk: OnceLock<Arc<Block>>,
+}
+
+impl Slot {
+    fn new(page: u64, blocks: u32) -> Arc<Slot> {
+        Arc::new(Slot {
+            page,
+            blocks,
+            chunk: OnceLock::new(),
+        })
+    }
+
+    /// A root entry's stored value: the chunk's page, then how many blocks it lists.
+    fn stored(&self) -> [u8; 12] {
+        let mut out = [0u8; 12];
+        out[..8].copy_from_slice(&self.page.to_be_bytes());
+        out[8..].copy_from_slice(&self.blocks.to_be_bytes());
+        out
+    }
+
+    fn parse(stored: &[u8]) -> Option<Arc<Slot>> {
+        let page = u64::from_be_bytes(stored.get(..8)?.try_into().ok()?);
+        let blocks = u32::from_be_bytes(stored.get(8..12)?.try_into().ok()?);
+        Some(Slot::new(page, blocks))
+    }
+}
+
+/// A table's root in memory: the last key of every chunk, in order, with its slot.
+pub(crate) struct Root {
+    lasts: Box<[Box<[u8]>]>,
     heads: search::Heads<u128>,
+    slots: Box<[Arc<Slot>]>,
 }
 
-impl Lasts {
-    /// The number of the first block whose last key is at least `key`: the only block that
-    /// can hold `key`, and the first a scan from `key` reads.
-    fn block_for(&self, key: &[u8]) -> usize {
-        self.heads.lower_bound(|i| &self.keys[i], key)
+impl Root {
+    fn new(entries: Vec<(Box<[u8]>, Arc<Slot>)>) -> Root {
+        let (lasts, slots): (Vec<_>, Vec<_>) = entries.into_iter().unzip();
+        let heads = search::Heads::new(lasts.iter().map(|k| k.as_ref()));
+        Root {
+            lasts: lasts.into(),
+            heads,
+            slots: slots.into(),
+        }
     }
 
-    fn get(&self, number: usize) -> Option<&[u8]> {
-        self.keys.get(number).map(|k| k.as_ref())
+    /// The first chunk whose last key is at least `key`.
+    fn chunk_for(&self, key: &[u8]) -> usize {
+        self.heads.lower_bound(|i| &self.lasts[i], key)
+    }
+
+    fn len(&self) -> usize {
+        self.slots.len()
     }
 }
 
-type BlockIndex = Arc<Lasts>;
+/// The page of a chunk's entry `i`.
+fn page_at(chunk: &Block, i: usize) -> Result<u64, StoreError> {
+    chunk
+        .value(i)
+        .try_into()
+        .map(u64::from_be_bytes)
+        .map_err(|_| damaged())
+}
 
-/// A packed table over one engine tree.
+/// A packed table: its root tree (one generation's) over pages it may share with others.
 #[derive(Clone)]
 pub struct PackedTable {
-    tree: engine::Tree,
-    id: u64,
+    root_tree: engine::Tree,
+    pages: Pages,
     cache: Arc<BlockCache>,
-    /// The last key of every block, in order (block `i` is the `i`-th): read once, at the
-    /// first lookup, so that a lookup finds its block in memory and reads the engine by exact
-    /// key (the engine's range reads cost more).
-    index: Arc<OnceLock<BlockIndex>>,
+    /// Read once, at the first lookup, so that a lookup finds its block in memory and reads
+    /// the engine by exact key.
+    root: Arc<OnceLock<Arc<Root>>>,
 }
 
 /// One entry of a table, owned.
@@ -90,60 +200,142 @@ fn damaged() -> StoreError {
     StoreError::Engine("a block of a packed table cannot be decoded".into())
 }
 
+/// A block's place: its chunk and its position in the chunk.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct At {
+    chunk: usize,
+    block: usize,
+}
+
 impl PackedTable {
-    pub fn open(tree: engine::Tree, cache: Arc<BlockCache>) -> PackedTable {
+    fn open(root_tree: engine::Tree, pages: Pages, cache: Arc<BlockCache>) -> PackedTable {
         PackedTable {
-            tree,
-            id: NEXT_TABLE.fetch_add(1, Ordering::Relaxed),
+            root_tree,
+            pages,
             cache,
-            index: Arc::default(),
+            root: Arc::default(),
         }
     }
 
-    fn block_index(&self) -> Result<BlockIndex, StoreError> {
-        if let Some(index) = self.index.get() {
-            return Ok(index.clone());
+    fn with_root(
+        root_tree: engine::Tree,
+        pages: Pages,
+        cache: Arc<BlockCache>,
+        root: Root,
+    ) -> PackedTable {
+        let held = OnceLock::new();
+        let _ = held.set(Arc::new(root));
+        PackedTable {
+            root_tree,
+            pages,
+            cache,
+            root: Arc::new(held),
         }
-        let mut keys: Vec<Box<[u8]>> = Vec::new();
-        for key in self.tree.keys() {
-            keys.push(Box::from(key?.as_ref()));
+    }
+
+    fn root(&self) -> Result<Arc<Root>, StoreError> {
+        if let Some(root) = self.root.get() {
+            return Ok(root.clone());
         }
-        let heads = search::Heads::new(keys.iter().map(|k| k.as_ref()));
-        let lasts = Lasts {
-            keys: keys.into(),
-            heads,
-        };
+        let mut entries = Vec::new();
+        for entry in self.root_tree.iter() {
+            let (last, stored) = entry?;
+            entries.push((
+                Box::from(last.as_ref()),
+                Slot::parse(&stored).ok_or_else(damaged)?,
+            ));
+        }
         // Two first lookups may both read it; either copy is the same.
-        Ok(self.index.get_or_init(|| Arc::new(lasts)).clone())
+        Ok(self
+            .root
+            .get_or_init(|| Arc::new(Root::new(entries)))
+            .clone())
     }
 
-    /// Block `number` of the table, whose last key is `last`.
-    fn block_at(&self, number: usize, last: &[u8]) -> Result<Arc<Block>, StoreError> {
-        if let Some(block) = self.cache.0.get(&(self.id, number as u64)) {
-            return Ok(block);
+    /// Reads every chunk of the block index now, so that no lookup waits for one.
+    pub fn warm(&self) -> Result<(), StoreError> {
+        let root = self.root()?;
+        for slot in root.slots.iter() {
+            self.chunk(slot)?;
         }
-        let stored = self.tree.get(last)?.ok_or_else(damaged)?;
-        self.block(&stored)
+        Ok(())
     }
 
-    fn block(&self, stored: &[u8]) -> Result<Arc<Block>, StoreError> {
-        let number = header(stored).ok_or_else(damaged)?.number;
-        if let Some(block) = self.cache.0.get(&(self.id, number)) {
+    fn chunk(&self, slot: &Slot) -> Result<Arc<Block>, StoreError> {
+        if let Some(chunk) = slot.chunk.get() {
+            return Ok(chunk.clone());
+        }
+        let stored = self.pages.get(slot.page)?.ok_or_else(damaged)?;
+        let chunk = Arc::new(Block::decode(&stored).ok_or_else(damaged)?);
+        Ok(slot.chunk.get_or_init(|| chunk).clone())
+    }
+
+    /// The page `id`, decoded (from the cache where it is).
+    fn block(&self, id: u64) -> Result<Arc<Block>, StoreError> {
+        let key = (self.pages.ids.space(), id);
+        if let Some(block) = self.cache.0.get(&key) {
             return Ok(block);
         }
-        let block = Arc::new(Block::decode(stored).ok_or_else(damaged)?);
-        self.cache.0.insert((self.id, number), block.clone());
+        let stored = self.pages.get(id)?.ok_or_else(damaged)?;
+        let block = Arc::new(Block::decode(&stored).ok_or_else(damaged)?);
+        self.cache.0.insert(key, block.clone());
         Ok(block)
+    }
+
+    /// The first block whose last key is at least `key` (the only one that can hold it),
+    /// with the chunk listing it; `None` past the last block.
+    fn locate(&self, root: &Root, key: &[u8]) -> Result<Option<(At, Arc<Block>)>, StoreError> {
+        let c = root.chunk_for(key);
+        let Some(slot) = root.slots.get(c) else {
+            return Ok(None);
+        };
+        let chunk = self.chunk(slot)?;
+        let b = chunk.lower_bound(key);
+        if b >= chunk.len() {
+            return Err(damaged());
+        }
+        Ok(Some((At { chunk: c, block: b }, chunk)))
+    }
+
+    /// The block after `at`, with the chunk listing it.
+    fn after(
+        &self,
+        root: &Root,
+        at: At,
+        chunk: &Arc<Block>,
+    ) -> Result<Option<(At, Arc<Block>)>, StoreError> {
+        if at.block + 1 < chunk.len() {
+            return Ok(Some((
+                At {
+                    chunk: at.chunk,
+                    block: at.block + 1,
+                },
+                chunk.clone(),
+            )));
+        }
+        let Some(slot) = root.slots.get(at.chunk + 1) else {
+            return Ok(None);
+        };
+        let next = self.chunk(slot)?;
+        if next.len() == 0 {
+            return Err(damaged());
+        }
+        Ok(Some((
+            At {
+                chunk: at.chunk + 1,
+                block: 0,
+            },
+            next,
+        )))
     }
 
     /// The value stored under `key`.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
-        let index = self.block_index()?;
-        let number = index.block_for(key);
-        let Some(last) = index.get(number) else {
+        let root = self.root()?;
+        let Some((at, chunk)) = self.locate(&root, key)? else {
             return Ok(None);
         };
-        let block = self.block_at(number, last)?;
+        let block = self.block(page_at(&chunk, at.block)?)?;
         let i = block.lower_bound(key);
         Ok((i < block.len() && block.key(i) == key).then(|| block.value(i).to_vec()))
     }
@@ -155,16 +347,16 @@ impl PackedTable {
     /// Entries whose key starts with `prefix`, in key order. The iteration owns what it
     /// reads, so it may outlive this table value.
     pub fn scan_prefix(&self, prefix: Vec<u8>) -> Entries {
-        let (index, next) = match self.block_index() {
-            Ok(index) => {
-                let next = index.block_for(&prefix);
-                (Ok(index), next)
-            }
-            Err(e) => (Err(Some(e)), 0),
+        let next = self
+            .root()
+            .and_then(|root| Ok((self.locate(&root, &prefix)?, root)));
+        let (root, next) = match next {
+            Ok((next, root)) => (Ok(root), next),
+            Err(e) => (Err(Some(e)), None),
         };
         Entries {
             table: self.clone(),
-            index,
+            root,
             next,
             current: None,
             start: prefix.clone(),
@@ -180,11 +372,11 @@ impl PackedTable {
         prefix: &[u8],
         mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let index = self.block_index()?;
-        let mut number = index.block_for(prefix);
+        let root = self.root()?;
+        let mut next = self.locate(&root, prefix)?;
         let mut start = None;
-        while let Some(last) = index.get(number) {
-            let block = self.block_at(number, last)?;
+        while let Some((at, chunk)) = next {
+            let block = self.block(page_at(&chunk, at.block)?)?;
             // Only the first block holds entries before the prefix.
             let from = *start.get_or_insert_with(|| block.lower_bound(prefix));
             for i in from..block.len() {
@@ -195,7 +387,7 @@ impl PackedTable {
                 visit(key, block.value(i))?;
             }
             start = Some(0);
-            number += 1;
+            next = self.after(&root, at, &chunk)?;
         }
         Ok(())
     }
@@ -205,22 +397,52 @@ impl PackedTable {
         self.scan_prefix(Vec::new())
     }
 
-    /// Number of entries (reads every block's header: for reports, not request paths).
     /// An upper bound of the bytes a rewrite of the table writes: its blocks, uncompressed.
     pub fn rewrite_bound(&self) -> Result<u64, StoreError> {
-        Ok(self.block_index()?.keys.len() as u64 * BLOCK_BYTES as u64)
+        let root = self.root()?;
+        let blocks: u64 = root.slots.iter().map(|s| u64::from(s.blocks)).sum();
+        Ok(blocks * BLOCK_BYTES as u64)
     }
 
+    /// Every page the table holds: its chunks and its blocks.
+    pub fn page_ids(&self) -> Result<Vec<u64>, StoreError> {
+        let root = self.root()?;
+        let mut ids = Vec::new();
+        for slot in root.slots.iter() {
+            ids.push(slot.page);
+            let chunk = self.chunk(slot)?;
+            for i in 0..chunk.len() {
+                ids.push(page_at(&chunk, i)?);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Bytes the table's pages take in the engine (reads them all: for tests).
+    #[cfg(test)]
+    pub fn stored_bytes(&self) -> Result<u64, StoreError> {
+        let mut bytes = 0;
+        for id in self.page_ids()? {
+            bytes += self.pages.get(id)?.ok_or_else(damaged)?.len() as u64;
+        }
+        Ok(bytes)
+    }
+
+    /// Number of entries (reads every block's header: for reports, not request paths).
     pub fn len(&self) -> Result<u64, StoreError> {
         let mut count = 0;
-        for stored in self.tree.values() {
-            count += header(&stored?).ok_or_else(damaged)?.count;
+        for slot in self.root()?.slots.iter() {
+            let chunk = self.chunk(slot)?;
+            for i in 0..chunk.len() {
+                let stored = self.pages.get(page_at(&chunk, i)?)?.ok_or_else(damaged)?;
+                count += header(&stored).ok_or_else(damaged)?.count;
+            }
         }
         Ok(count)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.tree.is_empty()
+        self.root_tree.is_empty()
     }
 
     pub fn finder(&self) -> Finder {
@@ -237,12 +459,41 @@ impl PackedTable {
             block: None,
         }
     }
+
+    /// The block that may hold `key` (the first whose last key is at least it), with that
+    /// last key; `None` past the last block.
+    fn block_for(&self, key: &[u8]) -> Result<Option<LastAndBlock>, StoreError> {
+        let root = self.root()?;
+        let Some((at, chunk)) = self.locate(&root, key)? else {
+            return Ok(None);
+        };
+        let block = self.block(page_at(&chunk, at.block)?)?;
+        Ok(Some((chunk.key(at.block).to_vec(), block)))
+    }
 }
+
+/// The entries of a table as format 5 and earlier stored it: each block one engine entry of
+/// the table's own tree, keyed by the block's last key. Read once, by the migration.
+pub fn legacy_entries(tree: &engine::Tree) -> impl Iterator<Item = Result<Entry, StoreError>> {
+    tree.values().flat_map(|stored| {
+        let entries: Vec<Result<Entry, StoreError>> =
+            match stored.and_then(|s| Block::decode(&s).ok_or_else(damaged)) {
+                Ok(block) => (0..block.len())
+                    .map(|i| Ok((block.key(i).to_vec(), block.value(i).to_vec())))
+                    .collect(),
+                Err(e) => vec![Err(e)],
+            };
+        entries
+    })
+}
+
+/// A block with its last key.
+type LastAndBlock = (Vec<u8>, Arc<Block>);
 
 /// Looks up keys in increasing order, reading each block once.
 pub struct Cursor<'t> {
     table: &'t PackedTable,
-    block: Option<(Vec<u8>, Arc<Block>)>,
+    block: Option<LastAndBlock>,
 }
 
 impl Cursor<'_> {
@@ -250,13 +501,7 @@ impl Cursor<'_> {
     pub fn find(&mut self, key: &[u8]) -> Result<Option<&[u8]>, StoreError> {
         let covered = matches!(&self.block, Some((last, _)) if key <= last.as_slice());
         if !covered {
-            self.block = match self.table.tree.range(key..).next() {
-                None => None,
-                Some(found) => {
-                    let (last, stored) = found?;
-                    Some((last.to_vec(), self.table.block(&stored)?))
-                }
-            };
+            self.block = self.table.block_for(key)?;
         }
         let Some((_, block)) = &self.block else {
             return Ok(None);
@@ -291,11 +536,9 @@ impl Finder {
             let i = block.lower_bound(key);
             return Ok(i < block.len() && block.key(i) == key);
         }
-        let Some(found) = self.table.tree.range(key..).next() else {
+        let Some((last, block)) = self.table.block_for(key)? else {
             return Ok(false);
         };
-        let (last, stored) = found?;
-        let block = self.table.block(&stored)?;
         let i = block.lower_bound(key);
         let present = i < block.len() && block.key(i) == key;
         if block.len() > 0 {
@@ -304,8 +547,7 @@ impl Finder {
                 self.held_bytes = 0;
             }
             self.held_bytes += block.weight();
-            self.held
-                .insert(last.to_vec(), (block.key(0).to_vec(), block));
+            self.held.insert(last, (block.key(0).to_vec(), block));
         }
         Ok(present)
     }
@@ -314,10 +556,10 @@ impl Finder {
 /// A scan of a packed table.
 pub struct Entries {
     table: PackedTable,
-    /// The table's block index, or the error reading it (given out once).
-    index: Result<BlockIndex, Option<StoreError>>,
-    /// The number of the next block to read.
-    next: usize,
+    /// The table's root, or the error reading it (given out once).
+    root: Result<Arc<Root>, Option<StoreError>>,
+    /// The next block to read, with the chunk listing it.
+    next: Option<(At, Arc<Block>)>,
     current: Option<(Arc<Block>, usize)>,
     /// Entries before this key (in the first block read) are skipped.
     start: Vec<u8>,
@@ -346,19 +588,22 @@ impl Iterator for Entries {
                 }
                 self.current = None;
             }
-            let index = match &mut self.index {
-                Ok(index) => index,
+            let root = match &mut self.root {
+                Ok(root) => root.clone(),
                 Err(e) => {
                     self.done = true;
                     return e.take().map(Err);
                 }
             };
-            let last = index.get(self.next)?;
-            match self.table.block_at(self.next, last) {
-                Ok(block) => {
+            let (at, chunk) = self.next.take()?;
+            let read = page_at(&chunk, at.block)
+                .and_then(|id| self.table.block(id))
+                .and_then(|block| Ok((block, self.table.after(&root, at, &chunk)?)));
+            match read {
+                Ok((block, next)) => {
                     let i = block.lower_bound(&self.start);
                     self.current = Some((block, i));
-                    self.next += 1;
+                    self.next = next;
                 }
                 Err(e) => {
                     self.done = true;
@@ -373,15 +618,16 @@ impl Iterator for Entries {
 mod tests {
     use super::*;
 
+    fn space() -> Arc<Space> {
+        Space::new(engine::MemoryEngine::new_db(), 1, BlockCache::new(1 << 20))
+    }
+
     fn table_of(entries: &[(Vec<u8>, Vec<u8>)]) -> PackedTable {
-        let db = engine::MemoryEngine::new_db();
-        let tree = db.open_tree("t").unwrap();
-        let mut w = PackedWriter::new(tree.clone());
+        let mut w = space().writer("t", "t@1").unwrap();
         for (k, v) in entries {
             w.push(k, v).unwrap();
         }
-        w.finish().unwrap();
-        PackedTable::open(tree, BlockCache::new(1 << 20))
+        w.finish().unwrap().0
     }
 
     #[test]
@@ -397,7 +643,7 @@ mod tests {
         let mut sorted = entries.clone();
         sorted.sort();
         let table = table_of(&sorted);
-        assert!(table.tree.iter().count() > 10, "several blocks");
+        assert!(table.page_ids().unwrap().len() > 10, "several blocks");
         assert_eq!(table.len().unwrap(), 5000);
         for (k, v) in sorted.iter().step_by(37) {
             assert_eq!(table.get(k).unwrap().as_ref(), Some(v));
@@ -424,5 +670,148 @@ mod tests {
         assert!(table.is_empty());
         assert_eq!(table.get(b"a").unwrap(), None);
         assert_eq!(table.iter().count(), 0);
+    }
+
+    /// Deterministic pseudo-random numbers for the patch tests.
+    fn lcg(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 33
+    }
+
+    #[test]
+    fn patches_agree_with_a_map_and_share_the_pages_they_keep() {
+        let space = space();
+        let mut expected = std::collections::BTreeMap::new();
+        let mut w = space.writer("t", "t@0").unwrap();
+        for i in 0..20_000u32 {
+            let (k, v) = (
+                format!("k{:07}", i * 10).into_bytes(),
+                vec![b'v'; (i % 40) as usize],
+            );
+            w.push(&k, &v).unwrap();
+            expected.insert(k, v);
+        }
+        let mut table = w.finish().unwrap().0;
+        let mut seed = 7u64;
+        for round in 1..=60u32 {
+            let mut changes = std::collections::BTreeMap::new();
+            // Mostly near one place (a brand's articles), some anywhere, some past the end.
+            let around = lcg(&mut seed) % 200_000;
+            for _ in 0..(lcg(&mut seed) % 300) {
+                let at = match lcg(&mut seed) % 4 {
+                    0 => lcg(&mut seed) % 260_000,
+                    _ => around + lcg(&mut seed) % 2_000,
+                };
+                let key = format!("k{at:07}").into_bytes();
+                let value = match lcg(&mut seed) % 3 {
+                    0 => None,
+                    _ => Some(vec![b'w'; (lcg(&mut seed) % 120) as usize]),
+                };
+                changes.insert(key, value);
+            }
+            let changes: Vec<Change> = changes
+                .into_iter()
+                .map(|(key, value)| Change { key, value })
+                .collect();
+            for c in &changes {
+                match &c.value {
+                    Some(v) => expected.insert(c.key.clone(), v.clone()),
+                    None => expected.remove(&c.key),
+                };
+            }
+            let before: std::collections::BTreeSet<u64> =
+                table.page_ids().unwrap().into_iter().collect();
+            let writer = space.writer("t", &format!("t@{round}")).unwrap();
+            let patched = table.patch(writer, &changes).unwrap();
+            let after: std::collections::BTreeSet<u64> =
+                patched.table.page_ids().unwrap().into_iter().collect();
+            let freed: std::collections::BTreeSet<u64> = patched.freed.iter().copied().collect();
+            assert_eq!(freed.len(), patched.freed.len(), "a page freed twice");
+            assert!(
+                freed.is_subset(&before),
+                "round {round}: freed a page it never had"
+            );
+            assert!(
+                freed.is_disjoint(&after),
+                "round {round}: freed a page still used"
+            );
+            let kept: std::collections::BTreeSet<u64> =
+                before.difference(&freed).copied().collect();
+            assert!(
+                kept.is_subset(&after),
+                "round {round}: lost a page without freeing it"
+            );
+            assert!(
+                after.len() - kept.len() <= 4 * changes.len() + 8,
+                "round {round}: wrote more pages than the change touches"
+            );
+            table = patched.table;
+            // A fresh read of the root sees what the writer's root in memory saw.
+            let reread = space.table("t", &format!("t@{round}")).unwrap();
+            for t in [&table, &reread] {
+                let all: Vec<Entry> = t.iter().map(|e| e.unwrap()).collect();
+                let want: Vec<Entry> = expected.clone().into_iter().collect();
+                assert_eq!(all.len(), want.len(), "round {round}");
+                assert!(all == want, "round {round}: contents differ");
+            }
+            for c in changes.iter().step_by(7) {
+                assert_eq!(table.get(&c.key).unwrap(), expected.get(&c.key).cloned());
+            }
+        }
+        // After many small patches the blocks are still mostly full.
+        let fresh = table_of(&expected.clone().into_iter().collect::<Vec<_>>());
+        let (pages, fresh_pages) = (
+            table.page_ids().unwrap().len(),
+            fresh.page_ids().unwrap().len(),
+        );
+        let (bytes, fresh_bytes) = (table.stored_bytes().unwrap(), fresh.stored_bytes().unwrap());
+        eprintln!(
+            "{pages} pages, {bytes} bytes after patches; {fresh_pages}, {fresh_bytes} written fresh"
+        );
+        assert!(
+            pages * 10 <= fresh_pages * 15,
+            "{pages} pages, {fresh_pages} fresh"
+        );
+        assert!(
+            bytes * 100 <= fresh_bytes * 115,
+            "{bytes} bytes, {fresh_bytes} fresh"
+        );
+    }
+
+    #[test]
+    fn a_patch_can_empty_a_table_and_fill_an_empty_one() {
+        let space = space();
+        let keys: Vec<Vec<u8>> = (0..3000u32).map(|i| i.to_be_bytes().to_vec()).collect();
+        let empty = space.writer("t", "t@0").unwrap().finish().unwrap().0;
+        let filled = empty
+            .patch(
+                space.writer("t", "t@1").unwrap(),
+                &keys
+                    .iter()
+                    .map(|k| Change {
+                        key: k.clone(),
+                        value: Some(k.clone()),
+                    })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+        assert_eq!(filled.table.len().unwrap(), 3000);
+        let emptied = filled
+            .table
+            .patch(
+                space.writer("t", "t@2").unwrap(),
+                &keys
+                    .iter()
+                    .map(|k| Change {
+                        key: k.clone(),
+                        value: None,
+                    })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+        assert!(emptied.table.is_empty());
+        assert_eq!(emptied.freed.len(), filled.table.page_ids().unwrap().len());
     }
 }

@@ -1,0 +1,338 @@
+//! What a small change of the data sets changes in each index, article by article: the
+//! entries an index holds for an article are derived from the data as it was and as it will
+//! be, and only their difference is written. What `indexes::build` derives from a whole
+//! table, this derives from one article's rows, with the same helpers, so the two agree
+//! (`check` compares every index with a full derivation).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::error::StoreError;
+use super::indexes::{
+    self, ARTICLE_BY_ID, DataTrees, ID_BY_ARTICLE, NEXT_ARTICLE_ID, crossnum_entry, reversed,
+};
+use super::keys::{self, KeyBuf, KeyReader};
+use super::layout::TreeName;
+use super::packed::Change;
+use super::records::Record;
+use crate::catalogue::{Article, ArticleKey, CrossReference, normalise_reference};
+
+/// The articles (their list entries) that join a list, and those that leave it.
+type Moves = (BTreeSet<Vec<u8>>, BTreeSet<Vec<u8>>);
+
+/// The articles a change touched, by their key in `Articles` (the order ids are given in).
+pub type Touched = BTreeMap<Vec<u8>, ArticleKey>;
+
+/// The article a changed row of `tree` belongs to, if rows of `tree` feed an index.
+pub fn article_of(tree: TreeName, key: &[u8]) -> Option<ArticleKey> {
+    let mut r = KeyReader::new(key);
+    match tree {
+        TreeName::Articles => r.last_article(),
+        TreeName::CrossReferences | TreeName::Links | TreeName::Kits => r.article(),
+        _ => None,
+    }
+}
+
+/// The changes that bring `index` from what `old` derives to what `new` derives, for the
+/// touched articles; `None` where the index must be built whole instead. `new` holds the
+/// indexes already brought up to date in this change (the reversed ones read them).
+pub fn changes(
+    index: TreeName,
+    old: &dyn DataTrees,
+    new: &dyn DataTrees,
+    touched: &Touched,
+) -> Result<Option<Vec<Change>>, StoreError> {
+    let mut out: BTreeMap<Vec<u8>, Option<Vec<u8>>> = BTreeMap::new();
+    match index {
+        TreeName::RefnormArticle
+        | TreeName::CrossnumArticle
+        | TreeName::ManufacturerCompetitorRef
+        | TreeName::ReplacedArticle => {
+            for article in touched.values() {
+                let before = keyed(index, old, article)?;
+                let after = keyed(index, new, article)?;
+                for key in before.keys().filter(|k| !after.contains_key(*k)) {
+                    out.insert(key.clone(), None);
+                }
+                for (key, value) in after {
+                    if before.get(&key) != Some(&value) {
+                        out.insert(key, Some(value));
+                    }
+                }
+            }
+        }
+        TreeName::RefrevReference | TreeName::CrossrevNumber => {
+            let mut numbers = BTreeSet::new();
+            for article in touched.values() {
+                numbers.extend(numbers_of(index, old, article)?);
+                numbers.extend(numbers_of(index, new, article)?);
+            }
+            // A reversed number stays while any article still has the number.
+            let forward = match index {
+                TreeName::RefrevReference => TreeName::RefnormArticle,
+                _ => TreeName::CrossnumArticle,
+            };
+            for number in numbers {
+                let key = reversed(&number);
+                let was = old.tree(index).contains_key(&key)?;
+                let is = new
+                    .tree(forward)
+                    .scan_prefix(keys::text_prefix(&number))
+                    .next()
+                    .transpose()?
+                    .is_some();
+                if was != is {
+                    out.insert(key, is.then(Vec::new));
+                }
+            }
+        }
+        TreeName::KtypeArticle | TreeName::GenartKtypeArticle | TreeName::KtypeKit => {
+            // Per list: the articles that join it and those that leave it.
+            let mut lists: BTreeMap<Vec<u8>, Moves> = BTreeMap::new();
+            for article in touched.values() {
+                let before = lists_of(index, old, article)?;
+                let after = lists_of(index, new, article)?;
+                let entry = KeyBuf::new().article(article).done();
+                for list in after.difference(&before) {
+                    lists
+                        .entry(list.clone())
+                        .or_default()
+                        .0
+                        .insert(entry.clone());
+                }
+                for list in before.difference(&after) {
+                    lists
+                        .entry(list.clone())
+                        .or_default()
+                        .1
+                        .insert(entry.clone());
+                }
+            }
+            for (list, (joining, leaving)) in lists {
+                let mut members: BTreeSet<Vec<u8>> = match old.tree(index).get(&list)? {
+                    Some(value) => split_list(&value).ok_or_else(|| corrupt(index))?,
+                    None => BTreeSet::new(),
+                };
+                members.retain(|m| !leaving.contains(m));
+                members.extend(joining);
+                let value = (!members.is_empty()).then(|| members.into_iter().flatten().collect());
+                out.insert(list, value);
+            }
+        }
+        TreeName::ArticleIds => return article_ids(old, new, touched),
+        data_tree => {
+            return Err(StoreError::Engine(format!(
+                "{} is not an index",
+                data_tree.name()
+            )));
+        }
+    }
+    Ok(Some(
+        out.into_iter()
+            .map(|(key, value)| Change { key, value })
+            .collect(),
+    ))
+}
+
+fn corrupt(tree: TreeName) -> StoreError {
+    StoreError::undecodable(tree)
+}
+
+fn article_record(data: &dyn DataTrees, a: &ArticleKey) -> Result<Option<Article>, StoreError> {
+    let key = keys::article_key(a);
+    match data.tree(TreeName::Articles).get(&key)? {
+        Some(value) => Article::decode(&key, &value)
+            .map(Some)
+            .ok_or_else(|| corrupt(TreeName::Articles)),
+        None => Ok(None),
+    }
+}
+
+fn cross_references_of(
+    data: &dyn DataTrees,
+    a: &ArticleKey,
+) -> Result<Vec<CrossReference>, StoreError> {
+    indexes::records::<CrossReference>(
+        data.tree(TreeName::CrossReferences)
+            .scan_prefix(keys::article_prefix(a)),
+    )
+    .collect()
+}
+
+/// The text after the article in the keys of `tree` under it (a Ktype of a link or a kit).
+fn ktypes_of(
+    data: &dyn DataTrees,
+    tree: TreeName,
+    a: &ArticleKey,
+) -> Result<BTreeSet<String>, StoreError> {
+    let mut found = BTreeSet::new();
+    for entry in data.tree(tree).scan_prefix(keys::article_prefix(a)) {
+        let (k, _) = entry?;
+        let mut r = KeyReader::new(&k);
+        r.article().ok_or_else(|| corrupt(tree))?;
+        let ktype = match tree {
+            TreeName::Links => r.last_text(),
+            _ => r.text(),
+        };
+        found.insert(ktype.ok_or_else(|| corrupt(tree))?);
+    }
+    Ok(found)
+}
+
+/// The entries one article gives an index keyed by it; where two rows give one key, the
+/// first (in `indexes::build`'s order: cross-references before EANs) wins.
+fn keyed(
+    index: TreeName,
+    data: &dyn DataTrees,
+    a: &ArticleKey,
+) -> Result<BTreeMap<Vec<u8>, Vec<u8>>, StoreError> {
+    let mut out = BTreeMap::new();
+    match index {
+        TreeName::RefnormArticle if article_record(data, a)?.is_some() => {
+            out.insert(
+                KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
+                Vec::new(),
+            );
+        }
+        TreeName::CrossnumArticle => {
+            for c in cross_references_of(data, a)? {
+                let (key, value) = crossnum_entry(&c);
+                out.entry(key).or_insert(value);
+            }
+            if let Some(article) = article_record(data, a)? {
+                for ean in article.eans {
+                    let (key, value) = indexes::ean_entry(&article.key, ean);
+                    out.entry(key).or_insert(value);
+                }
+            }
+        }
+        TreeName::ManufacturerCompetitorRef => {
+            for c in cross_references_of(data, a)? {
+                if let Some((key, value)) = indexes::competitor_entry(&c) {
+                    out.entry(key).or_insert(value);
+                }
+            }
+        }
+        TreeName::ReplacedArticle => {
+            if let Some(article) = article_record(data, a)? {
+                for key in indexes::replacement_keys(&article) {
+                    out.insert(key, Vec::new());
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(out)
+}
+
+/// The numbers whose reversed form one article gives a reversed index.
+fn numbers_of(
+    index: TreeName,
+    data: &dyn DataTrees,
+    a: &ArticleKey,
+) -> Result<Vec<String>, StoreError> {
+    let article = article_record(data, a)?;
+    Ok(match index {
+        TreeName::RefrevReference => article.map(|x| x.key.reference).into_iter().collect(),
+        _ => cross_references_of(data, a)?
+            .into_iter()
+            .map(|c| normalise_reference(&c.number))
+            .chain(article.into_iter().flat_map(|x| x.eans))
+            .collect(),
+    })
+}
+
+/// The lists of a list index one article is in.
+fn lists_of(
+    index: TreeName,
+    data: &dyn DataTrees,
+    a: &ArticleKey,
+) -> Result<BTreeSet<Vec<u8>>, StoreError> {
+    let list = |ktype: &String| KeyBuf::new().last_text(ktype).done();
+    Ok(match index {
+        TreeName::KtypeArticle => ktypes_of(data, TreeName::Links, a)?
+            .iter()
+            .map(list)
+            .collect(),
+        TreeName::KtypeKit => ktypes_of(data, TreeName::Kits, a)?
+            .iter()
+            .map(list)
+            .collect(),
+        _ => {
+            let ktypes = ktypes_of(data, TreeName::Links, a)?;
+            match article_record(data, a)? {
+                Some(article) => ktypes
+                    .iter()
+                    .map(|k| KeyBuf::new().u32(article.genart).last_text(k).done())
+                    .collect(),
+                None if ktypes.is_empty() => BTreeSet::new(),
+                None => return Err(corrupt(TreeName::Links)),
+            }
+        }
+    })
+}
+
+/// A list index's value as its articles' entries (`brand ‖ reference ‖ 0xFF` each).
+fn split_list(value: &[u8]) -> Option<BTreeSet<Vec<u8>>> {
+    let mut found = BTreeSet::new();
+    let mut rest = value;
+    while !rest.is_empty() {
+        let end = 4 + rest.get(4..)?.iter().position(|&b| b == 0xFF)? + 1;
+        found.insert(rest[..end].to_vec());
+        rest = &rest[end..];
+    }
+    Some(found)
+}
+
+/// New articles take the next ids, in key order; retired ones lose theirs (never given
+/// again). `None` for a store whose next id is not recorded: its build finds it.
+fn article_ids(
+    old: &dyn DataTrees,
+    new: &dyn DataTrees,
+    touched: &Touched,
+) -> Result<Option<Vec<Change>>, StoreError> {
+    let ids = old.tree(TreeName::ArticleIds);
+    let id_of = |v: Vec<u8>| -> Result<u32, StoreError> {
+        Ok(u32::from_be_bytes(
+            v.try_into().map_err(|_| corrupt(TreeName::ArticleIds))?,
+        ))
+    };
+    let Some(first_free) = ids.get(&[NEXT_ARTICLE_ID])? else {
+        return Ok(None);
+    };
+    let first_free = id_of(first_free)?;
+    let mut next = first_free;
+    let mut out = BTreeMap::new();
+    for key in touched.keys() {
+        let by_article = [&[ID_BY_ARTICLE][..], key].concat();
+        let held = ids.get(&by_article)?.map(id_of).transpose()?;
+        let exists = new.tree(TreeName::Articles).contains_key(key)?;
+        match (held, exists) {
+            (None, true) => {
+                if next > i32::MAX as u32 {
+                    return Err(StoreError::Engine(
+                        "the store has given out every numeric article id (2^31)".into(),
+                    ));
+                }
+                out.insert(by_article, Some(next.to_be_bytes().to_vec()));
+                out.insert(
+                    [&[ARTICLE_BY_ID][..], &next.to_be_bytes()].concat(),
+                    Some(key.clone()),
+                );
+                next += 1;
+            }
+            (Some(id), false) => {
+                out.insert(by_article, None);
+                out.insert([&[ARTICLE_BY_ID][..], &id.to_be_bytes()].concat(), None);
+            }
+            _ => {}
+        }
+    }
+    if next != first_free {
+        out.insert(vec![NEXT_ARTICLE_ID], Some(next.to_be_bytes().to_vec()));
+    }
+    Ok(Some(
+        out.into_iter()
+            .map(|(key, value)| Change { key, value })
+            .collect(),
+    ))
+}
