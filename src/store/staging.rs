@@ -454,13 +454,13 @@ impl<'s> Staging<'s> {
             StagedSet::Written(self.write_merged(&mut sorter, &base, (tree, None), true)?)
         } else {
             let mut gathered = Gathered::default();
-            let gather = scope.1.is_none().then_some(&mut gathered);
+            let gather = Some(&mut gathered);
             if !self
                 .walk(&mut sorter, &base, scope, true, None, None, gather)?
                 .0
             {
                 StagedSet::Unchanged
-            } else if scope.1.is_none() && !gathered.overflow {
+            } else if !gathered.overflow {
                 StagedSet::Written(self.write_patched(tree, &base, gathered)?)
             } else {
                 StagedSet::Written(self.write_merged(&mut sorter, &base, scope, false)?)
@@ -596,9 +596,15 @@ impl<'s> Staging<'s> {
             Ok(())
         };
         // A current row no staged row mentions: kept, or retired by the replace.
-        let mut unmentioned = |k: &[u8], v: &[u8], writer: &mut Option<PackedWriter>| {
+        let mut unmentioned = |k: &[u8],
+                               v: &[u8],
+                               writer: &mut Option<PackedWriter>,
+                               gather: &mut Option<&mut Gathered>| {
             if scope.is_some_and(|s| s.covers(tree, k, v)) {
                 removed += 1;
+                if let Some(gathered) = gather {
+                    gathered.add(k, None, Some(v));
+                }
                 let mut entry = vec![REMOVED];
                 entry.extend_from_slice(v);
                 return record(k, &entry);
@@ -635,10 +641,19 @@ impl<'s> Staging<'s> {
                     current.next_if(|e| !matches!(e, Ok((k, _)) if *k >= item.key))
                 {
                     let (k, v) = entry?;
-                    unmentioned(&k, &v, &mut writer)?;
+                    unmentioned(&k, &v, &mut writer, &mut gather)?;
                 }
                 let old = current.next_if(|e| matches!(e, Ok((k, _)) if *k == item.key));
                 let old = old.transpose()?.map(|(_, v)| v);
+                if let Some(gathered) = gather.as_deref_mut() {
+                    match retires {
+                        true if old.is_some() => gathered.add(&item.key, None, old.as_deref()),
+                        false if old.as_ref() != Some(&item.value) => {
+                            gathered.add(&item.key, Some(&item.value), None)
+                        }
+                        _ => {}
+                    }
+                }
                 if retires {
                     if let Some(old) = &old {
                         let mut entry = vec![REMOVED];
@@ -700,7 +715,7 @@ impl<'s> Staging<'s> {
         if writer.is_some() || scope.is_some() {
             for entry in current {
                 let (k, v) = entry?;
-                unmentioned(&k, &v, &mut writer)?;
+                unmentioned(&k, &v, &mut writer, &mut gather)?;
             }
         }
         let written = match writer {
