@@ -46,8 +46,10 @@ def write(name, header, rows):
         w.writerow(header + ["change"])
         w.writerows(rows)
 def sample(name, count, step):
+    with open(f"{src}/{name}.csv", newline="") as f:
+        total = sum(1 for _ in f) - 1
     h, r = rows(name)
-    start = round_ * 7919
+    start = round_ * 7919 % max(1, total - count * step)
     return h, list(itertools.islice(itertools.islice(r, start, None), 0, count * step, step))
 h, picked = sample("prices", 250, 97)
 a = h.index("amount")

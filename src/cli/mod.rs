@@ -676,6 +676,15 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
                     }
                 }
             }
+            // No lookup waits for a table's block index: all are read before ready.
+            let started = std::time::Instant::now();
+            match loader.store.catalogue().warm() {
+                Ok(()) => tracing::info!(
+                    seconds = started.elapsed().as_secs_f64(),
+                    "read the block index of every table"
+                ),
+                Err(e) => tracing::warn!("a table's block index could not be read: {e}"),
+            }
             loader.set_ready();
         });
         server::run(state, listeners).await

@@ -875,6 +875,17 @@ impl<'s> Staging<'s> {
         }
         phase("writing to disk");
         super::crash_point("commit:written");
+        for (table, ids) in &self.freed {
+            tracing::debug!(
+                table = table.name(),
+                freed = ids.len(),
+                "pages the new generation no longer holds"
+            );
+        }
+        tracing::debug!(
+            written = self.store.space.next_page() - self.first_page,
+            "pages written by the change"
+        );
         let freed_any = self.freed.iter().any(|(_, ids)| !ids.is_empty());
         if freed_any {
             reclaim::record(self.store.space.db(), self.generation, &self.freed)?;
