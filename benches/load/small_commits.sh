@@ -5,8 +5,9 @@
 #      `remove` rows, 250 articles added, 125 cross-references replaced by 125 others), and
 #      the same change's files imported once more (every row unchanged: the fixed cost of
 #      opening the store and reading the files);
-#   3. COMMITS more such changes (each its own rows), then the store's size beside a store
-#      made by importing the same catalogue (the upstream's full delivery) afresh.
+#   3. COMMITS more such changes (each its own rows), then the store's size, before and after
+#      `partscat compact`, beside a store made by importing the same catalogue (the store's
+#      full delivery) afresh.
 #
 #   bash benches/load/small_commits.sh BINARY [ARTICLES] [COMMITS] [LINKS_PER_ARTICLE]
 #   (defaults 1000000, 200, and the generator's own shape)
@@ -92,6 +93,9 @@ done
 after=$(size "$work/store")
 "$bin" check --data "$work/store" | tail -3
 
+"$bin" compact --data "$work/store" >/dev/null
+compacted=$(size "$work/store")
+
 "$bin" deliveries --data "$work/store" --out "$work/delivered" >/dev/null
 fresh_from=$(find "$work/delivered" -maxdepth 1 -type d -name 'full-*' | head -1)
 "$bin" import --data "$work/fresh" "$fresh_from" >/dev/null 2>&1
@@ -105,5 +109,7 @@ printf '%-52s %9.3f s\n' "the same files again (all unchanged)" "$unchanged"
 printf '%-52s %9.3f s\n' "mean of $commits more changes" "$(echo "$total / $commits" | bc -l)"
 printf '%-52s %9.1f MB\n' "store after the full load" "$(echo "$loaded / 1000000" | bc -l)"
 printf '%-52s %9.1f MB\n' "store after $((commits + 1)) changes" "$(echo "$after / 1000000" | bc -l)"
-printf '%-52s %9.1f MB   (after / fresh: %.2f)\n' "the same catalogue imported afresh" \
-  "$(echo "$fresh / 1000000" | bc -l)" "$(echo "$after / $fresh" | bc -l)"
+printf '%-52s %9.1f MB\n' "the same store after partscat compact" "$(echo "$compacted / 1000000" | bc -l)"
+printf '%-52s %9.1f MB   (after / fresh: %.2f; compacted / fresh: %.2f)\n' \
+  "the same catalogue imported afresh" "$(echo "$fresh / 1000000" | bc -l)" \
+  "$(echo "$after / $fresh" | bc -l)" "$(echo "$compacted / $fresh" | bc -l)"

@@ -98,3 +98,16 @@ pub fn restore(settings: Settings, file: &Path) -> Result<ExitCode, String> {
         ExitCode::from(1)
     })
 }
+
+pub fn compact(settings: Settings) -> Result<ExitCode, String> {
+    let dir = &settings.data_dir;
+    let done = store::compact(dir).map_err(|e| e.to_string())?;
+    println!(
+        "compacted {}: {:.1} MB before, {:.1} MB now; checksum {}",
+        dir.display(),
+        done.bytes_before as f64 / 1e6,
+        done.bytes_after as f64 / 1e6,
+        done.checksum
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -191,6 +191,12 @@ enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
+    /// Write the stopped store afresh and put it in its own place: the space many small
+    /// commits left to the storage engine goes back to the file system.
+    Compact {
+        #[command(flatten)]
+        common: Common,
+    },
     /// Show the HTTPS certificate `serve` uses (tls_cert, or the self-signed one in the store's
     /// directory): its file and SHA-256 fingerprint, for clients to compare or pin.
     Tls {
@@ -362,6 +368,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
         Command::Restore { common, file } => {
             backup::restore(settings(&common, ServeFlags::default())?, &file)
         }
+        Command::Compact { common } => backup::compact(settings(&common, ServeFlags::default())?),
         Command::Sync {
             common,
             import_type,
