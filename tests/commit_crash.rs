@@ -10,19 +10,6 @@ use std::process::Command;
 
 use common::*;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 /// `check --json` of a store: sound, checksum, pages no generation holds.
 fn checked(store: &Path) -> (bool, String, u64) {
     let o = partscat(&["check", "--json", "--data", path(store)]);

@@ -336,13 +336,33 @@ impl Jobs {
                 jobs: &jobs,
                 slot,
             };
-            work(&store, &runner);
+            // On a thread of its own, below the lookups' priority: a commit takes the cores
+            // the answers leave (the pool's threads keep theirs).
+            std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    yield_to_answers();
+                    work(&store, &runner);
+                });
+            });
             runner.update(|s| {
                 s.finished_at = Some(now());
                 s.phase = "finished".into();
             });
         });
         Ok((job, task))
+    }
+}
+
+/// Lowers the calling thread's scheduling priority (nice 10), and that of the threads it
+/// starts: a job's work runs when the answers leave a core idle.
+fn yield_to_answers() {
+    // SAFETY: PRIO_PROCESS with id 0 names the calling thread on Linux; no memory is passed.
+    let lowered = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
+    if lowered != 0 {
+        tracing::debug!(
+            "a job's thread keeps its priority: {}",
+            std::io::Error::last_os_error()
+        );
     }
 }
 

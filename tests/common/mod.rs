@@ -73,6 +73,20 @@ pub fn path(p: &Path) -> &str {
     p.to_str().expect("utf-8 path")
 }
 
+/// Copies a directory tree (a store, to run the same step on several copies).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 pub fn generate(articles: usize, seed: u64, out: &Path) {
     let o = partscat(&[
         "gen",

@@ -8,6 +8,8 @@
 //! switches to the new generation in one step. Dropped without a commit, a staging leaves
 //! nothing behind (and a crash leaves only tables and pages the next open drops).
 
+mod tables;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -17,15 +19,16 @@ use super::catalogue_view::Catalogue;
 use super::engine;
 use super::error::StoreError;
 use super::index_changes::{self, Touched};
-use super::indexes::{self, DataTrees};
+use super::indexes::DataTrees;
 use super::keys::{self, KeyBuf};
 use super::layout::{ImportedFile, SyncMark, TreeName};
-use super::packed::{Change, Finder, PackedTable, PackedWriter, Space};
+use super::packed::{Finder, PackedTable, PackedWriter, Space};
 use super::reclaim::{self, Freed};
 use super::records::Record;
 use super::sorter::Sorter;
 use crate::catalogue::ArticleKey;
 use crate::catalogue::{CrossKind, CrossReference};
+use tables::{Effective, Gathered, PATCH_ARTICLES};
 
 /// Where a staged row came from: the import's file (by position) and the line of the row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,55 +138,6 @@ enum StagedSet {
     DryRun(Option<PackedTable>),
 }
 
-/// The most a data set's changes may take in memory to be patched into its table; a larger
-/// change rewrites the table.
-const PATCH_BYTES: usize = 32 << 20;
-
-/// The most articles a patch touches for its indexes to be patched too; past it they are
-/// built again (reading the data sets once costs less than this many article lookups).
-const PATCH_ARTICLES: usize = 100_000;
-
-/// A data set's changes gathered for a patch, while they stay under `PATCH_BYTES`.
-#[derive(Default)]
-struct Gathered {
-    changes: Vec<Change>,
-    /// The current values of the keys retired, in order, for the change feed.
-    retired: Vec<Vec<u8>>,
-    bytes: usize,
-    overflow: bool,
-}
-
-impl Gathered {
-    fn add(&mut self, key: &[u8], value: Option<&[u8]>, old: Option<&[u8]>) {
-        if self.overflow {
-            return;
-        }
-        self.bytes += key.len() + value.map_or(0, <[u8]>::len) + old.map_or(0, <[u8]>::len) + 64;
-        if self.bytes > PATCH_BYTES {
-            self.overflow = true;
-            *self = Gathered {
-                overflow: true,
-                ..Gathered::default()
-            };
-            return;
-        }
-        if value.is_none() {
-            self.retired.push(old.unwrap_or_default().to_vec());
-        }
-        self.changes.push(Change {
-            key: key.to_vec(),
-            value: value.map(<[u8]>::to_vec),
-        });
-    }
-}
-
-/// Whether rows of `tree` feed an index.
-fn feeds_an_index(tree: TreeName) -> bool {
-    TreeName::INDEXES
-        .iter()
-        .any(|i| i.sources().contains(&tree))
-}
-
 /// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
 const REFERRED_TO: [TreeName; 5] = [
     TreeName::Brands,
@@ -235,20 +189,6 @@ pub struct Staging<'s> {
     committed: bool,
 }
 
-/// The tables as they will be after the commit: staged where written, current elsewhere.
-struct Effective<'a> {
-    base: &'a Catalogue,
-    staged: BTreeMap<TreeName, PackedTable>,
-}
-
-impl DataTrees for Effective<'_> {
-    fn tree(&self, name: TreeName) -> &PackedTable {
-        self.staged
-            .get(&name)
-            .unwrap_or_else(|| self.base.tree(name))
-    }
-}
-
 impl<'s> Staging<'s> {
     /// The bounds on the fields and rows staged.
     pub fn limits(&self) -> crate::limits::Limits {
@@ -286,19 +226,6 @@ impl<'s> Staging<'s> {
             touched: Some(Touched::new()),
             committed: false,
         })
-    }
-
-    /// A writer of `name`'s table of the next generation.
-    fn new_table(&mut self, name: TreeName) -> Result<PackedWriter, StoreError> {
-        let stored = name.stored_name(self.generation);
-        self.written.push(stored.clone());
-        self.store.space.writer(name.name(), &stored)
-    }
-
-    /// Notes that the new generation holds none of `table`'s pages.
-    fn free_whole(&mut self, name: TreeName, table: &PackedTable) -> Result<(), StoreError> {
-        self.freed.push((name, table.page_ids()?));
-        Ok(())
     }
 
     fn new_stored_tree(&mut self, stored: String) -> Result<engine::Tree, StoreError> {
@@ -494,62 +421,6 @@ impl<'s> Staging<'s> {
     fn scratch_table(&mut self, tree: TreeName) -> Result<PackedWriter, StoreError> {
         self.scratch_space()?
             .writer(tree.name(), &tree.stored_name(0))
-    }
-
-    /// Writes the next generation of `tree`: the staged rows merged with the current ones.
-    fn write_merged(
-        &mut self,
-        sorter: &mut Sorter,
-        base: &PackedTable,
-        scope: (TreeName, Option<&Scope>),
-        count: bool,
-    ) -> Result<PackedTable, StoreError> {
-        let writer = self.new_table(scope.0)?;
-        let table = self
-            .walk(sorter, base, scope, count, None, Some(writer), None)?
-            .1;
-        self.free_whole(scope.0, base)?;
-        if feeds_an_index(scope.0) {
-            self.touched = None;
-        }
-        table.ok_or_else(|| StoreError::Engine("a merge wrote no table".into()))
-    }
-
-    /// Writes the next generation of `tree` as the current table with `gathered` applied,
-    /// and keeps the changes for the feed and for the indexes.
-    fn write_patched(
-        &mut self,
-        tree: TreeName,
-        base: &PackedTable,
-        gathered: Gathered,
-    ) -> Result<PackedTable, StoreError> {
-        let feed = self.changes_tree()?;
-        let mut batch = engine::Batch::default();
-        let mut retired = gathered.retired.iter();
-        for change in &gathered.changes {
-            let mut key = Vec::with_capacity(change.key.len() + 1);
-            key.push(tree.index() as u8);
-            key.extend_from_slice(&change.key);
-            let entry = match &change.value {
-                Some(_) => vec![UPSERT],
-                None => [&[REMOVED][..], retired.next().map_or(&[][..], |v| v)].concat(),
-            };
-            batch.insert(key, entry);
-        }
-        feed.apply(batch)?;
-        if feeds_an_index(tree)
-            && let Some(touched) = &mut self.touched
-        {
-            for change in &gathered.changes {
-                if let Some(article) = index_changes::article_of(tree, &change.key) {
-                    touched.insert(keys::article_key(&article), article);
-                }
-            }
-        }
-        let writer = self.new_table(tree)?;
-        let patched = base.patch(writer, &gathered.changes)?;
-        self.freed.push((tree, patched.freed));
-        Ok(patched.table)
     }
 
     /// Walks the staged rows of `tree` in key order beside its current table: counts what
@@ -938,51 +809,6 @@ impl<'s> Staging<'s> {
         Ok(Outcome::Committed {
             data_version: manifest.data_version,
         })
-    }
-
-    /// Builds `indexes` whole from the tables as they will be (`staged` where written), two
-    /// at a time, one per core of a small machine; the current ones are freed whole.
-    fn build_whole(
-        &mut self,
-        indexes: &[TreeName],
-        staged: &BTreeMap<TreeName, PackedTable>,
-    ) -> Result<Vec<(TreeName, PackedTable)>, StoreError> {
-        let mut writers = Vec::new();
-        for &index in indexes {
-            writers.push((index, self.new_table(index)?));
-            let current = self.base.tree(index).clone();
-            self.free_whole(index, &current)?;
-        }
-        let effective = Effective {
-            base: &self.base,
-            staged: staged.clone(),
-        };
-        let queue = std::sync::Mutex::new(writers.into_iter());
-        let built = std::sync::Mutex::new(Vec::new());
-        let spill = self.spill.path();
-        let build_next = || -> Result<(), StoreError> {
-            loop {
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((index, mut writer)) = next else {
-                    return Ok(());
-                };
-                indexes::build(index, &effective, spill, &mut |k, v| writer.push(k, v))?;
-                let table = writer.finish()?.0;
-                built
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((index, table));
-            }
-        };
-        std::thread::scope(|scope| {
-            let helper = scope.spawn(build_next);
-            let here = build_next();
-            let there = helper
-                .join()
-                .unwrap_or_else(|_| Err(StoreError::Engine("an index build failed".into())));
-            here.and(there)
-        })?;
-        Ok(built.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Keeps this change's feed entries under its data version, and lets go of what the

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Lookup latency while the catalogue takes a small change every 2 seconds, beside the same
+# server idle, in one run: wrk -t2 -c16 --latency over getCrossRefsOrArticle (mainref) for
+# SECONDS, once with nothing else happening, once while a loop imports a change of 1,000 price
+# rows (amounts moved, a different stretch of rows each time) through `importArticles` every
+# 2 seconds. Prints p50/p99 of both, their ratio, and the commits' durations as the jobs
+# report them.
+#
+#   bash benches/load/lookups_while_committing.sh BINARY [ARTICLES] [SECONDS]
+#   (defaults 1000000, 30). Needs wrk. ANSWER_CACHE_MB=0 turns the answer cache off (every
+#   lookup then reads the store; a commit empties the cache, so with it on the lookups after
+#   each commit are answered afresh).
+set -euo pipefail
+bin=$(realpath "$1")
+articles=${2:-1000000}
+seconds=${3:-30}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/partscat-committing.XXXXXX)
+# shellcheck source=benches/load/served.sh
+source "$root/benches/load/served.sh"
+
+catalogue "$articles"
+start_server "$work/store" "${ANSWER_CACHE_MB:-}"
+lookup_paths
+base="http://127.0.0.1:$port"
+
+latency() { # label: wrk's p50 and p99 over the mainref paths
+  local out
+  out=$(PATHS="$work/mainref.paths" wrk -t2 -c16 -d"${seconds}s" --latency \
+    -s "$root/benches/load/pick_path.lua" "$base" 2>&1)
+  if echo "$out" | grep -q "Non-2xx"; then echo "$out" >&2; exit 1; fi
+  echo "$out" | awk -v l="$1" '$1 == "50%" {p50 = $2} $1 == "99%" {p99 = $2}
+    /Requests\/sec/ {rps = $2} END {printf "%-28s p50 %8s  p99 %8s  %9s req/s\n", l, p50, p99, rps}'
+}
+
+to_ms() { # wrk's "1.23ms" / "456.00us" / "1.2s" in milliseconds
+  echo "$1" | awk '/us$/ {sub("us", ""); print $1 / 1000; next} /ms$/ {sub("ms", ""); print $1; next}
+    /s$/ {sub("s", ""); print $1 * 1000}'
+}
+
+# change ROUND: 1,000 price rows of the catalogue, amounts moved, into the inbox.
+change() {
+  python3 - "$work/csv/prices.csv" "$work/store-inbox/prices-$1.csv" "$1" <<'EOF'
+import csv, itertools, sys
+src, out, round_ = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(src, newline="") as f:
+    total = sum(1 for _ in f) - 1
+with open(src, newline="") as f, open(out, "w", newline="") as o:
+    r, w = csv.reader(f), csv.writer(o, lineterminator="\n")
+    h = next(r)
+    a = h.index("amount")
+    w.writerow(h)
+    start = round_ * 7919 % max(1, total - 1000 * 13)
+    for p in itertools.islice(itertools.islice(r, start, None), 0, 1000 * 13, 13):
+        p[a] = "%.2f" % (float(p[a]) + 0.01 * (round_ + 1))
+        w.writerow(p)
+EOF
+}
+
+mkdir -p "$work/store-inbox"
+for p in mainref; do PATHS="$work/$p.paths" wrk -t2 -c16 -d5s -s "$root/benches/load/pick_path.lua" "$base" >/dev/null; done
+idle=$(latency "idle")
+
+committing() {
+  local round=0 job
+  while :; do
+    change "$round"
+    job=$(curl -fs "$base/svc/importArticles?fileId=prices-$round.csv&importType=prices&dryRun=false&provider=demo&api_key=$key" \
+      | python3 -c 'import json, sys; print(json.load(sys.stdin).get("statusUrl", ""))')
+    while [ -n "$job" ]; do
+      state=$(curl -fs "$base$job?provider=demo&api_key=$key")
+      if echo "$state" | grep -q '"state":"\(succeeded\|failed\)"'; then
+        echo "$state" >>"$work/jobs.jsonl"
+        break
+      fi
+      sleep 0.1
+    done
+    round=$((round + 1))
+    sleep 2
+  done
+}
+committing &
+loop=$!
+sleep 2
+busy=$(latency "a commit every 2 s")
+kill "$loop" 2>/dev/null && wait "$loop" 2>/dev/null || true
+
+echo "articles: $articles; $seconds s each"
+echo "$idle"
+echo "$busy"
+p99_idle=$(to_ms "$(echo "$idle" | awk '{print $5}')")
+p99_busy=$(to_ms "$(echo "$busy" | awk '{print $(NF-2)}')")
+printf 'p99 while committing / idle: %.2f\n' "$(echo "$p99_busy / $p99_idle" | bc -l)"
+python3 - "$work/jobs.jsonl" <<'EOF'
+import json, os, sys
+jobs = [json.loads(l) for l in open(sys.argv[1])] if os.path.exists(sys.argv[1]) else []
+verdicts = [j.get("report", {}).get("verdict") for j in jobs]
+took = sorted(j["finishedAt"] - j["startedAt"] for j in jobs)
+print(f"commits during the busy run: {len(jobs)} ({verdicts.count('committed')} committed); "
+      f"longest job {took[-1] if took else 0} s (whole seconds)")
+EOF
