@@ -73,6 +73,10 @@ impl Hostile {
                     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
                     let head = read_head(&mut stream);
                     recorded.lock().unwrap().push(head.clone());
+                    // The body is read before the answer: a request body left unread when
+                    // the connection closes makes the kernel reset it, and the client may
+                    // then see the reset instead of the answer.
+                    read_body(&head, &mut stream);
                     answer(&head, &mut stream);
                 });
             }
@@ -115,6 +119,18 @@ fn read_head(stream: &mut TcpStream) -> String {
         }
     }
     String::from_utf8_lossy(&head).into_owned()
+}
+
+/// Reads and drops the body its head announces (`content-length`), up to 64 MiB.
+fn read_body(head: &str, stream: &mut TcpStream) {
+    let length = head
+        .lines()
+        .filter_map(|l| l.split_once(':'))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.trim().parse::<u64>().ok())
+        .unwrap_or(0)
+        .min(64 << 20);
+    let _ = std::io::copy(&mut stream.take(length), &mut std::io::sink());
 }
 
 /// A witness: records whoever comes, answers a plausible feed, media file or PUT.
