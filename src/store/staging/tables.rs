@@ -39,7 +39,7 @@ impl Gathered {
         }
         self.bytes += key.len() + value.map_or(0, <[u8]>::len) + old.map_or(0, <[u8]>::len) + 64;
         if self.bytes > PATCH_BYTES {
-            self.overflow = true;
+            // What was gathered is let go: the table is written whole.
             *self = Gathered {
                 overflow: true,
                 ..Gathered::default()
