@@ -67,7 +67,10 @@ fn a_backup_under_load_restores_to_the_same_checksum_and_a_bad_one_is_refused() 
     for (file, said) in [
         (&damaged, "is damaged"),
         (&short, "is damaged"),
-        (&dir.path().join("data/conf"), "not a partscat backup"),
+        (
+            &dir.path().join("data/engine/conf"),
+            "not a partscat backup",
+        ),
     ] {
         let target = dir.path().join("third");
         let o = partscat(&["restore", "--data", path(&target), path(file)]);

@@ -8,6 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use common::server::{DEMO_KEY, Served};
 use common::*;
 
 /// `check --json` of a store: sound, checksum, pages no generation holds.
@@ -152,7 +153,96 @@ fn many_small_commits_leave_no_page_that_no_generation_holds() {
         after < before,
         "{after} bytes after compacting, {before} before"
     );
-    assert!(!dir.path().join("store.compacting").exists());
+    assert!(!store.join("engine.next").exists());
+}
+
+/// A store of 3,000 articles that took `commits` small changes; its files and checksum.
+fn changed_store(dir: &Path, commits: usize) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let files = dir.join("files");
+    generate(3_000, 1, &files);
+    let store = dir.join("store");
+    assert!(import_dir(&store, &files));
+    for round in 0..commits {
+        let change = dir.join("changes").join(round.to_string());
+        write_change(&files, &change, round);
+        assert!(import_dir(&store, &change), "round {round}");
+    }
+    let (sound, checksum, unused) = checked(&store);
+    assert!(sound && unused == 0);
+    (store, files, checksum)
+}
+
+#[test]
+fn a_compaction_stopped_at_any_step_leaves_the_catalogue_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, _, checksum) = changed_store(dir.path(), 8);
+    for step in ["compact:copied", "compact:exchanged", "compact:old-removed"] {
+        let stopped = dir.path().join(step.replace(':', "-"));
+        copy_dir(&store, &stopped);
+        let mut cmd = Command::new(bin());
+        cmd.args(["compact", "--data", path(&stopped)])
+            .env("PARTSCAT_CRASH_AT", step);
+        let o = bounded(cmd);
+        assert!(
+            !o.status.success(),
+            "{step}: the compaction was not stopped"
+        );
+        assert_eq!(checked(&stopped), (true, checksum.clone(), 0), "{step}");
+        assert!(!stopped.join("engine.next").exists(), "{step}");
+        // It compacts again, to the same catalogue.
+        let o = partscat(&["compact", "--data", path(&stopped)]);
+        assert!(o.status.success(), "{step}: {}", text(&o));
+        assert_eq!(checked(&stopped), (true, checksum.clone(), 0), "{step}");
+        std::fs::remove_dir_all(&stopped).unwrap();
+    }
+}
+
+#[test]
+fn a_running_server_compacts_while_it_answers_and_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, files, checksum) = changed_store(dir.path(), 8);
+    let vehicles = std::fs::read_to_string(files.join("vehicles.csv")).unwrap();
+    let ktype = vehicles.lines().nth(1).unwrap().split(',').next().unwrap();
+    let route = format!("/svc/getArticlesByKtype/{ktype}");
+    let s = Served::start(&store, &["--demo", "--demo-key", DEMO_KEY]);
+    let answer = s.get(&route);
+    assert_eq!(answer.status, 200, "{}", answer.text());
+    let expected = answer.text();
+
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (o, lookups) = std::thread::scope(|scope| {
+        let lookups = scope.spawn(|| {
+            let mut answered = 0;
+            while !stop.load(std::sync::atomic::Ordering::Acquire) {
+                let reply = s.get(&route);
+                assert_eq!(reply.status, 200, "{}", reply.text());
+                assert_eq!(reply.text(), expected);
+                answered += 1;
+            }
+            answered
+        });
+        let o = partscat(&["compact", "--data", path(&store)]);
+        stop.store(true, std::sync::atomic::Ordering::Release);
+        (o, lookups.join().unwrap())
+    });
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("in the running server"), "{}", text(&o));
+    assert!(lookups > 0);
+    assert_eq!(s.get(&route).text(), expected);
+    // The store takes writes after the swap: a provider made now is kept.
+    let o = partscat(&[
+        "admin",
+        "--data",
+        path(&store),
+        "provider",
+        "create",
+        "late",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    drop(s);
+    assert_eq!(checked(&store), (true, checksum, 0));
+    let o = partscat(&["admin", "--data", path(&store), "provider", "list"]);
+    assert!(text(&o).contains("late"), "{}", text(&o));
 }
 
 fn dir_bytes(dir: &Path) -> u64 {

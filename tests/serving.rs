@@ -238,7 +238,7 @@ fn serve_refuses_a_store_that_is_not_a_sound_partscat_store() {
     let files = dir.path().join("files");
     generate(200, 3, &files);
     assert!(import(&corrupt, &[path(&files)]).0);
-    let db = corrupt.join("db");
+    let db = corrupt.join("engine").join("db");
     let mut bytes = std::fs::read(&db).unwrap();
     for b in bytes.iter_mut().take(4096) {
         *b ^= 0x5A;

@@ -212,7 +212,7 @@ impl Backend {
             });
         }
         let data = &settings.data_dir;
-        if !data.join("db").exists() {
+        if !partscat::store::exists_at(data) {
             return Err(format!(
                 "there is no store at {} (and no server answers on its admin socket); pass --data or --config",
                 data.display()

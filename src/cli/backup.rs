@@ -65,7 +65,7 @@ fn write_backup(settings: &Settings, to: &Path) -> Result<String, String> {
             .map_err(|e| format!("{}: {e}", to.display()))?;
         return Ok(format!("{bytes} bytes from the running server"));
     }
-    if !settings.data_dir.join("db").exists() {
+    if !partscat::store::exists_at(&settings.data_dir) {
         return Err(format!(
             "there is no store at {} (and no server answers on its admin socket)",
             settings.data_dir.display()
@@ -99,8 +99,48 @@ pub fn restore(settings: Settings, file: &Path) -> Result<ExitCode, String> {
     })
 }
 
+/// `partscat compact`: through the running server's admin socket when one answers (the
+/// store compacts while it serves), else on the store itself, which is then checked.
 pub fn compact(settings: Settings) -> Result<ExitCode, String> {
     let dir = &settings.data_dir;
+    if let Some(path) = settings.admin_socket_path()
+        && std::os::unix::net::UnixStream::connect(&path).is_ok()
+    {
+        let client = reqwest::blocking::Client::builder()
+            .unix_socket(path.as_path())
+            .timeout(None)
+            .build()
+            .map_err(|e| format!("cannot reach the admin socket {}: {e}", path.display()))?;
+        let response = client
+            .post("http://partscat/admin/compact")
+            .header("X-Partscat-Operator", super::admin::user_name())
+            .send()
+            .map_err(|e| format!("the admin API did not answer: {e}"))?;
+        let status = response.status();
+        let text = response
+            .text()
+            .map_err(|e| format!("the admin API's answer broke off: {e}"))?;
+        if !status.is_success() {
+            return Err(format!(
+                "the server did not compact the store ({status}): {text}"
+            ));
+        }
+        let done: store::Compaction = serde_json::from_str(&text)
+            .map_err(|e| format!("the admin API's answer cannot be read: {e}"))?;
+        println!(
+            "compacted {} in the running server: {:.1} MB before, {:.1} MB now",
+            dir.display(),
+            done.bytes_before as f64 / 1e6,
+            done.bytes_after as f64 / 1e6,
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !store::exists_at(dir) {
+        return Err(format!(
+            "there is no store at {} (and no server answers on its admin socket)",
+            dir.display()
+        ));
+    }
     let done = store::compact(dir).map_err(|e| e.to_string())?;
     println!(
         "compacted {}: {:.1} MB before, {:.1} MB now; checksum {}",

@@ -515,7 +515,7 @@ fn import_files(
 }
 
 fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
-    if !settings.data_dir.join("db").exists() {
+    if !partscat::store::exists_at(&settings.data_dir) {
         return Err(format!(
             "there is no store at {}",
             settings.data_dir.display()

@@ -9,6 +9,8 @@
 //! - `POST /admin/sync` (a `SyncOrder`; 202 with the job), `GET /admin/jobs/:id`
 //! - `GET /admin/backup`: the store's backup, streamed
 //! - `POST /admin/dmm` (a `DmmOrder`; 202 with the job)
+//! - `POST /admin/compact`: compacts the store while it serves; 200 with the bytes before
+//!   and after
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -50,6 +52,7 @@ pub fn routes() -> Route {
         .at("/sync", poem::post(start_sync))
         .at("/jobs/:id", get(show_job))
         .at("/backup", get(backup))
+        .at("/compact", poem::post(compact))
         .at("/dmm", poem::post(start_dmm))
         .at("/media", get(media_inventory))
 }
@@ -145,6 +148,12 @@ async fn backup(state: Data<&Arc<AppState>>) -> Response {
         .body(body);
     response.extensions_mut().insert(super::streaming::Streamed);
     response
+}
+
+#[handler]
+async fn compact(state: Data<&Arc<AppState>>) -> Result<Response, Problem> {
+    let done = crate::service::compaction::compact(&state.store).await?;
+    Ok(json_answer(StatusCode::OK, &done))
 }
 
 /// What `partscat sync` asks of a running server.

@@ -275,6 +275,9 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
         tracing::info!(%address, scheme, "listening");
     }
     tokio::spawn(sweep_expired(state.clone()));
+    tokio::spawn(crate::service::compaction::compact_when_due(
+        state.store.clone(),
+    ));
     if let Some(interval) = state.settings.sync.interval {
         tokio::spawn(sync_every(state.clone(), interval));
     }

@@ -355,7 +355,7 @@ impl Jobs {
 
 /// Lowers the calling thread's scheduling priority (nice 10), and that of the threads it
 /// starts: a job's work runs when the answers leave a core idle.
-fn yield_to_answers() {
+pub(crate) fn yield_to_answers() {
     // SAFETY: PRIO_PROCESS with id 0 names the calling thread on Linux; no memory is passed.
     let lowered = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 10) };
     if lowered != 0 {

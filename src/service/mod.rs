@@ -8,6 +8,7 @@ pub mod access;
 pub mod admin;
 pub mod article_search;
 pub mod caller;
+pub mod compaction;
 pub mod deliveries;
 pub mod dmm;
 mod error;

@@ -1,118 +1,103 @@
-//! Giving the engine's space back to the file system. The storage engine reuses the space of
-//! deleted pages but never shrinks its files, and gives a stretch of its log back only once
-//! most of it is dead: a store that took many small commits holds more than its catalogue
-//! needs. `compact` writes the store afresh, as a restore of its own backup would, and puts
-//! the new directory in the old one's place in one step.
+//! Giving the engine's space back to the file system, and when to. The storage engine reuses
+//! the space of deleted pages but never shrinks its files, and gives a stretch of its log back
+//! only once most of it is dead: a store that took many small commits holds several times what
+//! its catalogue needs. A compaction writes the engine's files afresh while the store serves
+//! (`engine::Engine::compact`); the running server compacts when the files have grown past
+//! what the last compaction left (`compaction_due`), and `partscat compact` on demand.
 
-use std::ffi::CString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::{RestoreError, Store};
+use super::engine::Compaction;
+use super::{Store, StoreError};
 
-/// What a compaction did.
+/// What `partscat compact` did.
 pub struct Compacted {
     pub bytes_before: u64,
     pub bytes_after: u64,
     pub checksum: String,
 }
 
-/// `<dir><suffix>` beside `dir`.
-fn beside(dir: &Path, suffix: &str) -> PathBuf {
-    let mut name = dir.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
+/// The engine's bytes right after the last compaction, in the meta tree.
+const KEY_COMPACTED_BYTES: &[u8] = b"engine_bytes_compacted";
+
+/// Growth over the last compaction's size that makes one due once commits pause.
+const DUE_WHEN_QUIET: f64 = 1.1;
+/// Growth that makes one due at the next check, commits or not: the bound on the files.
+const DUE_ANYWAY: f64 = 2.0;
+/// Growth smaller than this is never worth a compaction (a small store's engine files).
+const SLACK_BYTES: u64 = 16 << 20;
+
+/// Whether a store whose engine holds `bytes`, `compacted` after its last compaction (none
+/// if never), should be compacted now; `quiet` says whether commits have paused.
+pub fn due(bytes: u64, compacted: Option<u64>, quiet: bool) -> bool {
+    let Some(compacted) = compacted.filter(|&c| c > 0) else {
+        return quiet && bytes > SLACK_BYTES;
+    };
+    if bytes < compacted.saturating_add(SLACK_BYTES) {
+        return false;
+    }
+    let growth = bytes as f64 / compacted as f64;
+    growth > DUE_ANYWAY || (quiet && growth > DUE_WHEN_QUIET)
 }
 
-/// Bytes of the files under `dir`.
-pub fn bytes_of(dir: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => bytes_of(&e.path()),
-            Ok(t) if t.is_file() => e.metadata().map(|m| m.len()).unwrap_or(0),
-            _ => 0,
-        })
-        .sum()
-}
+impl Store {
+    /// Writes the engine's files afresh while the store serves, and notes their size.
+    pub fn compact(&self) -> Result<Compaction, StoreError> {
+        let done = self.db.compact()?;
+        self.meta
+            .insert(KEY_COMPACTED_BYTES, done.bytes_after.to_be_bytes())?;
+        self.db.flush()?;
+        tracing::info!(
+            bytes_before = done.bytes_before,
+            bytes_after = done.bytes_after,
+            "compacted the store"
+        );
+        Ok(done)
+    }
 
-/// Files of the data directory that are not the store's (the self-signed certificate and
-/// its key): they go with it.
-fn foreign_files(dir: &Path) -> Vec<PathBuf> {
-    let ours = |name: &str| {
-        matches!(name, "conf" | "db" | "blobs" | "partscat-store" | "reserve")
-            || name.starts_with("snap.")
-            || name.starts_with(super::SPILL_PREFIX)
-    };
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter(|e| !ours(&e.file_name().to_string_lossy()))
-        .map(|e| e.path())
-        .collect()
-}
-
-/// Swaps two directories in one step (both exist before and after).
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    let c = |p: &Path| {
-        CString::new(p.as_os_str().as_encoded_bytes())
-            .map_err(|_| std::io::Error::other("a path holds a NUL byte"))
-    };
-    let (a, b) = (c(a)?, c(b)?);
-    // SAFETY: two valid C strings; the call reads them and nothing else.
-    let done = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    match done {
-        0 => Ok(()),
-        _ => Err(std::io::Error::last_os_error()),
+    /// Whether a compaction is due now (`due`); `quiet` says whether commits have paused.
+    pub fn compaction_due(&self, quiet: bool) -> Result<bool, StoreError> {
+        let compacted = self
+            .meta
+            .get(KEY_COMPACTED_BYTES)?
+            .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
+            .map(u64::from_be_bytes);
+        let bytes = self.db.bytes();
+        Ok(bytes > 0 && due(bytes, compacted, quiet))
     }
 }
 
-/// Writes the store at `dir` afresh and puts it in place. The store must not be open
-/// elsewhere (the engine's lock refuses it). Until the swap the store is untouched; a process
-/// ended before it leaves `<dir>.compacting` and `<dir>.compact-backup`, which the next
-/// compaction removes.
-pub fn compact(dir: &Path) -> Result<Compacted, RestoreError> {
-    let io = |p: &Path, e: std::io::Error| RestoreError::Io(p.display().to_string(), e.to_string());
-    let (fresh, backup) = (beside(dir, ".compacting"), beside(dir, ".compact-backup"));
-    for leftover in [&fresh, &backup] {
-        let _ = std::fs::remove_dir_all(leftover);
-        let _ = std::fs::remove_file(leftover);
-    }
-    let bytes_before;
-    {
-        // Opening applies what the last run left to free; the backup holds what is live.
-        let store = Store::open(dir)?;
-        bytes_before = bytes_of(dir);
-        let file = crate::outside::files::create_private(&backup).map_err(|e| io(&backup, e))?;
-        store.backup(file)?;
-    }
-    let restored = super::restore(&fresh, &backup);
-    let _ = std::fs::remove_file(&backup);
-    let (_, report) = restored?;
-    for file in foreign_files(dir) {
-        let Some(name) = file.file_name() else {
-            continue;
-        };
-        let to = fresh.join(name);
-        std::fs::copy(&file, &to).map_err(|e| io(&file, e))?;
-    }
-    exchange(dir, &fresh).map_err(|e| io(dir, e))?;
-    std::fs::remove_dir_all(&fresh).map_err(|e| io(&fresh, e))?;
+/// `partscat compact`: compacts the store at `dir` (which no server may hold) and checks it.
+pub fn compact(dir: &Path) -> Result<Compacted, StoreError> {
+    // Opening applies what the last run left to free.
+    let store = Store::open(dir)?;
+    let done = store.compact()?;
+    let report = super::check::check(&store)?;
     Ok(Compacted {
-        bytes_before,
-        bytes_after: bytes_of(dir),
+        bytes_before: done.bytes_before,
+        bytes_after: done.bytes_after,
         checksum: report.checksum,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MB: u64 = 1 << 20;
+
+    #[test]
+    fn a_compaction_is_due_past_a_tenth_when_quiet_and_past_double_anyway() {
+        assert!(!due(1000 * MB, Some(1000 * MB), true));
+        assert!(!due(1090 * MB, Some(1000 * MB), true));
+        assert!(due(1110 * MB, Some(1000 * MB), true));
+        assert!(!due(1900 * MB, Some(1000 * MB), false));
+        assert!(due(2100 * MB, Some(1000 * MB), false));
+        // Never compacted: once, when quiet, unless it is small.
+        assert!(due(100 * MB, None, true));
+        assert!(!due(100 * MB, None, false));
+        assert!(!due(8 * MB, None, true));
+        // A small store's growth is not worth it.
+        assert!(!due(12 * MB, Some(4 * MB), false));
+    }
 }

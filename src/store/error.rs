@@ -32,6 +32,9 @@ pub enum StoreError {
     DiskFull,
     #[error("an import is already running on this store")]
     Busy,
+    /// A compaction gave up and left the store as it was.
+    #[error("the store was not compacted now ({0}); it is left as it was")]
+    NotCompacted(&'static str),
     /// A replace would retire rows that rows of other data sets still refer to.
     #[error(
         "the replace would retire rows that {count} row(s) of other data sets still refer to ({}); replace those data sets in the same import, or keep the rows; nothing was written",

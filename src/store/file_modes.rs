@@ -81,8 +81,8 @@ mod tests {
                 assert_eq!(mode(&p), 0o600, "{}", p.display());
             }
         }
-        std::fs::set_permissions(path.join("conf"), std::fs::Permissions::from_mode(0o644))
-            .unwrap();
-        assert_eq!(wider_than_owner(&path), vec![path.join("conf")]);
+        let conf = path.join("engine").join("conf");
+        std::fs::set_permissions(&conf, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(wider_than_owner(&path), vec![conf]);
     }
 }

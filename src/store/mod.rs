@@ -39,6 +39,7 @@ pub use audit::AuditEntry;
 pub use backup::{BackupSummary, RestoreError, restore};
 pub use catalogue_view::{Catalogue, Change, CrossHit, Names, NumberMatch};
 pub use compact::{Compacted, compact};
+pub use engine::Compaction;
 pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::{SyncMark, TreeName};
@@ -105,6 +106,11 @@ impl Default for ChangeRetention {
             days: 30,
         }
     }
+}
+
+/// Whether `dir` holds a store's engine files (a store may be there).
+pub fn exists_at(dir: &Path) -> bool {
+    engine::engine_files::present(dir)
 }
 
 impl Store {
@@ -314,6 +320,11 @@ impl Store {
         Ok(())
     }
 
+    /// The data version of each commit as it lands.
+    pub fn commits(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.committed.subscribe()
+    }
+
     /// Waits, up to `wait`, for a data version newer than `since` to be committed; the
     /// catalogue as of then (newer, or the same at the time-out).
     pub async fn newer_than(&self, since: u64, wait: std::time::Duration) -> Arc<Catalogue> {
@@ -348,7 +359,7 @@ pub(crate) fn free_bytes(path: &Path) -> Result<u64, StoreError> {
     Ok(stat.f_bavail as u64 * stat.f_frsize as u64)
 }
 
-/// A directory with files but without sled's `conf` and `db` is somebody else's.
+/// A directory with files but without the engine's is somebody else's.
 fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
     if path.exists() && !path.is_dir() {
         return Err(StoreError::NotOurs(
@@ -364,7 +375,7 @@ fn refuse_foreign_directory(path: &Path) -> Result<(), StoreError> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     let has = |name: &str| names.iter().any(|n| n == name);
-    let engine_files = has("conf") && has("db");
+    let engine_files = engine::engine_files::present(path);
     if has(marker::FILE) && !engine_files {
         return Err(StoreError::Corrupt(
             path.into(),

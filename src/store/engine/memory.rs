@@ -6,7 +6,7 @@ use std::ops::Bound;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use super::{Batch, Db, Engine, Range, Repr, Tree, TreeEngine, Value};
+use super::{Batch, Compaction, Db, Engine, Range, Repr, Tree, TreeEngine, Value};
 use crate::store::error::StoreError;
 
 type Map = BTreeMap<Arc<[u8]>, Arc<[u8]>>;
@@ -57,6 +57,14 @@ impl Engine for MemoryEngine {
 
     fn generate_id(&self) -> Result<u64, StoreError> {
         Ok(self.ids.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn bytes(&self) -> u64 {
+        0
+    }
+
+    fn compact(&self) -> Result<Compaction, StoreError> {
+        Ok(Compaction::default())
     }
 }
 

@@ -10,6 +10,7 @@ use std::ops::{Bound, Deref, RangeBounds};
 use std::sync::Arc;
 
 pub use memory::MemoryEngine;
+pub use sled_engine::files::{self as engine_files};
 pub use sled_engine::{open_scratch, open_sled};
 
 use super::error::StoreError;
@@ -69,6 +70,19 @@ pub trait Engine: Send + Sync {
     fn flush(&self) -> Result<(), StoreError>;
     /// A number never given out before by this engine.
     fn generate_id(&self) -> Result<u64, StoreError>;
+    /// Bytes of the engine's files (none for an engine in memory).
+    fn bytes(&self) -> u64;
+    /// Writes the engine's trees afresh and puts them in place of the old files, giving back
+    /// the space of what was deleted. Reads and writes go on meanwhile.
+    fn compact(&self) -> Result<Compaction, StoreError>;
+}
+
+/// What a compaction did.
+#[derive(Debug, Default, Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Compaction {
+    pub bytes_before: u64,
+    pub bytes_after: u64,
 }
 
 /// One ordered tree of an engine.

@@ -134,3 +134,91 @@ fn flushed_writes_survive_a_reopen_on_disk() {
     let db = open_sled(dir.path(), 8 << 20).unwrap();
     assert_eq!(keys(db.open_tree("kept").unwrap().iter()).len(), 5);
 }
+
+#[test]
+fn a_compaction_keeps_every_tree_and_the_writes_made_meanwhile_and_shrinks_the_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    let pages = db.open_tree("pages").unwrap();
+    let value = vec![7u8; 4000];
+    for round in 0..4u32 {
+        let mut batch = Batch::default();
+        for i in 0..2_000u32 {
+            batch.insert((round * 2_000 + i).to_be_bytes(), value.clone());
+        }
+        pages.apply(batch).unwrap();
+        db.flush().unwrap();
+    }
+    let mut batch = Batch::default();
+    for i in (0..8_000u32).filter(|i| i % 10 != 0) {
+        batch.remove(i.to_be_bytes());
+    }
+    pages.apply(batch).unwrap();
+    filled(&db, "small");
+    db.flush().unwrap();
+    let id_before = db.generate_id().unwrap();
+
+    // Readers and a writer go on while it compacts: every read finds what is there, every
+    // write is kept.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let done = std::thread::scope(|s| {
+        let reader = s.spawn(|| {
+            let mut reads = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Acquire) {
+                assert_eq!(
+                    pages.get(40u32.to_be_bytes()).unwrap().as_deref(),
+                    Some(&value[..])
+                );
+                reads += 1;
+            }
+            reads
+        });
+        let writer = s.spawn(|| {
+            let during = db.open_tree("during").unwrap();
+            let mut written = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Acquire) {
+                during.insert(written.to_be_bytes(), b"w").unwrap();
+                written += 1;
+            }
+            written
+        });
+        let done = db.compact().unwrap();
+        stop.store(true, std::sync::atomic::Ordering::Release);
+        let written = writer.join().unwrap();
+        assert!(reader.join().unwrap() > 0);
+        (done, written)
+    });
+    let (compaction, written) = done;
+    assert!(
+        compaction.bytes_after * 2 < compaction.bytes_before,
+        "{compaction:?}"
+    );
+    assert_eq!(db.bytes(), compaction.bytes_after);
+    assert_eq!(keys(pages.iter()).len(), 800);
+    assert_eq!(keys(db.open_tree("small").unwrap().iter()).len(), 5);
+    let during = db.open_tree("during").unwrap();
+    assert_eq!(keys(during.iter()).len() as u32, written);
+    assert!(db.generate_id().unwrap() > id_before);
+    assert!(!db.tree_names().iter().any(|n| n.starts_with("__partscat")));
+    assert!(!dir.path().join(super::engine_files::NEXT).exists());
+
+    // What the compaction wrote is what a reopen finds.
+    db.flush().unwrap();
+    drop((pages, during, db));
+    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    assert_eq!(keys(db.open_tree("pages").unwrap().iter()).len(), 800);
+    assert_eq!(
+        keys(db.open_tree("during").unwrap().iter()).len() as u32,
+        written
+    );
+    assert!(db.generate_id().unwrap() > id_before);
+}
+
+#[test]
+fn an_engine_in_memory_has_nothing_to_compact() {
+    let db = MemoryEngine::new_db();
+    filled(&db, "t");
+    let done = db.compact().unwrap();
+    assert_eq!((done.bytes_before, done.bytes_after, db.bytes()), (0, 0, 0));
+    assert_eq!(keys(db.open_tree("t").unwrap().iter()).len(), 5);
+}

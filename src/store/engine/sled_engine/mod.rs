@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
-use super::{Batch, Db, Engine, Range, Repr, Tree, TreeEngine, Value};
+use super::{Batch, Compaction, Db, Engine, Range, Repr, Tree, TreeEngine, Value};
 use crate::store::error::StoreError;
+
+mod compaction;
+pub mod files;
 
 impl From<sled::Error> for StoreError {
     fn from(e: sled::Error) -> Self {
@@ -28,7 +31,8 @@ impl From<sled::Error> for StoreError {
 struct SledEngine(Arc<Shared>);
 
 struct Shared {
-    /// Where to reopen the database; none for a scratch database, which is not reopened.
+    /// The engine's directory, to reopen and compact the database; none for a scratch
+    /// database, which is neither.
     path: Option<PathBuf>,
     cache_bytes: u64,
     state: RwLock<State>,
@@ -38,6 +42,12 @@ struct Shared {
     failed: AtomicBool,
     /// Every tree handed out, so a reopen can make them let go of the old database.
     trees: Mutex<Vec<Weak<SledTree>>>,
+    /// Held shared by every write, alone by a compaction's swap.
+    gate: RwLock<()>,
+    /// The writes made while a compaction copies.
+    recording: Mutex<Option<compaction::Recording>>,
+    /// Added to sled's ids (see `compaction::ID_TREE`).
+    id_floor: AtomicU64,
 }
 
 struct State {
@@ -57,14 +67,17 @@ struct SledTree {
 /// reopen would fail as the writes did, and the old handles still serve reads.
 const ROOM_TO_REOPEN: u64 = 8 << 20;
 
-/// Opens (or creates) the sled database in `path`, its page cache limited to `cache_bytes`.
-pub fn open_sled(path: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
-    let db = open_db(path, cache_bytes)?;
-    Ok(engine(db, Some(path.into()), cache_bytes))
+/// Opens (or creates) the sled database of the store at `dir` (in `files::ENGINE`), its page
+/// cache limited to `cache_bytes`.
+pub fn open_sled(dir: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
+    let path = files::settle(dir).map_err(|e| StoreError::Unopenable(dir.into(), e.to_string()))?;
+    let db = open_db(&path, cache_bytes)?;
+    engine(db, Some(path), cache_bytes)
 }
 
-fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Db {
-    Arc::new(SledEngine(Arc::new(Shared {
+fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Result<Db, StoreError> {
+    let id_floor = AtomicU64::new(compaction::id_floor(&db)?);
+    Ok(Arc::new(SledEngine(Arc::new(Shared {
         path,
         cache_bytes,
         state: RwLock::new(State {
@@ -75,7 +88,10 @@ fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Db {
         epoch: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         trees: Mutex::new(Vec::new()),
-    })))
+        gate: RwLock::new(()),
+        recording: Mutex::new(None),
+        id_floor,
+    }))))
 }
 
 fn open_db(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
@@ -139,7 +155,7 @@ pub fn open_scratch(path: &Path) -> Result<Db, StoreError> {
         .temporary(true)
         .cache_capacity(cache_bytes)
         .open()?;
-    Ok(engine(db, None, cache_bytes))
+    engine(db, None, cache_bytes)
 }
 
 /// sled writes a snapshot as `snap.*.generating` and renames it when complete. One left by a
@@ -175,6 +191,10 @@ fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(|e| e.into_inner())
 }
 
+fn lock<T>(lock: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    lock.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 impl Shared {
     /// The database to use now, reopened first if it failed and the disk has room.
     fn db(&self) -> Result<(u64, sled::Db), StoreError> {
@@ -205,22 +225,36 @@ impl Shared {
         let Some(path) = self.path.clone() else {
             return Err(StoreError::Engine("a scratch database failed".into()));
         };
-        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner());
-        for tree in trees.iter().filter_map(Weak::upgrade) {
-            *write(&tree.handle) = None;
-        }
-        drop(trees);
         // The files close once the last handle is gone (an operation under way may still
         // hold one: then the open below finds them locked, and the next operation retries).
-        state.db = None;
+        self.let_go(&mut state);
         let db = open_db(&path, self.cache_bytes)?;
-        state.db = Some(db.clone());
+        self.install(&mut state, db.clone());
+        tracing::warn!(path = %path.display(), "reopened the storage engine after an I/O error");
+        Ok((state.epoch, db))
+    }
+
+    /// Lets go of the database: every tree handle drops its sled tree.
+    fn let_go(&self, state: &mut State) {
+        for tree in lock(&self.trees).iter().filter_map(Weak::upgrade) {
+            *write(&tree.handle) = None;
+        }
+        state.db = None;
+    }
+
+    /// Puts `db` in use; tree handles of the one before reopen their trees on it.
+    fn install(&self, state: &mut State, db: sled::Db) {
+        state.db = Some(db);
         state.epoch += 1;
         state.failed = false;
         self.epoch.store(state.epoch, Ordering::Release);
         self.failed.store(false, Ordering::Release);
-        tracing::warn!(path = %path.display(), "reopened the storage engine after an I/O error");
-        Ok((state.epoch, db))
+    }
+
+    fn generate_id(&self) -> Result<u64, StoreError> {
+        let (_, db) = self.db()?;
+        let id = self.checked(db.generate_id())?;
+        Ok(self.id_floor.load(Ordering::Acquire) + id)
     }
 
     /// Notes an error of the engine; an I/O error makes the next operation reopen.
@@ -237,14 +271,16 @@ impl Shared {
 
 impl Engine for SledEngine {
     fn open_tree(&self, name: &str) -> Result<Tree, StoreError> {
+        let _writing = read(&self.0.gate);
         let (epoch, db) = self.0.db()?;
         let tree = self.0.checked(db.open_tree(name))?;
+        self.0.recorded(|| compaction::Op::Open(name.to_owned()));
         let tree = Arc::new(SledTree {
             shared: self.0.clone(),
             name: name.to_owned(),
             handle: RwLock::new(Some((epoch, tree))),
         });
-        let mut trees = self.0.trees.lock().unwrap_or_else(|e| e.into_inner());
+        let mut trees = lock(&self.0.trees);
         trees.retain(|t| t.strong_count() > 0);
         trees.push(Arc::downgrade(&tree));
         Ok(Tree::new(tree))
@@ -257,12 +293,15 @@ impl Engine for SledEngine {
         db.tree_names()
             .iter()
             .map(|n| String::from_utf8_lossy(n).into_owned())
+            .filter(|n| n != compaction::ID_TREE)
             .collect()
     }
 
     fn drop_tree(&self, name: &str) -> Result<(), StoreError> {
+        let _writing = read(&self.0.gate);
         let (_, db) = self.0.db()?;
         self.0.checked(db.drop_tree(name))?;
+        self.0.recorded(|| compaction::Op::Drop(name.to_owned()));
         Ok(())
     }
 
@@ -273,8 +312,16 @@ impl Engine for SledEngine {
     }
 
     fn generate_id(&self) -> Result<u64, StoreError> {
-        let (_, db) = self.0.db()?;
-        self.0.checked(db.generate_id())
+        let _writing = read(&self.0.gate);
+        self.0.generate_id()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.0.path.as_deref().map_or(0, files::bytes_of)
+    }
+
+    fn compact(&self) -> Result<Compaction, StoreError> {
+        self.0.compact()
     }
 }
 
@@ -327,6 +374,8 @@ impl TreeEngine for SledTree {
     }
 
     fn apply(&self, batch: Batch) -> Result<(), StoreError> {
+        let _writing = read(&self.shared.gate);
+        let recorded = self.shared.recording().then(|| batch.writes.clone());
         let mut sled_batch = sled::Batch::default();
         for (key, write) in batch.writes {
             match write {
@@ -334,7 +383,12 @@ impl TreeEngine for SledTree {
                 None => sled_batch.remove(key),
             }
         }
-        self.with(|t| t.apply_batch(sled_batch))
+        self.with(|t| t.apply_batch(sled_batch))?;
+        if let Some(writes) = recorded {
+            self.shared
+                .recorded(|| compaction::Op::Apply(self.name.clone(), writes));
+        }
+        Ok(())
     }
 
     fn is_empty(&self) -> bool {
@@ -342,6 +396,10 @@ impl TreeEngine for SledTree {
     }
 
     fn clear(&self) -> Result<(), StoreError> {
-        self.with(|t| t.clear())
+        let _writing = read(&self.shared.gate);
+        self.with(|t| t.clear())?;
+        self.shared
+            .recorded(|| compaction::Op::Clear(self.name.clone()));
+        Ok(())
     }
 }

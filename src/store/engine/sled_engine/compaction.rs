@@ -1,0 +1,234 @@
+//! Compaction while the store serves. sled reuses the space of deleted data but gives a
+//! stretch of its log back only once most of it is dead, and never shrinks its file: a store
+//! that takes many small commits holds several times what its catalogue needs. A compaction
+//! copies every tree into fresh files beside the old ones (`engine.next/`) while reads and
+//! writes go on; writes made during the copy are recorded and applied to the copy. Then, with
+//! writes held for the moment it takes, the copy takes the old files' place in one directory
+//! exchange, and the engine reopens on it. A process ended at any point leaves either the old
+//! files or the new ones in `engine/`, both whole; the other set is removed at the next open.
+
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::files;
+use super::{Shared, lock, open_db, open_in_this_process, write};
+use crate::store::engine::Compaction;
+use crate::store::error::StoreError;
+
+/// A write made while a compaction copies.
+pub(super) enum Op {
+    Open(String),
+    Apply(String, Vec<(Vec<u8>, Option<Vec<u8>>)>),
+    Clear(String),
+    Drop(String),
+}
+
+impl Op {
+    fn bytes(&self) -> usize {
+        match self {
+            Op::Apply(_, writes) => writes
+                .iter()
+                .map(|(k, v)| k.len() + v.as_ref().map_or(0, Vec::len))
+                .sum(),
+            _ => 0,
+        }
+    }
+}
+
+/// The writes recorded during one compaction's copy.
+#[derive(Default)]
+pub(super) struct Recording {
+    ops: Vec<Op>,
+    bytes: usize,
+}
+
+/// Writes beyond this during one copy end the compaction (it is tried again later): a
+/// compaction is for quiet times, and what it records is held in memory.
+const MOST_RECORDED: usize = 64 << 20;
+/// How long the swap waits for the last reader of the old files (a range being read) to let
+/// go of them; reads wait meanwhile, so it gives up soon and the compaction is tried later.
+const LET_GO_WITHIN: Duration = Duration::from_secs(3);
+/// Bytes copied per batch.
+const COPY_BATCH: usize = 4 << 20;
+/// The copy's own page cache: it reads each tree once.
+const COPY_CACHE: u64 = 64 << 20;
+
+/// The tree where the engine keeps the floor of the ids it gives out: sled counts ids per set
+/// of files, and a compaction's fresh files count from zero again.
+pub(super) const ID_TREE: &str = "__partscat_engine";
+const ID_FLOOR: &[u8] = b"id_floor";
+
+/// The id floor kept in `db`.
+pub(super) fn id_floor(db: &sled::Db) -> sled::Result<u64> {
+    let floor = db.open_tree(ID_TREE)?.get(ID_FLOOR)?;
+    Ok(floor
+        .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
+        .map_or(0, u64::from_be_bytes))
+}
+
+impl Shared {
+    /// Records `op` if a compaction is copying; called under the write gate, after the write
+    /// succeeded.
+    pub(super) fn recorded(&self, op: impl FnOnce() -> Op) {
+        let mut recording = lock(&self.recording);
+        if let Some(r) = recording.as_mut() {
+            let op = op();
+            r.bytes += op.bytes();
+            r.ops.push(op);
+        }
+    }
+
+    pub(super) fn recording(&self) -> bool {
+        lock(&self.recording).is_some()
+    }
+
+    pub(super) fn compact(&self) -> Result<Compaction, StoreError> {
+        let Some(path) = self.path.clone() else {
+            return Ok(Compaction::default());
+        };
+        let next = path.with_file_name(files::NEXT);
+        let io = |e: std::io::Error| StoreError::Unopenable(next.clone(), e.to_string());
+        if next.exists() {
+            std::fs::remove_dir_all(&next).map_err(io)?;
+        }
+        let bytes_before = files::bytes_of(&path);
+        {
+            let _writes = write(&self.gate);
+            *lock(&self.recording) = Some(Recording::default());
+        }
+        let switched = self
+            .copy_into(&next)
+            .and_then(|()| self.switch_to(&path, &next));
+        *lock(&self.recording) = None;
+        let removed = std::fs::remove_dir_all(&next);
+        switched?;
+        removed.map_err(io)?;
+        crate::store::crash_point("compact:old-removed");
+        Ok(Compaction {
+            bytes_before,
+            bytes_after: files::bytes_of(&path),
+        })
+    }
+
+    /// Copies every tree into fresh files at `next`, then opens them once more, closed, so
+    /// their recovery (a snapshot of the whole log) is done before the swap and not during it.
+    fn copy_into(&self, next: &Path) -> Result<(), StoreError> {
+        let (_, old) = self.db()?;
+        let fresh = open_db(next, COPY_CACHE)?;
+        for name in old.tree_names() {
+            let (from, to) = (old.open_tree(&name)?, fresh.open_tree(&name)?);
+            let mut batch = sled::Batch::default();
+            let mut bytes = 0;
+            for entry in from.iter() {
+                let (key, value) = entry?;
+                bytes += key.len() + value.len();
+                batch.insert(key, value);
+                if bytes >= COPY_BATCH {
+                    to.apply_batch(std::mem::take(&mut batch))?;
+                    bytes = 0;
+                    self.within_bound()?;
+                }
+            }
+            to.apply_batch(batch)?;
+        }
+        fresh.flush()?;
+        drop((old, fresh));
+        crate::store::crash_point("compact:copied");
+        drop(open_db(next, COPY_CACHE)?);
+        Ok(())
+    }
+
+    fn within_bound(&self) -> Result<(), StoreError> {
+        match lock(&self.recording).as_ref() {
+            Some(r) if r.bytes > MOST_RECORDED => Err(StoreError::NotCompacted(
+                "too much was written while it was being copied",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Applies the recorded writes to the copy and puts it in the old files' place. Writes
+    /// wait from the start, reads while the old files close and the new ones open.
+    fn switch_to(&self, path: &Path, next: &Path) -> Result<(), StoreError> {
+        let _writes = write(&self.gate);
+        self.within_bound()?;
+        let recorded = lock(&self.recording).take().unwrap_or_default();
+        let floor = self.generate_id()?;
+        {
+            let fresh = open_db(next, COPY_CACHE)?;
+            replay(&fresh, recorded.ops)?;
+            fresh
+                .open_tree(ID_TREE)?
+                .insert(ID_FLOOR, &floor.to_be_bytes())?;
+            fresh.flush()?;
+        }
+        files::sync_tree(next).map_err(|e| StoreError::Unopenable(next.into(), e.to_string()))?;
+        let mut state = write(&self.state);
+        self.let_go(&mut state);
+        let swapped = wait_closed(path)
+            .and_then(|()| wait_closed(next))
+            .and_then(|()| {
+                files::exchange(path, next)
+                    .map_err(|e| StoreError::Unopenable(path.into(), e.to_string()))
+            });
+        let exchanged = swapped.is_ok();
+        let opened = swapped.and_then(|()| {
+            crate::store::crash_point("compact:exchanged");
+            files::sync_dir(path.parent().unwrap_or(path))
+                .map_err(|e| StoreError::Unopenable(path.into(), e.to_string()))?;
+            open_db(path, self.cache_bytes)
+        });
+        match opened {
+            Ok(db) => {
+                self.id_floor.store(floor, Ordering::Release);
+                self.install(&mut state, db);
+                Ok(())
+            }
+            Err(e) => {
+                // The old files are whole and nothing was written since: back to them.
+                if exchanged {
+                    files::exchange(path, next)
+                        .map_err(|e| StoreError::Unopenable(path.into(), e.to_string()))?;
+                }
+                let db = open_db(path, self.cache_bytes)?;
+                self.install(&mut state, db);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Applies recorded writes, in their order, to `db`.
+fn replay(db: &sled::Db, ops: Vec<Op>) -> sled::Result<()> {
+    for op in ops {
+        match op {
+            Op::Open(name) => drop(db.open_tree(name)?),
+            Op::Apply(name, writes) => {
+                let mut batch = sled::Batch::default();
+                for (key, value) in writes {
+                    match value {
+                        Some(value) => batch.insert(key, value),
+                        None => batch.remove(key),
+                    }
+                }
+                db.open_tree(name)?.apply_batch(batch)?;
+            }
+            Op::Clear(name) => db.open_tree(name)?.clear()?,
+            Op::Drop(name) => drop(db.drop_tree(name)?),
+        }
+    }
+    Ok(())
+}
+
+/// Waits until this process no longer has the engine's files at `path` open.
+fn wait_closed(path: &Path) -> Result<(), StoreError> {
+    let deadline = Instant::now() + LET_GO_WITHIN;
+    while open_in_this_process(path) {
+        if Instant::now() >= deadline {
+            return Err(StoreError::NotCompacted("a reader held its files too long"));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Ok(())
+}
