@@ -9,7 +9,9 @@
 #   bash benches/load/lookups_while_committing.sh BINARY [ARTICLES] [SECONDS]
 #   (defaults 1000000, 30). Needs wrk. ANSWER_CACHE_MB=0 turns the answer cache off (every
 #   lookup then reads the store; a commit empties the cache, so with it on the lookups after
-#   each commit are answered afresh).
+#   each commit are answered afresh). RATE=N holds the load near N requests/s (each of the
+#   16 connections pauses between requests) instead of as many as the server answers.
+#   Prints the store's size before and after the busy run too.
 set -euo pipefail
 bin=$(realpath "$1")
 articles=${2:-1000000}
@@ -26,7 +28,7 @@ base="http://127.0.0.1:$port"
 
 latency() { # label: wrk's p50 and p99 over the mainref paths
   local out
-  out=$(PATHS="$work/mainref.paths" wrk -t2 -c16 -d"${seconds}s" --latency \
+  out=$(PATHS="$work/mainref.paths" CONNECTIONS=16 wrk -t2 -c16 -d"${seconds}s" --latency \
     -s "$root/benches/load/pick_path.lua" "$base" 2>&1)
   if echo "$out" | grep -q "Non-2xx"; then echo "$out" >&2; exit 1; fi
   echo "$out" | awk -v l="$1" '$1 == "50%" {p50 = $2} $1 == "99%" {p99 = $2}
@@ -79,13 +81,17 @@ committing() {
     sleep 2
   done
 }
+size_before=$(du -sb "$work/store" | awk '{print $1}')
 committing &
 loop=$!
 sleep 2
 busy=$(latency "a commit every 2 s")
 kill "$loop" 2>/dev/null && wait "$loop" 2>/dev/null || true
 
-echo "articles: $articles; $seconds s each"
+size_after=$(du -sb "$work/store" | awk '{print $1}')
+echo "articles: $articles; $seconds s each${RATE:+; at $RATE requests/s}"
+printf 'store: %.1f MB before the busy run, %.1f MB after it\n' \
+  "$(echo "$size_before / 1000000" | bc -l)" "$(echo "$size_after / 1000000" | bc -l)"
 echo "$idle"
 echo "$busy"
 p99_idle=$(to_ms "$(echo "$idle" | awk '{print $5}')")

@@ -8,3 +8,13 @@ math.randomseed(2026)
 request = function()
   return wrk.format("GET", paths[math.random(#paths)])
 end
+
+-- With RATE (requests per second over all connections) and CONNECTIONS set, each connection
+-- pauses between its requests so the whole load stays near RATE: latency at a given load
+-- rather than at saturation.
+local rate, connections = tonumber(os.getenv("RATE") or ""), tonumber(os.getenv("CONNECTIONS") or "")
+if rate and connections then
+  delay = function()
+    return connections * 1000 / rate
+  end
+end

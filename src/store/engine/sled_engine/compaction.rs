@@ -49,6 +49,8 @@ const MOST_RECORDED: usize = 64 << 20;
 /// How long the swap waits for the last reader of the old files (a range being read) to let
 /// go of them; reads wait meanwhile, so it gives up soon and the compaction is tried later.
 const LET_GO_WITHIN: Duration = Duration::from_secs(3);
+/// Free bytes the copy leaves on the disk at least: the store's own writes come first.
+const FREE_FLOOR: u64 = 256 << 20;
 /// Bytes copied per batch.
 const COPY_BATCH: usize = 4 << 20;
 /// The copy's own page cache: it reads each tree once.
@@ -128,6 +130,7 @@ impl Shared {
                     to.apply_batch(std::mem::take(&mut batch))?;
                     bytes = 0;
                     self.within_bound()?;
+                    leaves_room(next)?;
                 }
             }
             to.apply_batch(batch)?;
@@ -196,6 +199,16 @@ impl Shared {
                 Err(e)
             }
         }
+    }
+}
+
+/// Whether the disk still has room for the store's own writes beside the copy.
+fn leaves_room(next: &Path) -> Result<(), StoreError> {
+    match crate::store::free_bytes(next) {
+        Ok(free) if free < FREE_FLOOR => Err(StoreError::NotCompacted(
+            "the disk has too little room for a second copy",
+        )),
+        _ => Ok(()),
     }
 }
 

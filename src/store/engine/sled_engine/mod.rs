@@ -332,10 +332,14 @@ impl SledTree {
         let usable = !(self.shared.failed.load(Ordering::Acquire) && self.shared.has_room());
         if usable {
             let epoch = self.shared.epoch.load(Ordering::Acquire);
-            if let Some((e, tree)) = &*read(&self.handle)
-                && *e == epoch
-            {
-                return self.shared.checked(op(tree));
+            // The tree is cloned out of the handle so no lock is held while `op` runs: a swap
+            // of the database takes the handles' locks while it holds the state's.
+            let current = read(&self.handle)
+                .as_ref()
+                .filter(|(e, _)| *e == epoch)
+                .map(|(_, tree)| tree.clone());
+            if let Some(tree) = current {
+                return self.shared.checked(op(&tree));
             }
         }
         let tree = self.tree()?;
