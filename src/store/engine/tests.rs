@@ -135,10 +135,37 @@ fn flushed_writes_survive_a_reopen_on_disk() {
     assert_eq!(keys(db.open_tree("kept").unwrap().iter()).len(), 5);
 }
 
+/// Runs `body` on a thread of its own and fails if it has not finished within `limit`: a
+/// hang of the engine fails the test instead of stalling the run.
+fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    body: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(body());
+    });
+    match finished.recv_timeout(limit) {
+        Ok(value) => value,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("not finished within {limit:?}: the storage engine hung")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("the test's body failed"),
+    }
+}
+
 #[test]
 fn a_compaction_keeps_every_tree_and_the_writes_made_meanwhile_and_shrinks_the_files() {
     let dir = tempfile::tempdir().unwrap();
-    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    let path = dir.path().to_path_buf();
+    within(std::time::Duration::from_secs(120), move || {
+        compaction_keeps_everything(&path)
+    });
+}
+
+fn compaction_keeps_everything(path: &std::path::Path) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let db = open_sled(path, 8 << 20).unwrap();
     let pages = db.open_tree("pages").unwrap();
     let value = vec![7u8; 4000];
     for round in 0..4u32 {
@@ -158,37 +185,33 @@ fn a_compaction_keeps_every_tree_and_the_writes_made_meanwhile_and_shrinks_the_f
     db.flush().unwrap();
     let id_before = db.generate_id().unwrap();
 
-    // Readers and a writer go on while it compacts: every read finds what is there, every
-    // write is kept.
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let done = std::thread::scope(|s| {
-        let reader = s.spawn(|| {
-            let mut reads = 0u64;
-            while !stop.load(std::sync::atomic::Ordering::Acquire) {
+    // A reader and a writer go on while it compacts: every read finds what is there, every
+    // write is kept, whichever side of the copy it lands on.
+    const WRITES: u32 = 2_000;
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (pages, stop, value) = (pages.clone(), stop.clone(), value.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Acquire) {
                 assert_eq!(
                     pages.get(40u32.to_be_bytes()).unwrap().as_deref(),
                     Some(&value[..])
                 );
-                reads += 1;
             }
-            reads
-        });
-        let writer = s.spawn(|| {
-            let during = db.open_tree("during").unwrap();
-            let mut written = 0u32;
-            while !stop.load(std::sync::atomic::Ordering::Acquire) {
-                during.insert(written.to_be_bytes(), b"w").unwrap();
-                written += 1;
+        })
+    };
+    let writer = {
+        let during = db.open_tree("during").unwrap();
+        std::thread::spawn(move || {
+            for i in 0..WRITES {
+                during.insert(i.to_be_bytes(), b"w").unwrap();
             }
-            written
-        });
-        let done = db.compact().unwrap();
-        stop.store(true, std::sync::atomic::Ordering::Release);
-        let written = writer.join().unwrap();
-        assert!(reader.join().unwrap() > 0);
-        (done, written)
-    });
-    let (compaction, written) = done;
+        })
+    };
+    let compaction = db.compact().unwrap();
+    writer.join().unwrap();
+    stop.store(true, Ordering::Release);
+    reader.join().unwrap();
     assert!(
         compaction.bytes_after * 2 < compaction.bytes_before,
         "{compaction:?}"
@@ -197,19 +220,19 @@ fn a_compaction_keeps_every_tree_and_the_writes_made_meanwhile_and_shrinks_the_f
     assert_eq!(keys(pages.iter()).len(), 800);
     assert_eq!(keys(db.open_tree("small").unwrap().iter()).len(), 5);
     let during = db.open_tree("during").unwrap();
-    assert_eq!(keys(during.iter()).len() as u32, written);
+    assert_eq!(keys(during.iter()).len() as u32, WRITES);
     assert!(db.generate_id().unwrap() > id_before);
     assert!(!db.tree_names().iter().any(|n| n.starts_with("__partscat")));
-    assert!(!dir.path().join(super::engine_files::NEXT).exists());
+    assert!(!path.join(super::engine_files::NEXT).exists());
 
     // What the compaction wrote is what a reopen finds.
     db.flush().unwrap();
     drop((pages, during, db));
-    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    let db = open_sled(path, 8 << 20).unwrap();
     assert_eq!(keys(db.open_tree("pages").unwrap().iter()).len(), 800);
     assert_eq!(
         keys(db.open_tree("during").unwrap().iter()).len() as u32,
-        written
+        WRITES
     );
     assert!(db.generate_id().unwrap() > id_before);
 }

@@ -127,15 +127,19 @@ impl Shared {
                 bytes += key.len() + value.len();
                 batch.insert(key, value);
                 if bytes >= COPY_BATCH {
+                    let _watched = self.watch.start("compaction's batch");
                     to.apply_batch(std::mem::take(&mut batch))?;
                     bytes = 0;
                     self.within_bound()?;
                     leaves_room(next)?;
                 }
             }
+            let _watched = self.watch.start("compaction's batch");
             to.apply_batch(batch)?;
         }
+        let watched = self.watch.start("compaction's flush");
         fresh.flush()?;
+        drop(watched);
         drop((old, fresh));
         crate::store::crash_point("compact:copied");
         drop(open_db(next, COPY_CACHE)?);
@@ -160,6 +164,7 @@ impl Shared {
         let floor = self.generate_id()?;
         {
             let fresh = open_db(next, COPY_CACHE)?;
+            let _watched = self.watch.start("compaction's replay");
             replay(&fresh, recorded.ops)?;
             fresh
                 .open_tree(ID_TREE)?

@@ -10,6 +10,7 @@ use crate::store::error::StoreError;
 
 mod compaction;
 pub mod files;
+mod watchdog;
 
 impl From<sled::Error> for StoreError {
     fn from(e: sled::Error) -> Self {
@@ -48,6 +49,8 @@ struct Shared {
     recording: Mutex<Option<compaction::Recording>>,
     /// Added to sled's ids (see `compaction::ID_TREE`).
     id_floor: AtomicU64,
+    /// The writes under way, for the watchdog.
+    watch: Arc<watchdog::Watch>,
 }
 
 struct State {
@@ -91,6 +94,7 @@ fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Result<Db, S
         gate: RwLock::new(()),
         recording: Mutex::new(None),
         id_floor,
+        watch: watchdog::Watch::watched(),
     }))))
 }
 
@@ -300,6 +304,7 @@ impl Engine for SledEngine {
     fn drop_tree(&self, name: &str) -> Result<(), StoreError> {
         let _writing = read(&self.0.gate);
         let (_, db) = self.0.db()?;
+        let _watched = self.0.watch.start("tree removal");
         self.0.checked(db.drop_tree(name))?;
         self.0.recorded(|| compaction::Op::Drop(name.to_owned()));
         Ok(())
@@ -307,6 +312,7 @@ impl Engine for SledEngine {
 
     fn flush(&self) -> Result<(), StoreError> {
         let (_, db) = self.0.db()?;
+        let _watched = self.0.watch.start("flush");
         self.0.checked(db.flush())?;
         Ok(())
     }
@@ -387,7 +393,9 @@ impl TreeEngine for SledTree {
                 None => sled_batch.remove(key),
             }
         }
+        let watched = self.shared.watch.start("batch");
         self.with(|t| t.apply_batch(sled_batch))?;
+        drop(watched);
         if let Some(writes) = recorded {
             self.shared
                 .recorded(|| compaction::Op::Apply(self.name.clone(), writes));
@@ -401,7 +409,9 @@ impl TreeEngine for SledTree {
 
     fn clear(&self) -> Result<(), StoreError> {
         let _writing = read(&self.shared.gate);
+        let watched = self.shared.watch.start("tree clearing");
         self.with(|t| t.clear())?;
+        drop(watched);
         self.shared
             .recorded(|| compaction::Op::Clear(self.name.clone()));
         Ok(())
