@@ -114,7 +114,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 PARTSCAT_LOG=info "$bin" serve --data "$work/store" --listen "127.0.0.1:$port" \
   >/dev/null 2>"$work/serve.log" &
 server=$!
-trap 'kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 t=$(now)
 until grep -q "compacted the store" "$work/serve.log"; do
   if (($(echo "$(since "$t") > 600" | bc -l))); then
