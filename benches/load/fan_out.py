@@ -7,7 +7,9 @@ answered) to the last follower serving it (its /ready `following.data_version`),
 the whole window the upstream's CPU time per follower (utime + stime of its process).
 
     python3 benches/load/fan_out.py [--followers 20] [--changes 5] [--articles 20000]
-        [--window 60] [--bin target/release/partscat]
+        [--rows 1] [--window 60] [--bin target/release/partscat]
+
+--rows N changes the amounts of N price rows (of N articles) in each change.
 
 Needs nginx and openssl. Every wait is bounded; the processes are stopped at the end.
 """
@@ -126,7 +128,7 @@ http {{
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def measure(name, up, followers, changes, window, context, price_row, inbox):
+def measure(name, up, followers, changes, window, context, price_rows, inbox):
     """Commits `changes` price changes upstream; the seconds from each commit to the last
     follower serving it, and the upstream's CPU seconds per follower over `window`."""
     version = lambda: up.ready(context)["data_version"]
@@ -136,11 +138,11 @@ def measure(name, up, followers, changes, window, context, price_row, inbox):
     cpu0, start = cpu_seconds(up.process.pid), time.monotonic()
     latencies = []
     for i in range(changes):
-        brand, reference = price_row
         file = f"bench-price-{name}-{i}.csv"
         with open(os.path.join(inbox, file), "w") as f:
             f.write("brand_id,reference,price_type,currency,amount,valid_from\n")
-            f.write(f'{brand},"{reference}",list,EUR,{100 + i}.{len(name):02d},2026-01-01\n')
+            for brand, reference in price_rows:
+                f.write(f'{brand},"{reference}",list,EUR,{100 + i}.{len(name):02d},2026-01-01\n')
         job = get_json(f"{up.base}/svc/importArticles?fileId={file}&importType=prices&dryRun=false"
                        f"&provider=demo&api_key={KEY}", context, timeout=120)
         committed = time.monotonic()
@@ -170,6 +172,7 @@ def main():
     parser.add_argument("--followers", type=int, default=20)
     parser.add_argument("--changes", type=int, default=5)
     parser.add_argument("--articles", type=int, default=20000)
+    parser.add_argument("--rows", type=int, default=1)
     parser.add_argument("--window", type=float, default=60)
     parser.add_argument("--bin", default="target/release/partscat")
     options = parser.parse_args()
@@ -182,8 +185,9 @@ def main():
         run(bin, "gen", "--articles", str(options.articles), "--out", f"{work}/csv")
         run(bin, "import", "--data", f"{work}/up", f"{work}/csv")
         with open(f"{work}/csv/articles.csv") as f:
-            row = next(iter(csv.DictReader(f)))
-            price_row = (row["brand_id"], row["reference"])
+            rows = csv.DictReader(f)
+            price_rows = [(row["brand_id"], row["reference"])
+                          for row, _ in zip(rows, range(options.rows))]
         deliveries = f"{work}/deliveries"
         os.makedirs(deliveries)
         # nginx's workers run as nobody: the way to the deliveries open to them.
@@ -213,14 +217,14 @@ def main():
             processes.extend(followers)
             until(f"{name}: followers ready", lambda: all(f.ready() for f in followers))
             results.append((name, *measure(name, up, followers, options.changes, options.window,
-                                           context, price_row, f"{work}/inbox")))
+                                           context, price_rows, f"{work}/inbox")))
             for f in followers:
                 f.stop()
                 processes.remove(f)
         web.send_signal(signal.SIGTERM)
         web.wait(30)
         print(f"{options.followers} followers, {options.articles} articles, {options.changes} "
-              f"price changes committed upstream, HTTPS with a private CA")
+              f"price changes of {options.rows} rows committed upstream, HTTPS with a private CA")
         for name, latencies, cpu, elapsed in results:
             source = "the upstream's feed (follow, wait=60)" if name == "feed" else "nginx serving its deliveries"
             print(f"from {source}:")

@@ -670,6 +670,7 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
         let loader = state.clone();
         tokio::task::spawn_blocking(move || {
             if demo {
+                loader.set_loading("loading the demo catalogue");
                 match demo::load_demo_catalogue(&loader.store, &import::Quiet) {
                     Ok(Some(report)) => {
                         tracing::info!("demo catalogue loaded: {}", report.verdict_line())
@@ -685,6 +686,7 @@ fn serve(settings: Settings, demo: bool, demo_key: Option<String>) -> Result<Exi
             }
             // No lookup waits for a table's block index: all are read before ready.
             let started = std::time::Instant::now();
+            loader.set_loading("reading the block index of every table");
             match loader.store.catalogue().warm() {
                 Ok(()) => tracing::info!(
                     seconds = started.elapsed().as_secs_f64(),

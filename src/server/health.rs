@@ -24,7 +24,7 @@ pub async fn ready(Data(state): Data<&Arc<AppState>>) -> Response {
             "type": "about:blank",
             "title": "Service Unavailable",
             "status": 503,
-            "detail": "the catalogue is still loading",
+            "detail": format!("the catalogue is still loading: {}", state.loading()),
         });
         return Json(body)
             .with_status(StatusCode::SERVICE_UNAVAILABLE)

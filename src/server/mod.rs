@@ -41,6 +41,8 @@ pub struct AppState {
     pub store: Arc<Store>,
     pub settings: Settings,
     ready: AtomicBool,
+    /// What the server does before it is ready, for `/ready` to say.
+    loading: std::sync::Mutex<&'static str>,
     jobs: Arc<crate::service::jobs::Jobs>,
     answers: answer_cache::AnswerCache,
     rate_limits: rate_limit::RateLimits,
@@ -66,6 +68,7 @@ impl AppState {
             clock: Arc::new(crate::clock::SystemClock),
             settings,
             ready: AtomicBool::new(false),
+            loading: std::sync::Mutex::new("opening the catalogue"),
             jobs: Arc::default(),
             client_certificates: Arc::default(),
         })
@@ -77,6 +80,16 @@ impl AppState {
 
     pub fn set_ready(&self) {
         self.ready.store(true, Ordering::Release);
+    }
+
+    /// Says what the server does before it is ready.
+    pub fn set_loading(&self, what: &'static str) {
+        *self.loading.lock().unwrap_or_else(|e| e.into_inner()) = what;
+    }
+
+    /// What the server does before it is ready.
+    pub fn loading(&self) -> &'static str {
+        *self.loading.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
