@@ -17,7 +17,8 @@ pub struct Compacted {
     pub checksum: String,
 }
 
-/// The engine's bytes right after the last compaction, in the meta tree.
+/// The engine's bytes right after the last compaction (or the store's first catalogue), in
+/// the meta tree.
 const KEY_COMPACTED_BYTES: &[u8] = b"engine_bytes_compacted";
 
 /// Growth over the last compaction's size that makes one due once commits pause.
@@ -44,9 +45,7 @@ impl Store {
     /// Writes the engine's files afresh while the store serves, and notes their size.
     pub fn compact(&self) -> Result<Compaction, StoreError> {
         let done = self.db.compact()?;
-        self.meta
-            .insert(KEY_COMPACTED_BYTES, done.bytes_after.to_be_bytes())?;
-        self.db.flush()?;
+        self.note_compacted_size()?;
         tracing::info!(
             bytes_before = done.bytes_before,
             bytes_after = done.bytes_after,
@@ -55,15 +54,27 @@ impl Store {
         Ok(done)
     }
 
-    /// Whether a compaction is due now (`due`); `quiet` says whether commits have paused.
-    pub fn compaction_due(&self, quiet: bool) -> Result<bool, StoreError> {
-        let compacted = self
+    /// Notes the engine's size now as what a compaction would leave (after a compaction, or
+    /// after the store's first catalogue, written afresh).
+    pub(super) fn note_compacted_size(&self) -> Result<(), StoreError> {
+        self.meta
+            .insert(KEY_COMPACTED_BYTES, self.db.bytes().to_be_bytes())?;
+        self.db.flush()
+    }
+
+    /// The engine's size the last compaction (or the first catalogue) left, if noted.
+    fn compacted_size(&self) -> Result<Option<u64>, StoreError> {
+        Ok(self
             .meta
             .get(KEY_COMPACTED_BYTES)?
             .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
-            .map(u64::from_be_bytes);
+            .map(u64::from_be_bytes))
+    }
+
+    /// Whether a compaction is due now (`due`); `quiet` says whether commits have paused.
+    pub fn compaction_due(&self, quiet: bool) -> Result<bool, StoreError> {
         let bytes = self.db.bytes();
-        Ok(bytes > 0 && due(bytes, compacted, quiet))
+        Ok(bytes > 0 && due(bytes, self.compacted_size()?, quiet))
     }
 }
 
@@ -99,5 +110,26 @@ mod tests {
         assert!(!due(8 * MB, None, true));
         // A small store's growth is not worth it.
         assert!(!due(12 * MB, Some(4 * MB), false));
+    }
+
+    #[test]
+    fn the_first_catalogue_and_every_compaction_note_the_size_to_come_back_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("data")).unwrap();
+        assert_eq!(store.compacted_size().unwrap(), None);
+        crate::demo::load_demo_catalogue(&store, &crate::import::Quiet)
+            .unwrap()
+            .unwrap();
+        let noted = store.compacted_size().unwrap().unwrap();
+        assert!(noted > 0 && noted <= store.db.bytes(), "{noted}");
+        assert!(!store.compaction_due(true).unwrap());
+        let checksum = crate::store::check::check(&store).unwrap().checksum;
+        let done = store.compact().unwrap();
+        let noted = store.compacted_size().unwrap().unwrap();
+        assert!(noted.abs_diff(done.bytes_after) < MB, "{noted} {done:?}");
+        assert_eq!(
+            crate::store::check::check(&store).unwrap().checksum,
+            checksum
+        );
     }
 }

@@ -795,6 +795,10 @@ impl<'s> Staging<'s> {
         self.store.publish(&manifest, catalogue)?;
         self.committed = true;
         super::crash_point("commit:switched");
+        if self.base.data_version() == 0 {
+            // The first catalogue of a store is written afresh: the size to compact back to.
+            self.store.note_compacted_size()?;
+        }
         self.base.succeeded_by(
             &self.store.catalogue(),
             retired,
