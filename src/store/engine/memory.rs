@@ -93,6 +93,10 @@ impl TreeEngine for MemoryTree {
         Box::new(entries.into_iter())
     }
 
+    fn apply_each(&self, batch: Batch) -> Result<(), StoreError> {
+        self.apply(batch)
+    }
+
     fn apply(&self, batch: Batch) -> Result<(), StoreError> {
         let mut map = self.0.write().unwrap_or_else(|e| e.into_inner());
         for (key, write) in batch.writes {

@@ -90,6 +90,11 @@ pub trait TreeEngine: Send + Sync {
     fn get(&self, key: &[u8]) -> Result<Option<Value>, StoreError>;
     fn range(&self, from: Bound<&[u8]>, to: Bound<&[u8]>) -> Range;
     fn apply(&self, batch: Batch) -> Result<(), StoreError>;
+    /// Applies the writes one by one, not as one: a crash may leave some of them. For writes
+    /// that nothing reads until a later switch (a commit's pages) or that are whole one by
+    /// one (pages no generation holds, deleted): sled holds every reader of the process while
+    /// it applies a batch, and never while it applies a single write.
+    fn apply_each(&self, batch: Batch) -> Result<(), StoreError>;
     fn is_empty(&self) -> bool;
     fn clear(&self) -> Result<(), StoreError>;
 }
@@ -156,6 +161,11 @@ impl Tree {
 
     pub fn apply(&self, batch: Batch) -> Result<(), StoreError> {
         self.0.apply(batch)
+    }
+
+    /// See `TreeEngine::apply_each`.
+    pub fn apply_each(&self, batch: Batch) -> Result<(), StoreError> {
+        self.0.apply_each(batch)
     }
 
     pub fn is_empty(&self) -> bool {

@@ -80,7 +80,7 @@ impl Pages {
             for &id in chunk {
                 batch.remove(page_key(id).to_vec());
             }
-            self.tree.apply(batch)?;
+            self.tree.apply_each(batch)?;
         }
         Ok(())
     }
@@ -98,7 +98,7 @@ impl Pages {
             if n == 0 {
                 return Ok(freed);
             }
-            self.tree.apply(batch)?;
+            self.tree.apply_each(batch)?;
             freed += n;
         }
     }

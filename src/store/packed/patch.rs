@@ -34,6 +34,7 @@ impl PackedTable {
                 "a packed table was patched with keys out of order".into(),
             ));
         }
+        writer.one_by_one();
         let root = self.root()?;
         let mut freed = Vec::new();
         let mut next = 0;

@@ -21,6 +21,10 @@ pub struct PackedWriter {
     chunk_blocks: u32,
     batch: Batch,
     batch_bytes: usize,
+    /// Whether pages are written one by one (a patch while the store serves: sled holds
+    /// every reader while it applies a batch) or in batches (a whole table, which sled packs
+    /// tighter).
+    one_by_one: bool,
     root: Vec<(Box<[u8]>, Arc<Slot>)>,
     entries: u64,
 }
@@ -37,8 +41,21 @@ impl PackedWriter {
             chunk_blocks: 0,
             batch: Batch::default(),
             batch_bytes: 0,
+            one_by_one: false,
             root: Vec::new(),
             entries: 0,
+        }
+    }
+
+    /// Writes pages one by one from now on (see `one_by_one`).
+    pub(super) fn one_by_one(&mut self) {
+        self.one_by_one = true;
+    }
+
+    fn write(&self, tree: &engine::Tree, batch: Batch) -> Result<(), StoreError> {
+        match self.one_by_one {
+            true => tree.apply_each(batch),
+            false => tree.apply(batch),
         }
     }
 
@@ -74,7 +91,8 @@ impl PackedWriter {
         self.batch
             .insert(super::pages::page_key(id).to_vec(), stored);
         if self.batch_bytes >= BATCH_BYTES {
-            self.pages.tree.apply(std::mem::take(&mut self.batch))?;
+            let pages = std::mem::take(&mut self.batch);
+            self.write(&self.pages.tree, pages)?;
             self.batch_bytes = 0;
         }
         Ok(())
@@ -133,12 +151,13 @@ impl PackedWriter {
     pub fn finish(mut self) -> Result<(PackedTable, u64), StoreError> {
         self.end_block()?;
         self.end_chunk()?;
-        self.pages.tree.apply(std::mem::take(&mut self.batch))?;
+        let pages = std::mem::take(&mut self.batch);
+        self.write(&self.pages.tree, pages)?;
         let mut root = Batch::default();
         for (last, slot) in &self.root {
             root.insert(last.to_vec(), slot.stored().to_vec());
         }
-        self.root_tree.apply(root)?;
+        self.write(&self.root_tree, root)?;
         let table =
             PackedTable::with_root(self.root_tree, self.pages, self.cache, Root::new(self.root));
         Ok((table, self.entries))

@@ -135,7 +135,7 @@ impl Staging<'_> {
             };
             batch.insert(key, entry);
         }
-        feed.apply(batch)?;
+        feed.apply_each(batch)?;
         if feeds_an_index(tree)
             && let Some(touched) = &mut self.touched
         {

@@ -51,8 +51,10 @@ const MOST_RECORDED: usize = 64 << 20;
 const LET_GO_WITHIN: Duration = Duration::from_secs(3);
 /// Free bytes the copy leaves on the disk at least: the store's own writes come first.
 const FREE_FLOOR: u64 = 256 << 20;
-/// Bytes copied per batch.
-const COPY_BATCH: usize = 4 << 20;
+/// Bytes copied per batch: a few pages, so a reader waits a fraction of a millisecond.
+const COPY_BATCH: usize = 64 << 10;
+/// Bytes copied between two looks at the bound and the disk's room.
+const COPY_CHECK: usize = 4 << 20;
 /// The copy's own page cache: it reads each tree once.
 const COPY_CACHE: u64 = 64 << 20;
 
@@ -118,10 +120,11 @@ impl Shared {
     fn copy_into(&self, next: &Path) -> Result<(), StoreError> {
         let (_, old) = self.db()?;
         let fresh = open_db(next, COPY_CACHE)?;
+        // In small batches: sled holds every reader of the process (the serving database's
+        // too) while it applies one, and packs a batch tighter than the same writes one by one.
         for name in old.tree_names() {
             let (from, to) = (old.open_tree(&name)?, fresh.open_tree(&name)?);
-            let mut batch = sled::Batch::default();
-            let mut bytes = 0;
+            let (mut batch, mut bytes, mut since_check) = (sled::Batch::default(), 0, 0);
             for entry in from.iter() {
                 let (key, value) = entry?;
                 bytes += key.len() + value.len();
@@ -129,7 +132,11 @@ impl Shared {
                 if bytes >= COPY_BATCH {
                     let _watched = self.watch.start("compaction's batch");
                     to.apply_batch(std::mem::take(&mut batch))?;
+                    since_check += bytes;
                     bytes = 0;
+                }
+                if since_check >= COPY_CHECK {
+                    since_check = 0;
                     self.within_bound()?;
                     leaves_room(next)?;
                 }
@@ -223,14 +230,14 @@ fn replay(db: &sled::Db, ops: Vec<Op>) -> sled::Result<()> {
         match op {
             Op::Open(name) => drop(db.open_tree(name)?),
             Op::Apply(name, writes) => {
-                let mut batch = sled::Batch::default();
+                // Nothing reads the copy before the swap: its writes need not be batches.
+                let tree = db.open_tree(name)?;
                 for (key, value) in writes {
                     match value {
-                        Some(value) => batch.insert(key, value),
-                        None => batch.remove(key),
+                        Some(value) => drop(tree.insert(key, value)?),
+                        None => drop(tree.remove(key)?),
                     }
                 }
-                db.open_tree(name)?.apply_batch(batch)?;
             }
             Op::Clear(name) => db.open_tree(name)?.clear()?,
             Op::Drop(name) => drop(db.drop_tree(name)?),

@@ -403,6 +403,27 @@ impl TreeEngine for SledTree {
         Ok(())
     }
 
+    fn apply_each(&self, batch: Batch) -> Result<(), StoreError> {
+        let _writing = read(&self.shared.gate);
+        let recorded = self.shared.recording().then(|| batch.writes.clone());
+        let watched = self.shared.watch.start("batch");
+        self.with(|t| {
+            for (key, write) in batch.writes {
+                match write {
+                    Some(v) => drop(t.insert(key, v)?),
+                    None => drop(t.remove(key)?),
+                }
+            }
+            Ok(())
+        })?;
+        drop(watched);
+        if let Some(writes) = recorded {
+            self.shared
+                .recorded(|| compaction::Op::Apply(self.name.clone(), writes));
+        }
+        Ok(())
+    }
+
     fn is_empty(&self) -> bool {
         self.with(|t| Ok(t.is_empty())).unwrap_or(true)
     }
