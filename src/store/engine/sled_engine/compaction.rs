@@ -91,6 +91,9 @@ impl Shared {
         let Some(path) = self.path.clone() else {
             return Ok(Compaction::default());
         };
+        let Ok(_one_at_a_time) = self.compacting.try_lock() else {
+            return Err(StoreError::NotCompacted("another compaction is under way"));
+        };
         let next = path.with_file_name(files::NEXT);
         let io = |e: std::io::Error| StoreError::Unopenable(next.clone(), e.to_string());
         if next.exists() {
