@@ -15,10 +15,15 @@ const LOOK_EVERY: Duration = Duration::from_secs(15);
 /// waits for one, so it does not compete with a stream of commits.
 const QUIET_AFTER: Duration = Duration::from_secs(60);
 
+/// How long after a compaction that gave up (a disk nearly full, a reader holding the files)
+/// the next is tried: each try copies the whole store.
+const AFTER_A_FAILURE: Duration = Duration::from_secs(600);
+
 /// Compacts the store whenever one is due, for as long as the server runs.
 pub async fn compact_when_due(store: Arc<Store>) {
     let mut commits = store.commits();
     let mut last_commit = Instant::now();
+    let mut not_before = Instant::now();
     let mut every = tokio::time::interval(LOOK_EVERY);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -32,11 +37,17 @@ pub async fn compact_when_due(store: Arc<Store>) {
                 continue;
             }
         }
+        if Instant::now() < not_before {
+            continue;
+        }
         let quiet = last_commit.elapsed() >= QUIET_AFTER;
         match store.compaction_due(quiet) {
             Ok(true) => match compact(&store).await {
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "the store could not be compacted"),
+                Err(e) => {
+                    not_before = Instant::now() + AFTER_A_FAILURE;
+                    tracing::warn!(error = %e, "the store could not be compacted; tried again in 10 minutes")
+                }
             },
             Ok(false) => {}
             Err(e) => tracing::warn!(error = %e, "the store's size could not be read"),
