@@ -24,6 +24,23 @@ pub fn backup(settings: Settings, out: &Path) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A client of the running server's admin socket, if a server answers there; without a
+/// time-out (a backup or a compaction takes as long as the store is large).
+fn running_server(settings: &Settings) -> Result<Option<reqwest::blocking::Client>, String> {
+    let Some(path) = settings.admin_socket_path() else {
+        return Ok(None);
+    };
+    if std::os::unix::net::UnixStream::connect(&path).is_err() {
+        return Ok(None);
+    }
+    reqwest::blocking::Client::builder()
+        .unix_socket(path.as_path())
+        .timeout(None)
+        .build()
+        .map(Some)
+        .map_err(|e| format!("cannot reach the admin socket {}: {e}", path.display()))
+}
+
 /// `FILE.partial` beside `FILE`.
 fn partial_name(out: &Path) -> PathBuf {
     let mut name = out.as_os_str().to_owned();
@@ -39,14 +56,7 @@ fn write_backup(settings: &Settings, to: &Path) -> Result<String, String> {
     }
     let mut file = partscat::outside::files::create_private(to)
         .map_err(|e| format!("{}: {e}", to.display()))?;
-    if let Some(path) = settings.admin_socket_path()
-        && std::os::unix::net::UnixStream::connect(&path).is_ok()
-    {
-        let client = reqwest::blocking::Client::builder()
-            .unix_socket(path.as_path())
-            .timeout(None)
-            .build()
-            .map_err(|e| format!("cannot reach the admin socket {}: {e}", path.display()))?;
+    if let Some(client) = running_server(settings)? {
         let mut response = client
             .get("http://partscat/admin/backup")
             .header("X-Partscat-Operator", super::admin::user_name())
@@ -103,14 +113,7 @@ pub fn restore(settings: Settings, file: &Path) -> Result<ExitCode, String> {
 /// store compacts while it serves), else on the store itself, which is then checked.
 pub fn compact(settings: Settings) -> Result<ExitCode, String> {
     let dir = &settings.data_dir;
-    if let Some(path) = settings.admin_socket_path()
-        && std::os::unix::net::UnixStream::connect(&path).is_ok()
-    {
-        let client = reqwest::blocking::Client::builder()
-            .unix_socket(path.as_path())
-            .timeout(None)
-            .build()
-            .map_err(|e| format!("cannot reach the admin socket {}: {e}", path.display()))?;
+    if let Some(client) = running_server(&settings)? {
         let response = client
             .post("http://partscat/admin/compact")
             .header("X-Partscat-Operator", super::admin::user_name())
