@@ -114,21 +114,8 @@ pub fn restore(settings: Settings, file: &Path) -> Result<ExitCode, String> {
 pub fn compact(settings: Settings) -> Result<ExitCode, String> {
     let dir = &settings.data_dir;
     if let Some(client) = running_server(&settings)? {
-        let response = client
-            .post("http://partscat/admin/compact")
-            .header("X-Partscat-Operator", super::admin::user_name())
-            .send()
-            .map_err(|e| format!("the admin API did not answer: {e}"))?;
-        let status = response.status();
-        let text = response
-            .text()
-            .map_err(|e| format!("the admin API's answer broke off: {e}"))?;
-        if !status.is_success() {
-            return Err(format!(
-                "the server did not compact the store ({status}): {text}"
-            ));
-        }
-        let done: store::Compaction = serde_json::from_str(&text)
+        let answer = super::server_job::call(client.post("http://partscat/admin/compact"))?;
+        let done: store::Compaction = serde_json::from_value(answer)
             .map_err(|e| format!("the admin API's answer cannot be read: {e}"))?;
         println!(
             "compacted {} in the running server: {:.1} MB before, {:.1} MB now",
