@@ -3,7 +3,9 @@
 //! counted here from the bytes (the CSV reader's own count is one short after CRLF line ends).
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::HashMap;
 use std::io::{BufRead, BufReader, Chain, Cursor, Read};
 use std::rc::Rc;
 
@@ -261,7 +263,7 @@ pub fn open(
         .headers()
         .map_err(|e| format!("header row cannot be read: {e}"))?
         .clone();
-    let mut columns = HashMap::new();
+    let mut columns = HashMap::default();
     let mut bounds = Vec::new();
     for (i, name) in headers.iter().enumerate() {
         let lower = name.to_ascii_lowercase();

@@ -303,10 +303,14 @@ fn staged_and_committed(
     for (position, file) in ordered.iter().enumerate() {
         let position = u16::try_from(position)
             .map_err(|_| ImportError::Directory("too many files in one import".into()))?;
+        let started = std::time::Instant::now();
         reports.push(stage_file(&mut staging, position, file, progress)?);
+        tracing::debug!(file = file.source.name(), took = ?started.elapsed(), "file staged");
     }
     progress.phase("comparing with the catalogue");
+    let started = std::time::Instant::now();
     let tallies = staging.seal()?;
+    tracing::debug!(took = ?started.elapsed(), "staged rows compared and written");
     for (position, report) in reports.iter_mut().enumerate() {
         if let Some(tally) = tallies.get(&(position as u16)) {
             let names: Vec<String> = ordered.iter().map(|f| f.source.name()).collect();
@@ -327,7 +331,10 @@ fn staged_and_committed(
         }
         Verdict::Rejected
     } else {
-        match staging.commit(&mut |text| progress.phase(text))? {
+        let started = std::time::Instant::now();
+        let outcome = staging.commit(&mut |text| progress.phase(text))?;
+        tracing::debug!(took = ?started.elapsed(), "committed");
+        match outcome {
             Outcome::Committed { data_version } => Verdict::Committed { data_version },
             Outcome::NothingChanged => Verdict::NothingChanged,
             Outcome::DryRun => Verdict::DryRun,

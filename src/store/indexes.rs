@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::error::StoreError;
-use super::keys::{KeyBuf, KeyReader};
+use super::keys::{KeyBuf, KeyReader, SEP};
 use super::layout::TreeName;
 use super::packed::{Entries, PackedTable};
 use super::records::{Code, Record};
@@ -17,7 +17,7 @@ pub trait DataTrees {
     fn tree(&self, name: TreeName) -> &PackedTable;
 }
 
-type Emit<'e> = dyn FnMut(Vec<u8>, Vec<u8>) -> Result<(), StoreError> + 'e;
+type Emit<'e> = dyn FnMut(&[u8], &[u8]) -> Result<(), StoreError> + 'e;
 /// Takes an article's key in `Articles` and its numeric id.
 type Numbered<'n> = dyn FnMut(&[u8], u32) -> Result<(), StoreError> + 'n;
 /// Takes the built entries of an index, in key order.
@@ -68,26 +68,33 @@ pub fn build(
     let mut pending: Option<(Vec<u8>, Vec<u8>)> = None;
     let mut last_part: Vec<u8> = Vec::new();
     let mut written = 0;
-    for item in sorter.sorted()? {
-        let item = item?;
+    sorter.each(|key, value, _| {
         match &mut pending {
-            Some((key, value)) if *key == item.key => {
+            Some((pending_key, joined)) if pending_key.as_slice() == key => {
                 // Sources are read in article order, so a repeat is always adjacent.
-                if index.is_list() && item.value != last_part {
-                    value.extend_from_slice(&item.value);
-                    last_part = item.value;
+                if index.is_list() && value != last_part.as_slice() {
+                    joined.extend_from_slice(value);
+                    last_part.clear();
+                    last_part.extend_from_slice(value);
                 }
             }
             _ => {
-                if let Some((key, value)) = pending.take() {
-                    out(&key, &value)?;
+                if let Some((pending_key, joined)) = &mut pending {
+                    out(pending_key, joined)?;
                     written += 1;
+                    pending_key.clear();
+                    pending_key.extend_from_slice(key);
+                    joined.clear();
+                    joined.extend_from_slice(value);
+                } else {
+                    pending = Some((key.to_vec(), value.to_vec()));
                 }
-                last_part.clone_from(&item.value);
-                pending = Some((item.key, item.value));
+                last_part.clear();
+                last_part.extend_from_slice(value);
             }
         }
-    }
+        Ok(())
+    })?;
     if let Some((key, value)) = pending {
         out(&key, &value)?;
         written += 1;
@@ -206,20 +213,30 @@ pub fn replacement_keys(a: &Article) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Splits a key that starts with an article into the article's part (`brand_id ‖ reference
+/// ‖ 0xFF`, as an article list holds it) and the text part that follows (a Ktype).
+fn article_and_text(key: &[u8]) -> Option<(&[u8], &[u8])> {
+    let end = 4 + key.get(4..)?.iter().position(|&b| b == SEP)?;
+    let (article, rest) = key.split_at(end + 1);
+    let text = rest.split(|&b| b == SEP).next()?;
+    std::str::from_utf8(&article[4..end]).ok()?;
+    std::str::from_utf8(text).ok()?;
+    Some((article, text))
+}
+
 /// Calls `emit` for every (key, value) pair `index` is made of, in no particular order.
 fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<(), StoreError> {
-    let article_entry = |a: &ArticleKey| KeyBuf::new().article(a).done();
     match index {
         TreeName::RefnormArticle | TreeName::RefrevReference => {
             for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 let a = article?.key;
                 if index == TreeName::RefnormArticle {
                     emit(
-                        KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
-                        Vec::new(),
+                        &KeyBuf::new().text(&a.reference).u32(a.brand_id).done(),
+                        &[],
                     )?;
                 } else {
-                    emit(reversed(&a.reference), Vec::new())?;
+                    emit(&reversed(&a.reference), &[])?;
                 }
             }
         }
@@ -227,94 +244,80 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
                 let c = cross?;
                 if index == TreeName::CrossrevNumber {
-                    emit(reversed(&normalise_reference(&c.number)), Vec::new())?;
+                    emit(&reversed(&normalise_reference(&c.number)), &[])?;
                     continue;
                 }
                 let (key, value) = crossnum_entry(&c);
-                emit(key, value)?;
+                emit(&key, &value)?;
             }
             for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 let a = article?;
                 for ean in a.eans {
                     if index == TreeName::CrossrevNumber {
-                        emit(reversed(&ean), Vec::new())?;
+                        emit(&reversed(&ean), &[])?;
                         continue;
                     }
                     let (key, value) = ean_entry(&a.key, ean);
-                    emit(key, value)?;
+                    emit(&key, &value)?;
                 }
             }
         }
         TreeName::KtypeArticle | TreeName::GenartKtypeArticle => {
             let articles = data.tree(TreeName::Articles);
             // Links are stored article by article, so one article lookup serves a run of links.
-            let mut last: Option<(ArticleKey, u32)> = None;
-            for entry in data.tree(TreeName::Links).iter() {
-                let (k, _) = entry?;
-                let mut r = KeyReader::new(&k);
-                let (article, ktype) = r
-                    .article()
-                    .zip(r.last_text())
-                    .ok_or_else(|| corrupt(TreeName::Links))?;
+            let mut last: Option<(Vec<u8>, u32)> = None;
+            let mut key = Vec::new();
+            data.tree(TreeName::Links).iter().each(|k, _| {
+                let (article, ktype) =
+                    article_and_text(k).ok_or_else(|| corrupt(TreeName::Links))?;
                 if index == TreeName::KtypeArticle {
-                    emit(
-                        KeyBuf::new().last_text(&ktype).done(),
-                        article_entry(&article),
-                    )?;
-                    continue;
+                    return emit(ktype, article);
                 }
-                let genart = match &last {
-                    Some((key, genart)) if *key == article => *genart,
+                let genart = match &mut last {
+                    Some((key, genart)) if key.as_slice() == article => *genart,
                     _ => {
-                        let key = super::keys::article_key(&article);
-                        let value = articles
-                            .get(&key)?
-                            .ok_or_else(|| corrupt(TreeName::Links))?;
-                        let genart = Article::decode(&key, &value)
+                        let key = &article[..article.len() - 1];
+                        let value = articles.get(key)?.ok_or_else(|| corrupt(TreeName::Links))?;
+                        let genart = Article::decode(key, &value)
                             .ok_or_else(|| corrupt(TreeName::Articles))?
                             .genart;
-                        last = Some((article.clone(), genart));
+                        last = Some((article.to_vec(), genart));
                         genart
                     }
                 };
-                emit(
-                    KeyBuf::new().u32(genart).last_text(&ktype).done(),
-                    article_entry(&article),
-                )?;
-            }
+                key.clear();
+                key.extend_from_slice(&genart.to_be_bytes());
+                key.extend_from_slice(ktype);
+                emit(&key, article)
+            })?;
         }
         TreeName::KtypeKit => {
-            for entry in data.tree(TreeName::Kits).iter() {
-                let (k, _) = entry?;
-                let mut r = KeyReader::new(&k);
-                let (kit, ktype) = r
-                    .article()
-                    .zip(r.text())
-                    .ok_or_else(|| corrupt(TreeName::Kits))?;
-                emit(KeyBuf::new().last_text(&ktype).done(), article_entry(&kit))?;
-            }
+            data.tree(TreeName::Kits).iter().each(|k, _| {
+                let (kit, ktype) = article_and_text(k).ok_or_else(|| corrupt(TreeName::Kits))?;
+                emit(ktype, kit)
+            })?;
         }
         TreeName::ManufacturerCompetitorRef => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
                 if let Some((key, value)) = competitor_entry(&cross?) {
-                    emit(key, value)?;
+                    emit(&key, &value)?;
                 }
             }
         }
         TreeName::ReplacedArticle => {
             for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
                 for key in replacement_keys(&article?) {
-                    emit(key, Vec::new())?;
+                    emit(&key, &[])?;
                 }
             }
         }
         TreeName::ArticleIds => {
             let next = assign_article_ids(data, &mut |article, id| {
                 let id = id.to_be_bytes();
-                emit([&[ARTICLE_BY_ID][..], &id].concat(), article.to_vec())?;
-                emit([&[ID_BY_ARTICLE][..], article].concat(), id.to_vec())
+                emit(&[&[ARTICLE_BY_ID][..], &id].concat(), article)?;
+                emit(&[&[ID_BY_ARTICLE][..], article].concat(), &id)
             })?;
-            emit(vec![NEXT_ARTICLE_ID], next.to_be_bytes().to_vec())?;
+            emit(&[NEXT_ARTICLE_ID], &next.to_be_bytes())?;
         }
         data_tree => {
             return Err(StoreError::Engine(format!(

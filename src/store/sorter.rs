@@ -30,6 +30,9 @@ pub struct Item {
 /// An item held in memory: its bytes are in the sorter's arena, key then value.
 #[derive(Clone, Copy)]
 struct Held {
+    /// The key's first eight bytes, big-endian (zeros after a shorter key): most comparisons
+    /// end here, without reading the arena.
+    head: u64,
     start: usize,
     key_len: u32,
     value_len: u32,
@@ -72,15 +75,19 @@ impl Sorter {
         }
     }
 
-    pub fn push(&mut self, key: Vec<u8>, value: Vec<u8>, origin: u64) -> Result<(), StoreError> {
+    pub fn push(&mut self, key: &[u8], value: &[u8], origin: u64) -> Result<(), StoreError> {
+        let mut head = [0u8; 8];
+        let n = key.len().min(8);
+        head[..n].copy_from_slice(&key[..n]);
         let held = Held {
+            head: u64::from_be_bytes(head),
             start: self.arena.len(),
             key_len: u32::try_from(key.len()).map_err(|_| too_long())?,
             value_len: u32::try_from(value.len()).map_err(|_| too_long())?,
             origin,
         };
-        self.arena.extend_from_slice(&key);
-        self.arena.extend_from_slice(&value);
+        self.arena.extend_from_slice(key);
+        self.arena.extend_from_slice(value);
         if let Some(last) = self.held.last() {
             self.sorted &= self.order(last, &held).is_le();
         }
@@ -101,8 +108,14 @@ impl Sorter {
     }
 
     fn order(&self, a: &Held, b: &Held) -> std::cmp::Ordering {
-        self.key(a)
-            .cmp(self.key(b))
+        // Equal heads of keys of up to eight bytes differ at most in trailing zeros: the
+        // shorter key is the smaller. Longer keys are compared whole.
+        a.head
+            .cmp(&b.head)
+            .then_with(|| match a.key_len.max(b.key_len) <= 8 {
+                true => a.key_len.cmp(&b.key_len),
+                false => self.key(a).cmp(self.key(b)),
+            })
             .then(a.origin.cmp(&b.origin))
             .then_with(|| self.value(a).cmp(self.value(b)))
     }
@@ -145,6 +158,26 @@ impl Sorter {
         self.held.clear();
         self.arena.clear();
         self.runs.push(path);
+        Ok(())
+    }
+
+    /// Calls `each` with every item in order (key, value, origin); items held in memory are
+    /// lent from the arena, not copied out one by one.
+    pub fn each(
+        &mut self,
+        mut each: impl FnMut(&[u8], &[u8], u64) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        if !self.runs.is_empty() {
+            for item in self.sorted()? {
+                let item = item?;
+                each(&item.key, &item.value, item.origin)?;
+            }
+            return Ok(());
+        }
+        self.sort_held();
+        for h in &self.held {
+            each(self.key(h), self.value(h), h.origin)?;
+        }
         Ok(())
     }
 
@@ -257,6 +290,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn items_held_in_memory_are_lent_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sorter = Sorter::new(dir.path());
+        // Keys that tie on their first eight bytes, and shorter keys under longer ones.
+        let keys: [&[u8]; 5] = [b"ABCDEFGHZ", b"ABCDEFGHA", b"AB", b"AB\0", b"ABCDEFGH"];
+        for (i, key) in keys.iter().enumerate() {
+            sorter.push(key, b"v", 10 - i as u64).unwrap();
+        }
+        sorter.push(b"AB", b"w", 1).unwrap();
+        let mut got = Vec::new();
+        sorter
+            .each(|key, value, origin| {
+                got.push((key.to_vec(), value.to_vec(), origin));
+                Ok(())
+            })
+            .unwrap();
+        let expected: Vec<(Vec<u8>, Vec<u8>, u64)> = vec![
+            (b"AB".to_vec(), b"w".to_vec(), 1),
+            (b"AB".to_vec(), b"v".to_vec(), 8),
+            (b"AB\0".to_vec(), b"v".to_vec(), 7),
+            (b"ABCDEFGH".to_vec(), b"v".to_vec(), 6),
+            (b"ABCDEFGHA".to_vec(), b"v".to_vec(), 9),
+            (b"ABCDEFGHZ".to_vec(), b"v".to_vec(), 10),
+        ];
+        assert_eq!(got, expected);
+        assert!(sorter.runs.is_empty());
+    }
+
+    #[test]
     fn items_come_out_sorted_across_runs_and_twice() {
         let dir = tempfile::tempdir().unwrap();
         let mut sorter = Sorter::with_bound(dir.path(), 2000);
@@ -269,13 +331,25 @@ mod tests {
                 origin: i,
                 value: value.clone(),
             });
-            sorter.push(key, value, i).unwrap();
+            sorter.push(&key, &value, i).unwrap();
         }
         expected.sort();
         assert!(sorter.runs.len() > 5, "spilled");
         for _ in 0..2 {
             let got: Vec<Item> = sorter.sorted().unwrap().map(|i| i.unwrap()).collect();
             assert_eq!(got, expected);
+            let mut lent = Vec::new();
+            sorter
+                .each(|key, value, origin| {
+                    lent.push(Item {
+                        key: key.to_vec(),
+                        origin,
+                        value: value.to_vec(),
+                    });
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(lent, expected);
         }
         let runs = sorter.runs.clone();
         drop(sorter);

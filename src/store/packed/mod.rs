@@ -450,6 +450,7 @@ impl PackedTable {
             table: self.clone(),
             held: Default::default(),
             held_bytes: 0,
+            answers: Default::default(),
         }
     }
 
@@ -519,14 +520,32 @@ pub struct Finder {
     /// By last key: (first key, block).
     held: std::collections::BTreeMap<Vec<u8>, (Vec<u8>, Arc<Block>)>,
     held_bytes: usize,
+    /// Keys asked and their answers: rows ask for the same article one after another (an
+    /// article's links, criteria, cross-references) and for the same few vehicles again and
+    /// again, and a hash lookup is several times cheaper than a search of the blocks.
+    answers: foldhash::HashMap<Box<[u8]>, bool>,
 }
 
 /// Decoded bytes a finder holds before it starts again: a referred-to table of a
 /// 200,000-article catalogue fits whole, so rows in any order find their article in memory.
 const FINDER_BYTES: usize = 192 << 20;
+/// Answers a finder keeps before it starts again (about 64 MiB of short keys).
+const FINDER_ANSWERS: usize = 1 << 20;
 
 impl Finder {
     pub fn contains(&mut self, key: &[u8]) -> Result<bool, StoreError> {
+        if let Some(&present) = self.answers.get(key) {
+            return Ok(present);
+        }
+        let present = self.look_up(key)?;
+        if self.answers.len() >= FINDER_ANSWERS {
+            self.answers.clear();
+        }
+        self.answers.insert(key.into(), present);
+        Ok(present)
+    }
+
+    fn look_up(&mut self, key: &[u8]) -> Result<bool, StoreError> {
         if let Some((_, (first, block))) = self
             .held
             .range::<[u8], _>((std::ops::Bound::Included(key), std::ops::Bound::Unbounded))
@@ -567,6 +586,56 @@ pub struct Entries {
     done: bool,
 }
 
+impl Entries {
+    /// Calls `each` with every entry, lent from the block that holds it (no copy per entry).
+    pub fn each(
+        mut self,
+        mut each: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        while let Some((block, start)) = self.next_block()? {
+            for i in start..block.len() {
+                let key = block.key(i);
+                if !key.starts_with(&self.prefix) {
+                    return Ok(());
+                }
+                each(key, block.value(i))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The next block to read and the position of its first entry to give out.
+    fn next_block(&mut self) -> Result<Option<(Arc<Block>, usize)>, StoreError> {
+        if self.done {
+            return Ok(None);
+        }
+        let root = match &mut self.root {
+            Ok(root) => root.clone(),
+            Err(e) => {
+                self.done = true;
+                return e.take().map_or(Ok(None), Err);
+            }
+        };
+        let Some((at, chunk)) = self.next.take() else {
+            return Ok(None);
+        };
+        let read = page_at(&chunk, at.block)
+            .and_then(|id| self.table.block(id))
+            .and_then(|block| Ok((block, self.table.after(&root, at, &chunk)?)));
+        match read {
+            Ok((block, next)) => {
+                let i = block.lower_bound(&self.start);
+                self.next = next;
+                Ok(Some((block, i)))
+            }
+            Err(e) => {
+                self.done = true;
+                Err(e)
+            }
+        }
+    }
+}
+
 impl Iterator for Entries {
     type Item = Result<Entry, StoreError>;
 
@@ -588,27 +657,10 @@ impl Iterator for Entries {
                 }
                 self.current = None;
             }
-            let root = match &mut self.root {
-                Ok(root) => root.clone(),
-                Err(e) => {
-                    self.done = true;
-                    return e.take().map(Err);
-                }
-            };
-            let (at, chunk) = self.next.take()?;
-            let read = page_at(&chunk, at.block)
-                .and_then(|id| self.table.block(id))
-                .and_then(|block| Ok((block, self.table.after(&root, at, &chunk)?)));
-            match read {
-                Ok((block, next)) => {
-                    let i = block.lower_bound(&self.start);
-                    self.current = Some((block, i));
-                    self.next = next;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
+            match self.next_block() {
+                Ok(Some(current)) => self.current = Some(current),
+                Ok(None) => return None,
+                Err(e) => return Some(Err(e)),
             }
         }
     }

@@ -285,7 +285,7 @@ impl<'s> Staging<'s> {
                 .or_insert_with(|| StagedSet::Open(Sorter::new(self.spill.path()))),
         };
         match set {
-            StagedSet::Open(sorter) => sorter.push(record.key(), record.value(), origin.packed()),
+            StagedSet::Open(sorter) => sorter.push(&record.key(), &record.value(), origin.packed()),
             _ => Err(StoreError::Engine(format!(
                 "rows of {} were staged after other rows were checked against it",
                 R::TREE.name()
@@ -301,9 +301,7 @@ impl<'s> Staging<'s> {
             .entry(R::TREE)
             .or_insert_with(|| StagedSet::Open(Sorter::new(self.spill.path())))
         {
-            StagedSet::Open(sorter) => {
-                sorter.push(record.key(), Vec::new(), origin.packed() | RETIRES)
-            }
+            StagedSet::Open(sorter) => sorter.push(&record.key(), &[], origin.packed() | RETIRES),
             _ => Err(StoreError::Engine(format!(
                 "rows of {} were retired after other rows were checked against it",
                 R::TREE.name()

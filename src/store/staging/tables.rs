@@ -177,8 +177,10 @@ impl Staging<'_> {
                 let Some((index, mut writer)) = next else {
                     return Ok(());
                 };
+                let started = std::time::Instant::now();
                 indexes::build(index, &effective, spill, &mut |k, v| writer.push(k, v))?;
                 let table = writer.finish()?.0;
+                tracing::debug!(index = index.name(), took = ?started.elapsed(), "index built");
                 built
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
