@@ -143,7 +143,7 @@ impl<'a> Row<'a> {
         self.columns
             .get(column)
             .and_then(|&i| self.record.get(i))
-            .unwrap_or("")
+            .map_or("", str::trim)
     }
 
     /// A field that must not be empty.
@@ -256,7 +256,9 @@ pub fn open(
     };
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
-        .trim(csv::Trim::All)
+        // Fields are trimmed where they are read (`Row::get`): trimming the record would
+        // copy every row.
+        .trim(csv::Trim::Headers)
         .has_headers(true)
         .from_reader(counting);
     let headers = reader
@@ -336,7 +338,7 @@ impl CsvSource {
                     let too_long = record
                         .iter()
                         .zip(&self.bounds)
-                        .find_map(|(value, (column, bound))| bound.exceeded(column, value));
+                        .find_map(|(value, (column, bound))| bound.exceeded(column, value.trim()));
                     match too_long {
                         Some(message) => each(Err((line, message)))?,
                         None => each(Ok(Row {
@@ -407,6 +409,31 @@ mod tests {
             })
             .unwrap();
         lines
+    }
+
+    #[test]
+    fn fields_are_read_without_the_spaces_around_them() {
+        let spec = ColumnSpec {
+            columns: const { &[must("a"), must("b")] },
+        };
+        let text = b" a , b \n  12 ,\t x y \n".to_vec();
+        let total = text.len() as u64;
+        let mut source = open(
+            Box::new(Cursor::new(text)),
+            total,
+            &spec,
+            &Limits::default(),
+        )
+        .unwrap();
+        let mut fields = Vec::new();
+        source
+            .for_each_row(|row| {
+                let row = row.map_err(|(_, e)| e)?;
+                fields.push((row.get("a").to_owned(), row.get("b").to_owned()));
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(fields, [("12".to_owned(), "x y".to_owned())]);
     }
 
     #[test]
