@@ -212,3 +212,55 @@ fn a_view_taken_before_an_import_stays_whole_after_it() {
     );
     assert!(check::check(&store).unwrap().is_sound());
 }
+
+#[test]
+fn what_an_answer_read_stays_current_until_a_commit_changes_one_of_its_tables() {
+    use partscat::store::reads::recorded;
+    let dir = tempfile::tempdir().unwrap();
+    let store = demo(dir.path());
+    let before = store.catalogue();
+    let article = before.articles_of_brand(2).next().unwrap().unwrap().key;
+    let (crossrefs, of_crossrefs) = recorded(|| before.cross_references_of(&article).unwrap());
+    let (prices, of_prices) = recorded(|| before.prices_of(&article).unwrap());
+    let (_, of_names) = recorded(|| before.names().unwrap().brands.len());
+    let (_, of_version) = recorded(|| before.data_version());
+    let (of_crossrefs, of_prices) = (of_crossrefs.unwrap(), of_prices.unwrap());
+    let (of_names, of_version) = (of_names.unwrap(), of_version.unwrap());
+    assert!(!crossrefs.is_empty() && !prices.is_empty());
+    for stamp in [&of_crossrefs, &of_prices, &of_names, &of_version] {
+        assert!(before.still_current(stamp));
+    }
+
+    let price = &prices[0];
+    let changed = file(
+        dir.path(),
+        ImportType::Prices,
+        &format!(
+            "brand_id,reference,price_type,currency,amount,valid_from\n2,{},{},{},{},{}\n",
+            article.reference,
+            price.price_type,
+            price.currency,
+            "987.65",
+            price.valid_from.map(|d| d.to_string()).unwrap_or_default(),
+        ),
+    );
+    let report = import::import(&store, &[changed], false, &Quiet).unwrap();
+    assert_eq!(report.verdict, Verdict::Committed { data_version: 2 });
+    let after = store.catalogue();
+    assert!(
+        after.still_current(&of_crossrefs),
+        "prices changed, not cross-references"
+    );
+    assert!(after.still_current(&of_names));
+    assert!(!after.still_current(&of_prices));
+    assert!(!after.still_current(&of_version), "the data version moved");
+    assert_eq!(after.cross_references_of(&article).unwrap(), crossrefs);
+    assert_ne!(after.prices_of(&article).unwrap(), prices);
+
+    // Two generations of one table in one answer: nothing to keep.
+    let (_, mixed) = recorded(|| {
+        before.prices_of(&article).unwrap();
+        after.prices_of(&article).unwrap();
+    });
+    assert_eq!(mixed, None);
+}

@@ -1,11 +1,15 @@
-//! Finished lookup answers, as the bytes that went out, for one catalogue generation.
+//! Finished lookup answers, as the bytes that went out, with the tables they were read from.
 //!
 //! The catalogue changes only when an import commits, and every answer is a function of the
-//! route, its key, the data version and (for kit prices) the day. Keeping the serialised answer of recent keys turns a
-//! repeated lookup into a map probe: the lookup routes then cost what `/health` costs plus
-//! authentication. The key carries the data version, so an import makes every older answer
-//! unreachable at once; they age out under the byte budget (`answer_cache_mb`, 0 turns the
-//! cache off). Errors are never kept.
+//! route, its key, the tables it reads and (for kit prices) the day. Keeping the serialised
+//! answer of recent keys turns a repeated lookup into a map probe: the lookup routes then cost
+//! what `/health` costs plus authentication. Each answer keeps the stamp of what it read
+//! (`store::reads`): it is answered again while those tables are at the same generation, so a
+//! commit of prices leaves the cross-reference answers in place; an answer whose tables
+//! changed is built afresh and replaces it. Old answers age out under the byte budget
+//! (`answer_cache_mb`, 0 turns the cache off). Errors are never kept.
+
+use std::sync::Arc;
 
 use bytes::Bytes;
 use quick_cache::Weighter;
@@ -15,6 +19,8 @@ use serde::Serialize;
 pub use super::json_body::JsonBytes;
 use super::json_body::MaybeStreamed;
 use super::problem::Problem;
+use crate::store::Catalogue;
+use crate::store::reads::{self, Stamp};
 use poem::Response;
 
 /// The lookup an answer belongs to.
@@ -35,7 +41,6 @@ pub enum LookupKind {
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct AnswerKey {
-    data_version: u64,
     /// Kit prices use the list prices valid today: an answer is good for one day.
     day: crate::catalogue::Date,
     lookup: LookupKind,
@@ -48,14 +53,20 @@ struct AnswerKey {
 #[derive(Clone)]
 struct ByBytes;
 
-impl Weighter<AnswerKey, Bytes> for ByBytes {
-    fn weight(&self, key: &AnswerKey, answer: &Bytes) -> u64 {
-        (key.key.len() + key.brands.len() * 4 + answer.len() + 64) as u64
+/// An answer and what it was read from.
+struct Kept {
+    stamp: Stamp,
+    bytes: Bytes,
+}
+
+impl Weighter<AnswerKey, Arc<Kept>> for ByBytes {
+    fn weight(&self, key: &AnswerKey, kept: &Arc<Kept>) -> u64 {
+        (key.key.len() + key.brands.len() * 4 + kept.bytes.len() + kept.stamp.weight() + 96) as u64
     }
 }
 
 pub struct AnswerCache {
-    answers: Option<Cache<AnswerKey, Bytes, ByBytes>>,
+    answers: Option<Cache<AnswerKey, Arc<Kept>, ByBytes>>,
 }
 
 impl AnswerCache {
@@ -69,20 +80,21 @@ impl AnswerCache {
         AnswerCache { answers }
     }
 
-    /// The answer for `key`, from the cache or from `build`.
+    /// The answer for `key` from `catalogue`: from the cache or from `build`.
     pub fn answer<T: Serialize>(
         &self,
-        data_version: u64,
+        catalogue: &Catalogue,
         lookup: LookupKind,
         key: &str,
         brands: &[u32],
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
-        let key = self.key(data_version, lookup, key, brands);
-        if let Some(bytes) = self.kept(&key) {
+        let key = self.key(lookup, key, brands);
+        if let Some(bytes) = self.kept(&key, catalogue) {
             return Ok(JsonBytes::new(bytes));
         }
-        self.keep(key, &build()?)
+        let (answer, stamp) = reads::recorded(build);
+        self.keep(key, stamp, &answer?)
     }
 
     /// Like `answer`, for a lookup whose whole answer may be too long to build: `build`
@@ -90,32 +102,26 @@ impl AnswerCache {
     /// asked before anything is read.
     pub fn answer_or_stream<T: Serialize>(
         &self,
-        data_version: u64,
+        catalogue: &Catalogue,
         lookup: LookupKind,
         key: &str,
         brands: &[u32],
         build: impl FnOnce() -> Result<Fresh<T>, Problem>,
     ) -> Result<MaybeStreamed<T>, Problem> {
-        let key = self.key(data_version, lookup, key, brands);
-        if let Some(bytes) = self.kept(&key) {
+        let key = self.key(lookup, key, brands);
+        if let Some(bytes) = self.kept(&key, catalogue) {
             return Ok(MaybeStreamed::Whole(JsonBytes::new(bytes)));
         }
-        match build()? {
-            Fresh::Whole(answer) => self.keep(key, &answer).map(MaybeStreamed::Whole),
+        let (answer, stamp) = reads::recorded(build);
+        match answer? {
+            Fresh::Whole(answer) => self.keep(key, stamp, &answer).map(MaybeStreamed::Whole),
             Fresh::Streamed(response) => Ok(MaybeStreamed::Streamed(response)),
         }
     }
 
     /// The cache's key, or none when the cache is off.
-    fn key(
-        &self,
-        data_version: u64,
-        lookup: LookupKind,
-        key: &str,
-        brands: &[u32],
-    ) -> Option<AnswerKey> {
+    fn key(&self, lookup: LookupKind, key: &str, brands: &[u32]) -> Option<AnswerKey> {
         self.answers.as_ref().map(|_| AnswerKey {
-            data_version,
             day: crate::catalogue::Date::today(),
             lookup,
             key: key.to_owned(),
@@ -123,19 +129,26 @@ impl AnswerCache {
         })
     }
 
-    fn kept(&self, key: &Option<AnswerKey>) -> Option<Bytes> {
-        self.answers.as_ref()?.get(key.as_ref()?)
+    /// The kept answer of `key`, if the tables it was read from are as `catalogue` holds them.
+    fn kept(&self, key: &Option<AnswerKey>, catalogue: &Catalogue) -> Option<Bytes> {
+        let kept = self.answers.as_ref()?.get(key.as_ref()?)?;
+        catalogue
+            .still_current(&kept.stamp)
+            .then(|| kept.bytes.clone())
     }
 
-    /// Serialises an answer, keeping its bytes under `key`.
+    /// Serialises an answer, keeping its bytes under `key` with what it was read from (not
+    /// kept without a stamp: it read two generations of one table).
     fn keep<T: Serialize>(
         &self,
         key: Option<AnswerKey>,
+        stamp: Option<Stamp>,
         answer: &T,
     ) -> Result<JsonBytes<T>, Problem> {
         let bytes = serialised(answer)?;
-        if let (Some(answers), Some(key)) = (&self.answers, key) {
-            answers.insert(key, bytes.clone());
+        if let (Some(answers), Some(key), Some(stamp)) = (&self.answers, key, stamp) {
+            let bytes = bytes.clone();
+            answers.insert(key, Arc::new(Kept { stamp, bytes }));
         }
         Ok(JsonBytes::new(bytes))
     }

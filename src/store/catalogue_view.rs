@@ -9,6 +9,7 @@ use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::{Manifest, TreeName};
 use super::packed::{Entry, PackedTable, Space};
+use super::reads::{self, Stamp};
 use super::reclaim::Retirement;
 use super::records::{Code, Record};
 use crate::budget::Budget;
@@ -20,6 +21,8 @@ use crate::catalogue::*;
 pub struct Catalogue {
     manifest: Manifest,
     trees: Vec<PackedTable>,
+    /// Each table's generation, by `TreeName::index`: what a read of it is stamped with.
+    generations: Vec<u64>,
     /// Each kept data version's changes (see `ChangeLog`), oldest first.
     changes: Vec<(u64, engine::Tree)>,
     retirement: Arc<Retirement>,
@@ -79,12 +82,17 @@ pub struct CrossHit {
 
 impl DataTrees for Catalogue {
     fn tree(&self, name: TreeName) -> &PackedTable {
+        reads::note_table(name, self.generations[name.index()]);
         &self.trees[name.index()]
     }
 }
 
 impl Catalogue {
     pub(super) fn open(space: &Arc<Space>, manifest: Manifest) -> Result<Catalogue, StoreError> {
+        let generations = TreeName::ALL
+            .iter()
+            .map(|&t| manifest.generation_of(t).unwrap_or(0))
+            .collect();
         let trees = TreeName::ALL
             .iter()
             .map(|&t| {
@@ -108,6 +116,7 @@ impl Catalogue {
         Ok(Catalogue {
             manifest,
             trees,
+            generations,
             changes,
             retirement: Retirement::new(space.clone()),
             names: OnceLock::new(),
@@ -151,7 +160,17 @@ impl Catalogue {
 
     /// Counts every committed change; 0 for a store that was never imported into.
     pub fn data_version(&self) -> u64 {
+        reads::note(reads::DATA_VERSION, self.manifest.data_version);
         self.manifest.data_version
+    }
+
+    /// Whether every table `stamp` names is still at the generation it names: an answer read
+    /// from those is this catalogue's answer too.
+    pub fn still_current(&self, stamp: &Stamp) -> bool {
+        stamp.tables().all(|(table, generation)| match table {
+            reads::DATA_VERSION => self.manifest.data_version == generation,
+            t => self.generations.get(usize::from(t)) == Some(&generation),
+        })
     }
 
     /// How far this store has followed its upstream.
@@ -204,6 +223,7 @@ impl Catalogue {
 
     /// Unix seconds of the last committed change.
     pub fn updated_at(&self) -> u64 {
+        reads::note(reads::DATA_VERSION, self.manifest.data_version);
         self.manifest.updated_at
     }
 
@@ -276,6 +296,13 @@ impl Catalogue {
     /// The names of every brand, genart and manufacturer of this generation.
     pub fn names(&self) -> Result<&Names, StoreError> {
         if let Some(names) = self.names.get() {
+            for t in [
+                TreeName::Brands,
+                TreeName::GenericArticles,
+                TreeName::Manufacturers,
+            ] {
+                reads::note_table(t, self.generations[t.index()]);
+            }
             return Ok(names);
         }
         let mut names = Names::default();

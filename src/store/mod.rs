@@ -23,6 +23,7 @@ mod marker;
 mod migration;
 mod packed;
 mod providers;
+pub mod reads;
 mod reclaim;
 mod records;
 mod reserve;

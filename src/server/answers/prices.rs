@@ -160,7 +160,7 @@ pub fn ktype_prices(
 ) -> Result<MaybeStreamed<KtypePrices>, Problem> {
     let catalogue = state.store.catalogue();
     state.answers.answer_or_stream(
-        catalogue.data_version(),
+        &catalogue,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
         caller.brands(),
@@ -201,7 +201,7 @@ pub fn ktype_prices_built(
 ) -> Result<JsonBytes<KtypePrices>, Problem> {
     let catalogue = state.store.catalogue();
     state.answers.answer(
-        catalogue.data_version(),
+        &catalogue,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
         caller.brands(),
@@ -243,12 +243,9 @@ pub fn genart_prices(
 ) -> Result<JsonBytes<GenartPrices>, Problem> {
     let catalogue = state.store.catalogue();
     let kind = LookupKind::GenartPrices { genart, is_kit };
-    state.answers.answer(
-        catalogue.data_version(),
-        kind,
-        ktype,
-        caller.brands(),
-        || {
+    state
+        .answers
+        .answer(&catalogue, kind, ktype, caller.brands(), || {
             let named = Named::new(&catalogue);
             let (articles, kits) =
                 match prices::genart_prices(&catalogue, caller, genart, is_kit, ktype)? {
@@ -264,8 +261,7 @@ pub fn genart_prices(
                 articles,
                 kits,
             })
-        },
-    )
+        })
 }
 
 /// The exhaust kit price of a Ktype, with the configured exhaust generic articles.
@@ -276,7 +272,7 @@ pub fn exhaust_kit(
 ) -> Result<JsonBytes<ExhaustKit>, Problem> {
     let catalogue = state.store.catalogue();
     state.answers.answer(
-        catalogue.data_version(),
+        &catalogue,
         LookupKind::ExhaustKit,
         ktype,
         caller.brands(),

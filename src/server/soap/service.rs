@@ -250,7 +250,7 @@ fn run_cached(
     let bytes = state
         .answers
         .answer(
-            state.store.catalogue().data_version(),
+            &state.store.catalogue(),
             LookupKind::Operation(op.name),
             &key,
             call.caller.brands(),

@@ -167,12 +167,9 @@ impl LookupApi {
             LookupKind::CrossReferences
         };
         // Lookups take microseconds: they run on the request's task.
-        let answer = state.answers.answer(
-            catalogue.data_version(),
-            kind,
-            &reference,
-            caller.brands(),
-            || {
+        let answer = state
+            .answers
+            .answer(&catalogue, kind, &reference, caller.brands(), || {
                 Ok(if want_article {
                     CrossRefsOrArticle::Article(article_answer(
                         &catalogue,
@@ -186,8 +183,7 @@ impl LookupApi {
                         reference.0.clone(),
                     )?)
                 })
-            },
-        )?;
+            })?;
         Ok(answer)
     }
 
@@ -236,7 +232,7 @@ impl LookupApi {
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
         let answer = state.answers.answer_or_stream(
-            catalogue.data_version(),
+            &catalogue,
             LookupKind::KtypeArticles,
             &selection.cache_key(&ktype, &paging),
             caller.brands(),
