@@ -4,10 +4,12 @@
 //! Layout under `media_dir`:
 //! - `objects/<first two hex digits>/<sha256>`: the files, written once, never changed;
 //! - `uris/<sha256 of the URI>`: one line, `<sha256> <size> <content type> <uri>`;
-//! - `tmp/`: downloads in progress (a `.part` per URI, resumed where the source allows).
+//! - `tmp/`: downloads in progress (a `.part` per URI, resumed where the source allows), and
+//!   URI entries being written (`.entry`).
 //!
 //! A file enters `objects/` by a rename of a complete, synced file, and its URI entry after
-//! it, the same way: a reader never sees half a file, and a kill leaves at most a `.part`.
+//! it, the same way (written in `tmp/` first): a reader never sees half a file, and a kill
+//! leaves at most a `.part` or an `.entry` in `tmp/`.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -127,7 +129,12 @@ impl MediaStore {
 
     fn write_entry(&self, uri: &str, stored: &Stored) -> io::Result<()> {
         let entry = self.entry_path(uri);
-        let temp = entry.with_extension("new");
+        // Written beside the downloads, not in `uris/`: a kill before the rename leaves nothing
+        // there that is not a whole entry.
+        let temp = self
+            .dir
+            .join("tmp")
+            .join(format!("{}.entry", hex_sha256(uri.as_bytes())));
         let _ = std::fs::remove_file(&temp);
         let mut file = crate::outside::files::create_private(&temp)?;
         writeln!(
