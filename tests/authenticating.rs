@@ -453,3 +453,21 @@ fn dynamic_grants_admit_until_their_expiry_second() {
     );
     assert_eq!(s.fetch(client_from("127.0.0.3").get(&by_key)).status, 401);
 }
+
+#[test]
+fn a_path_of_no_route_is_a_404_before_any_credential_is_asked_for() {
+    let s = Served::demo(&[]);
+    let c = client();
+    for path in [
+        "/svc/",
+        "/svc",
+        "/svc/getArticle/1",
+        "/svc/nothing?provider=demo",
+    ] {
+        let r = s.fetch(c.get(format!("{}{path}", s.base)));
+        assert_eq!(r.status, 404, "{path}: {}", r.text());
+    }
+    // A route's path without credentials is still a 401.
+    let r = s.fetch(c.get(format!("{}{ROUTE}?provider=demo", s.base)));
+    assert_eq!(r.status, 401);
+}

@@ -62,9 +62,11 @@ fn a_dry_run_reports_and_an_import_commits() {
     assert_eq!(job["report"]["changed"], 1);
     assert_eq!(kit_price(&s), "117.63", "a dry run writes nothing");
 
-    let real = s.get("/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=false");
+    // Without dryRun, an import (the parameter is optional, false by default).
+    let real = s.get("/svc/importArticles?fileId=prices.csv&importType=prices");
     assert_eq!(real.status, 200, "{}", real.text());
     let job = real.json();
+    assert_eq!(job["dryRun"], false, "{job}");
     assert_eq!(job["report"]["verdict"], "committed", "{job}");
     assert!(job["report"]["dataVersion"].as_u64().unwrap() >= 2);
     assert_eq!(kit_price(&s), "99.90");
@@ -262,8 +264,21 @@ fn file_ids_outside_the_inbox_are_refused() {
         assert_eq!(r.status, 400);
         assert_eq!(r.json()["parameter"], "dryRun");
     }
+    // Without dryRun, an import: of a file the inbox lacks here.
     let r = s.get("/svc/importArticles?fileId=x.csv&importType=prices");
-    assert_eq!(r.json()["parameter"], "dryRun");
+    assert_eq!(r.status, 404, "{}", r.text());
+    // A parameter the route does not take is named, with the closest one it does.
+    let r = s.get("/svc/importArticles?fileId=x.csv&importType=prices&dryrun=true");
+    assert_eq!(r.status, 400, "{}", r.text());
+    let body = r.json();
+    assert_eq!(body["parameter"], "dryrun");
+    assert!(
+        body["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no parameter `dryrun` (did you mean `dryRun`?)"),
+        "{body}"
+    );
     assert_eq!(s.get("/svc/jobs/12345").status, 404);
     assert_eq!(s.get("/svc/jobs/x").json()["parameter"], "id");
 }

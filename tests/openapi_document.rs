@@ -82,7 +82,7 @@ const ROUTES: [Route; 16] = [
             ("fileId", true),
             ("importType", true),
             ("mode", false),
-            ("dryRun", true),
+            ("dryRun", false),
         ],
     ),
     (

@@ -261,6 +261,11 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
         )
         .into_response());
     }
+    // A path of no route is a 404 before any credential is asked for.
+    let scope = match required_scope(path) {
+        Ok(scope) => scope,
+        Err(problem) => return Ok(problem.into_response()),
+    };
     let state = req
         .data::<Arc<AppState>>()
         .cloned()
@@ -270,8 +275,8 @@ pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Res
         Err(problem) => return Ok(problem.into_response()),
     };
     let caller = admission.caller;
-    let checked = required_scope(req.uri().path())
-        .and_then(|scope| check_scope(&caller, scope).map(|()| scope))
+    let checked = check_scope(&caller, scope)
+        .map(|()| scope)
         .and_then(|scope| check_client_certificate(&state, &req, scope))
         .and_then(|()| match requested_brand(&req) {
             Some(brand) => check_brand(&caller, brand),

@@ -94,7 +94,7 @@ impl AppState {
 }
 
 /// The OpenAPI service of the `/svc` routes; its document is generated from the code.
-fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openapi::OpenApi, ()> {
+pub(crate) fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openapi::OpenApi, ()> {
     use poem_openapi::{ContactObject, ServerObject};
     OpenApiService::new(svc::api(), "partscat", env!("CARGO_PKG_VERSION"))
         .description(include_str!("openapi_description.md"))
@@ -104,8 +104,8 @@ fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openapi::OpenApi,
         .server(ServerObject::new(base_url.unwrap_or("/")).description("this appliance"))
 }
 
-/// The routes and, from the inside out, what every request passes: one value per query
-/// parameter, authentication and scopes of `/svc` and `/admin`, readiness, the body bound, compression of
+/// The routes and, from the inside out, what every request passes: the query parameters its
+/// route takes, each once, authentication and scopes of `/svc` and `/admin`, readiness, the body bound, compression of
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi(state.settings.base_url.as_deref());
@@ -125,7 +125,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         )
         .nest(soap_prefix, soap::routes(&state.settings.brand_name))
         .nest("/", api)
-        .around(svc::reject_repeated_parameters)
+        .around(svc::check_query)
         .around(paths_as_written)
         .around(auth::require_caller)
         .around(require_ready)

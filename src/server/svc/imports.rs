@@ -349,8 +349,13 @@ impl ImportApi {
         /// default): they stay.
         #[oai(name = "mode", default = "default_mode")]
         mode: Query<Mode>,
-        /// `true`: validate and report only; nothing is written.
-        #[oai(name = "dryRun", example = "crate::server::svc::examples::dry_run")]
+        /// `true`: validate and report only; nothing is written. `false` (the default):
+        /// import.
+        #[oai(
+            name = "dryRun",
+            default,
+            example = "crate::server::svc::examples::dry_run"
+        )]
         dry_run: Query<bool>,
         /// The ProviderId the call is made for.
         #[oai(name = "provider", example = "crate::server::svc::examples::provider")]

@@ -9,11 +9,10 @@ mod exports;
 mod imports;
 mod lookups;
 mod prices;
+mod query_parameters;
 mod sync;
 
 use poem_openapi::{OpenApi, Tags};
-
-use super::problem::Problem;
 
 #[derive(Tags)]
 pub enum ApiTag {
@@ -30,6 +29,7 @@ pub enum ApiTag {
 }
 
 pub use imports::job_status;
+pub use query_parameters::check_query;
 
 /// Every `/svc` operation.
 pub fn api() -> impl OpenApi {
@@ -41,29 +41,6 @@ pub fn api() -> impl OpenApi {
         sync::SyncApi,
         dmm::DmmApi,
     )
-}
-
-/// Every `/svc` query parameter takes one value: a repeated one is ambiguous, so it is a 400
-/// naming it rather than a silent choice of the first.
-pub async fn reject_repeated_parameters<E: poem::Endpoint>(
-    next: E,
-    req: poem::Request,
-) -> poem::Result<poem::Response> {
-    use poem::IntoResponse;
-    if req.uri().path().starts_with("/svc/") {
-        let query = req.uri().query().unwrap_or("");
-        let mut seen = std::collections::HashSet::new();
-        for (name, _) in form_urlencoded::parse(query.as_bytes()) {
-            if !seen.insert(name.clone()) {
-                return Ok(Problem::bad_parameter(
-                    &name,
-                    format!("parameter `{name}` is given more than once"),
-                )
-                .into_response());
-            }
-        }
-    }
-    Ok(next.call(req).await?.into_response())
 }
 
 /// The route whose one path parameter is a reference as written.
