@@ -317,6 +317,28 @@ fn the_documented_sample_files_import() {
     assert!(check(&data).0);
 }
 
+/// The first import a new user tries: one sample file into the demo catalogue. Each names
+/// only articles and vehicles the demo holds, so each imports alone.
+#[test]
+fn each_sample_file_imports_alone_into_the_demo_catalogue() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, _, _) = demo_store(dir.path());
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/samples");
+    let mut names: Vec<String> = fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 13);
+    for name in names {
+        let data_set = name.trim_end_matches(".csv");
+        let file = samples.join(&name);
+        let (ok, report) = import(&data, &["--type", data_set, path(&file)]);
+        assert!(ok, "{name}: {report}");
+    }
+    assert!(check(&data).0);
+}
+
 #[test]
 fn a_repeated_key_is_rejected_naming_the_row_it_repeats() {
     let dir = tempfile::tempdir().unwrap();
