@@ -554,19 +554,46 @@ fn print_provider(p: &ProviderView) {
 }
 
 fn print_table(providers: &[ProviderView]) {
-    println!(
-        "{:<20} {:<8} {:<20} {:>4}  {:<16} WHITELIST",
-        "PROVIDER", "ENABLED", "SCOPES", "KEYS", "BRANDS"
-    );
-    for p in providers {
-        println!(
-            "{:<20} {:<8} {:<20} {:>4}  {:<16} {}",
-            p.id,
-            if p.enabled { "yes" } else { "no" },
-            p.scopes.join(","),
-            p.keys.len(),
-            or_all(&p.brands, "all"),
-            or_all(&p.whitelist, "-"),
-        );
+    let header = [
+        "PROVIDER",
+        "ENABLED",
+        "SCOPES",
+        "KEYS",
+        "BRANDS",
+        "WHITELIST",
+    ];
+    let rows: Vec<[String; 6]> = providers
+        .iter()
+        .map(|p| {
+            [
+                p.id.clone(),
+                if p.enabled { "yes" } else { "no" }.to_owned(),
+                p.scopes.join(","),
+                p.keys.len().to_string(),
+                or_all(&p.brands, "all"),
+                or_all(&p.whitelist, "-"),
+            ]
+        })
+        .collect();
+    // Each column as wide as its widest cell, so long scope lists keep the columns aligned.
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 6]| {
+        let mut text = String::new();
+        for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
+            match i {
+                5 => text.push_str(cell),
+                _ => text.push_str(&format!("{cell:<width$}  ")),
+            }
+        }
+        println!("{}", text.trim_end());
+    };
+    line(header);
+    for row in &rows {
+        line(row.each_ref().map(String::as_str));
     }
 }

@@ -41,9 +41,12 @@ pub fn startup_lines(settings: &Settings) -> Vec<String> {
         labelled.push((format!("{name} WSDL"), format!("{base}{path}?wsdl")));
     }
     labelled.push(("import inbox".into(), settings.inbox.display().to_string()));
+    // Values start in one column, two spaces after the longest label (a branded service
+    // name is longer than the others).
+    let width = labelled.iter().map(|(l, _)| l.len() + 3).max().unwrap_or(0);
     labelled
         .into_iter()
-        .map(|(label, value)| format!("{:<20}{value}", format!("{label}:")))
+        .map(|(label, value)| format!("{:<width$}{value}", format!("{label}:")))
         .collect()
 }
 
@@ -72,5 +75,29 @@ mod tests {
             )),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn values_line_up_after_the_longest_label_with_a_space_between() {
+        let settings = Settings {
+            brand_name: "Tecdoc".into(),
+            inbox: "/var/spool/partscat/inbox".into(),
+            ..Settings::default()
+        };
+        let lines = startup_lines(&settings);
+        // Where each value starts: after the label's colon and the spaces.
+        let starts: Vec<usize> = lines
+            .iter()
+            .map(|l| {
+                let colon = l.find(": ").unwrap();
+                colon + 1 + l[colon + 1..].find(|c| c != ' ').unwrap()
+            })
+            .collect();
+        assert!(starts.iter().all(|&s| s == starts[0]), "{lines:?}");
+        let wsdl = lines
+            .iter()
+            .find(|l| l.contains("TecdocToCatDLB WSDL:"))
+            .unwrap();
+        assert!(wsdl.contains("WSDL:  http://"), "{wsdl}");
     }
 }

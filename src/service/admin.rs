@@ -301,14 +301,12 @@ pub fn create(
         "provider.create",
         &record.id,
         format!(
-            "scopes {:?}, keys {:?}, brands {:?}, whitelist {:?}, max_grant_hours {}, rate_limit_per_second {}, dynamic_export {}",
-            view.scopes,
-            view.keys,
-            view.brands,
-            view.whitelist,
-            view.max_grant_hours,
-            view.rate_limit_per_second,
-            view.dynamic_export
+            "scopes {}; keys {}; brands {}; whitelist {}; {}",
+            listed(&view.scopes, "none"),
+            listed(&view.keys, "none"),
+            listed(&view.brands, "all"),
+            listed(&view.whitelist, "none"),
+            limits(&record),
         ),
     )?;
     store.save_provider(record)?;
@@ -422,7 +420,7 @@ pub fn change(
                     added.push(range.net().to_string());
                 }
             }
-            ("whitelist.add", format!("{added:?}"))
+            ("whitelist.add", listed(&added, "none"))
         }
         Change::RemoveWhitelist { entries } => {
             let mut removed = Vec::new();
@@ -438,16 +436,16 @@ pub fn change(
                 }
                 removed.push(range.net().to_string());
             }
-            ("whitelist.remove", format!("{removed:?}"))
+            ("whitelist.remove", listed(&removed, "none"))
         }
         Change::SetScopes { scopes } => {
             record.scopes = parse_scopes(&scopes)?;
             let names: Vec<_> = record.scopes.iter().map(|s| s.name()).collect();
-            ("scopes.set", format!("{names:?}"))
+            ("scopes.set", listed(&names, "none"))
         }
         Change::SetBrands { brands } => {
             record.brands = check_brands(&brands)?;
-            ("brands.set", format!("{:?}", record.brands))
+            ("brands.set", listed(&record.brands, "all"))
         }
         Change::SetLimits {
             max_grant_hours,
@@ -463,19 +461,33 @@ pub fn change(
             if let Some(export) = dynamic_export {
                 record.dynamic_export = export;
             }
-            (
-                "limits.set",
-                format!(
-                    "max_grant_hours {}, rate_limit_per_second {}, dynamic_export {}",
-                    record.max_grant_hours, record.rate_limit_per_second, record.dynamic_export
-                ),
-            )
+            ("limits.set", limits(&record))
         }
     };
     audit(store, clock, operator, action, id, detail)?;
     let provider = ProviderView::from(&record);
     store.save_provider(record)?;
     Ok(Outcome { provider, key })
+}
+
+/// A list in an audit detail, one way everywhere: `read, export`, or `none` (`all` for brands).
+fn listed(items: &[impl std::fmt::Display], when_empty: &str) -> String {
+    match items {
+        [] => when_empty.to_owned(),
+        _ => items
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// A provider's limits in an audit detail.
+fn limits(record: &ProviderRecord) -> String {
+    format!(
+        "max_grant_hours {}; rate_limit_per_second {}; dynamic_export {}",
+        record.max_grant_hours, record.rate_limit_per_second, record.dynamic_export
+    )
 }
 
 /// Removes a static key named by the key itself or by its id (or a unique prefix of 8 or
