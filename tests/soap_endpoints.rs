@@ -188,6 +188,28 @@ fn both_soap_versions_and_both_styles_answer_with_status() {
     assert_eq!(answer["statusText"], "OK");
     assert!(bare.text().starts_with(r#"{"status":200"#));
     assert_eq!(answer["data"]["array"][0]["brandId"], 1);
+    // The first releases' shape, kept beside Pegasus's (docs/compatibility.md): the same
+    // brands, in the same order.
+    let pegasus: Vec<(Value, Value)> = answer["data"]["array"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["brandId"].clone(), b["brandName"].clone()))
+        .collect();
+    let first: Vec<(Value, Value)> = answer["dataSuppliers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["dataSupplierId"].clone(), b["name"].clone()))
+        .collect();
+    assert_eq!(first, pegasus);
+    assert_eq!(pegasus.len(), 4);
+    let am = post_json(&s, DLB_JSON, &json!({"getAmBrands": {"provider": "demo"}})).json();
+    assert_eq!(am["data"], answer["data"]);
+    assert!(
+        am.get("dataSuppliers").is_none(),
+        "Pegasus's own operation, Pegasus's shape"
+    );
     let wrapped = post_json(
         &s,
         DLW_JSON,

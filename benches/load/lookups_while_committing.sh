@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Lookup latency while the catalogue takes a small change every 2 seconds, beside the same
-# server idle, in one run: wrk -t2 -c16 --latency over getCrossRefsOrArticle (mainref) for
-# SECONDS, once with nothing else happening, once while a loop imports a change of 1,000 price
-# rows (amounts moved, a different stretch of rows each time) through `importArticles` every
-# 2 seconds. Prints p50/p99 of both, their ratio, and the commits' durations as the jobs
-# report them.
+# server idle, in one run: wrk -t2 -c16 --latency over getCrossRefsOrArticle (mainref, or the
+# route ROUTE) for SECONDS, once with nothing else happening, once while a loop imports a change
+# of 1,000 price rows (amounts moved, a different stretch of rows each time) through
+# `importArticles` every 2 seconds. Prints p50/p99 of both, their ratio, and the commits'
+# durations as the jobs report them.
 #
 #   bash benches/load/lookups_while_committing.sh BINARY [ARTICLES] [SECONDS]
 #   (defaults 1000000, 30). Needs wrk. ANSWER_CACHE_MB=0 turns the answer cache off (every
 #   lookup then reads the store; a commit empties the cache, so with it on the lookups after
 #   each commit are answered afresh). RATE=N holds the load near N requests/s (each of the
 #   16 connections pauses between requests) instead of as many as the server answers.
-#   Prints the store's size before and after the busy run too.
+#   Prints the store's size before and after the busy run too. ROUTE=crossrefs (or ktypepage,
+#   any route of served.sh's lookup_paths) measures that route instead of mainref: the
+#   committed prices are part of a mainref answer, not of a cross-reference answer.
 set -euo pipefail
 bin=$(realpath "$1")
 articles=${2:-1000000}
@@ -26,9 +28,10 @@ start_server "$work/store" "${ANSWER_CACHE_MB:-}"
 lookup_paths
 base="http://127.0.0.1:$port"
 
-latency() { # label: wrk's p50 and p99 over the mainref paths
+route=${ROUTE:-mainref}
+latency() { # label: wrk's p50 and p99 over the route's paths
   local out
-  out=$(PATHS="$work/mainref.paths" CONNECTIONS=16 wrk -t2 -c16 -d"${seconds}s" --latency \
+  out=$(PATHS="$work/$route.paths" CONNECTIONS=16 wrk -t2 -c16 -d"${seconds}s" --latency \
     -s "$root/benches/load/pick_path.lua" "$base" 2>&1)
   if echo "$out" | grep -q "Non-2xx"; then echo "$out" >&2; exit 1; fi
   echo "$out" | awk -v l="$1" '$1 == "50%" {p50 = $2} $1 == "99%" {p99 = $2}
@@ -60,7 +63,7 @@ EOF
 }
 
 mkdir -p "$work/store-inbox"
-for p in mainref; do PATHS="$work/$p.paths" wrk -t2 -c16 -d5s -s "$root/benches/load/pick_path.lua" "$base" >/dev/null; done
+for p in "$route"; do PATHS="$work/$p.paths" wrk -t2 -c16 -d5s -s "$root/benches/load/pick_path.lua" "$base" >/dev/null; done
 idle=$(latency "idle")
 
 committing() {
@@ -89,7 +92,7 @@ busy=$(latency "a commit every 2 s")
 kill "$loop" 2>/dev/null && wait "$loop" 2>/dev/null || true
 
 size_after=$(du -sb "$work/store" | awk '{print $1}')
-echo "articles: $articles; $seconds s each${RATE:+; at $RATE requests/s}"
+echo "articles: $articles; $route; $seconds s each${RATE:+; at $RATE requests/s}"
 printf 'store: %.1f MB before the busy run, %.1f MB after it\n' \
   "$(echo "$size_before / 1000000" | bc -l)" "$(echo "$size_after / 1000000" | bc -l)"
 echo "$idle"

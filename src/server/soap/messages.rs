@@ -361,12 +361,52 @@ pub struct BrandRecord {
 }
 
 record_list!(
-    /// `getBrands` and `getAmBrands`: the brands the provider may see.
+    /// `getAmBrands`: the brands the provider may see.
     BrandList,
     BrandRecordSeq,
     "amBrandsRecordSeq",
     BrandRecord
 );
+
+/// A brand as the first releases answered `getBrands`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DataSupplier {
+    /// The brand's id.
+    pub data_supplier_id: u32,
+    /// The brand's name.
+    pub name: String,
+}
+
+/// `getBrands`: the brands the provider may see, as Pegasus lists them (`data`) and, the same
+/// brands, as the first releases did (`dataSuppliers`): a moved field keeps its old place
+/// (docs/compatibility.md).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct Brands {
+    /// The brands, in id order.
+    pub data: BrandRecordSeq,
+    /// The same brands in the first releases' shape.
+    pub data_suppliers: Vec<DataSupplier>,
+}
+
+impl Brands {
+    pub fn of(array: Vec<BrandRecord>) -> Brands {
+        let data_suppliers = array
+            .iter()
+            .map(|b| DataSupplier {
+                data_supplier_id: b.brand_id,
+                name: b.brand_name.clone(),
+            })
+            .collect();
+        Brands {
+            data: BrandRecordSeq { array },
+            data_suppliers,
+        }
+    }
+}
 
 /// A generic article (Pegasus's `genericArticlesRecord`).
 #[derive(Debug, Clone, Object, Serialize)]

@@ -178,7 +178,7 @@ pub fn all() -> Vec<Operation> {
             "Vehicle types by Ktype or by make, with their details.",
             get_linkage_targets,
         ).cached(),
-        operation::<GetBrandsRequest, BrandList>(
+        operation::<GetBrandsRequest, Brands>(
             "getBrands",
             "The brands (data suppliers) the provider may see.",
             get_brands,
@@ -186,7 +186,7 @@ pub fn all() -> Vec<Operation> {
         operation::<GetBrandsRequest, BrandList>(
             "getAmBrands",
             "The brands (aftermarket brands, data suppliers) the provider may see: Pegasus's name for getBrands.",
-            get_brands,
+            get_am_brands,
         ).cached(),
         operation::<GetLocalesRequest, LanguageList>(
             "getLanguages",
@@ -337,16 +337,24 @@ fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, 
     })
 }
 
-fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
+/// The brands the caller may see, as records.
+fn brand_records(call: &Call<'_>) -> Result<Vec<BrandRecord>, Failure> {
     let catalogue = call.state.store.catalogue();
-    let brands = lookups::visible_brands(&catalogue, call.caller)?
+    Ok(lookups::visible_brands(&catalogue, call.caller)?
         .into_iter()
         .map(|(brand_id, brand_name)| BrandRecord {
             brand_id,
             brand_name,
         })
-        .collect();
-    answer(&BrandList::of(brands))
+        .collect())
+}
+
+fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
+    answer(&Brands::of(brand_records(call)?))
+}
+
+fn get_am_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
+    answer(&BrandList::of(brand_records(call)?))
 }
 
 fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
