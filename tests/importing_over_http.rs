@@ -327,3 +327,71 @@ fn a_long_import_is_a_job_and_a_second_one_meanwhile_is_409() {
     let next = s.get("/svc/importArticles?fileId=articles.csv&importType=articles&dryRun=true");
     assert_eq!(next.status, 202);
 }
+
+/// `partscat import` while the server runs: the files go over the admin socket, the server
+/// imports them as its job, and the command prints the report; a rejected file exits 1 with
+/// its rows named; an upload that is not a tar of import files is a 400 naming it.
+#[test]
+fn the_import_command_goes_through_the_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    changed_prices(&inbox);
+    let s = serve_with_inbox(&inbox, "5000");
+    assert_eq!(kit_price(&s), "117.63");
+    let data = common::path(&s.data).to_owned();
+    let file = common::path(&inbox.join("prices.csv")).to_owned();
+
+    let o = common::partscat(&["import", "--data", &data, "--type", "prices", &file]);
+    let said = common::text(&o);
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains("imported through the running server"),
+        "{said}"
+    );
+    assert_eq!(
+        kit_price(&s),
+        "99.90",
+        "the running server serves the import"
+    );
+
+    // A directory of files, as a dry run: every file's report, nothing written.
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/samples");
+    let o = common::partscat(&["import", "--data", &data, "--dry-run", "--json", samples]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let job: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(job["report"]["verdict"], "dry_run", "{job}");
+    assert_eq!(job["files"].as_array().unwrap().len(), 13, "{job}");
+    assert_eq!(job["dryRun"], true);
+
+    let bad = dir.path().join("prices.csv");
+    std::fs::write(
+        &bad,
+        "brand_id,reference,price_type,currency,amount\n9,NOPE,list,EUR,1\n",
+    )
+    .unwrap();
+    let o = common::partscat(&[
+        "import",
+        "--data",
+        &data,
+        "--type",
+        "prices",
+        common::path(&bad),
+    ]);
+    let said = common::text(&o);
+    assert_eq!(o.status.code(), Some(1), "{said}");
+    assert!(said.contains("line 2: refers to article brand 9"), "{said}");
+
+    let socket = reqwest::blocking::Client::builder()
+        .unix_socket(s.data.join("admin.sock"))
+        .build()
+        .unwrap();
+    let r = socket
+        .post("http://partscat/admin/import")
+        .body("not a tar")
+        .send()
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let body: Value = r.json().unwrap();
+    assert_eq!(body["parameter"], "files", "{body}");
+}

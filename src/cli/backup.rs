@@ -26,7 +26,9 @@ pub fn backup(settings: Settings, out: &Path) -> Result<ExitCode, String> {
 
 /// A client of the running server's admin socket, if a server answers there; without a
 /// time-out (a backup or a compaction takes as long as the store is large).
-fn running_server(settings: &Settings) -> Result<Option<reqwest::blocking::Client>, String> {
+pub(super) fn running_server(
+    settings: &Settings,
+) -> Result<Option<reqwest::blocking::Client>, String> {
     let Some(path) = settings.admin_socket_path() else {
         return Ok(None);
     };

@@ -4,6 +4,7 @@
 mod admin;
 mod backup;
 mod dmm;
+mod importing;
 mod media;
 mod progress;
 mod server_job;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use clap::{Args, Parser, Subcommand};
 
 use partscat::config::{LogFormat, Overrides, Settings};
-use partscat::import::{self, ImportFile, ImportMode, ImportType, Source};
+use partscat::import::{self, ImportType};
 use partscat::store::{self, Store, check};
 use partscat::{demo, generate, server};
 
@@ -329,7 +330,7 @@ fn run(command: Command) -> Result<ExitCode, String> {
             dry_run,
             json,
             path,
-        } => import_files(
+        } => importing::import_files(
             settings(&common, ServeFlags::default())?,
             import_type,
             &mode,
@@ -445,73 +446,6 @@ fn run(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-fn import_files(
-    settings: Settings,
-    import_type: Option<String>,
-    mode: &str,
-    dry_run: bool,
-    json: bool,
-    path: PathBuf,
-) -> Result<ExitCode, String> {
-    if !path.exists() {
-        return Err(format!("{}: no such file or directory", path.display()));
-    }
-    let files = if path.is_dir() {
-        if import_type.is_some() {
-            return Err(format!(
-                "{} is a directory: its files name their data sets, so leave out --type",
-                path.display()
-            ));
-        }
-        import::files_in_directory(&path).map_err(|e| e.to_string())?
-    } else {
-        let name = import_type.ok_or_else(|| {
-            format!(
-                "--type is needed for a file; one of: {}",
-                ImportType::names()
-            )
-        })?;
-        let import_type = ImportType::from_name(&name).ok_or_else(|| {
-            format!(
-                "--type '{name}' is not a data set; one of: {}",
-                ImportType::names()
-            )
-        })?;
-        vec![ImportFile {
-            import_type,
-            source: Source::Path(path),
-            mode: ImportMode::Merge,
-        }]
-    };
-    let mode = ImportMode::from_name(mode).ok_or_else(|| {
-        format!(
-            "--mode '{mode}' is not a mode; one of: {}",
-            ImportMode::NAMES
-        )
-    })?;
-    let files: Vec<ImportFile> = files
-        .into_iter()
-        .map(|f| ImportFile { mode, ..f })
-        .collect();
-    let store = open_store(&settings)?;
-    let bar = progress::ImportBar::new();
-    let report = import::import(&store, &files, dry_run, &bar).map_err(|e| e.to_string())?;
-    bar.finish();
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
-    } else {
-        println!("{report}");
-    }
-    Ok(if report.is_rejected() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {

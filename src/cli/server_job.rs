@@ -31,11 +31,21 @@ pub fn run(
     route: &str,
     order: &Value,
 ) -> Result<Value, String> {
-    let mut job = call(
+    follow(
+        client,
         client
             .post(format!("http://partscat/admin/{route}"))
             .json(order),
-    )?;
+    )
+}
+
+/// Starts a job with `start` and follows it to its end: the finished (or rejected) job, or
+/// the job's error.
+pub fn follow(
+    client: &reqwest::blocking::Client,
+    start: reqwest::blocking::RequestBuilder,
+) -> Result<Value, String> {
+    let mut job = call(start)?;
     let id = job["id"].as_u64().ok_or("the server answered no job")?;
     let bar = ProgressBar::new_spinner().with_style(
         ProgressStyle::with_template("{spinner} {msg} {bytes}")
@@ -59,7 +69,8 @@ pub fn run(
         job = call(client.get(format!("http://partscat/admin/jobs/{id}")))?;
     }
     bar.finish_and_clear();
-    if job["state"] != "succeeded" {
+    // A rejected import is an answer (its report lists the rows), not a failure.
+    if job["state"] != "succeeded" && job["state"] != "rejected" {
         return Err(job["error"]
             .as_str()
             .unwrap_or("the job failed; the server's log says why")

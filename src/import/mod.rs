@@ -78,7 +78,7 @@ pub enum Source {
 
 impl Source {
     /// The file's size in bytes (0 when it cannot be read; opening it says why).
-    fn len(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         match self {
             Source::Path(p) => std::fs::metadata(p).map(|m| m.len()).unwrap_or(0),
             Source::Opened { file, .. } => file.metadata().map(|m| m.len()).unwrap_or(0),
@@ -93,7 +93,8 @@ impl Source {
         }
     }
 
-    fn open(&self) -> Result<(Box<dyn std::io::Read>, u64), String> {
+    /// The file to read, and its length.
+    pub fn open(&self) -> Result<(Box<dyn std::io::Read>, u64), String> {
         match self {
             Source::Path(p) => {
                 let file = std::fs::File::open(p).map_err(|e| format!("cannot be opened: {e}"))?;
@@ -160,7 +161,7 @@ fn check_free_space(
     files: &[ImportFile],
     dry_run: bool,
 ) -> Result<u64, ImportError> {
-    let input: u64 = files.iter().map(|f| f.source.len()).sum();
+    let input: u64 = files.iter().map(|f| f.source.bytes()).sum();
     // A dry run writes only the sort runs; an import also rewrites the tables it changes.
     let (per_byte, rewritten) = if dry_run {
         (1, 0)

@@ -9,6 +9,7 @@
 //! - `POST /admin/sync` (a `SyncOrder`; 202 with the job), `GET /admin/jobs/:id`
 //! - `GET /admin/backup`: the store's backup, streamed
 //! - `POST /admin/dmm` (a `DmmOrder`; 202 with the job)
+//! - `POST /admin/import?dryRun=&mode=` (a tar of import files; 202 with the job)
 //! - `POST /admin/compact`: compacts the store while it serves; 200 with the bytes before
 //!   and after
 
@@ -54,6 +55,7 @@ pub fn routes() -> Route {
         .at("/backup", get(backup))
         .at("/compact", poem::post(compact))
         .at("/dmm", poem::post(start_dmm))
+        .at("/import", poem::post(super::admin_import::start_import))
         .at("/media", get(media_inventory))
 }
 
@@ -230,7 +232,7 @@ impl From<AdminError> for Problem {
     }
 }
 
-fn operator(req: &Request) -> Result<Operator, Problem> {
+pub(super) fn operator(req: &Request) -> Result<Operator, Problem> {
     match req.data::<AdminChannel>() {
         Some(AdminChannel::Socket) => {
             let named = req
@@ -271,7 +273,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// Answers carry keys once; no cache may keep them.
-fn json_answer(status: StatusCode, body: &impl serde::Serialize) -> Response {
+pub(super) fn json_answer(status: StatusCode, body: &impl serde::Serialize) -> Response {
     match serde_json::to_vec(body) {
         Ok(bytes) => Response::builder()
             .status(status)

@@ -4,6 +4,7 @@
 mod access_log;
 pub mod addresses;
 mod admin_api;
+mod admin_import;
 mod answer_cache;
 mod answers;
 mod auth;

@@ -10,9 +10,30 @@ use std::sync::{Arc, Mutex};
 use super::ServiceError;
 use super::dmm::{self, DmmReport, DmmRequest, MediaSetup};
 use super::sync::{self, SyncReport, SyncRequest, Upstream};
+use super::upload::Uploaded;
 use crate::clock::{Clock, SystemClock};
 use crate::import::{self, ImportFile, ImportMode, ImportReport, ImportType, Source};
 use crate::store::Store;
+
+/// An import job's work: the files imported as one change, the outcome kept on the job.
+fn import_files(store: &Store, job: &Job, files: &[ImportFile], dry_run: bool) {
+    let outcome = import::import(store, files, dry_run, job);
+    job.update(|s| match outcome {
+        Ok(report) => {
+            s.state = if report.is_rejected() {
+                JobState::Rejected
+            } else {
+                JobState::Succeeded
+            };
+            s.report = Some(report);
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "import job failed");
+            s.state = JobState::Failed;
+            s.error = Some(e.to_string());
+        }
+    });
+}
 
 /// Finished jobs kept for polling.
 const JOBS_KEPT: usize = 100;
@@ -38,10 +59,20 @@ pub struct ImportRequest {
     pub dry_run: bool,
 }
 
+/// What an import of files sent over the admin socket was asked to do.
+#[derive(Debug, Clone)]
+pub struct UploadRequest {
+    /// The files' names as sent (`prices.csv`).
+    pub files: Vec<String>,
+    pub mode: ImportMode,
+    pub dry_run: bool,
+}
+
 /// What a job was asked to do.
 #[derive(Debug, Clone)]
 pub enum JobRequest {
     Import(ImportRequest),
+    Upload(UploadRequest),
     Sync(SyncRequest),
     Dmm(DmmRequest),
 }
@@ -178,24 +209,31 @@ impl Jobs {
             JobRequest::Import(request),
             Slot::Catalogue,
             started_by,
-            move |store, job| {
-                let outcome = import::import(store, &[file], dry_run, job);
-                job.update(|s| match outcome {
-                    Ok(report) => {
-                        s.state = if report.is_rejected() {
-                            JobState::Rejected
-                        } else {
-                            JobState::Succeeded
-                        };
-                        s.report = Some(report);
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %e, "import job failed");
-                        s.state = JobState::Failed;
-                        s.error = Some(e.to_string());
-                    }
-                });
-            },
+            move |store, job| import_files(store, job, &[file], dry_run),
+        )
+    }
+
+    /// Starts importing files sent over the admin socket (`partscat import` while the server
+    /// runs), or refuses a second import or sync while one runs. The files' directory goes
+    /// when the job ends.
+    pub fn start_upload(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        uploaded: Uploaded,
+        dry_run: bool,
+        started_by: &str,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        let request = UploadRequest {
+            files: uploaded.names.clone(),
+            mode: uploaded.files.first().map_or(ImportMode::Merge, |f| f.mode),
+            dry_run,
+        };
+        self.start(
+            store,
+            JobRequest::Upload(request),
+            Slot::Catalogue,
+            started_by,
+            move |store, job| import_files(store, job, &uploaded.files, dry_run),
         )
     }
 
@@ -302,7 +340,7 @@ impl Jobs {
         self.take(slot)?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let phase = match request {
-            JobRequest::Import(_) => "reading",
+            JobRequest::Import(_) | JobRequest::Upload(_) => "reading",
             JobRequest::Sync(_) | JobRequest::Dmm(_) => "starting",
         };
         let job = Arc::new(Job {

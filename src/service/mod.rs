@@ -19,6 +19,7 @@ pub mod lookups;
 pub mod media_inventory;
 pub mod prices;
 pub mod sync;
+pub mod upload;
 pub mod vehicle_articles;
 
 pub use error::ServiceError;

@@ -53,7 +53,7 @@ pub enum StoreError {
 
 impl StoreError {
     /// An I/O error of the store's files, with what was being done.
-    pub(super) fn io(doing: &str, e: std::io::Error) -> StoreError {
+    pub(crate) fn io(doing: &str, e: std::io::Error) -> StoreError {
         if e.kind() == std::io::ErrorKind::StorageFull {
             StoreError::DiskFull
         } else {

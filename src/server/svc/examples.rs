@@ -388,6 +388,7 @@ impl Example for JobStatus {
                 files_total: None,
             },
             report: Some(Report::example()),
+            files: None,
             sync: None,
             dmm: None,
             error: None,

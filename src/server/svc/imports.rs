@@ -283,6 +283,11 @@ pub struct JobStatus {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<Report>,
+    /// Once an import of several files has finished: each file's report (`report` is the
+    /// first's).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<Report>>,
     /// Once a sync has succeeded.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -454,6 +459,11 @@ pub fn job_status(job: &Job, route_prefix: &str) -> JobStatus {
             files_total: None,
         },
         report: s.report.as_ref().map(Report::from),
+        files: s
+            .report
+            .as_ref()
+            .filter(|r| r.files.len() > 1)
+            .map(Report::of_files),
         sync: s.sync.map(|r| SyncOutcome {
             upstream: r.upstream,
             from: r.from,
@@ -483,6 +493,17 @@ pub fn job_status(job: &Job, route_prefix: &str) -> JobStatus {
         JobRequest::Import(r) => {
             status.import_type = Some(DataSetOrAll::of(Some(r.import_type)));
             status.file_id = Some(r.file_id);
+            status.mode = Some(r.mode.into());
+            status.dry_run = Some(r.dry_run);
+        }
+        // Files sent over the admin socket: named as sent, of one data set or several.
+        JobRequest::Upload(r) => {
+            let data_set = match r.files.as_slice() {
+                [one] => crate::import::ImportType::from_name(one.trim_end_matches(".csv")),
+                _ => None,
+            };
+            status.import_type = Some(DataSetOrAll::of(data_set));
+            status.file_id = Some(r.files.join(", "));
             status.mode = Some(r.mode.into());
             status.dry_run = Some(r.dry_run);
         }

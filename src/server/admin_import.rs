@@ -1,0 +1,93 @@
+//! `POST /admin/import?dryRun=&mode=`: `partscat import` while the server runs. The body is a
+//! tar of `<data set>.csv` files (the operator's files may be ones the service's account
+//! cannot read, so they come as bytes); they are imported as one change, as a job (202 with
+//! it), as `importArticles` does with a file of the inbox.
+
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
+
+use super::AppState;
+use super::admin_api::{json_answer, operator};
+use super::problem::Problem;
+use crate::import::ImportMode;
+use crate::service::upload;
+
+/// What the query asks: a dry run or not (not, by default), and the mode (merge by default).
+fn order(query: &str) -> Result<(bool, ImportMode), Problem> {
+    let (mut dry_run, mut mode) = (false, ImportMode::Merge);
+    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
+        match name.as_ref() {
+            "dryRun" => {
+                dry_run = match value.as_ref() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(Problem::bad_parameter(
+                            "dryRun",
+                            format!("`{value}` is not `true` or `false`"),
+                        ));
+                    }
+                }
+            }
+            "mode" => {
+                mode = ImportMode::from_name(&value).ok_or_else(|| {
+                    Problem::bad_parameter(
+                        "mode",
+                        format!("`{value}` is not a mode; one of: {}", ImportMode::NAMES),
+                    )
+                })?
+            }
+            other => {
+                return Err(Problem::bad_parameter(
+                    "query",
+                    format!("no parameter `{other}`; the parameters are dryRun and mode"),
+                ));
+            }
+        }
+    }
+    Ok((dry_run, mode))
+}
+
+#[handler]
+pub async fn start_import(
+    req: &Request,
+    state: Data<&Arc<AppState>>,
+    body: Body,
+) -> Result<Response, Problem> {
+    let (dry_run, mode) = order(req.uri().query().unwrap_or(""))?;
+    let started_by = operator(req)?.0;
+    let store = state.store.clone();
+    let tar = tokio_util::io::SyncIoBridge::new(body.into_async_read());
+    let uploaded = tokio::task::spawn_blocking(move || upload::unpack(&store, tar, mode))
+        .await
+        .map_err(|_| Problem::internal("the upload could not be received"))?
+        .map_err(Problem::from)?;
+    let (job, _) = state
+        .jobs
+        .start_upload(&state.store, uploaded, dry_run, &started_by)
+        .map_err(Problem::from)?;
+    Ok(json_answer(
+        StatusCode::ACCEPTED,
+        &super::svc::job_status(&job, &state.settings.route_prefix),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_query_names_a_dry_run_and_a_mode_or_leaves_them_to_their_defaults() {
+        assert!(matches!(order(""), Ok((false, ImportMode::Merge))));
+        assert!(matches!(
+            order("dryRun=true&mode=replace"),
+            Ok((true, ImportMode::Replace))
+        ));
+        for bad in ["dryRun=yes", "mode=purge", "dryrun=true"] {
+            assert!(order(bad).is_err(), "{bad}");
+        }
+    }
+}

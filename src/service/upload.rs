@@ -1,0 +1,89 @@
+//! Import files an operator sends a running server (`partscat import` over the admin socket):
+//! a tar of `<data set>.csv` files, unpacked into a directory of the store's that goes when
+//! the import ends (or at the store's next open, after a kill). The files the operator names
+//! may be ones the server's account cannot read, so they travel as bytes, not as paths.
+
+use std::io::Read;
+
+use super::ServiceError;
+use crate::import::{ImportFile, ImportMode, ImportType, Source};
+use crate::store::{Store, StoreError};
+
+/// Files unpacked for an import, and the directory that holds them while it runs.
+pub struct Uploaded {
+    pub files: Vec<ImportFile>,
+    /// Their names as sent (`prices.csv`), for the job's status.
+    pub names: Vec<String>,
+    _dir: tempfile::TempDir,
+}
+
+fn refused(detail: String) -> ServiceError {
+    ServiceError::bad_parameter("files", detail)
+}
+
+/// Unpacks `tar`: each entry a regular file named after a data set (`prices.csv`), each data
+/// set once; anything else refuses the whole upload with nothing imported.
+pub fn unpack(store: &Store, tar: impl Read, mode: ImportMode) -> Result<Uploaded, ServiceError> {
+    let dir = store.spill_dir()?;
+    let mut names: Vec<String> = Vec::new();
+    let mut archive = tar::Archive::new(tar);
+    let entries = archive
+        .entries()
+        .map_err(|e| refused(format!("the upload is not a tar of import files: {e}")))?;
+    for entry in entries {
+        let mut entry =
+            entry.map_err(|e| refused(format!("the upload is not a tar of import files: {e}")))?;
+        let path = entry
+            .path()
+            .map_err(|e| refused(format!("an entry's name cannot be read: {e}")))?
+            .into_owned();
+        let name = path.to_str().unwrap_or_default().to_owned();
+        let data_set = name
+            .strip_suffix(".csv")
+            .filter(|stem| !stem.contains('/'))
+            .and_then(ImportType::from_name)
+            .ok_or_else(|| {
+                refused(format!(
+                    "'{}' is not a data set's file; the files are named after one of: {}",
+                    path.display(),
+                    ImportType::names()
+                ))
+            })?;
+        if !entry.header().entry_type().is_file() {
+            return Err(refused(format!("'{name}' is not a regular file")));
+        }
+        if names.contains(&name) {
+            return Err(refused(format!("'{name}' is sent twice")));
+        }
+        let target = dir.path().join(format!("{}.csv", data_set.name()));
+        let mut file = crate::outside::files::create_private(&target)
+            .map_err(|e| ServiceError::from(StoreError::io("an upload", e)))?;
+        std::io::copy(&mut entry, &mut file).map_err(|e| match e.kind() {
+            std::io::ErrorKind::StorageFull => ServiceError::from(StoreError::DiskFull),
+            _ => refused(format!("'{name}' could not be received whole: {e}")),
+        })?;
+        names.push(name);
+    }
+    if names.is_empty() {
+        return Err(refused("the upload holds no import file".into()));
+    }
+    let mut files = Vec::new();
+    for name in &names {
+        let file = crate::outside::files::open_regular_in(dir.path(), std::path::Path::new(name))
+            .map_err(|e| refused(e.to_string()))?;
+        files.push(ImportFile {
+            import_type: ImportType::from_name(name.trim_end_matches(".csv"))
+                .ok_or_else(|| refused(format!("'{name}' is not a data set's file")))?,
+            source: Source::Opened {
+                name: name.clone(),
+                file: std::sync::Arc::new(file),
+            },
+            mode,
+        });
+    }
+    Ok(Uploaded {
+        files,
+        names,
+        _dir: dir,
+    })
+}
