@@ -1,6 +1,6 @@
-//! What clients read, held still: the answer of every `/svc` lookup and of every SOAP/JSON
-//! operation on the demo catalogue is a golden file (`tests/golden/answers/`), and an export's
-//! header and first rows. A change to an answer's shape fails here until the new file is
+//! What clients read, held still: the answer of every `/svc` lookup, of an import job and of
+//! every SOAP/JSON operation on the demo catalogue is a golden file (`tests/golden/answers/`),
+//! and so are an export's first lines. A change to an answer's shape fails here until the new file is
 //! reviewed and written (`PARTSCAT_UPDATE_GOLDEN=1`); docs/compatibility.md says what may
 //! change (answers only gain fields). Values that differ from run to run (dates, keys, the
 //! appliance's version) are masked.
@@ -13,13 +13,15 @@ use serde_json::{Value, json};
 const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
 
 /// Fields whose values change from one run to the next.
-const VOLATILE: [&str; 6] = [
+const VOLATILE: [&str; 8] = [
     "apiKey",
     "expiresAt",
     "dataDate",
     "build",
     "updatedAt",
     "validUntil",
+    "startedAt",
+    "finishedAt",
 ];
 
 fn masked(value: &mut Value) {
@@ -65,7 +67,8 @@ const LOOKUPS: [(&str, &str); 8] = [
 ];
 
 /// The exports: their first lines (the whole files are the catalogue's size).
-const EXPORTS: [(&str, &str); 5] = [
+const EXPORTS: [(&str, &str); 6] = [
+    ("dmm_manifest", "/svc/DMM?brand_id=2"),
     (
         "export_golda",
         "/svc/exportGolda?brand_id=2&is_csv_export=true",
@@ -125,7 +128,27 @@ fn operations() -> Vec<(&'static str, Value)> {
 
 #[test]
 fn every_answer_is_the_reviewed_one() {
-    let s = Served::demo(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/samples/prices.csv"),
+        inbox.join("prices.csv"),
+    )
+    .unwrap();
+    // The import answers once its job has finished (a long wait: the answer must not depend
+    // on how busy the machine is).
+    let s = Served::demo_with_env(
+        &["--inbox", common::path(&inbox)],
+        &[("PARTSCAT_IMPORT_WAIT_MS", "120000")],
+    );
+    // A job's answer, as it is started and as it is polled.
+    let r = s.get("/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=true");
+    assert_eq!(r.status, 200, "{}", r.text());
+    golden("svc_import_dry_run", r.json());
+    let r = s.get("/svc/jobs/1");
+    assert_eq!(r.status, 200, "{}", r.text());
+    golden("svc_job", r.json());
     for (name, path) in LOOKUPS {
         let r = s.get(path);
         assert_eq!(r.status, 200, "{path}: {}", r.text());
