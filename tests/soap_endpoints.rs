@@ -210,6 +210,19 @@ fn both_soap_versions_and_both_styles_answer_with_status() {
         am.get("dataSuppliers").is_none(),
         "Pegasus's own operation, Pegasus's shape"
     );
+    // What a TecDoc client's getBrands request holds besides: one brand, and details partscat
+    // does not keep (accepted, no effect).
+    let one = post_json(
+        &s,
+        DLB_JSON,
+        &json!({"getBrands": {"provider": "demo", "dataSupplierId": 2, "includeAll": true,
+            "includeAddressDetails": true, "includeDataSupplierLogo": true}}),
+    )
+    .json();
+    assert_eq!(one["status"], 200, "{one}");
+    assert_eq!(one["data"]["array"].as_array().unwrap().len(), 1, "{one}");
+    assert_eq!(one["data"]["array"][0]["brandId"], 2);
+    assert_eq!(one["dataSuppliers"][0]["dataSupplierId"], 2);
     let wrapped = post_json(
         &s,
         DLW_JSON,

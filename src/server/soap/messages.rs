@@ -37,6 +37,15 @@ request!(
         /// The language of names. partscat's catalogue has one language: accepted, no
         /// effect.
         lang: Option<String>,
+        /// Only this brand (when the provider may see it).
+        data_supplier_id: Option<u32>,
+        /// Every detail of each brand. partscat keeps a brand's id and name only: accepted,
+        /// no effect.
+        include_all: Option<bool>,
+        /// The brands' addresses. partscat keeps none: accepted, no effect.
+        include_address_details: Option<bool>,
+        /// The brands' logos. partscat keeps none: accepted, no effect.
+        include_data_supplier_logo: Option<bool>,
     }
 );
 request!(

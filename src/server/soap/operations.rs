@@ -337,11 +337,12 @@ fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, 
     })
 }
 
-/// The brands the caller may see, as records.
-fn brand_records(call: &Call<'_>) -> Result<Vec<BrandRecord>, Failure> {
+/// The brands the caller may see (only `only`, where the request names one), as records.
+fn brand_records(call: &Call<'_>, only: Option<u32>) -> Result<Vec<BrandRecord>, Failure> {
     let catalogue = call.state.store.catalogue();
     Ok(lookups::visible_brands(&catalogue, call.caller)?
         .into_iter()
+        .filter(|(brand_id, _)| only.is_none_or(|only| only == *brand_id))
         .map(|(brand_id, brand_name)| BrandRecord {
             brand_id,
             brand_name,
@@ -349,12 +350,12 @@ fn brand_records(call: &Call<'_>) -> Result<Vec<BrandRecord>, Failure> {
         .collect())
 }
 
-fn get_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
-    answer(&Brands::of(brand_records(call)?))
+fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
+    answer(&Brands::of(brand_records(call, r.data_supplier_id)?))
 }
 
-fn get_am_brands(call: &Call<'_>, _: GetBrandsRequest) -> Result<Value, Failure> {
-    answer(&BrandList::of(brand_records(call)?))
+fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
+    answer(&BrandList::of(brand_records(call, r.data_supplier_id)?))
 }
 
 fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
