@@ -17,6 +17,9 @@ pub struct Uploaded {
     _dir: tempfile::TempDir,
 }
 
+/// Bytes an upload may hold after its archive's end mark (tar pads to records of 10 KiB).
+const TRAILING_BYTES: u64 = 64 * 1024;
+
 fn refused(detail: String) -> ServiceError {
     ServiceError::bad_parameter("files", detail)
 }
@@ -66,6 +69,16 @@ pub fn unpack(store: &Store, tar: impl Read, mode: ImportMode) -> Result<Uploade
     }
     if names.is_empty() {
         return Err(refused("the upload holds no import file".into()));
+    }
+    // The reader stops at the archive's end mark; what follows (the rest of the mark, a
+    // writer's padding) is read to the end so that the sender is never cut off mid-request.
+    let rest = std::io::copy(
+        &mut archive.into_inner().take(TRAILING_BYTES + 1),
+        &mut std::io::sink(),
+    )
+    .map_err(|e| refused(format!("the upload could not be received whole: {e}")))?;
+    if rest > TRAILING_BYTES {
+        return Err(refused("the upload goes on after its tar archive".into()));
     }
     let mut files = Vec::new();
     for name in &names {
