@@ -124,10 +124,7 @@ async fn start_dmm(
         .jobs
         .start_dmm(&state.store, setup, request, &started_by)
         .map_err(Problem::from)?;
-    Ok(json_answer(
-        StatusCode::ACCEPTED,
-        &super::svc::job_status(&job, &state.settings.route_prefix),
-    ))
+    Ok(job_started(&state, &job))
 }
 
 #[handler]
@@ -198,10 +195,7 @@ async fn start_sync(
         .jobs
         .start_sync(&state.store, upstream, request, &started_by)
         .map_err(Problem::from)?;
-    Ok(json_answer(
-        StatusCode::ACCEPTED,
-        &super::svc::job_status(&job, &state.settings.route_prefix),
-    ))
+    Ok(job_started(&state, &job))
 }
 
 #[handler]
@@ -273,6 +267,14 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// Answers carry keys once; no cache may keep them.
+/// 202 with a job just started, as it is polled (`GET /admin/jobs/:id`).
+pub(super) fn job_started(state: &AppState, job: &crate::service::jobs::Job) -> Response {
+    json_answer(
+        StatusCode::ACCEPTED,
+        &super::svc::job_status(job, &state.settings.route_prefix),
+    )
+}
+
 pub(super) fn json_answer(status: StatusCode, body: &impl serde::Serialize) -> Response {
     match serde_json::to_vec(body) {
         Ok(bytes) => Response::builder()

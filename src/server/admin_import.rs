@@ -5,12 +5,11 @@
 
 use std::sync::Arc;
 
-use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
 use super::AppState;
-use super::admin_api::{json_answer, operator};
+use super::admin_api::{job_started, operator};
 use super::problem::Problem;
 use crate::import::ImportMode;
 use crate::service::upload;
@@ -69,10 +68,7 @@ pub async fn start_import(
         .jobs
         .start_upload(&state.store, uploaded, dry_run, &started_by)
         .map_err(Problem::from)?;
-    Ok(json_answer(
-        StatusCode::ACCEPTED,
-        &super::svc::job_status(&job, &state.settings.route_prefix),
-    ))
+    Ok(job_started(&state, &job))
 }
 
 #[cfg(test)]
