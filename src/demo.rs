@@ -67,6 +67,8 @@ pub fn load_demo_catalogue(
 
 /// The demo provider's id.
 pub const DEMO_PROVIDER: &str = "demo";
+/// The demo provider's numeric alias, for TecDoc clients that send the provider as an integer.
+pub const DEMO_PROVIDER_NUMBER: u32 = 1;
 
 /// Who the audit trail names for what `serve --demo` does to the demo provider.
 const OPERATOR: &str = "serve --demo";
@@ -108,9 +110,13 @@ pub fn prepare_demo_provider(
         );
         let hash = hash_key(&key);
         record.key_hashes.push(hash);
+        record.number = Some(DEMO_PROVIDER_NUMBER);
         audit(
             "provider.create",
-            format!("scopes read, export, admin, sync; key {}", key_id(&hash)),
+            format!(
+                "scopes read, export, admin, sync; key {}; number {DEMO_PROVIDER_NUMBER}",
+                key_id(&hash)
+            ),
         )?;
         store.save_provider(record)?;
         return Ok(DemoKey::Created(key));

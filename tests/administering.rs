@@ -387,3 +387,85 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     files
 }
+
+/// TecDoc clients name their provider by an integer (Pegasus's ProviderId): a provider's
+/// numeric alias reaches it through every way a call names a provider, by key and by
+/// address, and survives a restart; a number is one provider's only.
+#[test]
+fn a_provider_is_reached_by_its_numeric_alias() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let mut s = Served::start(&data, &["--demo", "--demo-key", DEMO_KEY]);
+    let jsoned = |s: &Served, provider: serde_json::Value| {
+        let body = serde_json::json!({"getLanguages": {"provider": provider}});
+        let url = format!(
+            "{}/ws/3.0/services/PartsToCatDLB.jsonEndpoint?api_key={DEMO_KEY}",
+            s.base
+        );
+        s.fetch(client().post(url).json(&body)).json()["status"].clone()
+    };
+    // The demo provider's number is 1: as a query parameter, as a JSON integer and as text.
+    assert_eq!(
+        status(&s, "127.0.0.1", &format!("provider=1&api_key={DEMO_KEY}")),
+        200
+    );
+    assert_eq!(jsoned(&s, serde_json::json!(1)), 200);
+    assert_eq!(jsoned(&s, serde_json::json!("1")), 200);
+    assert_eq!(jsoned(&s, serde_json::json!(2)), 401);
+
+    let made = admin_json(
+        &data,
+        &[
+            "provider",
+            "create",
+            "shop",
+            "--number",
+            "7",
+            "--whitelist",
+            "127.0.0.9",
+        ],
+    );
+    assert_eq!(made["provider"]["number"], 7);
+    let key = made["key"].as_str().unwrap().to_owned();
+    assert_eq!(
+        status(&s, "127.0.0.1", &format!("provider=7&api_key={key}")),
+        200
+    );
+    // The demo's key is not shop's, whichever way shop is named.
+    assert_eq!(
+        status(&s, "127.0.0.1", &format!("provider=7&api_key={DEMO_KEY}")),
+        401
+    );
+    assert_eq!(status(&s, "127.0.0.9", "provider=7"), 200);
+
+    assert!(admin_refused(&data, &["number", "shop", "1"]).contains("names provider `demo`"));
+    assert!(admin_refused(&data, &["number", "shop", "0"]).contains("positive integer"));
+    assert!(admin_refused(&data, &["number", "shop", "x"]).contains("or `none`"));
+    assert!(admin_refused(&data, &["provider", "create", "7"]).contains("names provider `shop`"));
+    assert!(text(&admin(&data, &["provider", "list"])).contains("NUMBER"));
+
+    // Moved to another number: the old one names nobody.
+    admin_json(&data, &["number", "shop", "22610"]);
+    assert_eq!(status(&s, "127.0.0.9", "provider=7"), 401);
+    assert_eq!(status(&s, "127.0.0.9", "provider=22610"), 200);
+
+    // The numbers are read back from the store after a restart.
+    assert!(s.terminate().success());
+    let s = Served::start(&data, &[]);
+    assert_eq!(status(&s, "127.0.0.9", "provider=22610"), 200);
+    assert_eq!(jsoned(&s, serde_json::json!(1)), 200);
+    let cleared = admin_json(&data, &["number", "shop", "none"]);
+    assert!(cleared["provider"].get("number").is_none());
+    assert_eq!(status(&s, "127.0.0.9", "provider=22610"), 401);
+    assert_eq!(status(&s, "127.0.0.9", "provider=shop"), 200);
+
+    let trail = admin_json(&data, &["audit"]);
+    let numbered: Vec<&str> = trail
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "number.set")
+        .map(|e| e["detail"].as_str().unwrap())
+        .collect();
+    assert_eq!(numbered, ["number 22610", "no number"]);
+}

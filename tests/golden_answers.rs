@@ -1,9 +1,10 @@
-//! What clients read, held still: the answer of every `/svc` lookup, of an import job and of
-//! every SOAP/JSON operation on the demo catalogue is a golden file (`tests/golden/answers/`),
-//! and so are an export's first lines. A change to an answer's shape fails here until the new file is
-//! reviewed and written (`PARTSCAT_UPDATE_GOLDEN=1`); docs/compatibility.md says what may
-//! change (answers only gain fields). Values that differ from run to run (dates, keys, the
-//! appliance's version) are masked.
+//! What clients read, held still: the answer of every `/svc` route (lookups, jobs of imports,
+//! DMM and syncs) and of every SOAP/JSON operation on the demo catalogue is a golden file
+//! (`tests/golden/answers/`), and so are the first lines of exports and of the change feed. A
+//! change to an answer's shape fails here until the new file is reviewed and written
+//! (`PARTSCAT_UPDATE_GOLDEN=1`); docs/compatibility.md says what may change (answers only gain
+//! fields). Values that differ from run to run (dates, keys, addresses, the appliance's
+//! version) are masked.
 
 mod common;
 
@@ -13,7 +14,7 @@ use serde_json::{Value, json};
 const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
 
 /// Fields whose values change from one run to the next.
-const VOLATILE: [&str; 8] = [
+const VOLATILE: [&str; 9] = [
     "apiKey",
     "expiresAt",
     "dataDate",
@@ -22,6 +23,7 @@ const VOLATILE: [&str; 8] = [
     "validUntil",
     "startedAt",
     "finishedAt",
+    "upstream",
 ];
 
 fn masked(value: &mut Value) {
@@ -161,6 +163,10 @@ fn every_answer_is_the_reviewed_one() {
         let head: Vec<&str> = text.lines().take(4).collect();
         golden(&format!("svc_{name}"), json!(head));
     }
+    // A brand's media package (without downloads or publishing: what the store holds).
+    let r = s.get("/svc/apiDMM?brand_id=2");
+    assert_eq!(r.status, 200, "{}", r.text());
+    golden("svc_api_dmm", r.json());
     for (operation, fields) in operations() {
         let mut fields = fields;
         fields["provider"] = json!("demo");
@@ -174,4 +180,125 @@ fn every_answer_is_the_reviewed_one() {
         assert_eq!(answer["status"], 200, "{operation}: {answer}");
         golden(&format!("json_{operation}"), answer);
     }
+    for (operation, fields) in linked_target_operations(&s) {
+        golden(
+            &format!("json_{operation}"),
+            json_call(&s, operation, fields),
+        );
+    }
+    for (operation, fields) in [
+        (
+            "addDynamicAddress",
+            json!({"address": "127.0.0.9", "validityHours": 1}),
+        ),
+        ("addDynamicAPIKey", json!({"validityHours": 1})),
+    ] {
+        golden(
+            &format!("json_{operation}"),
+            json_call(&s, operation, fields),
+        );
+    }
+}
+
+/// A JSON call of the DLB endpoint as the demo provider, which must succeed.
+fn json_call(s: &Served, operation: &str, mut fields: Value) -> Value {
+    fields["provider"] = json!("demo");
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({ operation: fields })),
+    );
+    assert_eq!(r.status, 200, "{operation}: {}", r.text());
+    let answer = r.json();
+    assert_eq!(answer["status"], 200, "{operation}: {answer}");
+    answer
+}
+
+/// The vehicle links of an article by its numeric id, and two of them by their link ids, as
+/// a Pegasus client asks for them (each takes ids the one before answered).
+fn linked_target_operations(s: &Served) -> Vec<(&'static str, Value)> {
+    let found = json_call(
+        s,
+        "getArticles",
+        json!({"searchQuery": "0986494958", "includeGenericArticles": true}),
+    );
+    let article_id = found["articles"][0]["genericArticles"][0]["legacyArticleId"].clone();
+    let linked = json!({"articleId": article_id, "linkingTargetType": "P"});
+    let links = json_call(s, "getArticleLinkedAllLinkingTarget4", linked.clone());
+    let pairs: Vec<Value> = links["data"]["array"][0]["articleLinkages"]["array"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(2)
+        .map(|l| json!({"articleLinkId": l["articleLinkId"], "linkingTargetId": l["linkingTargetId"]}))
+        .collect();
+    assert_eq!(pairs.len(), 2, "{links}");
+    vec![
+        ("getArticleLinkedAllLinkingTarget4", linked),
+        (
+            "getArticleLinkedAllLinkingTargetsByIds3",
+            json!({"articleId": article_id, "linkingTargetType": "P",
+                   "immediateAttributs": true, "linkedArticlePairs": {"array": pairs}}),
+        ),
+    ]
+}
+
+/// The answers that need a second appliance: a downstream's syncTecdoc, in full and then
+/// incrementally, and the upstream's change feed between them, after a merge of the sample
+/// prices.
+#[test]
+fn the_sync_and_change_feed_answers_are_the_reviewed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/samples/prices.csv"),
+        inbox.join("prices.csv"),
+    )
+    .unwrap();
+    // Jobs answer once they have finished (a long wait, for busy machines).
+    let wait = ("PARTSCAT_IMPORT_WAIT_MS", "120000");
+    let demo = ["--demo", "--demo-key", DEMO_KEY];
+    let up = Served::start_with_env(
+        &dir.path().join("up"),
+        &[&demo[..], &["--inbox", common::path(&inbox)]].concat(),
+        &[wait],
+    );
+    let down = Served::start_with_env(
+        &dir.path().join("down"),
+        &demo,
+        &[
+            wait,
+            ("PARTSCAT_SYNC_UPSTREAM", &up.base),
+            ("PARTSCAT_SYNC_PROVIDER", "demo"),
+            ("PARTSCAT_SYNC_API_KEY", DEMO_KEY),
+        ],
+    );
+    let answered = |s: &Served, path: &str| {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}: {}", r.text());
+        r
+    };
+    golden(
+        "svc_sync_refresh",
+        answered(&down, "/svc/syncTecdoc?importType=all&refresh=true").json(),
+    );
+    let import = answered(
+        &up,
+        "/svc/importArticles?fileId=prices.csv&importType=prices&dryRun=false",
+    )
+    .json();
+    assert_eq!(import["state"], "succeeded", "{import}");
+    for (name, path) in [
+        ("changes", "/svc/changes?since=1&importType=prices"),
+        ("changes_in_full", "/svc/changes?importType=prices"),
+    ] {
+        let text = answered(&up, path).text();
+        let head: Vec<&str> = text.lines().take(4).collect();
+        golden(&format!("svc_{name}"), json!(head));
+    }
+    golden(
+        "svc_sync_incremental",
+        answered(&down, "/svc/syncTecdoc?importType=prices&refresh=false").json(),
+    );
 }

@@ -151,6 +151,17 @@ impl Amount {
         Ok(Amount(if negative { -scaled } else { scaled }))
     }
 
+    /// In hundredths, rounded half away from zero (`12.345` is 1235).
+    pub fn cents(self) -> i64 {
+        let half = Self::SCALE / 200;
+        let rounded = if self.0 < 0 {
+            self.0 - half
+        } else {
+            self.0 + half
+        };
+        rounded / (Self::SCALE / 100)
+    }
+
     pub fn times(self, quantity: u32) -> Amount {
         Amount(self.0.saturating_mul(quantity as i64))
     }
@@ -233,6 +244,20 @@ mod tests {
         assert_eq!((Amount::parse("0.1").unwrap().times(3)).to_string(), "0.30");
         for bad in ["", ".5", "1.23456", "1e3", "12.a", "--1"] {
             assert!(Amount::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn cents_round_half_away_from_zero() {
+        for (text, cents) in [
+            ("61.07", 6107),
+            ("12.345", 1235),
+            ("12.3449", 1234),
+            ("-12.345", -1235),
+            ("0.005", 1),
+            ("0", 0),
+        ] {
+            assert_eq!(Amount::parse(text).unwrap().cents(), cents, "{text}");
         }
     }
 }

@@ -70,6 +70,14 @@ enum AdminCommand {
         #[arg(long, value_name = "true|false")]
         dynamic_export: Option<bool>,
     },
+    /// Sets the numeric alias calls may name a provider by (TecDoc clients send the provider
+    /// as an integer), or `none` to remove it.
+    Number {
+        /// The provider's id.
+        provider: String,
+        /// A positive integer, or `none`.
+        number: String,
+    },
     /// The audit trail of admin actions and grants, newest last.
     Audit {
         /// How many entries.
@@ -105,6 +113,10 @@ enum ProviderCommand {
         /// Let its end users' dynamic keys and address grants export too (they always read).
         #[arg(long)]
         dynamic_export: bool,
+        /// A numeric alias calls may name it by (TecDoc clients send the provider as an
+        /// integer).
+        #[arg(long, value_name = "N")]
+        number: Option<u32>,
         /// Make no key: the provider is admitted by its whitelist only.
         #[arg(long)]
         no_key: bool,
@@ -371,6 +383,7 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                 max_grant_hours,
                 rate_limit,
                 dynamic_export,
+                number,
                 no_key,
             } => {
                 let outcome = backend.create(NewProvider {
@@ -382,6 +395,7 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                     max_grant_hours,
                     rate_limit_per_second: rate_limit,
                     dynamic_export: Some(dynamic_export),
+                    number,
                     with_key: !no_key,
                 })?;
                 print_outcome(&outcome, json)
@@ -453,6 +467,18 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
                 dynamic_export,
             };
             print_outcome(&backend.change(&provider, change)?, json)
+        }
+        AdminCommand::Number { provider, number } => {
+            let number = match number.trim() {
+                "none" => None,
+                text => Some(text.parse::<u32>().map_err(|_| {
+                    format!("'{number}' is not a provider number (a positive integer) or `none`")
+                })?),
+            };
+            print_outcome(
+                &backend.change(&provider, Change::SetNumber { number })?,
+                json,
+            )
         }
         AdminCommand::Audit { limit } => print_either(json, &backend.audit(limit)?, |entries| {
             for e in entries {
@@ -533,6 +559,9 @@ fn or_all<T: ToString>(items: &[T], empty: &str) -> String {
 fn print_provider(p: &ProviderView) {
     println!("provider:          {}", p.id);
     println!("name:              {}", p.name);
+    if let Some(number) = p.number {
+        println!("number:            {number}");
+    }
     println!(
         "enabled:           {}",
         if p.enabled { "yes" } else { "no" }
@@ -556,17 +585,19 @@ fn print_provider(p: &ProviderView) {
 fn print_table(providers: &[ProviderView]) {
     let header = [
         "PROVIDER",
+        "NUMBER",
         "ENABLED",
         "SCOPES",
         "KEYS",
         "BRANDS",
         "WHITELIST",
     ];
-    let rows: Vec<[String; 6]> = providers
+    let rows: Vec<[String; 7]> = providers
         .iter()
         .map(|p| {
             [
                 p.id.clone(),
+                p.number.map_or("-".into(), |n| n.to_string()),
                 if p.enabled { "yes" } else { "no" }.to_owned(),
                 p.scopes.join(","),
                 p.keys.len().to_string(),
@@ -582,11 +613,11 @@ fn print_table(providers: &[ProviderView]) {
             *width = (*width).max(cell.chars().count());
         }
     }
-    let line = |cells: [&str; 6]| {
+    let line = |cells: [&str; 7]| {
         let mut text = String::new();
         for (i, (cell, width)) in cells.iter().zip(widths).enumerate() {
             match i {
-                5 => text.push_str(cell),
+                6 => text.push_str(cell),
                 _ => text.push_str(&format!("{cell:<width$}  ")),
             }
         }

@@ -538,7 +538,17 @@ fn prepare_demo(store: &Store, settings: &Settings, demo_key: Option<&str>) -> R
     }
     let outcome = demo::prepare_demo_provider(store, &partscat::clock::SystemClock, demo_key)
         .map_err(|e| e.to_string())?;
-    println!("demo provider:      {}", demo::DEMO_PROVIDER);
+    let number = store
+        .provider(demo::DEMO_PROVIDER)
+        .map_err(|e| e.to_string())?
+        .and_then(|record| record.number);
+    match number {
+        Some(number) => println!(
+            "demo provider:      {} (or {number}, for clients that send an integer)",
+            demo::DEMO_PROVIDER
+        ),
+        None => println!("demo provider:      {}", demo::DEMO_PROVIDER),
+    }
     match outcome {
         demo::DemoKey::Created(key) | demo::DemoKey::Kept(key) => {
             println!("demo key:           {key}")

@@ -219,7 +219,9 @@ impl From<AdminError> for Problem {
             AdminError::UnknownProvider(_)
             | AdminError::UnknownKey { .. }
             | AdminError::NotListed { .. } => Problem::not_found(e.to_string()),
-            AdminError::Exists(_) => Problem::new(StatusCode::CONFLICT, e.to_string()),
+            AdminError::Exists(_) | AdminError::NumberTaken { .. } => {
+                Problem::new(StatusCode::CONFLICT, e.to_string())
+            }
             AdminError::Invalid(_) => Problem::new(StatusCode::BAD_REQUEST, e.to_string()),
             AdminError::Store(e) => Problem::from(e),
         }

@@ -64,7 +64,7 @@ pub struct Admission {
     pub client_ip: Option<IpAddr>,
 }
 
-/// The provider the request names, admitted by the one key it presents or, without a key, by
+/// The provider the request names (by its id, or by its numeric alias), admitted by the one key it presents or, without a key, by
 /// its IPv4 address. A wrong key, an unknown provider and a disabled one get the same 401, so
 /// a caller learns nothing from the difference. `provider_in_body` is the SOAP and JSON
 /// requests' own `provider` field, which the query parameter may stand in for.
@@ -126,7 +126,7 @@ pub fn authenticate(
     let denied = || unauthorized("the provider or its key is not valid");
     let record = state
         .store
-        .provider(&provider)
+        .provider_named(&provider)
         .map_err(Problem::from)?
         .filter(|r| r.enabled)
         .ok_or_else(denied)?;
@@ -135,7 +135,7 @@ pub fn authenticate(
         found | bool::from(subtle_eq(h, &presented))
     });
     let admitted = static_key
-        || access::dynamic_key_admitted(&state.store, state.clock.as_ref(), &provider, &presented)
+        || access::dynamic_key_admitted(&state.store, state.clock.as_ref(), &record.id, &presented)
             .map_err(Problem::from)?;
     if !admitted {
         return Err(denied());
@@ -177,12 +177,16 @@ fn admit_by_address(
         }
         None => return Err(not_admitted()),
     };
-    let record = match state.store.provider(provider).map_err(Problem::from)? {
+    let record = match state
+        .store
+        .provider_named(provider)
+        .map_err(Problem::from)?
+    {
         Some(record) if record.enabled => record,
         _ => return Err(not_admitted()),
     };
     let whitelisted = record.admits(ip);
-    let granted = || access::address_admitted(&state.store, state.clock.as_ref(), provider, ip);
+    let granted = || access::address_admitted(&state.store, state.clock.as_ref(), &record.id, ip);
     let credential = if whitelisted {
         Credential::Whitelist
     } else if granted().map_err(Problem::from)? {

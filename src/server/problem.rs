@@ -85,7 +85,8 @@ impl From<crate::store::StoreError> for Problem {
             crate::store::StoreError::Spent(spent) => {
                 Problem::new(StatusCode::BAD_REQUEST, spent.to_string())
             }
-            e @ crate::store::StoreError::NotCompacted(_) => {
+            e @ (crate::store::StoreError::NotCompacted(_)
+            | crate::store::StoreError::NumberTaken { .. }) => {
                 Problem::new(StatusCode::CONFLICT, e.to_string())
             }
             e => Problem::internal(e),

@@ -23,6 +23,8 @@ pub enum AdminError {
     UnknownProvider(String),
     #[error("provider `{0}` exists already")]
     Exists(String),
+    #[error("number {number} names provider `{provider}` already")]
+    NumberTaken { number: u32, provider: String },
     #[error("provider `{provider}` has no key `{key}`")]
     UnknownKey { provider: String, key: String },
     #[error("`{entry}` is not in the whitelist of provider `{provider}`")]
@@ -51,6 +53,9 @@ pub struct ProviderView {
     pub rate_limit_per_second: u32,
     /// Whether its end users' dynamic keys and address grants may export (they always read).
     pub dynamic_export: bool,
+    /// The numeric alias a call may name it by (TecDoc clients send an integer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
 }
 
 impl From<&ProviderRecord> for ProviderView {
@@ -66,6 +71,7 @@ impl From<&ProviderRecord> for ProviderView {
             max_grant_hours: r.max_grant_hours,
             rate_limit_per_second: r.rate_limit_per_second,
             dynamic_export: r.dynamic_export,
+            number: r.number,
         }
     }
 }
@@ -89,6 +95,9 @@ pub struct NewProvider {
     pub rate_limit_per_second: Option<u32>,
     #[serde(default)]
     pub dynamic_export: Option<bool>,
+    /// A numeric alias a call may name it by.
+    #[serde(default)]
+    pub number: Option<u32>,
     /// Whether to generate a first key (the default); a provider without one is admitted by
     /// its whitelist only.
     #[serde(default = "yes")]
@@ -135,6 +144,11 @@ pub enum Change {
         /// Whether end users' dynamic credentials may export.
         #[serde(default)]
         dynamic_export: Option<bool>,
+    },
+    /// The numeric alias a call may name the provider by; none: calls name it by its id only.
+    SetNumber {
+        #[serde(default)]
+        number: Option<u32>,
     },
 }
 
@@ -237,6 +251,23 @@ fn check_grant_hours(hours: u8) -> Result<u8, AdminError> {
     Ok(hours)
 }
 
+/// A numeric alias must be positive and must not name another provider already, by its id
+/// or by its number (an id wins over a number when a call names a provider).
+fn check_number(store: &Store, id: &str, number: u32) -> Result<u32, AdminError> {
+    if number == 0 {
+        return Err(AdminError::Invalid(
+            "a provider's number is a positive integer".into(),
+        ));
+    }
+    match store.provider_named(&number.to_string())? {
+        Some(holder) if holder.id != id => Err(AdminError::NumberTaken {
+            number,
+            provider: holder.id.clone(),
+        }),
+        _ => Ok(number),
+    }
+}
+
 /// Records an admin action in the audit trail, stamped by `clock`.
 pub fn audit(
     store: &Store,
@@ -286,6 +317,18 @@ pub fn create(
     if store.provider(&new.id)?.is_some() {
         return Err(AdminError::Exists(new.id));
     }
+    if let Ok(number) = new.id.parse::<u32>()
+        && let Some(holder) = store.provider_named(&new.id)?
+    {
+        return Err(AdminError::NumberTaken {
+            number,
+            provider: holder.id.clone(),
+        });
+    }
+    record.number = new
+        .number
+        .map(|number| check_number(store, &new.id, number))
+        .transpose()?;
     let key = if new.with_key {
         let key = generate_key()?;
         record.key_hashes.push(hash_key(&key));
@@ -301,12 +344,13 @@ pub fn create(
         "provider.create",
         &record.id,
         format!(
-            "scopes {}; keys {}; brands {}; whitelist {}; {}",
+            "scopes {}; keys {}; brands {}; whitelist {}; {}; {}",
             listed(&view.scopes, "none"),
             listed(&view.keys, "none"),
             listed(&view.brands, "all"),
             listed(&view.whitelist, "none"),
             limits(&record),
+            numbered(&record),
         ),
     )?;
     store.save_provider(record)?;
@@ -463,6 +507,12 @@ pub fn change(
             }
             ("limits.set", limits(&record))
         }
+        Change::SetNumber { number } => {
+            record.number = number
+                .map(|number| check_number(store, id, number))
+                .transpose()?;
+            ("number.set", numbered(&record))
+        }
     };
     audit(store, clock, operator, action, id, detail)?;
     let provider = ProviderView::from(&record);
@@ -488,6 +538,14 @@ fn limits(record: &ProviderRecord) -> String {
         "max_grant_hours {}; rate_limit_per_second {}; dynamic_export {}",
         record.max_grant_hours, record.rate_limit_per_second, record.dynamic_export
     )
+}
+
+/// A provider's number in an audit detail.
+fn numbered(record: &ProviderRecord) -> String {
+    match record.number {
+        Some(number) => format!("number {number}"),
+        None => "no number".into(),
+    }
 }
 
 /// Removes a static key named by the key itself or by its id (or a unique prefix of 8 or

@@ -56,6 +56,9 @@ pub struct Search<'a> {
 #[derive(Debug, Default)]
 pub struct Found {
     pub matches: Vec<ArticleKey>,
+    /// Of each match found by a query, the numbers of it that matched (Pegasus's
+    /// `searchQueryMatches`); none for an article found by its description only.
+    pub matched_numbers: BTreeMap<ArticleKey, Vec<NumberHit>>,
     pub by_brand: BTreeMap<u32, u32>,
     /// Filled where the search asked for it, or filtered by generic article.
     pub by_genart: BTreeMap<u32, u32>,
@@ -69,6 +72,7 @@ pub fn search(
     s: &Search<'_>,
     budget: &Budget,
 ) -> Result<Found, ServiceError> {
+    let mut matched_numbers = BTreeMap::new();
     let candidates = match s.query.map(normalise_reference) {
         Some(q) if q.is_empty() => {
             return Err(ServiceError::bad_parameter(
@@ -77,7 +81,13 @@ pub fn search(
             ));
         }
         Some(q) => {
-            let mut found = matching(catalogue, s.kind, s.how, &q, budget)?;
+            for hit in number_hits(catalogue, s.kind, s.how, &q, budget)? {
+                matched_numbers
+                    .entry(hit.article.clone())
+                    .or_insert_with(Vec::new)
+                    .push(hit);
+            }
+            let mut found: BTreeSet<ArticleKey> = matched_numbers.keys().cloned().collect();
             if let (NumberKind::FreeText, Some(text)) = (s.kind, s.query) {
                 found.extend(described(catalogue, text, budget)?);
             }
@@ -123,23 +133,12 @@ pub fn search(
             *found.by_genart.entry(article.genart).or_default() += 1;
         }
         *found.by_brand.entry(key.brand_id).or_default() += 1;
+        if let Some(hits) = matched_numbers.remove(&key) {
+            found.matched_numbers.insert(key.clone(), hits);
+        }
         found.matches.push(key);
     }
     Ok(found)
-}
-
-/// Articles whose numbers of the searched kind match, in article order.
-fn matching(
-    catalogue: &Catalogue,
-    kind: NumberKind,
-    how: NumberMatch,
-    query: &str,
-    budget: &Budget,
-) -> Result<BTreeSet<ArticleKey>, StoreError> {
-    Ok(number_hits(catalogue, kind, how, query, budget)?
-        .into_iter()
-        .map(|hit| hit.article)
-        .collect())
 }
 
 /// An article found by one of its numbers.
@@ -150,6 +149,10 @@ pub struct NumberHit {
     pub kind: NumberKind,
     /// The number that matched, normalised.
     pub number: String,
+    /// A cross number as the data writes it (`None`: the normalised number is all there is).
+    pub written: Option<String>,
+    /// A cross number's manufacturer (an OE number's vehicle maker).
+    pub manufacturer_id: Option<u32>,
 }
 
 /// Every number of the searched kind that matches `query` (normalised) as `how` says, with
@@ -185,6 +188,8 @@ pub fn number_hits(
                 number: key.reference.clone(),
                 article: key,
                 kind: NumberKind::Reference,
+                written: None,
+                manufacturer_id: None,
             });
         }
     }
@@ -200,6 +205,8 @@ pub fn number_hits(
                         CrossKind::Competitor | CrossKind::Internal => NumberKind::Comparable,
                     },
                     number: normalise_reference(&hit.number),
+                    written: Some(hit.number),
+                    manufacturer_id: hit.manufacturer_id,
                 });
             }
         }
@@ -217,6 +224,8 @@ pub fn number_hits(
                             article: replacement,
                             kind,
                             number: key.reference.clone(),
+                            written: None,
+                            manufacturer_id: None,
                         });
                     }
                 }
@@ -229,6 +238,8 @@ pub fn number_hits(
                 article,
                 kind,
                 number,
+                written: None,
+                manufacturer_id: None,
             });
         }
     }

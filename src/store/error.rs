@@ -46,6 +46,9 @@ pub enum StoreError {
         "the change feed keeps the changes since data version {complete_since}; data version {since} is older: refresh in full"
     )]
     ChangesGone { since: u64, complete_since: u64 },
+    /// A provider's numeric alias is another provider's already.
+    #[error("number {number} names provider `{provider}` already")]
+    NumberTaken { number: u32, provider: String },
     /// A request's scan stopped: its client left, or it ran past its work budget.
     #[error(transparent)]
     Spent(#[from] crate::budget::Spent),

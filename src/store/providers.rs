@@ -1,11 +1,11 @@
 //! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
 //! Providers live outside the catalogue generations: imports never touch them.
 //!
-//! A record is stored as `0xFF`, then the store's codec with layout 3 as its version byte.
+//! A record is stored as `0xFF`, then the store's codec with layout 4 as its version byte.
 //! Older layouts are read with the new
 //! fields at their defaults and rewritten in the newest one the next time they change: the
 //! first (no brands, whitelist or limits) was bare bincode, whose first byte, a length, is
-//! never `0xFF`; the second (`0xFF 0x02`) had no `dynamic_export`.
+//! never `0xFF`; the second (`0xFF 0x02`) had no `dynamic_export`, the third no `number`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -51,7 +51,7 @@ impl Scope {
 
 /// Marks a record of layout 2 or later (layout 1 was bare bincode).
 const TAGGED: u8 = 0xFF;
-const LAYOUT: u8 = 3;
+const LAYOUT: u8 = 4;
 
 /// An IPv4 address or CIDR range of a whitelist.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
@@ -98,6 +98,25 @@ pub struct ProviderRecord {
     /// Whether its end users' dynamic keys and address grants may export too (they always
     /// may read; never more).
     pub dynamic_export: bool,
+    /// A numeric alias a call may name the provider by: TecDoc clients send their provider
+    /// (Pegasus's ProviderId) as an integer.
+    pub number: Option<u32>,
+}
+
+/// The third stored layout, read for stores written before `number`.
+#[derive(Decode)]
+#[cfg_attr(test, derive(Encode))]
+struct ProviderRecordV3 {
+    id: String,
+    name: String,
+    enabled: bool,
+    scopes: Vec<Scope>,
+    key_hashes: Vec<[u8; 32]>,
+    brands: Vec<u32>,
+    whitelist: Vec<Ipv4Range>,
+    max_grant_hours: u8,
+    rate_limit_per_second: u32,
+    dynamic_export: bool,
 }
 
 /// The second stored layout, read for stores written before `dynamic_export`.
@@ -140,6 +159,7 @@ impl ProviderRecord {
             max_grant_hours: 1,
             rate_limit_per_second: 0,
             dynamic_export: false,
+            number: None,
         }
     }
 
@@ -166,21 +186,37 @@ impl ProviderRecord {
             if layout == LAYOUT {
                 return codec::body(body).ok_or_else(unreadable);
             }
-            if layout != 2 {
-                return Err(format!("its layout {layout} is unknown"));
-            }
-            let v2: ProviderRecordV2 = codec::body(body).ok_or_else(unreadable)?;
+            let v3 = match layout {
+                3 => codec::body(body).ok_or_else(unreadable)?,
+                2 => {
+                    let v2: ProviderRecordV2 = codec::body(body).ok_or_else(unreadable)?;
+                    ProviderRecordV3 {
+                        id: v2.id,
+                        name: v2.name,
+                        enabled: v2.enabled,
+                        scopes: v2.scopes,
+                        key_hashes: v2.key_hashes,
+                        brands: v2.brands,
+                        whitelist: v2.whitelist,
+                        max_grant_hours: v2.max_grant_hours,
+                        rate_limit_per_second: v2.rate_limit_per_second,
+                        dynamic_export: false,
+                    }
+                }
+                _ => return Err(format!("its layout {layout} is unknown")),
+            };
             return Ok(ProviderRecord {
-                id: v2.id,
-                name: v2.name,
-                enabled: v2.enabled,
-                scopes: v2.scopes,
-                key_hashes: v2.key_hashes,
-                brands: v2.brands,
-                whitelist: v2.whitelist,
-                max_grant_hours: v2.max_grant_hours,
-                rate_limit_per_second: v2.rate_limit_per_second,
-                dynamic_export: false,
+                id: v3.id,
+                name: v3.name,
+                enabled: v3.enabled,
+                scopes: v3.scopes,
+                key_hashes: v3.key_hashes,
+                brands: v3.brands,
+                whitelist: v3.whitelist,
+                max_grant_hours: v3.max_grant_hours,
+                rate_limit_per_second: v3.rate_limit_per_second,
+                dynamic_export: v3.dynamic_export,
+                number: None,
             });
         }
         let (v1, _): (ProviderRecordV1, _) =
@@ -215,14 +251,28 @@ pub(super) struct ProviderTables {
     records: engine::Tree,
     by_key: engine::Tree,
     decoded: RwLock<HashMap<String, Arc<ProviderRecord>>>,
+    /// Each numeric alias and its provider's id, read from the records when the store opens
+    /// (providers are few) and kept in step by every save.
+    numbers: RwLock<HashMap<u32, String>>,
 }
 
 impl ProviderTables {
     pub(super) fn open(db: &engine::Db) -> Result<ProviderTables, StoreError> {
+        let records = db.open_tree(PROVIDERS)?;
+        let mut numbers = HashMap::new();
+        for item in records.values() {
+            // A record that does not decode is the integrity check's to report.
+            if let Ok(record) = ProviderRecord::decode(&item?)
+                && let Some(number) = record.number
+            {
+                numbers.insert(number, record.id);
+            }
+        }
         Ok(ProviderTables {
-            records: db.open_tree(PROVIDERS)?,
+            records,
             by_key: db.open_tree(KEYS)?,
             decoded: RwLock::new(HashMap::new()),
+            numbers: RwLock::new(numbers),
         })
     }
 }
@@ -246,10 +296,20 @@ impl Store {
         Ok(key)
     }
 
-    /// Writes a provider record, keeps the key index in step, and flushes before it returns.
+    /// Writes a provider record, keeps the key index and the numbers in step, and flushes
+    /// before it returns. A number another provider has is refused, with nothing written.
     pub fn save_provider(&self, record: ProviderRecord) -> Result<(), StoreError> {
         let tables = &self.providers;
         let id = record.id.clone();
+        let mut numbers = tables.numbers.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(number) = record.number
+            && let Some(holder) = numbers.get(&number).filter(|holder| **holder != id)
+        {
+            return Err(StoreError::NumberTaken {
+                number,
+                provider: holder.clone(),
+            });
+        }
         if let Some(old) = self.provider(&id)? {
             for old_hash in old
                 .key_hashes
@@ -258,6 +318,10 @@ impl Store {
             {
                 tables.by_key.remove(old_hash)?;
             }
+        }
+        numbers.retain(|_, holder| *holder != id);
+        if let Some(number) = record.number {
+            numbers.insert(number, id.clone());
         }
         tables.records.insert(id.as_bytes(), record.encode()?)?;
         for hash in &record.key_hashes {
@@ -297,6 +361,27 @@ impl Store {
         Ok(Some(record))
     }
 
+    /// The provider a call names: by its id, or else by its numeric alias.
+    pub fn provider_named(&self, name: &str) -> Result<Option<Arc<ProviderRecord>>, StoreError> {
+        if let Some(record) = self.provider(name)? {
+            return Ok(Some(record));
+        }
+        let Ok(number) = name.parse::<u32>() else {
+            return Ok(None);
+        };
+        let id = self
+            .providers
+            .numbers
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&number)
+            .cloned();
+        match id {
+            Some(id) => self.provider(&id),
+            None => Ok(None),
+        }
+    }
+
     /// Every provider, by id.
     pub fn providers(&self) -> Result<Vec<Arc<ProviderRecord>>, StoreError> {
         let mut all = Vec::new();
@@ -320,6 +405,11 @@ impl Store {
             tables.by_key.remove(hash)?;
         }
         tables.records.remove(id.as_bytes())?;
+        tables
+            .numbers
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, holder| holder != id);
         self.remove_grants_of(id)?;
         self.db.flush()?;
         tables
@@ -394,6 +484,58 @@ mod tests {
         let mut now = read.clone();
         now.dynamic_export = true;
         assert_eq!(ProviderRecord::decode(&now.encode().unwrap()).unwrap(), now);
+    }
+
+    #[test]
+    fn records_of_the_third_layout_are_read_without_a_number() {
+        let v3 = ProviderRecordV3 {
+            id: "shop".into(),
+            name: "Shop".into(),
+            enabled: true,
+            scopes: vec![Scope::Read],
+            key_hashes: vec![hash_key("k")],
+            brands: vec![3],
+            whitelist: Vec::new(),
+            max_grant_hours: 4,
+            rate_limit_per_second: 9,
+            dynamic_export: true,
+        };
+        let mut bytes = vec![TAGGED];
+        bytes.extend(codec::encode(3, &v3));
+        let read = ProviderRecord::decode(&bytes).unwrap();
+        assert!(read.dynamic_export && read.brands == vec![3]);
+        assert_eq!(read.number, None);
+        let mut now = read.clone();
+        now.number = Some(22610);
+        assert_eq!(ProviderRecord::decode(&now.encode().unwrap()).unwrap(), now);
+    }
+
+    #[test]
+    fn a_number_names_one_provider_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let mut shop = ProviderRecord::new("shop", "Shop", vec![Scope::Read]);
+        shop.number = Some(7);
+        store.save_provider(shop).unwrap();
+        let mut other = ProviderRecord::new("other", "Other", vec![Scope::Read]);
+        other.number = Some(7);
+        assert!(matches!(
+            store.save_provider(other.clone()),
+            Err(StoreError::NumberTaken { number: 7, .. })
+        ));
+        assert!(
+            store.provider("other").unwrap().is_none(),
+            "nothing written"
+        );
+        assert_eq!(store.provider_named("7").unwrap().unwrap().id, "shop");
+        other.number = Some(8);
+        store.save_provider(other).unwrap();
+        store.delete_provider("shop").unwrap();
+        assert!(store.provider_named("7").unwrap().is_none());
+        drop(store);
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.provider_named("8").unwrap().unwrap().id, "other");
+        assert!(store.provider_named("9").unwrap().is_none());
     }
 
     #[test]

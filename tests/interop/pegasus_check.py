@@ -14,7 +14,10 @@ import urllib.request
 
 import jsonschema_rs
 
-BASE, PROVIDER, KEY = sys.argv[1:4]
+BASE, _, KEY = sys.argv[1:4]
+# A Pegasus client names its provider by an integer (its ProviderId): the demo provider's
+# numeric alias.
+PROVIDER = int(os.environ.get("PROVIDER_NUMBER", "1"))
 SERVICES = f"{BASE}/ws/3.0/services"
 # brand_name of the appliance: TecDoc client code calls TecdocToCatDLB…
 BRAND = os.environ.get("BRAND", "Parts")
@@ -132,6 +135,17 @@ for style in ("DLB", "DLW"):
         if operation == "getArticles" and not answer.get("articles"):
             failed += 1
             print(f"FAIL {style} {operation} found no article")
+        # What the TecDoc PHP client reads of an article found by a query.
+        for article in answer.get("articles", []) if operation == "getArticles" else []:
+            lacking = [] if article["searchQueryMatches"] else ["searchQueryMatches"]
+            lacking += [
+                f"prices[].{field}" for price in article["prices"]
+                for field in ("price", "priceCents", "discountGroup", "isDiscount", "validDateTo")
+                if field not in price
+            ]
+            if lacking:
+                failed += 1
+                print(f"FAIL {style} {operation}: {article['articleNumber']} lacks {', '.join(sorted(set(lacking)))}")
         if operation == "getArticleLinkedAllLinkingTarget4" and not (
             answer["data"]["array"][0]["articleLinkages"]["array"]
             and answer["data"]["array"][0]["mainArticleLinkages"]["array"]

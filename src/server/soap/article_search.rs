@@ -11,7 +11,7 @@ use super::pegasus;
 use super::vehicles::linkage_target;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::server::answers::records::Names;
-use crate::service::article_search::{self, Found, NumberKind, Search};
+use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::store::{Catalogue, NumberMatch};
 
 /// `perPage` at most.
@@ -63,6 +63,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     };
     let Found {
         matches,
+        matched_numbers,
         by_brand,
         by_genart,
     } = article_search::search(&catalogue, call.caller, &search, call.budget)?;
@@ -97,7 +98,10 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     let mut articles = Vec::with_capacity(shown.len());
     for key in shown {
         if let Some(a) = catalogue.article(key)? {
-            articles.push(record(&catalogue, &names, &a, &includes, linkage_paging)?);
+            let matched = query_matches(&names, &a, matched_numbers.get(key))?;
+            let mut record = record(&catalogue, &names, &a, &includes, linkage_paging)?;
+            record.search_query_matches = matched;
+            articles.push(record);
         }
     }
     let data_supplier_facets = if r.include_data_supplier_facets.unwrap_or(false) {
@@ -445,6 +449,7 @@ fn record(
         pdfs,
         images,
         comparable_numbers,
+        search_query_matches: Vec::new(),
         links: Vec::new(),
         total_linkages,
         prices: if inc.prices {
@@ -459,6 +464,49 @@ fn record(
         normalised_article_number: key.reference.clone(),
         mfr_name: brand_name,
     })
+}
+
+/// The article's numbers that matched the query, once each, as Pegasus's
+/// `searchQueryMatches` names them.
+fn query_matches(
+    names: &Names<'_>,
+    a: &model::Article,
+    hits: Option<&Vec<NumberHit>>,
+) -> Result<Vec<pegasus::SearchQueryMatch>, Failure> {
+    let mut matched = Vec::new();
+    for hit in hits.into_iter().flatten() {
+        let (match_type, description) = match hit.kind {
+            NumberKind::Oe => ("OENumber", "OE number"),
+            NumberKind::Trade => ("TradeNumber", "Trade number"),
+            NumberKind::Comparable => ("ComparableNumber", "Comparable number"),
+            NumberKind::Replacements => ("ReplacesNumber", "Replaces number"),
+            NumberKind::Replaced => ("ReplacedByNumber", "Replaced by number"),
+            NumberKind::Ean => ("EANNumber", "EAN number"),
+            NumberKind::Reference | NumberKind::Any | NumberKind::FreeText => {
+                ("ArticleNumber", "Article number")
+            }
+        };
+        let (mfr_id, mfr_name) = match hit.manufacturer_id {
+            Some(maker) => (maker, names.manufacturer(maker)?),
+            None => (a.key.brand_id, names.brand(a.key.brand_id)?),
+        };
+        let written = match (&hit.written, hit.kind) {
+            (Some(written), _) => written.clone(),
+            (None, NumberKind::Reference) => a.reference.clone(),
+            (None, _) => hit.number.clone(),
+        };
+        let one = pegasus::SearchQueryMatch {
+            match_type: match_type.into(),
+            description: description.into(),
+            matched: written,
+            mfr_id: mfr_id.into(),
+            mfr_name,
+        };
+        if !matched.contains(&one) {
+            matched.push(one);
+        }
+    }
+    Ok(matched)
 }
 
 /// A cursor names the last article of a page: brand and normalised reference.

@@ -602,6 +602,9 @@ pub struct ArticleRecord {
     pub images: Vec<pegasus::ImageRecord>,
     /// Competitor and internal numbers (with includeComparableNumbers).
     pub comparable_numbers: Vec<pegasus::ArticleRef>,
+    /// The article's numbers that matched `searchQuery` (none without a query, or for an
+    /// article found by its description).
+    pub search_query_matches: Vec<pegasus::SearchQueryMatch>,
     /// Links: partscat keeps none.
     pub links: Vec<pegasus::LinkRecord>,
     /// Every vehicle it fits, over all linkage pages (with includeLinkages).

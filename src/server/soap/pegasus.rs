@@ -302,6 +302,26 @@ impl PdfRecord {
     }
 }
 
+/// A number of an article that matched the search query (Pegasus's `SearchQueryMatch`).
+#[derive(Debug, Clone, PartialEq, Eq, Object, Serialize)]
+#[oai(rename = "SearchQueryMatch", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct SearchQueryMatch {
+    /// ArticleNumber, OENumber, TradeNumber, ComparableNumber, ReplacesNumber,
+    /// ReplacedByNumber or EANNumber.
+    pub match_type: String,
+    /// The kind of number, in words.
+    pub description: String,
+    /// The number that matched, as written.
+    #[oai(rename = "match")]
+    #[serde(rename = "match")]
+    pub matched: String,
+    /// The number's manufacturer: an OE number's vehicle maker, else the article's brand.
+    pub mfr_id: i64,
+    /// Its name.
+    pub mfr_name: String,
+}
+
 /// A link of an article (Pegasus's `LinkRecord`); partscat keeps none.
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "LinkRecord", rename_all = "camelCase")]
@@ -313,15 +333,24 @@ pub struct LinkRecord {
     pub description: String,
 }
 
-/// A price of an article (`includePrices`).
+/// A price of an article (`includePrices`), its fields in Pegasus's order, then partscat's own.
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "PriceRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct PriceRecord {
     /// ISO 4217 code.
     pub currency_code: String,
+    /// The maker's discount group: partscat keeps none, so it is empty.
+    pub discount_group: String,
+    /// Whether this is a discount price (of the kind `discount`).
+    pub is_discount: bool,
     /// The amount (`amount` has it as exact decimal text).
     pub price: f64,
+    /// The amount in hundredths (cents), rounded half away from zero; absent beyond the
+    /// range of a 32-bit integer.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price_cents: Option<i32>,
     /// 1 list, 2 net, 9 any other kind the maker publishes (`kindOfPriceDescription`).
     pub kind_of_price_key: i32,
     /// The kind as the maker names it (`list`, `net`, …).
@@ -336,10 +365,9 @@ pub struct PriceRecord {
     pub quantity_unit_description: String,
     /// First day of validity as YYYYMMDD; 0 where unlimited.
     pub valid_date_from: i32,
-    /// Last day of validity as YYYYMMDD, if limited.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub valid_date_to: Option<i32>,
+    /// Last day of validity as YYYYMMDD; 99991231 where unlimited, so a comparison with
+    /// today holds either way.
+    pub valid_date_to: i32,
     /// The amount as decimal text (`19.27`), so no precision is lost.
     pub amount: String,
 }
@@ -348,12 +376,18 @@ fn yyyymmdd(day: &model::Date) -> i32 {
     day.to_string().replace('-', "").parse().unwrap_or(0)
 }
 
+/// `validDateTo` of a price valid without end.
+const UNLIMITED_TO: i32 = 99991231;
+
 impl PriceRecord {
     pub fn of(p: &model::Price) -> PriceRecord {
         let amount = p.amount.to_string();
         PriceRecord {
             currency_code: p.currency.clone(),
+            discount_group: String::new(),
+            is_discount: p.price_type.eq_ignore_ascii_case("discount"),
             price: amount.parse().unwrap_or(0.0),
+            price_cents: i32::try_from(p.amount.cents()).ok(),
             kind_of_price_key: match p.price_type.as_str() {
                 "list" => 1,
                 "net" => 2,
@@ -365,7 +399,7 @@ impl PriceRecord {
             quantity_unit_key: "1".into(),
             quantity_unit_description: "piece".into(),
             valid_date_from: p.valid_from.as_ref().map(yyyymmdd).unwrap_or(0),
-            valid_date_to: p.valid_to.as_ref().map(yyyymmdd),
+            valid_date_to: p.valid_to.as_ref().map_or(UNLIMITED_TO, yyyymmdd),
             amount,
         }
     }
