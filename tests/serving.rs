@@ -99,7 +99,10 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut server = Server::start(&data, &args);
-    assert_eq!(server.stdout[0], "demo provider:      demo");
+    assert_eq!(
+        server.stdout[0],
+        "demo provider:      demo (or 1, for clients that send an integer)"
+    );
     assert!(server.stdout[1].ends_with(" k-123"), "{:?}", server.stdout);
     // Where to start from: the UI, the document, both WSDLs, and the inbox, created, absolute.
     let printed = server.stdout.join("\n");
