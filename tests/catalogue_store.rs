@@ -215,6 +215,8 @@ fn a_view_taken_before_an_import_stays_whole_after_it() {
 
 #[test]
 fn what_an_answer_read_stays_current_until_a_commit_changes_one_of_its_tables() {
+    // An answer that read one article's prices stays current while commits change other
+    // articles' prices, over several commits, until one changes a price of its article.
     use partscat::store::reads::recorded;
     let dir = tempfile::tempdir().unwrap();
     let store = demo(dir.path());
@@ -222,6 +224,13 @@ fn what_an_answer_read_stays_current_until_a_commit_changes_one_of_its_tables() 
     let article = before.articles_of_brand(2).next().unwrap().unwrap().key;
     let (crossrefs, of_crossrefs) = recorded(|| before.cross_references_of(&article).unwrap());
     let (prices, of_prices) = recorded(|| before.prices_of(&article).unwrap());
+    let other = before
+        .articles_of_brand(2)
+        .map(|a| a.unwrap().key)
+        .find(|k| *k != article && !before.prices_of(k).unwrap().is_empty())
+        .unwrap();
+    let (other_prices, of_other) = recorded(|| before.prices_of(&other).unwrap());
+    let of_other = of_other.unwrap();
     let (_, of_names) = recorded(|| before.names().unwrap().brands.len());
     let (_, of_version) = recorded(|| before.data_version());
     let (of_crossrefs, of_prices) = (of_crossrefs.unwrap(), of_prices.unwrap());
@@ -253,6 +262,10 @@ fn what_an_answer_read_stays_current_until_a_commit_changes_one_of_its_tables() 
     );
     assert!(after.still_current(&of_names));
     assert!(!after.still_current(&of_prices));
+    assert!(
+        after.still_current(&of_other),
+        "another article's prices changed, not this one's"
+    );
     assert!(!after.still_current(&of_version), "the data version moved");
     assert_eq!(after.cross_references_of(&article).unwrap(), crossrefs);
     assert_ne!(after.prices_of(&article).unwrap(), prices);
@@ -263,4 +276,40 @@ fn what_an_answer_read_stays_current_until_a_commit_changes_one_of_its_tables() 
         after.prices_of(&article).unwrap();
     });
     assert_eq!(mixed, None);
+
+    // Commits that change prices: the answer of `other` stays current through those of
+    // `article`, and not past the first that changes its own.
+    let price_row = |key: &partscat::catalogue::ArticleKey,
+                     p: &partscat::catalogue::Price,
+                     amount: &str| {
+        format!(
+            "brand_id,reference,price_type,currency,amount,valid_from\n2,{},{},{},{amount},{}\n",
+            key.reference,
+            p.price_type,
+            p.currency,
+            p.valid_from.map(|d| d.to_string()).unwrap_or_default(),
+        )
+    };
+    let commit = |text: String| {
+        let report = import::import(
+            &store,
+            &[file(dir.path(), ImportType::Prices, &text)],
+            false,
+            &Quiet,
+        )
+        .unwrap();
+        assert!(
+            matches!(report.verdict, Verdict::Committed { .. }),
+            "{report:?}"
+        );
+    };
+    commit(price_row(&article, price, "12.34"));
+    assert!(
+        store.catalogue().still_current(&of_other),
+        "two commits of another article"
+    );
+    commit(price_row(&other, &other_prices[0], "56.78"));
+    let now = store.catalogue();
+    assert!(!now.still_current(&of_other), "its own price changed");
+    assert_ne!(now.prices_of(&other).unwrap(), other_prices);
 }

@@ -9,7 +9,7 @@ use super::indexes::{self, DataTrees};
 use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::{Manifest, TreeName};
 use super::packed::{Entry, PackedTable, Space};
-use super::reads::{self, Stamp};
+use super::reads::{self, Read, Recent, Stamp};
 use super::reclaim::Retirement;
 use super::records::{Code, Record};
 use crate::budget::Budget;
@@ -27,6 +27,8 @@ pub struct Catalogue {
     changes: Vec<(u64, engine::Tree)>,
     retirement: Arc<Retirement>,
     names: OnceLock<Names>,
+    /// The keys the last commits changed (`Stamp`s read under prefixes are checked with it).
+    recent: Arc<Recent>,
 }
 
 /// A row of the change feed.
@@ -120,6 +122,7 @@ impl Catalogue {
             changes,
             retirement: Retirement::new(space.clone()),
             names: OnceLock::new(),
+            recent: Arc::default(),
         })
     }
 
@@ -129,20 +132,29 @@ impl Catalogue {
 
     /// The catalogue of `manifest`, a successor of this one: `staged` holds its new tables,
     /// and the tables it keeps are this one's (with their block indexes as read so far).
+    /// `changed_keys` has the keys each patched table changed (a table not in it changed in
+    /// ways not listed).
     pub(super) fn succeeded(
         &self,
         space: &Arc<Space>,
         manifest: Manifest,
         mut staged: std::collections::BTreeMap<TreeName, PackedTable>,
+        mut changed_keys: std::collections::BTreeMap<TreeName, Vec<Vec<u8>>>,
     ) -> Result<Catalogue, StoreError> {
         let mut next = Catalogue::open(space, manifest)?;
+        let mut steps = Vec::new();
         for t in TreeName::ALL {
             if let Some(table) = staged.remove(&t) {
                 next.trees[t.index()] = table;
             } else if next.manifest.generation_of(t) == self.manifest.generation_of(t) {
                 next.trees[t.index()] = self.trees[t.index()].clone();
             }
+            let (from, to) = (self.generations[t.index()], next.generations[t.index()]);
+            if from != to {
+                steps.push((t, from, to, changed_keys.remove(&t)));
+            }
         }
+        next.recent = Arc::new(self.recent.and(steps));
         Ok(next)
     }
 
@@ -167,9 +179,16 @@ impl Catalogue {
     /// Whether every table `stamp` names is still at the generation it names: an answer read
     /// from those is this catalogue's answer too.
     pub fn still_current(&self, stamp: &Stamp) -> bool {
-        stamp.tables().all(|(table, generation)| match table {
+        stamp.tables().all(|(table, generation, read)| match table {
             reads::DATA_VERSION => self.manifest.data_version == generation,
-            t => self.generations.get(usize::from(t)) == Some(&generation),
+            t => match self.generations.get(usize::from(t)) {
+                Some(&now) if now == generation => true,
+                Some(&now) => match read {
+                    Read::Under(prefixes) => self.recent.untouched(t, generation, now, prefixes),
+                    Read::Whole => false,
+                },
+                None => false,
+            },
         })
     }
 
@@ -278,7 +297,10 @@ impl Catalogue {
     /// The records under `prefix`, decoded as they are read (no copy of each entry first).
     fn all_under<R: Record>(&self, prefix: &[u8]) -> Result<Vec<R>, StoreError> {
         let mut found = Vec::new();
-        self.tree(R::TREE).visit_prefix(prefix, |k, v| {
+        let table = R::TREE.index();
+        // A read of these keys only: commits that change others leave the answer current.
+        reads::note_prefix(R::TREE, self.generations[table], prefix);
+        self.trees[table].visit_prefix(prefix, |k, v| {
             found.push(R::decode(k, v).ok_or_else(|| StoreError::undecodable(R::TREE))?);
             Ok(())
         })?;

@@ -183,6 +183,9 @@ pub struct Staging<'s> {
     first_page: u64,
     /// Pages of the current tables the new generation no longer holds.
     freed: Freed,
+    /// The keys each patched table changed: what lets answers read under other keys stay
+    /// kept across the commit (`reads::Recent`).
+    changed_keys: BTreeMap<TreeName, Vec<Vec<u8>>>,
     /// The articles whose rows the patched data sets changed; `None` once a data set that
     /// feeds an index was written whole (its indexes are then built whole too).
     touched: Option<Touched>,
@@ -223,6 +226,7 @@ impl<'s> Staging<'s> {
             written: Vec::new(),
             first_page: store.space.next_page(),
             freed: Vec::new(),
+            changed_keys: BTreeMap::new(),
             touched: Some(Touched::new()),
             committed: false,
         })
@@ -673,9 +677,12 @@ impl<'s> Staging<'s> {
             {
                 let mut manifest = self.base.manifest().clone();
                 manifest.synced = mark;
-                let catalogue =
-                    self.base
-                        .succeeded(&self.store.space, manifest.clone(), BTreeMap::new())?;
+                let catalogue = self.base.succeeded(
+                    &self.store.space,
+                    manifest.clone(),
+                    BTreeMap::new(),
+                    BTreeMap::new(),
+                )?;
                 self.store.publish(&manifest, catalogue)?;
                 self.committed = true;
                 self.base
@@ -732,6 +739,7 @@ impl<'s> Staging<'s> {
                     };
                     let writer = self.new_table(index)?;
                     let patched = self.base.tree(index).patch(writer, &changes)?;
+                    self.note_changed_keys(index, &changes);
                     self.freed.push((index, patched.freed));
                     staged.insert(index, patched.table);
                 }
@@ -787,9 +795,12 @@ impl<'s> Staging<'s> {
             manifest.synced = mark;
         }
         self.note_imported_files(&mut manifest, &changed);
-        let catalogue = self
-            .base
-            .succeeded(&self.store.space, manifest.clone(), staged)?;
+        let catalogue = self.base.succeeded(
+            &self.store.space,
+            manifest.clone(),
+            staged,
+            std::mem::take(&mut self.changed_keys),
+        )?;
         self.store.publish(&manifest, catalogue)?;
         self.committed = true;
         super::crash_point("commit:switched");

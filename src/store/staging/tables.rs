@@ -11,6 +11,7 @@ use super::super::indexes::{self, DataTrees};
 use super::super::keys;
 use super::super::layout::TreeName;
 use super::super::packed::{Change, PackedTable, PackedWriter};
+use super::super::reads;
 use super::super::sorter::Sorter;
 use super::{REMOVED, Scope, Staging, UPSERT};
 
@@ -147,8 +148,17 @@ impl Staging<'_> {
         }
         let writer = self.new_table(tree)?;
         let patched = base.patch(writer, &gathered.changes)?;
+        self.note_changed_keys(tree, &gathered.changes);
         self.freed.push((tree, patched.freed));
         Ok(patched.table)
+    }
+
+    /// Notes the keys a patch of `tree` changed, up to what `reads::Recent` keeps.
+    pub(super) fn note_changed_keys(&mut self, tree: TreeName, changes: &[Change]) {
+        if changes.len() <= reads::MAX_KEPT_KEYS {
+            let keys = changes.iter().map(|c| c.key.clone()).collect();
+            self.changed_keys.insert(tree, keys);
+        }
     }
 
     /// Builds `indexes` whole from the tables as they will be (`staged` where written), two
