@@ -216,7 +216,13 @@ fn compaction_keeps_everything(path: &std::path::Path) {
         compaction.bytes_after * 2 < compaction.bytes_before,
         "{compaction:?}"
     );
-    assert_eq!(db.bytes(), compaction.bytes_after);
+    // The size it reports is the files' size when it finished; the writer's last writes and
+    // the engine's own flusher may have added a little since (never a timing to wait for).
+    let now = db.bytes();
+    assert!(
+        now >= compaction.bytes_after && now - compaction.bytes_after < 1 << 20,
+        "{now} bytes now, {compaction:?}"
+    );
     assert_eq!(keys(pages.iter()).len(), 800);
     assert_eq!(keys(db.open_tree("small").unwrap().iter()).len(), 5);
     let during = db.open_tree("during").unwrap();
