@@ -23,6 +23,10 @@ const FORMAT3_CHECKSUM: &str = "77fcc898f61f004a0c31723366ad1b38796fe6af0562a6c7
 /// The same again, with numeric ids (format 4): 0 986 494 958 was article 462.
 const FORMAT4: &str = "tests/fixtures/format4-demo-store.tar.gz";
 
+/// Today's whole demo catalogue with its blocks compressed with LZ4 (format 6).
+const FORMAT6: &str = "tests/fixtures/format6-demo-store.tar.gz";
+const FORMAT6_CHECKSUM: &str = "1fb208c468e2a8bb3deb91f548bf8f9a29c80d5fd5dce6a0cdc5692cc10767da";
+
 fn unpack(fixture: &str, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture);
@@ -44,17 +48,18 @@ fn migration_lines(o: &std::process::Output, from: u32) -> usize {
 
 #[test]
 fn a_format_1_store_is_migrated_once_with_the_same_content() {
-    migrated_once_with_the_same_content(FORMAT1, DEMO_CHECKSUM, &[1, 2]);
+    migrated_once_with_the_same_content(FORMAT1, DEMO_CHECKSUM, &[1, 2, 6]);
 }
 
 #[test]
 fn a_format_2_store_is_migrated_once_with_the_same_content() {
-    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3, 4]);
+    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3, 4, 5, 6]);
 }
 
 #[test]
 fn a_format_3_store_is_migrated_once_and_its_articles_get_numeric_ids() {
-    let (_dir, data) = migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3, 4]);
+    let (_dir, data) =
+        migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3, 4, 5, 6]);
     // The articles have ids, one each.
     let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
     let first = legacy_ids(&s, "0986494958");
@@ -66,10 +71,33 @@ fn a_format_3_store_is_migrated_once_and_its_articles_get_numeric_ids() {
 
 #[test]
 fn a_format_4_store_is_migrated_once_keeps_its_ids_and_finds_replacements() {
-    let (_dir, data) = migrated_once_with_the_same_content(FORMAT4, FORMAT3_CHECKSUM, &[4]);
+    let (_dir, data) = migrated_once_with_the_same_content(FORMAT4, FORMAT3_CHECKSUM, &[4, 5, 6]);
     let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
     assert_eq!(legacy_ids(&s, "0986494958"), [462]);
     assert_replacements_found(&s);
+}
+
+#[test]
+fn a_format_6_store_keeps_its_lz4_blocks_readable_and_writes_new_ones_with_zstandard() {
+    let (_dir, data) = migrated_once_with_the_same_content(FORMAT6, FORMAT6_CHECKSUM, &[6]);
+    // A change after the migration writes new blocks beside the old ones; both are read.
+    let files = data.parent().unwrap().join("change");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("prices.csv"),
+        "brand_id,reference,price_type,currency,amount,valid_from,valid_to,change\n\
+         1,0 986 494 958,list,EUR,99.99,2026-01-01,,upsert\n",
+    )
+    .unwrap();
+    let (ok, report) = import(&data, &[path(&files)]);
+    assert!(ok, "{report}");
+    let (sound, checksum) = check(&data);
+    assert!(sound);
+    assert_ne!(checksum, FORMAT6_CHECKSUM);
+    let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
+    let prices = s.get("/svc/getCrossRefsOrArticle/0986494958?mainref");
+    assert_eq!(prices.status, 200, "{}", prices.text());
+    assert!(prices.text().contains("99.99"), "{}", prices.text());
 }
 
 fn get_articles(s: &server::Served, fields: serde_json::Value) -> serde_json::Value {
@@ -137,14 +165,14 @@ fn migrated_once_with_the_same_content(
 
     let first = partscat(&["check", "--data", path(&data)]);
     assert!(first.status.success(), "{}", text(&first));
-    for from in [1, 2, 3, 4] {
+    for from in 1..=6 {
         let expected = usize::from(steps.contains(&from));
         assert_eq!(migration_lines(&first, from), expected, "{}", text(&first));
     }
     assert_eq!(check(&data), (true, checksum.to_owned()));
     let again = partscat(&["check", "--data", path(&data)]);
     assert_eq!(
-        (1..=4)
+        (1..=6)
             .map(|from| migration_lines(&again, from))
             .sum::<usize>(),
         0,

@@ -72,6 +72,15 @@ pub fn upgrade(
             })?;
         }
     }
+    if from < 7 {
+        // Format 7 writes blocks with Zstandard and still reads format 6's LZ4 blocks: nothing
+        // is rewritten, but a binary that knows only format 6 must refuse the store.
+        manifest = step(
+            6,
+            "blocks compressed with Zstandard as they are written",
+            || Ok((manifest.clone(), 0)),
+        )?;
+    }
     manifest.next_page = space.next_page();
     space.db().flush()?;
     let mut batch = Batch::default();

@@ -51,7 +51,7 @@ pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 use layout::Manifest;
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 /// The codec version of the manifest (4: with the next page id).
 const MANIFEST_VERSION: u8 = 4;
 /// The manifest with the sync mark, before page ids.

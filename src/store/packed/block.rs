@@ -1,15 +1,17 @@
 //! One block of a packed table: consecutive entries of the table, each key stored as the
-//! length it shares with the key before it and the rest, compressed with LZ4 as a whole.
+//! length it shares with the key before it and the rest, compressed with Zstandard as a whole.
 //!
 //! Stored form: `codec (u8) ‖ page id (varint) ‖ entry count (varint) ‖ body`, where the
-//! codec byte is the block format's version (`RAW` or `LZ4`) and, for `LZ4`, the body is the
-//! uncompressed length (varint) and the compressed bytes.
+//! codec byte is the block format's version (`RAW`, `LZ4` or `ZSTD`) and, for a compressed
+//! block, the body is the uncompressed length (varint) and the compressed bytes. Blocks are
+//! written raw or with Zstandard; LZ4 blocks (format 6) are still read.
 
 use super::search::Heads;
 use crate::store::varint;
 
 const RAW: u8 = 1;
 const LZ4: u8 = 2;
+const ZSTD: u8 = 3;
 
 /// Builds the uncompressed body of a block from entries given in key order.
 #[derive(Default)]
@@ -50,11 +52,13 @@ impl BlockBuilder {
 
     /// The stored form of the block; the builder is empty again afterwards.
     pub fn seal(&mut self, page: u64) -> Vec<u8> {
-        let compressed = lz4_flex::block::compress(&self.body);
-        let mut out = Vec::with_capacity(compressed.len().min(self.body.len()) + 24);
+        let compressed = zstd_block::compress(&self.body);
+        let mut out = Vec::with_capacity(self.body.len() + 24);
         // Compression that saves less than an eighth is not worth decompressing for.
-        if compressed.len() < self.body.len() - self.body.len() / 8 {
-            out.push(LZ4);
+        if let Some(compressed) =
+            compressed.filter(|c| c.len() < self.body.len() - self.body.len() / 8)
+        {
+            out.push(ZSTD);
             varint::put(&mut out, page);
             varint::put(&mut out, self.count);
             varint::put(&mut out, self.body.len() as u64);
@@ -79,7 +83,7 @@ pub struct Header {
 
 pub fn header(stored: &[u8]) -> Option<Header> {
     let (&codec, mut rest) = stored.split_first()?;
-    if codec != RAW && codec != LZ4 {
+    if codec != RAW && codec != LZ4 && codec != ZSTD {
         return None;
     }
     varint::take(&mut rest)?;
@@ -110,6 +114,13 @@ impl Block {
                     return None;
                 }
                 lz4_flex::block::decompress(rest, len).ok()?.into()
+            }
+            ZSTD => {
+                let len = usize::try_from(varint::take(&mut rest)?).ok()?;
+                if len > rest.len().saturating_mul(256) {
+                    return None;
+                }
+                zstd_block::decompress(rest, len)?.into()
             }
             _ => return None,
         };
@@ -186,6 +197,43 @@ impl Block {
     }
 }
 
+/// Zstandard at its fastest level, one context per thread: a block is 4 KiB, and a context
+/// made per block would cost more than the compression itself.
+mod zstd_block {
+    use std::cell::RefCell;
+    use zstd::bulk::{Compressor, Decompressor};
+
+    const LEVEL: i32 = 1;
+
+    thread_local! {
+        static COMPRESSOR: RefCell<Option<Compressor<'static>>> = const { RefCell::new(None) };
+        static DECOMPRESSOR: RefCell<Option<Decompressor<'static>>> = const { RefCell::new(None) };
+    }
+
+    /// `None` when zstd cannot make a context (out of memory): the block is then stored raw.
+    pub fn compress(body: &[u8]) -> Option<Vec<u8>> {
+        COMPRESSOR.with(|cell| {
+            let mut context = cell.borrow_mut();
+            if context.is_none() {
+                *context = Compressor::new(LEVEL).ok();
+            }
+            context.as_mut()?.compress(body).ok()
+        })
+    }
+
+    /// The body of `len` bytes, or `None` when `stored` does not decompress to exactly that.
+    pub fn decompress(stored: &[u8], len: usize) -> Option<Vec<u8>> {
+        DECOMPRESSOR.with(|cell| {
+            let mut context = cell.borrow_mut();
+            if context.is_none() {
+                *context = Decompressor::new().ok();
+            }
+            let body = context.as_mut()?.decompress(stored, len).ok()?;
+            (body.len() == len).then_some(body)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,6 +244,47 @@ mod tests {
             b.push(k, v);
         }
         b.seal(number)
+    }
+
+    #[test]
+    fn blocks_written_with_lz4_by_format_6_are_still_read_and_damage_is_refused() {
+        let body_of = |stored: &[u8]| {
+            let mut rest = &stored[1..];
+            varint::take(&mut rest).unwrap();
+            varint::take(&mut rest).unwrap();
+            let len = varint::take(&mut rest).unwrap() as usize;
+            zstd_block::decompress(rest, len).unwrap()
+        };
+        let value = [5u8; 40];
+        let keys: Vec<Vec<u8>> = (0..60u32)
+            .map(|i| format!("K{i:04}").into_bytes())
+            .collect();
+        let entries: Vec<(&[u8], &[u8])> = keys.iter().map(|k| (&k[..], &value[..])).collect();
+        let stored = built(&entries, 4);
+        assert_eq!(stored[0], ZSTD);
+        let body = body_of(&stored);
+
+        let mut lz4 = vec![LZ4];
+        varint::put(&mut lz4, 4);
+        varint::put(&mut lz4, entries.len() as u64);
+        varint::put(&mut lz4, body.len() as u64);
+        lz4.extend_from_slice(&lz4_flex::block::compress(&body));
+        let block = Block::decode(&lz4).unwrap();
+        assert_eq!(block.len(), entries.len());
+        assert_eq!(
+            (block.key(59), block.value(59)),
+            (&keys[59][..], &value[..])
+        );
+
+        // A length that does not match what the bytes hold, and cut bytes, decode to nothing.
+        let mut wrong_len = vec![ZSTD];
+        varint::put(&mut wrong_len, 4);
+        varint::put(&mut wrong_len, entries.len() as u64);
+        varint::put(&mut wrong_len, body.len() as u64 + 1);
+        let header_len = built(&entries, 4).len() - zstd_block::compress(&body).unwrap().len();
+        wrong_len.extend_from_slice(&stored[header_len..]);
+        assert!(Block::decode(&wrong_len).is_none());
+        assert!(Block::decode(&stored[..stored.len() - 3]).is_none());
     }
 
     #[test]
