@@ -30,9 +30,11 @@ pub struct Item {
 /// An item held in memory: its bytes are in the sorter's arena, key then value.
 #[derive(Clone, Copy)]
 struct Held {
-    /// The key's first eight bytes, big-endian (zeros after a shorter key): most comparisons
-    /// end here, without reading the arena.
+    /// The key's first sixteen bytes, big-endian (zeros after a shorter key): most
+    /// comparisons end here, without reading the arena (index keys often share their first
+    /// eight bytes: a Ktype and the start of a brand's references).
     head: u64,
+    head2: u64,
     start: usize,
     key_len: u32,
     value_len: u32,
@@ -76,11 +78,13 @@ impl Sorter {
     }
 
     pub fn push(&mut self, key: &[u8], value: &[u8], origin: u64) -> Result<(), StoreError> {
-        let mut head = [0u8; 8];
-        let n = key.len().min(8);
+        let mut head = [0u8; 16];
+        let n = key.len().min(16);
         head[..n].copy_from_slice(&key[..n]);
+        let (first, second) = head.split_at(8);
         let held = Held {
-            head: u64::from_be_bytes(head),
+            head: u64::from_be_bytes(first.try_into().map_err(|_| too_long())?),
+            head2: u64::from_be_bytes(second.try_into().map_err(|_| too_long())?),
             start: self.arena.len(),
             key_len: u32::try_from(key.len()).map_err(|_| too_long())?,
             value_len: u32::try_from(value.len()).map_err(|_| too_long())?,
@@ -108,13 +112,15 @@ impl Sorter {
     }
 
     fn order(&self, a: &Held, b: &Held) -> std::cmp::Ordering {
-        // Equal heads of keys of up to eight bytes differ at most in trailing zeros: the
-        // shorter key is the smaller. Longer keys are compared whole.
+        // Equal heads of keys of up to sixteen bytes differ at most in trailing zeros: the
+        // shorter key is the smaller. Longer keys are compared past their heads.
         a.head
             .cmp(&b.head)
-            .then_with(|| match a.key_len.max(b.key_len) <= 8 {
+            .then(a.head2.cmp(&b.head2))
+            .then_with(|| match a.key_len.max(b.key_len) <= 16 {
                 true => a.key_len.cmp(&b.key_len),
-                false => self.key(a).cmp(self.key(b)),
+                false => self.key(a)[16.min(a.key_len as usize)..]
+                    .cmp(&self.key(b)[16.min(b.key_len as usize)..]),
             })
             .then(a.origin.cmp(&b.origin))
             .then_with(|| self.value(a).cmp(self.value(b)))
@@ -316,6 +322,34 @@ mod tests {
         ];
         assert_eq!(got, expected);
         assert!(sorter.runs.is_empty());
+    }
+
+    #[test]
+    fn keys_that_tie_on_their_heads_sort_as_bytes() {
+        // Keys of 0 to 23 bytes from three byte values, zeros among them: many share their
+        // heads of sixteen bytes, and shorter keys are padded with zeros there.
+        let dir = tempfile::tempdir().unwrap();
+        let mut sorter = Sorter::new(dir.path());
+        let mut expected = Vec::new();
+        let mut state = 12345u64;
+        for origin in 0..5000u64 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (state >> 59) as usize % 24;
+            let key: Vec<u8> = (0..len)
+                .map(|i| [0u8, 1, b'A'][(state >> (i % 20 * 3)) as usize % 3 * (i % 5).min(1)])
+                .collect();
+            sorter.push(&key, b"", origin).unwrap();
+            expected.push(Item {
+                key,
+                origin,
+                value: Vec::new(),
+            });
+        }
+        expected.sort();
+        let got: Vec<Item> = sorter.sorted().unwrap().map(|i| i.unwrap()).collect();
+        assert_eq!(got, expected);
     }
 
     #[test]
