@@ -14,7 +14,7 @@ use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::TreeName;
 use super::packed::Change;
 use super::records::Record;
-use crate::catalogue::{Article, ArticleKey, CrossReference, normalise_reference};
+use crate::catalogue::{Article, ArticleKey, CrossReference};
 
 /// The articles (their list entries) that join a list, and those that leave it.
 type Moves = (BTreeSet<Vec<u8>>, BTreeSet<Vec<u8>>);
@@ -60,31 +60,6 @@ pub fn changes(
                 }
             }
         }
-        TreeName::RefrevReference | TreeName::CrossrevNumber => {
-            let mut numbers = BTreeSet::new();
-            for article in touched.values() {
-                numbers.extend(numbers_of(index, old, article)?);
-                numbers.extend(numbers_of(index, new, article)?);
-            }
-            // A reversed number stays while any article still has the number.
-            let forward = match index {
-                TreeName::RefrevReference => TreeName::RefnormArticle,
-                _ => TreeName::CrossnumArticle,
-            };
-            for number in numbers {
-                let key = reversed(&number);
-                let was = old.tree(index).contains_key(&key)?;
-                let is = new
-                    .tree(forward)
-                    .scan_prefix(keys::text_prefix(&number))
-                    .next()
-                    .transpose()?
-                    .is_some();
-                if was != is {
-                    out.insert(key, is.then(Vec::new));
-                }
-            }
-        }
         TreeName::KtypeArticle | TreeName::GenartKtypeArticle | TreeName::KtypeKit => {
             // Per list: the articles that join it and those that leave it.
             let mut lists: BTreeMap<Vec<u8>, Moves> = BTreeMap::new();
@@ -119,6 +94,12 @@ pub fn changes(
             }
         }
         TreeName::ArticleIds => return article_ids(old, new, touched),
+        TreeName::RefrevReference | TreeName::CrossrevNumber => {
+            return Err(StoreError::Engine(format!(
+                "{} follows its forward index's changes (reversed_changes)",
+                index.name()
+            )));
+        }
         data_tree => {
             return Err(StoreError::Engine(format!(
                 "{} is not an index",
@@ -131,6 +112,56 @@ pub fn changes(
             .map(|(key, value)| Change { key, value })
             .collect(),
     ))
+}
+
+/// The forward index a reversed index lists the numbers of.
+pub fn forward_of(index: TreeName) -> Option<TreeName> {
+    match index {
+        TreeName::RefrevReference => Some(TreeName::RefnormArticle),
+        TreeName::CrossrevNumber => Some(TreeName::CrossnumArticle),
+        _ => None,
+    }
+}
+
+/// The changes of a reversed index, from its forward index's `forward` changes: a reversed
+/// number is there while any article has the number, so only the numbers whose forward
+/// entries changed can come or go. `new` holds the forward index already patched.
+pub fn reversed_changes(
+    index: TreeName,
+    old: &dyn DataTrees,
+    new: &dyn DataTrees,
+    forward: &[Change],
+) -> Result<Vec<Change>, StoreError> {
+    let forward_index = forward_of(index)
+        .ok_or_else(|| StoreError::Engine(format!("{} is not a reversed index", index.name())))?;
+    let numbers: BTreeSet<String> = forward
+        .iter()
+        .map(|c| {
+            KeyReader::new(&c.key)
+                .text()
+                .ok_or_else(|| corrupt(forward_index))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::new();
+    for number in numbers {
+        let key = reversed(&number);
+        let was = old.tree(index).contains_key(&key)?;
+        let is = new
+            .tree(forward_index)
+            .scan_prefix(keys::text_prefix(&number))
+            .next()
+            .transpose()?
+            .is_some();
+        if was != is {
+            out.push(Change {
+                key,
+                value: is.then(Vec::new),
+            });
+        }
+    }
+    // Reversed keys do not sort as their numbers do.
+    out.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(out)
 }
 
 fn corrupt(tree: TreeName) -> StoreError {
@@ -222,23 +253,6 @@ fn keyed(
         _ => {}
     }
     Ok(out)
-}
-
-/// The numbers whose reversed form one article gives a reversed index.
-fn numbers_of(
-    index: TreeName,
-    data: &dyn DataTrees,
-    a: &ArticleKey,
-) -> Result<Vec<String>, StoreError> {
-    let article = article_record(data, a)?;
-    Ok(match index {
-        TreeName::RefrevReference => article.map(|x| x.key.reference).into_iter().collect(),
-        _ => cross_references_of(data, a)?
-            .into_iter()
-            .map(|c| normalise_reference(&c.number))
-            .chain(article.into_iter().flat_map(|x| x.eans))
-            .collect(),
-    })
 }
 
 /// The lists of a list index one article is in.

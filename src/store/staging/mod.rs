@@ -18,7 +18,7 @@ use super::Store;
 use super::catalogue_view::Catalogue;
 use super::engine;
 use super::error::StoreError;
-use super::index_changes::{self, Touched};
+use super::index_changes::Touched;
 use super::indexes::DataTrees;
 use super::keys::{self, KeyBuf};
 use super::layout::{ImportedFile, SyncMark, TreeName};
@@ -723,29 +723,10 @@ impl<'s> Staging<'s> {
         }
         let names: Vec<&str> = rebuilt.iter().map(|i| i.name()).collect();
         phase(&format!("indexing {}", names.join(", ")));
-        let mut whole = Vec::new();
-        match self.touched.take().filter(|t| t.len() <= PATCH_ARTICLES) {
-            Some(touched) => {
-                for &index in &rebuilt {
-                    let new = Effective {
-                        base: &self.base,
-                        staged: staged.clone(),
-                    };
-                    let Some(changes) =
-                        index_changes::changes(index, self.base.as_ref(), &new, &touched)?
-                    else {
-                        whole.push(index);
-                        continue;
-                    };
-                    let writer = self.new_table(index)?;
-                    let patched = self.base.tree(index).patch(writer, &changes)?;
-                    self.note_changed_keys(index, &changes);
-                    self.freed.push((index, patched.freed));
-                    staged.insert(index, patched.table);
-                }
-            }
-            None => whole.clone_from(&rebuilt),
-        }
+        let whole = match self.touched.take().filter(|t| t.len() <= PATCH_ARTICLES) {
+            Some(touched) => self.patch_indexes(&rebuilt, &mut staged, &touched)?,
+            None => rebuilt.clone(),
+        };
         if !whole.is_empty() {
             let built = self.build_whole(&whole, &staged)?;
             staged.extend(built);

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::super::catalogue_view::Catalogue;
 use super::super::engine;
 use super::super::error::StoreError;
-use super::super::index_changes;
+use super::super::index_changes::{self, Touched};
 use super::super::indexes::{self, DataTrees};
 use super::super::keys;
 use super::super::layout::TreeName;
@@ -178,33 +178,129 @@ impl Staging<'_> {
             base: &self.base,
             staged: staged.clone(),
         };
-        let queue = std::sync::Mutex::new(writers.into_iter());
-        let built = std::sync::Mutex::new(Vec::new());
         let spill = self.spill.path();
-        let build_next = || -> Result<(), StoreError> {
-            loop {
-                let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((index, mut writer)) = next else {
-                    return Ok(());
-                };
-                let started = std::time::Instant::now();
-                indexes::build(index, &effective, spill, &mut |k, v| writer.push(k, v))?;
-                let table = writer.finish()?.0;
-                tracing::debug!(index = index.name(), took = ?started.elapsed(), "index built");
-                built
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push((index, table));
-            }
-        };
-        std::thread::scope(|scope| {
-            let helper = scope.spawn(build_next);
-            let here = build_next();
-            let there = helper
-                .join()
-                .unwrap_or_else(|_| Err(StoreError::Engine("an index build failed".into())));
-            here.and(there)
-        })?;
-        Ok(built.into_inner().unwrap_or_else(|e| e.into_inner()))
+        two_at_a_time(writers, |(index, mut writer)| {
+            let started = std::time::Instant::now();
+            indexes::build(index, &effective, spill, &mut |k, v| writer.push(k, v))?;
+            let table = writer.finish()?.0;
+            tracing::debug!(index = index.name(), took = ?started.elapsed(), "index built");
+            Ok((index, table))
+        })
     }
+
+    /// Patches the `indexes` whose changes `touched` bounds, two at a time; returns those
+    /// patched and those to build whole (an index whose changes cannot be bounded). A
+    /// reversed index follows its forward one: its changes are read from the forward
+    /// index's changes and its patched table.
+    pub(super) fn patch_indexes(
+        &mut self,
+        indexes: &[TreeName],
+        staged: &mut BTreeMap<TreeName, PackedTable>,
+        touched: &Touched,
+    ) -> Result<Vec<TreeName>, StoreError> {
+        let (reversed, forward): (Vec<TreeName>, Vec<TreeName>) = indexes
+            .iter()
+            .partition(|i| index_changes::forward_of(**i).is_some());
+        let effective = Effective {
+            base: &self.base,
+            staged: staged.clone(),
+        };
+        let base = self.base.as_ref();
+        let found = two_at_a_time(forward, |index| {
+            let started = std::time::Instant::now();
+            let changes = index_changes::changes(index, base, &effective, touched)?;
+            tracing::debug!(index = index.name(), took = ?started.elapsed(), "index changes found");
+            Ok((index, changes))
+        })?;
+        let mut whole = Vec::new();
+        let mut patches = Vec::new();
+        for (index, changes) in found {
+            match changes {
+                Some(changes) => patches.push((index, changes)),
+                None => whole.push(index),
+            }
+        }
+        let patched = self.patch_all(patches)?;
+        let mut forward_changes = BTreeMap::new();
+        for (index, table, changes) in patched {
+            staged.insert(index, table);
+            forward_changes.insert(index, changes);
+        }
+
+        let effective = Effective {
+            base: &self.base,
+            staged: staged.clone(),
+        };
+        let base = self.base.as_ref();
+        let mut patches = Vec::new();
+        for index in reversed {
+            let forward = index_changes::forward_of(index).and_then(|f| forward_changes.get(&f));
+            match forward {
+                Some(forward) => {
+                    let changes =
+                        index_changes::reversed_changes(index, base, &effective, forward)?;
+                    patches.push((index, changes));
+                }
+                None => whole.push(index),
+            }
+        }
+        for (index, table, _) in self.patch_all(patches)? {
+            staged.insert(index, table);
+        }
+        Ok(whole)
+    }
+
+    /// Writes each index's next generation with its changes applied, two at a time.
+    fn patch_all(
+        &mut self,
+        changes: Vec<(TreeName, Vec<Change>)>,
+    ) -> Result<Vec<(TreeName, PackedTable, Vec<Change>)>, StoreError> {
+        let mut patches = Vec::new();
+        for (index, changes) in changes {
+            self.note_changed_keys(index, &changes);
+            patches.push((index, self.new_table(index)?, changes));
+        }
+        let base = &self.base;
+        let patched = two_at_a_time(patches, |(index, writer, changes)| {
+            let started = std::time::Instant::now();
+            let patched = base.tree(index).patch(writer, &changes)?;
+            tracing::debug!(index = index.name(), took = ?started.elapsed(), rows = changes.len(), "index patched");
+            Ok((index, patched, changes))
+        })?;
+        let mut tables = Vec::new();
+        for (index, patched, changes) in patched {
+            self.freed.push((index, patched.freed));
+            tables.push((index, patched.table, changes));
+        }
+        Ok(tables)
+    }
+}
+
+/// `work` done on every item, on this thread and one more (one per core of a small
+/// machine); the results in the order the items were finished. The first error wins.
+fn two_at_a_time<T: Send, R: Send>(
+    items: Vec<T>,
+    work: impl Fn(T) -> Result<R, StoreError> + Sync,
+) -> Result<Vec<R>, StoreError> {
+    let queue = std::sync::Mutex::new(items.into_iter());
+    let done = std::sync::Mutex::new(Vec::new());
+    let work_through = || -> Result<(), StoreError> {
+        loop {
+            let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some(item) = next else {
+                return Ok(());
+            };
+            let result = work(item)?;
+            done.lock().unwrap_or_else(|e| e.into_inner()).push(result);
+        }
+    };
+    std::thread::scope(|scope| {
+        let helper = scope.spawn(work_through);
+        let here = work_through();
+        let there = helper
+            .join()
+            .unwrap_or_else(|_| Err(StoreError::Engine("a helper thread failed".into())));
+        here.and(there)
+    })?;
+    Ok(done.into_inner().unwrap_or_else(|e| e.into_inner()))
 }
