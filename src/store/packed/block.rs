@@ -50,8 +50,31 @@ impl BlockBuilder {
         &self.last_key
     }
 
-    /// The stored form of the block; the builder is empty again afterwards.
-    pub fn seal(&mut self, page: u64) -> Vec<u8> {
+    /// The block's entries as they are, to be sealed (here or on another thread); the
+    /// builder is empty again afterwards.
+    pub fn take(&mut self) -> Unsealed {
+        self.last_key.clear();
+        let capacity = self.body.capacity();
+        Unsealed {
+            count: std::mem::take(&mut self.count),
+            body: std::mem::replace(&mut self.body, Vec::with_capacity(capacity)),
+        }
+    }
+}
+
+/// A block's entries before compression.
+pub struct Unsealed {
+    count: u64,
+    body: Vec<u8>,
+}
+
+impl Unsealed {
+    pub fn len(&self) -> usize {
+        self.body.len()
+    }
+
+    /// The stored form of the block, as page `page`.
+    pub fn seal(self, page: u64) -> Vec<u8> {
         let compressed = zstd_block::compress(&self.body);
         let mut out = Vec::with_capacity(self.body.len() + 24);
         // Compression that saves less than an eighth is not worth decompressing for.
@@ -69,9 +92,6 @@ impl BlockBuilder {
             varint::put(&mut out, self.count);
             out.extend_from_slice(&self.body);
         }
-        self.body.clear();
-        self.last_key.clear();
-        self.count = 0;
         out
     }
 }
@@ -243,7 +263,7 @@ mod tests {
         for (k, v) in entries {
             b.push(k, v);
         }
-        b.seal(number)
+        b.take().seal(number)
     }
 
     #[test]
