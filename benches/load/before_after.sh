@@ -7,6 +7,9 @@
 #   bash benches/load/before_after.sh OLD_BINARY NEW_BINARY [ARTICLES] [SECONDS] [ROUNDS]
 #                                     (defaults 100000, 5, 3)
 #
+# OWN_STORES=1: each build imports the catalogue into its own store (a change of the store's
+# format, which the old build could not open); otherwise the old serves a copy of the new's.
+#
 # Needs wrk. Prints each route's mean requests/s under both and new/old.
 set -euo pipefail
 old=$1 new=$2
@@ -20,7 +23,11 @@ bin=$new
 # shellcheck source=benches/load/served.sh
 source "$root/benches/load/served.sh"
 catalogue "$articles"
-cp -r "$work/store" "$work/store-old"
+if [ -n "${OWN_STORES:-}" ]; then
+  "$old" import --data "$work/store-old" "$work/csv" >/dev/null 2>&1
+else
+  cp -r "$work/store" "$work/store-old"
+fi
 bin=$old
 start_server "$work/store-old" 0
 old_port=$port

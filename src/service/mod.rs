@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod admin;
+pub mod article_detail;
 pub mod article_search;
 pub mod caller;
 pub mod compaction;
@@ -17,6 +18,7 @@ pub mod jobs;
 pub mod locales;
 pub mod lookups;
 pub mod media_inventory;
+pub mod names;
 pub mod prices;
 pub mod sync;
 pub mod upload;

@@ -6,7 +6,7 @@
 use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
-use super::records::{Names, Price};
+use super::records::Price;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
@@ -15,6 +15,7 @@ use crate::server::problem::Problem;
 use crate::server::streaming::stream_json_list;
 use crate::service::caller::Caller;
 use crate::service::lookups::known_vehicle;
+use crate::service::names::Names;
 use crate::service::prices::{self, Pricing};
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::store::{Catalogue, StoreError};

@@ -4,8 +4,10 @@
 use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
-use crate::catalogue::{self as model, ArticleKey};
-use crate::store::{Catalogue, StoreError};
+use crate::catalogue as model;
+use crate::service::article_detail::{ArticleDetail, Parts};
+use crate::service::names::Names;
+use crate::store::StoreError;
 
 /// An article's lifecycle status.
 #[derive(Debug, Clone, Copy, Enum, Serialize)]
@@ -237,137 +239,67 @@ impl From<&model::Vehicle> for Vehicle {
     }
 }
 
-/// Names of brands, genarts and manufacturers, from the generation's name tables. An answer
-/// copies a name into each record that carries it: the copies one request takes are counted,
-/// and past the answer bound the request stops (a store imported under looser limits may
-/// hold names of megabytes), so no answer multiplies a long name into gigabytes.
-pub struct Names<'a> {
-    catalogue: &'a Catalogue,
-    copied: std::cell::Cell<u64>,
-}
-
-impl<'a> Names<'a> {
-    pub fn new(catalogue: &'a Catalogue) -> Self {
-        Names {
-            catalogue,
-            copied: std::cell::Cell::new(0),
-        }
-    }
-
-    /// `name`, counted against the answer bound.
-    fn counted(&self, name: &'a str) -> Result<&'a str, StoreError> {
-        let copied = self.copied.get() + name.len() as u64;
-        self.copied.set(copied);
-        crate::limits::within_answer(copied).map_err(StoreError::Spent)?;
-        Ok(name)
-    }
-
-    pub fn brand(&self, id: u32) -> Result<String, StoreError> {
-        self.brand_name(id).map(str::to_owned)
-    }
-
-    /// The brand's name, borrowed (for loops that reuse their buffers); empty if unknown.
-    pub fn brand_name(&self, id: u32) -> Result<&'a str, StoreError> {
-        self.counted(
-            self.catalogue
-                .names()?
-                .brands
-                .get(&id)
-                .map_or("", String::as_str),
-        )
-    }
-
-    pub fn genart(&self, id: u32) -> Result<String, StoreError> {
-        self.genart_name(id).map(str::to_owned)
-    }
-
-    /// The genart's name, borrowed; empty if unknown.
-    pub fn genart_name(&self, id: u32) -> Result<&'a str, StoreError> {
-        self.counted(
-            self.catalogue
-                .names()?
-                .generic_articles
-                .get(&id)
-                .map_or("", String::as_str),
-        )
-    }
-
-    pub fn manufacturer(&self, id: u32) -> Result<String, StoreError> {
-        self.counted(
-            self.catalogue
-                .names()?
-                .manufacturers
-                .get(&id)
-                .map_or("", String::as_str),
-        )
-        .map(str::to_owned)
-    }
-
-    pub fn summary(&self, a: &model::Article) -> Result<ArticleSummary, StoreError> {
+impl ArticleSummary {
+    pub fn of(names: &Names<'_>, a: &model::Article) -> Result<ArticleSummary, StoreError> {
         Ok(ArticleSummary {
             brand_id: a.key.brand_id,
-            brand_name: self.brand(a.key.brand_id)?,
+            brand_name: names.brand(a.key.brand_id)?,
             reference: a.reference.clone(),
             genart: a.genart,
-            genart_name: self.genart(a.genart)?,
+            genart_name: names.genart(a.genart)?,
             description: a.description.clone(),
             status: a.status.into(),
         })
     }
+}
 
-    /// The cross numbers an article carries, with their manufacturers' names.
-    pub fn numbers(&self, key: &ArticleKey) -> Result<Vec<ArticleNumber>, StoreError> {
-        let mut numbers = Vec::new();
-        for x in self.catalogue.cross_references_of(key)? {
-            let manufacturer_name = match x.manufacturer_id {
-                Some(m) => Some(self.manufacturer(m)?),
-                None => None,
-            };
-            numbers.push(ArticleNumber {
-                kind: x.kind.into(),
-                number: x.number,
-                manufacturer_id: x.manufacturer_id,
-                manufacturer_name,
-            });
-        }
-        Ok(numbers)
-    }
+/// What an `Article` answer holds of an article.
+pub const ARTICLE_PARTS: Parts = Parts {
+    numbers: true,
+    criteria: true,
+    prices: true,
+    media: true,
+    applications: false,
+    id: false,
+    replaced: false,
+};
 
-    /// The technical criteria of an article.
-    pub fn criteria(&self, key: &ArticleKey) -> Result<Vec<Criterion>, StoreError> {
-        Ok(self
-            .catalogue
-            .criteria_of(key)?
-            .into_iter()
-            .map(|k| Criterion {
-                name: k.name,
-                value: k.value,
-                unit: k.unit,
-            })
-            .collect())
-    }
-
-    /// The article with its criteria, numbers, prices and media.
-    pub fn article(&self, a: &model::Article) -> Result<Article, StoreError> {
-        let c = self.catalogue;
-        let key = &a.key;
-        let numbers = self.numbers(key)?;
-        Ok(Article {
-            brand_id: key.brand_id,
-            brand_name: self.brand(key.brand_id)?,
-            reference: a.reference.clone(),
-            normalised_reference: key.reference.clone(),
+impl From<ArticleDetail> for Article {
+    fn from(d: ArticleDetail) -> Self {
+        let a = d.article;
+        Article {
+            brand_id: a.key.brand_id,
+            brand_name: d.brand_name,
+            reference: a.reference,
+            normalised_reference: a.key.reference,
             genart: a.genart,
-            genart_name: self.genart(a.genart)?,
-            description: a.description.clone(),
+            genart_name: d.genart_name,
+            description: a.description,
             status: a.status.into(),
-            eans: a.eans.clone(),
+            eans: a.eans,
             packaging_unit: a.packaging_unit,
-            replaced_by: a.replaced_by.clone(),
-            criteria: self.criteria(key)?,
-            numbers,
-            prices: c.prices_of(key)?.iter().map(Price::from).collect(),
-            media: c.media_of(key)?.iter().map(Media::from).collect(),
-        })
+            replaced_by: a.replaced_by,
+            criteria: d
+                .criteria
+                .into_iter()
+                .map(|k| Criterion {
+                    name: k.name,
+                    value: k.value,
+                    unit: k.unit,
+                })
+                .collect(),
+            numbers: d
+                .numbers
+                .into_iter()
+                .map(|n| ArticleNumber {
+                    kind: n.number.kind.into(),
+                    number: n.number.number,
+                    manufacturer_id: n.number.manufacturer_id,
+                    manufacturer_name: n.manufacturer_name,
+                })
+                .collect(),
+            prices: d.prices.iter().map(Price::from).collect(),
+            media: d.media.iter().map(Media::from).collect(),
+        }
     }
 }

@@ -10,8 +10,9 @@ use super::messages::*;
 use super::pegasus;
 use super::vehicles::linkage_target;
 use crate::catalogue::{self as model, ArticleKey};
-use crate::server::answers::records::Names;
+use crate::service::article_detail::{self, ArticleDetail, NamedNumber, Parts};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
+use crate::service::names::Names;
 use crate::store::{Catalogue, NumberMatch};
 
 /// `perPage` at most.
@@ -99,7 +100,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     for key in shown {
         if let Some(a) = catalogue.article(key)? {
             let matched = query_matches(&names, &a, matched_numbers.get(key))?;
-            let mut record = record(&catalogue, &names, &a, &includes, linkage_paging)?;
+            let detail = article_detail::detail(&catalogue, &names, a, includes.parts())?;
+            let mut record = record(detail, &includes, linkage_paging);
             record.search_query_matches = matched;
             articles.push(record);
         }
@@ -315,59 +317,63 @@ impl Includes {
     }
 }
 
+impl Includes {
+    /// The parts of an article these flags need read.
+    fn parts(&self) -> Parts {
+        Parts {
+            numbers: self.oem || self.comparable || self.trade,
+            criteria: self.criteria,
+            prices: self.prices,
+            media: self.pdfs || self.images,
+            applications: self.linkages,
+            id: self.generic_articles,
+            replaced: self.replaces,
+        }
+    }
+}
+
 fn record(
-    catalogue: &Catalogue,
-    names: &Names<'_>,
-    a: &model::Article,
+    d: ArticleDetail,
     inc: &Includes,
     linkage_paging: Option<(usize, usize)>,
-) -> Result<ArticleRecord, Failure> {
+) -> ArticleRecord {
+    let a = d.article;
     let key = &a.key;
-    let brand_name = names.brand(key.brand_id)?;
+    let brand_name = d.brand_name;
     let (mut oem_numbers, mut comparable_numbers, mut trade_numbers) =
         (Vec::new(), Vec::new(), Vec::new());
-    if inc.oem || inc.comparable || inc.trade {
-        for x in catalogue.cross_references_of(key)? {
-            let reference = |names: &Names<'_>| -> Result<pegasus::ArticleRef, Failure> {
-                let (mfr_id, mfr_name) = match x.manufacturer_id {
-                    Some(m) => (m, names.manufacturer(m)?),
-                    None => (0, String::new()),
-                };
-                Ok(pegasus::ArticleRef {
-                    article_number: x.number.clone(),
-                    data_supplier_id: None,
-                    mfr_id,
-                    mfr_name,
-                })
-            };
-            match x.kind {
-                model::CrossKind::Oe if inc.oem => oem_numbers.push(reference(names)?),
-                model::CrossKind::Trade if inc.trade => trade_numbers.push(x.number.clone()),
-                model::CrossKind::Competitor | model::CrossKind::Internal if inc.comparable => {
-                    comparable_numbers.push(reference(names)?)
-                }
-                _ => {}
+    for x in d.numbers {
+        let reference = |x: &NamedNumber| pegasus::ArticleRef {
+            article_number: x.number.number.clone(),
+            data_supplier_id: None,
+            mfr_id: x.number.manufacturer_id.unwrap_or(0),
+            mfr_name: x.manufacturer_name.clone().unwrap_or_default(),
+        };
+        match x.number.kind {
+            model::CrossKind::Oe if inc.oem => oem_numbers.push(reference(&x)),
+            model::CrossKind::Trade if inc.trade => trade_numbers.push(x.number.number),
+            model::CrossKind::Competitor | model::CrossKind::Internal if inc.comparable => {
+                comparable_numbers.push(reference(&x))
             }
+            _ => {}
         }
     }
     let (mut pdfs, mut images) = (Vec::new(), Vec::new());
-    if inc.pdfs || inc.images {
-        for m in catalogue.media_of(key)? {
-            match m.kind {
-                model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(&m)),
-                model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
-                    images.push(pegasus::ImageRecord::of(&m))
-                }
-                _ => {}
+    for m in &d.media {
+        match m.kind {
+            model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(m)),
+            model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
+                images.push(pegasus::ImageRecord::of(m))
             }
+            _ => {}
         }
     }
-    let genart_name = names.genart(a.genart)?;
+    let genart_name = d.genart_name;
     let (linkages, total_linkages) = if inc.linkages {
-        let all = crate::service::lookups::applications(catalogue, key)?;
-        let total = all.len() as u32;
+        let total = d.applications.len() as u32;
         let (skip, take) = linkage_paging.unwrap_or((0, usize::MAX));
-        let shown = all
+        let shown = d
+            .applications
             .into_iter()
             .skip(skip)
             .take(take)
@@ -385,16 +391,22 @@ fn record(
     } else {
         (Vec::new(), None)
     };
-    Ok(ArticleRecord {
+    let same_brand = |number: String| pegasus::ArticleRef {
+        article_number: number,
+        data_supplier_id: Some(key.brand_id),
+        mfr_id: key.brand_id,
+        mfr_name: brand_name.clone(),
+    };
+    ArticleRecord {
         data_supplier_id: key.brand_id,
         article_number: a.reference.clone(),
         mfr_id: key.brand_id,
-        misc: inc.misc.then(|| pegasus::MiscArticleData::of(a)),
+        misc: inc.misc.then(|| pegasus::MiscArticleData::of(&a)),
         generic_articles: if inc.generic_articles {
             vec![pegasus::GenericArticleRef {
                 generic_article_id: pegasus::number(a.genart),
                 generic_article_description: genart_name.clone(),
-                legacy_article_id: catalogue.article_id(key)?.map_or(0, |id| id as i32),
+                legacy_article_id: d.id as i32,
             }]
         } else {
             Vec::new()
@@ -407,44 +419,21 @@ fn record(
         },
         trade_numbers,
         oem_numbers,
-        replaces_articles: if inc.replaces {
-            let mut replaced = Vec::new();
-            for old in catalogue.replaced_articles(key)? {
-                if let Some(old) = catalogue.article(&old)? {
-                    replaced.push(pegasus::ArticleRef {
-                        article_number: old.reference,
-                        data_supplier_id: Some(key.brand_id),
-                        mfr_id: key.brand_id,
-                        mfr_name: brand_name.clone(),
-                    });
-                }
-            }
-            replaced
-        } else {
-            Vec::new()
-        },
+        replaces_articles: d
+            .replaced
+            .into_iter()
+            .map(|old| same_brand(old.reference))
+            .collect(),
         replaced_by_articles: if inc.replaced_by {
-            a.replaced_by
-                .iter()
-                .map(|number| pegasus::ArticleRef {
-                    article_number: number.clone(),
-                    data_supplier_id: Some(key.brand_id),
-                    mfr_id: key.brand_id,
-                    mfr_name: brand_name.clone(),
-                })
-                .collect()
+            a.replaced_by.iter().cloned().map(same_brand).collect()
         } else {
             Vec::new()
         },
-        article_criteria: if inc.criteria {
-            catalogue
-                .criteria_of(key)?
-                .iter()
-                .map(|c| pegasus::CriteriaRecord::new(&c.name, &c.value, &c.unit))
-                .collect()
-        } else {
-            Vec::new()
-        },
+        article_criteria: d
+            .criteria
+            .iter()
+            .map(|c| pegasus::CriteriaRecord::new(&c.name, &c.value, &c.unit))
+            .collect(),
         linkages,
         pdfs,
         images,
@@ -452,18 +441,10 @@ fn record(
         search_query_matches: Vec::new(),
         links: Vec::new(),
         total_linkages,
-        prices: if inc.prices {
-            catalogue
-                .prices_of(key)?
-                .iter()
-                .map(pegasus::PriceRecord::of)
-                .collect()
-        } else {
-            Vec::new()
-        },
+        prices: d.prices.iter().map(pegasus::PriceRecord::of).collect(),
         normalised_article_number: key.reference.clone(),
         mfr_name: brand_name,
-    })
+    }
 }
 
 /// The article's numbers that matched the query, once each, as Pegasus's

@@ -9,8 +9,8 @@ use super::messages::*;
 use super::operations::answer;
 use super::pegasus::MiscArticleData;
 use crate::catalogue::normalise_reference;
-use crate::server::answers::records::Names;
 use crate::service::article_search::{NumberKind, number_hits};
+use crate::service::names::Names;
 use crate::store::{NumberMatch, StoreError};
 
 /// Records answered at most.

@@ -13,12 +13,14 @@ use super::ApiTag;
 use super::export_rows::*;
 use crate::catalogue::{self as model, Date};
 use crate::server::AppState;
-use crate::server::answers::records::{Names, Vehicle};
+use crate::server::answers::records::{ARTICLE_PARTS, Vehicle};
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::streaming::{CsvStyle, ExportResponse, Format, RowWriter, WriteItem, stream};
+use crate::service::article_detail::detail;
 use crate::service::caller::Caller;
 use crate::service::exports::{self, Shown, Vehicles, known_brand, known_competitor};
+use crate::service::names::Names;
 use crate::store::{Catalogue, CrossHit, StoreError};
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
@@ -136,7 +138,8 @@ impl ExportApi {
                     })
                     .collect();
                 w.row(&CatalogueArticle {
-                    article: Names::new(catalogue).article(&article)?,
+                    article: detail(catalogue, &Names::new(catalogue), article, ARTICLE_PARTS)?
+                        .into(),
                     vehicles,
                 })
             },

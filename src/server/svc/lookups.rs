@@ -11,13 +11,15 @@ use super::ApiTag;
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
-use crate::server::answers::records::{Article, ArticleSummary, CrossKind, Names, Vehicle};
+use crate::server::answers::records::{ARTICLE_PARTS, Article, ArticleSummary, CrossKind, Vehicle};
 use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
+use crate::service::article_detail::detail;
 use crate::service::caller::Caller;
 use crate::service::lookups::{self, CrossLink, Direction, articles_of, known_vehicle};
+use crate::service::names::Names;
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::store::{Catalogue, StoreError};
 
@@ -252,7 +254,7 @@ impl LookupApi {
                         |catalogue, batch, list| {
                             let names = Names::new(catalogue);
                             for article in articles_of(catalogue, &batch)? {
-                                list.item(&names.summary(&article)?)?;
+                                list.item(&ArticleSummary::of(&names, &article)?)?;
                             }
                             Ok(())
                         },
@@ -262,7 +264,7 @@ impl LookupApi {
                 let names = Names::new(&catalogue);
                 let articles = articles_of(&catalogue, page)?
                     .iter()
-                    .map(|a| names.summary(a))
+                    .map(|a| ArticleSummary::of(&names, a))
                     .collect::<Result<_, _>>()?;
                 Ok(Fresh::Whole(KtypeArticles {
                     vehicle,
@@ -283,8 +285,8 @@ fn article_answer(
     let found = lookups::articles_by_reference(catalogue, caller, &reference)?;
     let names = Names::new(catalogue);
     let articles = found
-        .iter()
-        .map(|a| names.article(a))
+        .into_iter()
+        .map(|a| detail(catalogue, &names, a, ARTICLE_PARTS).map(Article::from))
         .collect::<Result<_, _>>()?;
     Ok(ArticleAnswer {
         normalised_reference: normalise_reference(&reference),
