@@ -12,6 +12,9 @@ use crate::store::varint;
 const RAW: u8 = 1;
 const LZ4: u8 = 2;
 const ZSTD: u8 = 3;
+/// How many times smaller than its body a Zstandard block can be (a 128 KiB block of one
+/// byte value takes four).
+const ZSTD_MOST_SHRUNK: usize = 1 << 15;
 
 /// Builds the uncompressed body of a block from entries given in key order.
 #[derive(Default)]
@@ -137,7 +140,9 @@ impl Block {
             }
             ZSTD => {
                 let len = usize::try_from(varint::take(&mut rest)?).ok()?;
-                if len > rest.len().saturating_mul(256) {
+                // Zstandard keeps a run of one byte in a few bytes per 128 KiB (a long name
+                // of one letter); a damaged length must still not become a huge allocation.
+                if len > rest.len().saturating_mul(ZSTD_MOST_SHRUNK) {
                     return None;
                 }
                 zstd_block::decompress(rest, len)?.into()
@@ -305,6 +310,15 @@ mod tests {
         wrong_len.extend_from_slice(&stored[header_len..]);
         assert!(Block::decode(&wrong_len).is_none());
         assert!(Block::decode(&stored[..stored.len() - 3]).is_none());
+    }
+
+    #[test]
+    fn a_long_run_of_one_byte_compresses_far_and_still_decodes() {
+        let name = vec![b'L'; 16 << 20];
+        let stored = built(&[(b"1", &name[..])], 1);
+        assert!(stored.len() * 1000 < name.len(), "{} bytes", stored.len());
+        let block = Block::decode(&stored).unwrap();
+        assert_eq!(block.value(0), &name[..]);
     }
 
     #[test]
