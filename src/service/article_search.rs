@@ -303,3 +303,13 @@ fn unsearched(
         "is required, or the articles (legacyArticleIds), a vehicle or brands whose articles to list",
     ))
 }
+
+/// The articles of these numeric ids (`legacyArticleId`); an id the catalogue does not hold
+/// names nothing.
+pub fn articles_by_id(catalogue: &Catalogue, ids: &[u32]) -> Result<Vec<ArticleKey>, StoreError> {
+    let mut named = Vec::with_capacity(ids.len());
+    for &id in ids {
+        named.extend(catalogue.article_by_id(id)?);
+    }
+    Ok(named)
+}

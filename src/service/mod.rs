@@ -7,6 +7,7 @@
 pub mod access;
 pub mod admin;
 pub mod article_detail;
+pub mod article_page;
 pub mod article_search;
 pub mod caller;
 pub mod compaction;

@@ -11,36 +11,23 @@ use super::pegasus;
 use super::vehicles::linkage_target;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::service::article_detail::{self, ArticleDetail, NamedNumber, Parts};
+use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::names::Names;
 use crate::store::{Catalogue, NumberMatch};
 
-/// `perPage` at most.
-const MAX_PER_PAGE: u32 = 1000;
 const DEFAULT_PER_PAGE: u32 = 100;
-/// `page` × `perPage` may reach this far into a result; the cursor goes further.
-const PAGE_WINDOW: u32 = 10_000;
 
 pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Failure> {
-    let per_page = r.per_page.unwrap_or(DEFAULT_PER_PAGE);
-    if per_page > MAX_PER_PAGE {
-        return Err(Failure::bad(format!(
-            "Field 'perPage' must be >= 0 and <= {MAX_PER_PAGE}"
-        )));
+    let paging = Paging {
+        per_page: r.per_page.unwrap_or(DEFAULT_PER_PAGE),
+        page: r.page.unwrap_or(1),
+        after: r.cursor.as_deref().map(decode_cursor).transpose()?,
+        order: order(&r.sort)?,
     }
-    let page = r.page.unwrap_or(1);
-    if page == 0 {
-        return Err(Failure::bad("Field 'page' must be >= 1"));
-    }
+    .checked()?;
     let kind = number_kind("searchType", r.search_type.map_or(10, i64::from), true)?;
     let linkage_paging = linkage_paging(&r)?;
-    let order = order(&r.sort)?;
-    let after = r.cursor.as_deref().map(decode_cursor).transpose()?;
-    if after.is_some() && order != Order::Score {
-        return Err(Failure::bad(
-            "Field 'cursor' pages in the default order (score); leave 'sort' out, or page with 'page'",
-        ));
-    }
     for brand in &r.data_supplier_ids {
         call.caller.require_brand(*brand)?;
     }
@@ -69,42 +56,22 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         by_genart,
     } = article_search::search(&catalogue, call.caller, &search, call.budget)?;
     let names = Names::new(&catalogue);
-    let matches = sorted(matches, order, &names)?;
-
-    let total = matches.len() as u32;
-    let max_allowed_page = if per_page == 0 {
-        0
-    } else {
-        total.div_ceil(per_page).min(PAGE_WINDOW / per_page).max(1)
-    };
-    let start = match &after {
-        Some(last) => matches.partition_point(|k| k <= last),
-        None => {
-            if per_page > 0 && page > max_allowed_page {
-                return Err(Failure::bad(format!(
-                    "Field 'page' must be <= maxAllowedPage ({max_allowed_page}); page further with 'cursor'"
-                )));
-            }
-            ((page - 1) * per_page) as usize
-        }
-    };
-    let end = (start + per_page as usize).min(matches.len());
-    let shown = matches.get(start..end).unwrap_or_default();
-    let next_cursor = match shown.last() {
-        Some(last) if end < matches.len() => Some(encode_cursor(last)),
-        _ => None,
-    };
+    let Page {
+        total,
+        max_allowed_page,
+        shown,
+        next_after,
+    } = article_page::page(&catalogue, &names, matches, &paging)?;
+    let next_cursor = next_after.as_ref().map(encode_cursor);
 
     let includes = Includes::of(&r);
     let mut articles = Vec::with_capacity(shown.len());
-    for key in shown {
-        if let Some(a) = catalogue.article(key)? {
-            let matched = query_matches(&names, &a, matched_numbers.get(key))?;
-            let detail = article_detail::detail(&catalogue, &names, a, includes.parts())?;
-            let mut record = record(detail, &includes, linkage_paging);
-            record.search_query_matches = matched;
-            articles.push(record);
-        }
+    for a in shown {
+        let matched = query_matches(&names, &a, matched_numbers.get(&a.key))?;
+        let detail = article_detail::detail(&catalogue, &names, a, includes.parts())?;
+        let mut record = record(detail, &includes, linkage_paging);
+        record.search_query_matches = matched;
+        articles.push(record);
     }
     let data_supplier_facets = if r.include_data_supplier_facets.unwrap_or(false) {
         let mut counts = Vec::with_capacity(by_brand.len());
@@ -150,19 +117,6 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     super::operations::answer(&answer)
 }
 
-/// The order `sort` asks for; its first entry decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Order {
-    /// Brand id, then normalised number: the catalogue's order, which the cursor follows.
-    Score,
-    BrandName {
-        descending: bool,
-    },
-    Number {
-        descending: bool,
-    },
-}
-
 /// A Pegasus number type (`searchType`, `numberType`): 0 article number, 1 OE, 2 trade,
 /// 3 comparable, 4 replacement, 5 replaced, 6 EAN, 10 any; 99 free text where `free_text`.
 pub fn number_kind(field: &str, code: i64, free_text: bool) -> Result<NumberKind, Failure> {
@@ -191,18 +145,20 @@ fn named_articles(catalogue: &Catalogue, ids: &[i64]) -> Result<Option<Vec<Artic
     if ids.is_empty() {
         return Ok(None);
     }
-    let mut named = Vec::with_capacity(ids.len());
-    for &id in ids {
-        let id = u32::try_from(id).ok().filter(|&id| id > 0).ok_or_else(|| {
-            Failure::bad(format!(
-                "Field 'legacyArticleIds' holds the articles' positive ids (legacyArticleId), not {id}"
-            ))
-        })?;
-        named.extend(catalogue.article_by_id(id)?);
-    }
-    Ok(Some(named))
+    let ids = ids
+        .iter()
+        .map(|&id| {
+            u32::try_from(id).ok().filter(|&id| id > 0).ok_or_else(|| {
+                Failure::bad(format!(
+                    "Field 'legacyArticleIds' holds the articles' positive ids (legacyArticleId), not {id}"
+                ))
+            })
+        })
+        .collect::<Result<Vec<u32>, Failure>>()?;
+    Ok(Some(article_search::articles_by_id(catalogue, &ids)?))
 }
 
+/// The order `sort` asks for; its first entry decides.
 fn order(sort: &[Sort]) -> Result<Order, Failure> {
     let Some(first) = sort.first() else {
         return Ok(Order::Score);
@@ -226,40 +182,6 @@ fn order(sort: &[Sort]) -> Result<Order, Failure> {
             )));
         }
     })
-}
-
-/// The matches in the asked order (they come in the catalogue's).
-fn sorted(
-    mut matches: Vec<ArticleKey>,
-    order: Order,
-    names: &Names<'_>,
-) -> Result<Vec<ArticleKey>, Failure> {
-    match order {
-        Order::Score => {}
-        Order::Number { descending } => {
-            matches.sort_by(|a, b| {
-                a.reference
-                    .cmp(&b.reference)
-                    .then(a.brand_id.cmp(&b.brand_id))
-            });
-            if descending {
-                matches.reverse();
-            }
-        }
-        Order::BrandName { descending } => {
-            let mut named = Vec::with_capacity(matches.len());
-            for key in matches {
-                named.push((names.brand_name(key.brand_id)?.to_lowercase(), key));
-            }
-            // Stable: within a brand, the catalogue's order.
-            named.sort_by(|a, b| a.0.cmp(&b.0));
-            if descending {
-                named.reverse();
-            }
-            matches = named.into_iter().map(|(_, key)| key).collect();
-        }
-    }
-    Ok(matches)
 }
 
 /// Which of an article's linkages to answer: `linkagesPerPage` from `linkagesPage`, or all.

@@ -1,0 +1,151 @@
+//! One page of an article search, as `getArticles` pages: the matches put in the asked order,
+//! then a page of them by number, up to a window into the result, or the page after a
+//! cursor's article, at any depth (the catalogue's order only).
+
+use super::error::ServiceError;
+use super::names::Names;
+use crate::catalogue::{Article, ArticleKey};
+use crate::store::Catalogue;
+
+/// Articles on one page at most.
+pub const MAX_PER_PAGE: u32 = 1000;
+/// `page` × `perPage` may reach this far into a result; the cursor goes further.
+const PAGE_WINDOW: u32 = 10_000;
+
+/// The order of a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Brand id, then normalised number: the catalogue's order, which the cursor follows.
+    Score,
+    BrandName {
+        descending: bool,
+    },
+    Number {
+        descending: bool,
+    },
+}
+
+/// Which page to answer.
+pub struct Paging {
+    pub per_page: u32,
+    /// From 1; not read after a cursor.
+    pub page: u32,
+    /// The last article of the previous page, from a cursor.
+    pub after: Option<ArticleKey>,
+    pub order: Order,
+}
+
+impl Paging {
+    /// The paging asked for, refused where it cannot be followed.
+    pub fn checked(self) -> Result<Paging, ServiceError> {
+        if self.per_page > MAX_PER_PAGE {
+            return Err(ServiceError::bad_parameter(
+                "perPage",
+                format!("must be >= 0 and <= {MAX_PER_PAGE}"),
+            ));
+        }
+        if self.page == 0 {
+            return Err(ServiceError::bad_parameter("page", "must be >= 1"));
+        }
+        if self.after.is_some() && self.order != Order::Score {
+            return Err(ServiceError::bad_parameter(
+                "cursor",
+                "pages in the default order (score); leave 'sort' out, or page with 'page'",
+            ));
+        }
+        Ok(self)
+    }
+}
+
+/// A page of a result.
+pub struct Page {
+    /// Articles in the whole result.
+    pub total: u32,
+    /// The last page `page` may name (0 when `per_page` is 0).
+    pub max_allowed_page: u32,
+    /// The page's articles.
+    pub shown: Vec<Article>,
+    /// The article a cursor to the next page names; none on the last page.
+    pub next_after: Option<ArticleKey>,
+}
+
+/// The page `paging` asks for of `matches` (in the catalogue's order).
+pub fn page(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    matches: Vec<ArticleKey>,
+    paging: &Paging,
+) -> Result<Page, ServiceError> {
+    let matches = sorted(matches, paging.order, names)?;
+    let total = matches.len() as u32;
+    let per_page = paging.per_page;
+    let max_allowed_page = if per_page == 0 {
+        0
+    } else {
+        total.div_ceil(per_page).min(PAGE_WINDOW / per_page).max(1)
+    };
+    let start = match &paging.after {
+        Some(last) => matches.partition_point(|k| k <= last),
+        None => {
+            if per_page > 0 && paging.page > max_allowed_page {
+                return Err(ServiceError::bad_parameter(
+                    "page",
+                    format!(
+                        "must be <= maxAllowedPage ({max_allowed_page}); page further with 'cursor'"
+                    ),
+                ));
+            }
+            ((paging.page - 1) * per_page) as usize
+        }
+    };
+    let end = (start + per_page as usize).min(matches.len());
+    let keys = matches.get(start..end).unwrap_or_default();
+    let next_after = match keys.last() {
+        Some(last) if end < matches.len() => Some(last.clone()),
+        _ => None,
+    };
+    let mut shown = Vec::with_capacity(keys.len());
+    for key in keys {
+        shown.extend(catalogue.article(key)?);
+    }
+    Ok(Page {
+        total,
+        max_allowed_page,
+        shown,
+        next_after,
+    })
+}
+
+/// The matches in `order` (they come in the catalogue's).
+fn sorted(
+    mut matches: Vec<ArticleKey>,
+    order: Order,
+    names: &Names<'_>,
+) -> Result<Vec<ArticleKey>, ServiceError> {
+    match order {
+        Order::Score => {}
+        Order::Number { descending } => {
+            matches.sort_by(|a, b| {
+                a.reference
+                    .cmp(&b.reference)
+                    .then(a.brand_id.cmp(&b.brand_id))
+            });
+            if descending {
+                matches.reverse();
+            }
+        }
+        Order::BrandName { descending } => {
+            let mut named = Vec::with_capacity(matches.len());
+            for key in matches {
+                named.push((names.brand_name(key.brand_id)?.to_lowercase(), key));
+            }
+            // Stable: within a brand, the catalogue's order.
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            if descending {
+                named.reverse();
+            }
+            matches = named.into_iter().map(|(_, key)| key).collect();
+        }
+    }
+    Ok(matches)
+}
