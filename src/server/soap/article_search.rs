@@ -114,7 +114,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         generic_article_facets,
         next_cursor,
     };
-    super::operations::answer(&answer)
+    super::call::answer(&answer)
 }
 
 /// A Pegasus number type (`searchType`, `numberType`): 0 article number, 1 OE, 2 trade,

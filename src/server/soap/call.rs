@@ -3,6 +3,9 @@
 
 use std::net::IpAddr;
 
+use serde::Serialize;
+use serde_json::Value;
+
 use crate::budget::Budget;
 use crate::server::AppState;
 use crate::server::problem::Problem;
@@ -72,4 +75,13 @@ impl From<ServiceError> for Failure {
             e => Problem::from(e).into(),
         }
     }
+}
+
+/// The answer as fields, refused with 413 where its text would pass the answer bound.
+pub fn answer(value: &impl Serialize) -> Result<Value, Failure> {
+    let mut size = crate::limits::AnswerSize::default();
+    if serde_json::to_writer(&mut size, value).is_err() {
+        return Err(Failure::new(413, crate::limits::answer_too_large()));
+    }
+    serde_json::to_value(value).map_err(|e| Problem::internal(e).into())
 }

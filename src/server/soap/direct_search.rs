@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use super::article_search::number_kind;
+use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
-use super::operations::answer;
 use super::pegasus::MiscArticleData;
 use crate::catalogue::normalise_reference;
 use crate::service::article_search::{NumberKind, number_hits};

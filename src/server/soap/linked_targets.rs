@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
-use super::operations::answer;
 use super::vehicles::yyyymm;
 use crate::catalogue::{ArticleKey, Link, ManufacturerKind, Vehicle};
 use crate::service::lookups;

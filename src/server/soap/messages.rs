@@ -5,7 +5,7 @@
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
-use super::pegasus;
+use super::pegasus::{self, LinkageTarget};
 
 macro_rules! request {
     ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* $field:ident : $ty:ty),* $(,)? }) => {
@@ -487,37 +487,6 @@ pub struct DynamicApiKey {
     pub validity_hours: u32,
     /// The first second it no longer works (UTC, ISO 8601).
     pub expires_at: String,
-}
-
-/// A vehicle type.
-#[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct LinkageTarget {
-    /// The Ktype.
-    pub linkage_target_id: String,
-    /// The make.
-    pub mfr_name: String,
-    /// The model (`A3 Sportback (8VA, 8VF)`).
-    pub model: String,
-    /// The type (`1.0 TSI`).
-    pub type_name: String,
-    /// Engine code.
-    pub engine: String,
-    /// Fuel.
-    pub fuel: String,
-    /// Power in kW.
-    pub kw: u32,
-    /// Power in HP.
-    pub hp: u32,
-    /// Displacement in cm³.
-    pub ccm: u32,
-    /// `YYYY` or `YYYY-MM`.
-    pub year_from: String,
-    /// `YYYY` or `YYYY-MM`; absent while the type is built.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub year_to: Option<String>,
 }
 
 /// `getLinkageTargets`.

@@ -5,11 +5,10 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use poem_openapi::registry::Registry;
 use poem_openapi::types::Type;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::call::{Call, Failure};
+use super::call::{Call, Failure, answer};
 use super::messages::*;
 use super::vehicles::{linkage_target, linkages_of};
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
@@ -96,15 +95,6 @@ where
             run(call, request)
         }),
     }
-}
-
-/// The answer as fields, refused with 413 where its text would pass the answer bound.
-pub fn answer(value: &impl Serialize) -> Result<Value, Failure> {
-    let mut size = crate::limits::AnswerSize::default();
-    if serde_json::to_writer(&mut size, value).is_err() {
-        return Err(Failure::new(413, crate::limits::answer_too_large()));
-    }
-    serde_json::to_value(value).map_err(|e| Problem::internal(e).into())
 }
 
 /// A cached `/svc` answer, as fields.

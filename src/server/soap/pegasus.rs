@@ -9,7 +9,6 @@
 use poem_openapi::Object;
 use serde::Serialize;
 
-use super::messages::LinkageTarget;
 use crate::catalogue::{self as model, ArticleStatus, MediaKind};
 
 /// Another article's number: a vehicle maker's, another parts maker's, or the maker's own.
@@ -458,4 +457,35 @@ pub struct GenericArticleFacets {
 /// An id as Pegasus's `xs:int`.
 pub fn number(id: u32) -> i32 {
     i32::try_from(id).unwrap_or(i32::MAX)
+}
+
+/// A vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkageTarget {
+    /// The Ktype.
+    pub linkage_target_id: String,
+    /// The make.
+    pub mfr_name: String,
+    /// The model (`A3 Sportback (8VA, 8VF)`).
+    pub model: String,
+    /// The type (`1.0 TSI`).
+    pub type_name: String,
+    /// Engine code.
+    pub engine: String,
+    /// Fuel.
+    pub fuel: String,
+    /// Power in kW.
+    pub kw: u32,
+    /// Power in HP.
+    pub hp: u32,
+    /// Displacement in cm³.
+    pub ccm: u32,
+    /// `YYYY` or `YYYY-MM`.
+    pub year_from: String,
+    /// `YYYY` or `YYYY-MM`; absent while the type is built.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year_to: Option<String>,
 }

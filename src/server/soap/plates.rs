@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
+use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
-use super::operations::answer;
 use crate::catalogue::normalise_reference;
 use crate::service::lookups;
 

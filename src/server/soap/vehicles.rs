@@ -3,9 +3,9 @@
 
 use super::call::Failure;
 use super::messages::{
-    ArticleLinkage, LinkageTarget, MotorCodeRecord, MotorCodeRecordSeq, VehicleByIdsRecord,
-    VehicleDetails,
+    ArticleLinkage, MotorCodeRecord, MotorCodeRecordSeq, VehicleByIdsRecord, VehicleDetails,
 };
+use super::pegasus::LinkageTarget;
 
 /// A vehicle type as a linkage target.
 pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
