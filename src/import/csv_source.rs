@@ -11,6 +11,9 @@ use std::rc::Rc;
 
 use crate::limits::{FieldLimit, Limits};
 
+/// The separator of a list column's items (`eans`, `replaced_by`).
+pub const LIST_SEPARATOR: &str = "|";
+
 /// A column of a data set's files: its header name, and whether every file must have it.
 #[derive(Debug, Clone, Copy)]
 pub struct Column {
@@ -207,10 +210,10 @@ impl<'a> Row<'a> {
         }
     }
 
-    /// A `|`-separated list; empty items are skipped.
+    /// A list column's items (`LIST_SEPARATOR`-separated); empty items are skipped.
     pub fn list(&self, column: &str) -> Vec<&'a str> {
         self.get(column)
-            .split(super::data_sets::LIST_SEPARATOR)
+            .split(LIST_SEPARATOR)
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect()

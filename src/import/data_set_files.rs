@@ -8,10 +8,8 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use super::ImportType;
-use super::csv_source::CHANGE;
-use super::data_sets::{
-    CROSS_KINDS, LIST_SEPARATOR, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, name_of,
-};
+use super::csv_source::{CHANGE, LIST_SEPARATOR};
+use super::data_sets::{CROSS_KINDS, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, name_of};
 use crate::catalogue::*;
 use crate::store::{Catalogue, Change, Record, StoreError};
 

@@ -489,9 +489,6 @@ pub(super) fn name_of<T: PartialEq>(choices: &[(&'static str, T)], value: &T) ->
         .map_or("", |(name, _)| name)
 }
 
-/// The separator of a list column's items (`eans`, `replaced_by`).
-pub const LIST_SEPARATOR: &str = "|";
-
 fn brand(row: &Row<'_>) -> Result<Brand, String> {
     Ok(Brand {
         id: row.positive("brand_id")?,
