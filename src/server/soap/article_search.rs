@@ -5,12 +5,12 @@
 use base64::Engine as _;
 use serde_json::Value;
 
+use super::article_record::{Includes, record};
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
-use super::vehicles::linkage_target;
 use crate::catalogue::{self as model, ArticleKey};
-use crate::service::article_detail::{self, ArticleDetail, NamedNumber, Parts};
+use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::names::Names;
@@ -198,174 +198,6 @@ fn linkage_paging(r: &GetArticlesRequest) -> Result<Option<(usize, usize)>, Fail
         Some(_) => Err(Failure::bad(format!(
             "Field 'linkagesPerPage' must be >= 1 and <= {MAX_PER_PAGE}"
         ))),
-    }
-}
-
-struct Includes {
-    misc: bool,
-    generic_articles: bool,
-    criteria: bool,
-    gtins: bool,
-    trade: bool,
-    oem: bool,
-    comparable: bool,
-    replaces: bool,
-    replaced_by: bool,
-    pdfs: bool,
-    images: bool,
-    prices: bool,
-    linkages: bool,
-}
-
-impl Includes {
-    fn of(r: &GetArticlesRequest) -> Includes {
-        let all = r.include_all.unwrap_or(false);
-        let flag = |f: Option<bool>| all || f.unwrap_or(false);
-        Includes {
-            misc: flag(r.include_misc),
-            generic_articles: flag(r.include_generic_articles),
-            criteria: flag(r.include_article_criteria),
-            gtins: flag(r.include_gtins),
-            trade: flag(r.include_trade_numbers),
-            oem: flag(r.include_oem_numbers),
-            comparable: flag(r.include_comparable_numbers),
-            replaces: flag(r.include_replaces_articles),
-            replaced_by: flag(r.include_replaced_by_articles),
-            pdfs: flag(r.include_pdfs),
-            images: flag(r.include_images),
-            prices: flag(r.include_prices),
-            linkages: flag(r.include_linkages),
-        }
-    }
-}
-
-impl Includes {
-    /// The parts of an article these flags need read.
-    fn parts(&self) -> Parts {
-        Parts {
-            numbers: self.oem || self.comparable || self.trade,
-            criteria: self.criteria,
-            prices: self.prices,
-            media: self.pdfs || self.images,
-            applications: self.linkages,
-            id: self.generic_articles,
-            replaced: self.replaces,
-        }
-    }
-}
-
-fn record(
-    d: ArticleDetail,
-    inc: &Includes,
-    linkage_paging: Option<(usize, usize)>,
-) -> ArticleRecord {
-    let a = d.article;
-    let key = &a.key;
-    let brand_name = d.brand_name;
-    let (mut oem_numbers, mut comparable_numbers, mut trade_numbers) =
-        (Vec::new(), Vec::new(), Vec::new());
-    for x in d.numbers {
-        let reference = |x: &NamedNumber| pegasus::ArticleRef {
-            article_number: x.number.number.clone(),
-            data_supplier_id: None,
-            mfr_id: x.number.manufacturer_id.unwrap_or(0),
-            mfr_name: x.manufacturer_name.clone().unwrap_or_default(),
-        };
-        match x.number.kind {
-            model::CrossKind::Oe if inc.oem => oem_numbers.push(reference(&x)),
-            model::CrossKind::Trade if inc.trade => trade_numbers.push(x.number.number),
-            model::CrossKind::Competitor | model::CrossKind::Internal if inc.comparable => {
-                comparable_numbers.push(reference(&x))
-            }
-            _ => {}
-        }
-    }
-    let (mut pdfs, mut images) = (Vec::new(), Vec::new());
-    for m in &d.media {
-        match m.kind {
-            model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(m)),
-            model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
-                images.push(pegasus::ImageRecord::of(m))
-            }
-            _ => {}
-        }
-    }
-    let genart_name = d.genart_name;
-    let (linkages, total_linkages) = if inc.linkages {
-        let total = d.applications.len() as u32;
-        let (skip, take) = linkage_paging.unwrap_or((0, usize::MAX));
-        let shown = d
-            .applications
-            .into_iter()
-            .skip(skip)
-            .take(take)
-            .map(|(link, v)| {
-                pegasus::ArticleLinkageRecord::new(
-                    (a.genart, &genart_name),
-                    linkage_target(&v),
-                    link.position,
-                    link.quantity,
-                    link.notes,
-                )
-            })
-            .collect();
-        (shown, Some(total))
-    } else {
-        (Vec::new(), None)
-    };
-    let same_brand = |number: String| pegasus::ArticleRef {
-        article_number: number,
-        data_supplier_id: Some(key.brand_id),
-        mfr_id: key.brand_id,
-        mfr_name: brand_name.clone(),
-    };
-    ArticleRecord {
-        data_supplier_id: key.brand_id,
-        article_number: a.reference.clone(),
-        mfr_id: key.brand_id,
-        misc: inc.misc.then(|| pegasus::MiscArticleData::of(&a)),
-        generic_articles: if inc.generic_articles {
-            vec![pegasus::GenericArticleRef {
-                generic_article_id: pegasus::number(a.genart),
-                generic_article_description: genart_name.clone(),
-                legacy_article_id: d.id as i32,
-            }]
-        } else {
-            Vec::new()
-        },
-        article_text: Vec::new(),
-        gtins: if inc.gtins {
-            a.eans.clone()
-        } else {
-            Vec::new()
-        },
-        trade_numbers,
-        oem_numbers,
-        replaces_articles: d
-            .replaced
-            .into_iter()
-            .map(|old| same_brand(old.reference))
-            .collect(),
-        replaced_by_articles: if inc.replaced_by {
-            a.replaced_by.iter().cloned().map(same_brand).collect()
-        } else {
-            Vec::new()
-        },
-        article_criteria: d
-            .criteria
-            .iter()
-            .map(|c| pegasus::CriteriaRecord::new(&c.name, &c.value, &c.unit))
-            .collect(),
-        linkages,
-        pdfs,
-        images,
-        comparable_numbers,
-        search_query_matches: Vec::new(),
-        links: Vec::new(),
-        total_linkages,
-        prices: d.prices.iter().map(pegasus::PriceRecord::of).collect(),
-        normalised_article_number: key.reference.clone(),
-        mfr_name: brand_name,
     }
 }
 

@@ -2,6 +2,7 @@
 //! (wrapped, the fields in `arg0`), one operation set on both, each as SOAP 1.1 and 1.2 and as
 //! JSON, with WSDLs and an XSD generated from the operations' types.
 
+mod article_record;
 mod article_search;
 mod call;
 mod direct_search;
