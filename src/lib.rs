@@ -10,6 +10,7 @@ pub mod import;
 pub mod limits;
 pub mod media;
 pub mod outside;
+pub mod priority;
 pub mod server;
 pub mod service;
 pub mod store;

@@ -253,7 +253,7 @@ impl FieldLimit {
         }
         let item_bytes = self.item_bytes?;
         value
-            .split(crate::import::LIST_SEPARATOR)
+            .split(crate::catalogue::LIST_SEPARATOR)
             .find(|item| item.trim().len() as u64 > item_bytes)
             .map(|item| {
                 format!(

@@ -308,8 +308,16 @@ fn what_an_answer_read_stays_current_until_a_commit_changes_one_of_its_tables() 
         store.catalogue().still_current(&of_other),
         "two commits of another article"
     );
+    // Stamped again at today's generations, it is as current and names no older one.
+    let current = store.catalogue();
+    let advanced = current
+        .advanced(&of_other)
+        .expect("the prices' generation moved");
+    assert!(current.still_current(&advanced));
+    assert_eq!(current.advanced(&advanced), None);
     commit(price_row(&other, &other_prices[0], "56.78"));
     let now = store.catalogue();
     assert!(!now.still_current(&of_other), "its own price changed");
+    assert!(!now.still_current(&advanced), "its own price changed");
     assert_ne!(now.prices_of(&other).unwrap(), other_prices);
 }

@@ -34,6 +34,24 @@ fn metrics_count_requests_by_route_and_status() {
 }
 
 #[test]
+fn metrics_count_how_lookups_met_the_answer_cache() {
+    let s = Served::demo(&[]);
+    for _ in 0..3 {
+        assert_eq!(s.get("/svc/getArticlesByKtype/10219").status, 200);
+    }
+    // An error is never kept: each is built and counted missing.
+    assert_eq!(s.get("/svc/getArticlesByKtype/999999999").status, 404);
+    let text = s.fetch(client().get(format!("{}/metrics", s.base))).text();
+    for line in [
+        r#"partscat_answer_cache_lookups_total{outcome="missing"} 2"#,
+        r#"partscat_answer_cache_lookups_total{outcome="hit"} 2"#,
+        r#"partscat_answer_cache_lookups_total{outcome="stale"} 0"#,
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} not in\n{text}");
+    }
+}
+
+#[test]
 fn metrics_can_need_an_admin_key_or_be_off() {
     let guarded = Served::demo_with_env(&[], &[("PARTSCAT_METRICS", "admin")]);
     let c = client();

@@ -66,8 +66,20 @@ EOF
 # share the cores with the server while the lookups are timed.
 mkdir -p "$work/store-inbox"
 for round in $(seq 0 $((seconds / 2 + 4))); do change "$round"; done
+# The answer cache's counters (hit, stale, missing) as "hit stale missing".
+outcomes() {
+  curl -fs "$base/metrics" | awk '/^partscat_answer_cache_lookups_total/ {
+    split($1, l, "\""); n[l[2]] = $2 } END {printf "%d %d %d\n", n["hit"], n["stale"], n["missing"]}'
+}
+# What share of a window's lookups the cache answered, between two readings of `outcomes`.
+hit_share() {
+  echo "$1 $2" | awk '{h = $4 - $1; s = $5 - $2; m = $6 - $3; t = h + s + m
+    printf "answer cache: %.1f %% hits, %d stale, %d missing\n", t ? 100 * h / t : 0, s, m}'
+}
 for p in "$route"; do PATHS="$work/$p.paths" wrk -t2 -c16 -d5s -s "$root/benches/load/pick_path.lua" "$base" >/dev/null; done
+before_idle=$(outcomes)
 idle=$(latency "idle")
+after_idle=$(outcomes)
 
 committing() {
   local round=0 job
@@ -94,6 +106,7 @@ committing_remotely &
 loop=$!
 sleep 2
 busy=$(latency "a commit every 2 s")
+after_busy=$(outcomes)
 kill "$loop" 2>/dev/null && wait "$loop" 2>/dev/null || true
 
 size_after=$(du -sb "$work/store" | awk '{print $1}')
@@ -101,7 +114,9 @@ echo "articles: $articles; $route; $seconds s each${RATE:+; at $RATE requests/s}
 printf 'store: %.1f MB before the busy run, %.1f MB after it\n' \
   "$(echo "$size_before / 1000000" | bc -l)" "$(echo "$size_after / 1000000" | bc -l)"
 echo "$idle"
+echo "  $(hit_share "$before_idle" "$after_idle")"
 echo "$busy"
+echo "  $(hit_share "$after_idle" "$after_busy")"
 p99_idle=$(to_ms "$(echo "$idle" | awk '{print $5}')")
 p99_busy=$(to_ms "$(echo "$busy" | awk '{print $(NF-2)}')")
 printf 'p99 while committing / idle: %.2f\n' "$(echo "$p99_busy / $p99_idle" | bc -l)"

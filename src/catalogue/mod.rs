@@ -6,4 +6,4 @@ pub mod values;
 
 pub use model::*;
 pub use reference::normalise_reference;
-pub use values::{Amount, Date, YearMonth, utc_timestamp};
+pub use values::{Amount, Date, LIST_SEPARATOR, YearMonth, utc_timestamp};

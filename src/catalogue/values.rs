@@ -4,6 +4,9 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+/// The separator of a list's items in its text form (`eans`, `replaced_by`: `a|b|c`).
+pub const LIST_SEPARATOR: &str = "|";
+
 /// A production year with an optional month, written `YYYY` or `YYYY-MM`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct YearMonth {

@@ -9,10 +9,8 @@ use foldhash::HashMap;
 use std::io::{BufRead, BufReader, Chain, Cursor, Read};
 use std::rc::Rc;
 
+use crate::catalogue::LIST_SEPARATOR;
 use crate::limits::{FieldLimit, Limits};
-
-/// The separator of a list column's items (`eans`, `replaced_by`).
-pub const LIST_SEPARATOR: &str = "|";
 
 /// A column of a data set's files: its header name, and whether every file must have it.
 #[derive(Debug, Clone, Copy)]

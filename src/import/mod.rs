@@ -8,7 +8,6 @@ mod report;
 
 use std::path::{Path, PathBuf};
 
-pub use csv_source::LIST_SEPARATOR;
 pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_changes, write_data_set};
 pub use data_sets::ImportType;
 pub use report::{FileReport, ImportReport, RowError, Verdict};

@@ -19,26 +19,14 @@ use std::sync::Arc;
 use poem::http::StatusCode;
 use poem::listener::UnixAcceptor;
 use poem::web::{Data, Path as PathParam, Query};
-use poem::{Body, EndpointExt, IntoResponse, Request, Response, Route, Server, get, handler};
+use poem::{Body, EndpointExt, Request, Response, Route, Server, get, handler};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::AppState;
+use super::admin_request::{AdminChannel, job_started, json_answer, operator};
 use super::problem::Problem;
-use crate::service::admin::{self, AdminError, Operator};
-use crate::service::caller::Caller;
-
-/// How a request reached the admin API, which says who acts.
-#[derive(Debug, Clone, Copy)]
-pub enum AdminChannel {
-    /// The Unix socket; the operator names themself in `X-Partscat-Operator`.
-    Socket,
-    /// `/admin` on an HTTP listener, as an authenticated provider with the `admin` scope.
-    Loopback,
-}
-
-/// The header `partscat admin` sends to name the person at the terminal, for the audit.
-pub const OPERATOR_HEADER: &str = "x-partscat-operator";
+use crate::service::admin::{self, AdminError};
 
 pub fn routes() -> Route {
     Route::new()
@@ -228,36 +216,6 @@ impl From<AdminError> for Problem {
     }
 }
 
-pub(super) fn operator(req: &Request) -> Result<Operator, Problem> {
-    match req.data::<AdminChannel>() {
-        Some(AdminChannel::Socket) => {
-            let named = req
-                .headers()
-                .get(OPERATOR_HEADER)
-                .and_then(|v| v.to_str().ok())
-                .map(|v| v.chars().filter(|c| !c.is_control()).take(100).collect())
-                .unwrap_or_else(|| "unnamed".to_owned());
-            Ok(Operator(format!("admin socket ({named})")))
-        }
-        Some(AdminChannel::Loopback) => {
-            let caller = req
-                .extensions()
-                .get::<Caller>()
-                .ok_or_else(|| Problem::internal("admin request without a caller"))?;
-            let from = req
-                .remote_addr()
-                .as_socket_addr()
-                .map(|a| a.ip().to_canonical().to_string())
-                .unwrap_or_default();
-            Ok(Operator(format!(
-                "provider {} from {from}",
-                caller.provider.id
-            )))
-        }
-        None => Err(Problem::internal("admin request without a channel")),
-    }
-}
-
 /// Runs an admin call off the async threads (it flushes the store).
 async fn blocking<T: Send + 'static>(
     call: impl FnOnce() -> Result<T, AdminError> + Send + 'static,
@@ -266,26 +224,6 @@ async fn blocking<T: Send + 'static>(
         .await
         .map_err(Problem::internal)?
         .map_err(Problem::from)
-}
-
-/// Answers carry keys once; no cache may keep them.
-/// 202 with a job just started, as it is polled (`GET /admin/jobs/:id`).
-pub(super) fn job_started(state: &AppState, job: &crate::service::jobs::Job) -> Response {
-    json_answer(
-        StatusCode::ACCEPTED,
-        &super::svc::job_status(job, &state.settings.route_prefix),
-    )
-}
-
-pub(super) fn json_answer(status: StatusCode, body: &impl serde::Serialize) -> Response {
-    match serde_json::to_vec(body) {
-        Ok(bytes) => Response::builder()
-            .status(status)
-            .content_type("application/json")
-            .header(poem::http::header::CACHE_CONTROL, "no-store")
-            .body(bytes),
-        Err(e) => Problem::internal(e).into_response(),
-    }
 }
 
 async fn read_json<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, Problem> {

@@ -9,7 +9,7 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
 use super::AppState;
-use super::admin_api::{job_started, operator};
+use super::admin_request::{job_started, operator};
 use super::problem::Problem;
 use crate::import::ImportMode;
 use crate::service::upload;

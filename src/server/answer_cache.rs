@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use prometheus_client::metrics::counter::Counter;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use serde::Serialize;
@@ -65,19 +66,31 @@ impl Weighter<AnswerKey, Arc<Kept>> for ByBytes {
     }
 }
 
+/// How lookups met the cache, counted for `/metrics`.
+#[derive(Clone, Default)]
+pub struct Outcomes {
+    /// Answered from the cache.
+    pub hit: Counter,
+    /// Built: a commit since changed what the kept answer read.
+    pub stale: Counter,
+    /// Built: nothing kept under the key (never asked, or aged out).
+    pub missing: Counter,
+}
+
 pub struct AnswerCache {
     answers: Option<Cache<AnswerKey, Arc<Kept>, ByBytes>>,
+    outcomes: Outcomes,
 }
 
 impl AnswerCache {
-    pub fn new(budget_mb: u64) -> AnswerCache {
+    pub fn new(budget_mb: u64, outcomes: Outcomes) -> AnswerCache {
         let bytes = budget_mb * 1024 * 1024;
         let answers = (bytes > 0).then(|| {
             // quick_cache sizes its tables from an estimate of the entry count.
             let estimated = (bytes / 4096).max(64) as usize;
             Cache::with_weighter(estimated, bytes, ByBytes)
         });
-        AnswerCache { answers }
+        AnswerCache { answers, outcomes }
     }
 
     /// The answer for `key` from `catalogue`: from the cache or from `build`.
@@ -131,10 +144,23 @@ impl AnswerCache {
 
     /// The kept answer of `key`, if the tables it was read from are as `catalogue` holds them.
     fn kept(&self, key: &Option<AnswerKey>, catalogue: &Catalogue) -> Option<Bytes> {
-        let kept = self.answers.as_ref()?.get(key.as_ref()?)?;
-        catalogue
-            .still_current(&kept.stamp)
-            .then(|| kept.bytes.clone())
+        let (answers, key) = (self.answers.as_ref()?, key.as_ref()?);
+        let Some(kept) = answers.get(key) else {
+            self.outcomes.missing.inc();
+            return None;
+        };
+        if !catalogue.still_current(&kept.stamp) {
+            self.outcomes.stale.inc();
+            return None;
+        }
+        // Kept across commits of other keys: stamped again at today's generations, so that
+        // the next lookup of it does not walk those commits' changed keys again.
+        if let Some(stamp) = catalogue.advanced(&kept.stamp) {
+            let bytes = kept.bytes.clone();
+            answers.insert(key.clone(), Arc::new(Kept { stamp, bytes }));
+        }
+        self.outcomes.hit.inc();
+        Some(kept.bytes.clone())
     }
 
     /// Serialises an answer, keeping its bytes under `key` with what it was read from (not

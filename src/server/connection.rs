@@ -16,7 +16,7 @@ use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
-use super::connection_cap::ConnectionGauge;
+use super::connection_gauge::ConnectionGauge;
 use super::problem::Problem;
 
 /// From a request's first byte (or the connection's accept) to the end of its headers.

@@ -6,12 +6,10 @@
 //! newcomers get a short `503` to their request and are closed, and a full file table never
 //! makes the accept loop spin.
 
-use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::net::SocketAddr;
-use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
@@ -22,12 +20,10 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
 use super::connection::GuardedConnection;
+use super::connection_gauge::ConnectionGauge;
 use super::tls_acceptor::{TlsConnection, TlsLayer};
 use tokio_util::either::Either;
 
-/// Idle and header time-outs near the cap, and at it.
-const PRESSED_IDLE_LIMIT: Duration = Duration::from_secs(2);
-const AT_CAP_IDLE_LIMIT: Duration = Duration::from_millis(250);
 /// File descriptors kept for the store, the admin socket, logs and imports.
 const RESERVED_FILES: u64 = 256;
 /// The default cap never exceeds this, however high the open-file limit.
@@ -65,123 +61,6 @@ pub fn raise_open_file_limit() -> io::Result<u64> {
 pub fn default_cap(open_files: u64) -> usize {
     let usable = open_files.saturating_sub(RESERVED_FILES).max(64);
     (usable * 3 / 4).min(DEFAULT_CAP_CEILING) as usize
-}
-
-/// Open client connections against the cap, and each one's socket by its peer address, so
-/// a handler can tell whether its client is still there.
-#[derive(Debug)]
-pub struct ConnectionGauge {
-    open: AtomicUsize,
-    cap: AtomicUsize,
-    refused: AtomicU64,
-    /// Refused connections waiting for their request (see `CappedAcceptor::refuse`).
-    refusals: Mutex<WaitingRefusals>,
-    sockets: Mutex<HashMap<SocketAddr, RawFd>>,
-}
-
-impl ConnectionGauge {
-    pub fn new(cap: usize) -> Arc<ConnectionGauge> {
-        Arc::new(ConnectionGauge {
-            open: AtomicUsize::new(0),
-            cap: AtomicUsize::new(cap.max(1)),
-            refused: AtomicU64::new(0),
-            refusals: Mutex::new(WaitingRefusals::default()),
-            sockets: Mutex::new(HashMap::new()),
-        })
-    }
-
-    /// The cap, once the open-file limit is known.
-    pub fn set_cap(&self, cap: usize) {
-        self.cap.store(cap.max(1), Ordering::Relaxed);
-    }
-
-    fn cap(&self) -> usize {
-        self.cap.load(Ordering::Relaxed)
-    }
-
-    /// Whether the client at `peer` has closed its connection (or reset it). Hyper reads
-    /// nothing while a handler runs, so the socket is asked directly, without taking data.
-    pub fn client_gone(&self, peer: SocketAddr) -> bool {
-        let fd = match self.sockets.lock() {
-            Ok(sockets) => sockets.get(&peer).copied(),
-            Err(_) => None,
-        };
-        let Some(fd) = fd else {
-            return false;
-        };
-        let mut byte = 0u8;
-        // SAFETY: the descriptor stays open while its connection's handler runs (the
-        // connection owns it and outlives the handler); recv writes at most one byte.
-        let n = unsafe {
-            libc::recv(
-                fd,
-                (&raw mut byte).cast(),
-                1,
-                libc::MSG_PEEK | libc::MSG_DONTWAIT,
-            )
-        };
-        match n {
-            0 => true,
-            n if n > 0 => false,
-            _ => !matches!(
-                io::Error::last_os_error().raw_os_error(),
-                Some(libc::EAGAIN | libc::EINTR)
-            ),
-        }
-    }
-
-    /// How long a connection may wait in an idle phase whose normal limit is `normal`:
-    /// shorter from three quarters of the cap on, a moment at the cap for one that has not
-    /// yet been answered (a connection that has had answers is a client that talks).
-    pub fn idle_limit(&self, normal: Duration, answered: bool) -> Duration {
-        let open = self.open.load(Ordering::Relaxed);
-        let cap = self.cap();
-        if open >= cap && !answered {
-            AT_CAP_IDLE_LIMIT
-        } else if open * 4 >= cap * 3 {
-            PRESSED_IDLE_LIMIT.min(normal)
-        } else {
-            normal
-        }
-    }
-
-    /// How often a waiting connection looks again at the limits.
-    pub fn recheck(&self) -> Duration {
-        if self.open.load(Ordering::Relaxed) * 4 >= self.cap() * 3 {
-            AT_CAP_IDLE_LIMIT
-        } else {
-            Duration::from_secs(1)
-        }
-    }
-
-    /// Connections accepted at most: the cap and a margin, so a newcomer gets in while idle
-    /// ones make room.
-    fn ceiling(&self) -> usize {
-        self.cap() + self.margin()
-    }
-
-    /// Connections over the cap: accepted while idle ones make room, or being refused.
-    fn margin(&self) -> usize {
-        (self.cap() / 8).max(16)
-    }
-
-    pub fn open(&self) -> usize {
-        self.open.load(Ordering::Relaxed)
-    }
-
-    /// A refused connection has sent its request (or is gone): it no longer waits.
-    fn heard_refused(&self, id: u64) {
-        if let Ok(mut refusals) = self.refusals.lock() {
-            refusals.waiting.remove(&id);
-        }
-    }
-
-    pub(super) fn closed(&self, peer: SocketAddr) {
-        self.open.fetch_sub(1, Ordering::Relaxed);
-        if let Ok(mut sockets) = self.sockets.lock() {
-            sockets.remove(&peer);
-        }
-    }
 }
 
 /// Accepts on every listening address within the cap, wrapping each connection in its
@@ -232,7 +111,8 @@ impl CappedAcceptor {
     /// Answers 503 and closes, off the accept loop and within a second whatever the peer
     /// does; the first refusal and every thousandth after it are logged.
     fn refuse(&self, stream: TcpStream) {
-        let refused = self.gauge.refused.fetch_add(1, Ordering::Relaxed);
+        let (evict, evicted) = oneshot::channel();
+        let (id, refused) = self.gauge.refusing(evict);
         if refused.is_multiple_of(1000) {
             tracing::warn!(
                 cap = self.gauge.cap(),
@@ -240,12 +120,6 @@ impl CappedAcceptor {
                 "at the connection limit: new connections are answered 503 and closed (max_connections)"
             );
         }
-        let (evict, evicted) = oneshot::channel();
-        let Ok(mut refusals) = self.gauge.refusals.lock() else {
-            return;
-        };
-        let id = refusals.wait(evict, self.gauge.margin());
-        drop(refusals);
         let gauge = self.gauge.clone();
         tokio::spawn(async move {
             let heard = || gauge.heard_refused(id);
@@ -253,30 +127,6 @@ impl CappedAcceptor {
                 .await;
             gauge.heard_refused(id);
         });
-    }
-}
-
-/// Refused connections that have not sent their request yet, oldest first. They hold
-/// descriptors, so past a bound the oldest silent one is closed to make room: a flood of
-/// silent connections cannot keep a talking client from its 503.
-#[derive(Debug, Default)]
-struct WaitingRefusals {
-    next: u64,
-    waiting: BTreeMap<u64, oneshot::Sender<()>>,
-}
-
-impl WaitingRefusals {
-    /// Takes a newcomer in, evicting the oldest when `bound` are waiting; its number.
-    fn wait(&mut self, evict: oneshot::Sender<()>, bound: usize) -> u64 {
-        if self.waiting.len() >= bound
-            && let Some((_, oldest)) = self.waiting.pop_first()
-        {
-            let _ = oldest.send(());
-        }
-        let id = self.next;
-        self.next += 1;
-        self.waiting.insert(id, evict);
-        id
     }
 }
 
@@ -347,15 +197,11 @@ impl Acceptor for CappedAcceptor {
                 // A connection reset before it was accepted, and the like: the next one.
                 (Err(_), _) => continue,
             };
-            if self.gauge.open.fetch_add(1, Ordering::Relaxed) >= self.gauge.ceiling() {
-                self.gauge.open.fetch_sub(1, Ordering::Relaxed);
+            if !self.gauge.opened(peer, stream.as_raw_fd()) {
                 self.refuse(stream);
                 continue;
             }
             let _ = stream.set_nodelay(true);
-            if let Ok(mut sockets) = self.gauge.sockets.lock() {
-                sockets.insert(peer, stream.as_raw_fd());
-            }
             let (transport, scheme) = match (&self.tls, local.as_socket_addr()) {
                 (Some(tls), Some(at)) => (
                     Either::Right(tls.wrap(stream, *at, peer)),
@@ -384,22 +230,6 @@ mod tests {
         assert!(default_cap(100) >= 48);
     }
 
-    #[test]
-    fn idle_limits_shrink_towards_the_cap() {
-        let gauge = ConnectionGauge::new(100);
-        let normal = Duration::from_secs(60);
-        assert_eq!(gauge.idle_limit(normal, false), normal);
-        gauge.open.store(75, Ordering::Relaxed);
-        assert_eq!(gauge.idle_limit(normal, false), PRESSED_IDLE_LIMIT);
-        gauge.open.store(100, Ordering::Relaxed);
-        assert_eq!(gauge.idle_limit(normal, false), AT_CAP_IDLE_LIMIT);
-        assert_eq!(gauge.idle_limit(normal, true), PRESSED_IDLE_LIMIT);
-        gauge.set_cap(200);
-        assert_eq!(gauge.idle_limit(normal, false), normal);
-        gauge.set_cap(100);
-        assert_eq!(gauge.ceiling(), 116);
-    }
-
     #[tokio::test]
     async fn a_refused_client_gets_its_503_after_its_request() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -423,19 +253,5 @@ mod tests {
         assert_eq!(answer, AT_CAPACITY);
         drop(client);
         server.await.unwrap().unwrap();
-    }
-
-    #[test]
-    fn the_oldest_silent_refusal_makes_room() {
-        let mut refusals = WaitingRefusals::default();
-        let (first, mut first_evicted) = oneshot::channel();
-        let (second, mut second_evicted) = oneshot::channel();
-        let (third, _third_evicted) = oneshot::channel();
-        assert_eq!(refusals.wait(first, 2), 0);
-        assert_eq!(refusals.wait(second, 2), 1);
-        assert_eq!(refusals.wait(third, 2), 2);
-        assert_eq!(first_evicted.try_recv(), Ok(()));
-        assert!(second_evicted.try_recv().is_err());
-        assert_eq!(refusals.waiting.len(), 2);
     }
 }

@@ -34,6 +34,11 @@ struct RouteLabels {
     route: &'static str,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OutcomeLabels {
+    outcome: &'static str,
+}
+
 type Durations = Family<RouteLabels, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
@@ -43,6 +48,7 @@ pub struct Metrics {
     ready: Gauge,
     data_version: Gauge,
     providers: Gauge,
+    answer_lookups: Family<OutcomeLabels, Counter>,
 }
 
 fn duration_buckets() -> Histogram {
@@ -74,6 +80,13 @@ impl Default for Metrics {
             data_version.clone(),
         );
         registry.register("providers", "Providers in the store", providers.clone());
+        let answer_lookups = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "answer_cache_lookups",
+            "Lookups asked of the answer cache, by outcome: hit, stale (a commit changed what \
+             the kept answer read) or missing",
+            answer_lookups.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -81,6 +94,23 @@ impl Default for Metrics {
             ready,
             data_version,
             providers,
+            answer_lookups,
+        }
+    }
+}
+
+impl Metrics {
+    /// The answer cache's counters, registered here.
+    pub fn answer_outcomes(&self) -> super::answer_cache::Outcomes {
+        let counter = |outcome| {
+            self.answer_lookups
+                .get_or_create(&OutcomeLabels { outcome })
+                .clone()
+        };
+        super::answer_cache::Outcomes {
+            hit: counter("hit"),
+            stale: counter("stale"),
+            missing: counter("missing"),
         }
     }
 }

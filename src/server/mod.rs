@@ -5,6 +5,7 @@ mod access_log;
 pub mod addresses;
 mod admin_api;
 mod admin_import;
+mod admin_request;
 mod answer_cache;
 mod answers;
 mod auth;
@@ -12,6 +13,7 @@ mod client_address;
 mod compression;
 pub(crate) mod connection;
 pub(crate) mod connection_cap;
+pub(crate) mod connection_gauge;
 mod document;
 mod health;
 mod json_body;
@@ -49,7 +51,7 @@ pub struct AppState {
     rate_limits: rate_limit::RateLimits,
     metrics: metrics::Metrics,
     /// Client connections against their cap.
-    connections: Arc<connection_cap::ConnectionGauge>,
+    connections: Arc<connection_gauge::ConnectionGauge>,
     /// The clock grants expire by.
     pub clock: Arc<dyn crate::clock::Clock>,
     /// The HTTPS connections that presented a certificate the `client_ca` signed.
@@ -58,12 +60,16 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(store: Arc<Store>, settings: Settings) -> Arc<AppState> {
+        let metrics = metrics::Metrics::default();
         Arc::new(AppState {
             store,
-            answers: answer_cache::AnswerCache::new(settings.answer_cache_mb),
+            answers: answer_cache::AnswerCache::new(
+                settings.answer_cache_mb,
+                metrics.answer_outcomes(),
+            ),
             rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
-            metrics: metrics::Metrics::default(),
-            connections: connection_cap::ConnectionGauge::new(connection_cap::default_cap(
+            metrics,
+            connections: connection_gauge::ConnectionGauge::new(connection_cap::default_cap(
                 u64::MAX,
             )),
             clock: Arc::new(crate::clock::SystemClock),
@@ -122,7 +128,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .at("/docs/", get(document.ui()))
         .nest(
             "/admin",
-            admin_api::routes().data(admin_api::AdminChannel::Loopback),
+            admin_api::routes().data(admin_request::AdminChannel::Loopback),
         )
         .nest(soap_prefix, soap::routes(&state.settings.brand_name))
         .nest("/", api)

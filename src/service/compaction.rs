@@ -62,7 +62,7 @@ pub async fn compact(store: &Arc<Store>) -> Result<Compaction, ServiceError> {
     std::thread::Builder::new()
         .name("compaction".into())
         .spawn(move || {
-            super::jobs::yield_to_answers();
+            crate::priority::yield_to_answers();
             let _ = done.send(store.compact());
         })
         .map_err(|e| StoreError::Engine(format!("no thread for a compaction: {e}")))?;

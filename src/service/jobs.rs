@@ -378,7 +378,7 @@ impl Jobs {
             // the answers leave (the pool's threads keep theirs).
             std::thread::scope(|scope| {
                 scope.spawn(|| {
-                    yield_to_answers();
+                    crate::priority::yield_to_answers();
                     work(&store, &runner);
                 });
             });
@@ -388,24 +388,6 @@ impl Jobs {
             });
         });
         Ok((job, task))
-    }
-}
-
-/// The nice value of a job's threads: the lowest. A lookup that wakes finds its core at once;
-/// a job still gets a share of a busy machine (1.5 % of a core against one busy thread), so
-/// it finishes under any load, and all the cores the answers leave idle.
-const JOB_NICE: libc::c_int = 19;
-
-/// Lowers the calling thread's scheduling priority (`JOB_NICE`), and that of the threads it
-/// starts: a job's work runs when the answers leave a core idle.
-pub(crate) fn yield_to_answers() {
-    // SAFETY: PRIO_PROCESS with id 0 names the calling thread on Linux; no memory is passed.
-    let lowered = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, JOB_NICE) };
-    if lowered != 0 {
-        tracing::debug!(
-            "a job's thread keeps its priority: {}",
-            std::io::Error::last_os_error()
-        );
     }
 }
 
@@ -504,23 +486,5 @@ fn inbox_file(inbox: &Path, file_id: &str) -> Result<std::fs::File, ServiceError
             "fileId",
             format!("'{file_id}' in the import inbox cannot be opened"),
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_job_thread_and_the_threads_it_starts_run_at_the_lowest_priority() {
-        let (own, started) = std::thread::spawn(|| {
-            yield_to_answers();
-            // SAFETY: as in `yield_to_answers`; no memory is passed.
-            let nice = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
-            (nice(), std::thread::spawn(nice).join().unwrap())
-        })
-        .join()
-        .unwrap();
-        assert_eq!((own, started), (JOB_NICE, JOB_NICE));
     }
 }

@@ -26,7 +26,8 @@ pub struct Catalogue {
     /// Each kept data version's changes (see `ChangeLog`), oldest first.
     changes: Vec<(u64, engine::Tree)>,
     retirement: Arc<Retirement>,
-    names: OnceLock<Names>,
+    /// Shared with the next generation while its name tables stay the same.
+    names: OnceLock<Arc<Names>>,
     /// The keys the last commits changed (`Stamp`s read under prefixes are checked with it).
     recent: Arc<Recent>,
 }
@@ -51,6 +52,13 @@ pub struct Names {
     pub generic_articles: HashMap<u32, String>,
     pub manufacturers: HashMap<u32, String>,
 }
+
+/// The tables `Names` is read from.
+const NAME_TABLES: [TreeName; 3] = [
+    TreeName::Brands,
+    TreeName::GenericArticles,
+    TreeName::Manufacturers,
+];
 
 /// How a searched number must match a stored one; both are normalised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,6 +163,12 @@ impl Catalogue {
             }
         }
         next.recent = Arc::new(self.recent.and(steps));
+        let same_names = NAME_TABLES
+            .iter()
+            .all(|t| self.generations[t.index()] == next.generations[t.index()]);
+        if let (true, Some(names)) = (same_names, self.names.get()) {
+            let _ = next.names.set(names.clone());
+        }
         Ok(next)
     }
 
@@ -189,6 +203,15 @@ impl Catalogue {
                 },
                 None => false,
             },
+        })
+    }
+
+    /// `stamp` at this catalogue's generations, where a commit moved a table it names; only
+    /// for a stamp `still_current` accepted.
+    pub fn advanced(&self, stamp: &Stamp) -> Option<Stamp> {
+        stamp.advanced(|table| match table {
+            reads::DATA_VERSION => Some(self.manifest.data_version),
+            t => self.generations.get(usize::from(t)).copied(),
         })
     }
 
@@ -318,11 +341,7 @@ impl Catalogue {
     /// The names of every brand, genart and manufacturer of this generation.
     pub fn names(&self) -> Result<&Names, StoreError> {
         if let Some(names) = self.names.get() {
-            for t in [
-                TreeName::Brands,
-                TreeName::GenericArticles,
-                TreeName::Manufacturers,
-            ] {
+            for t in NAME_TABLES {
                 reads::note_table(t, self.generations[t.index()]);
             }
             return Ok(names);
@@ -340,7 +359,7 @@ impl Catalogue {
             let m = m?;
             names.manufacturers.insert(m.id, m.name);
         }
-        Ok(self.names.get_or_init(|| names))
+        Ok(self.names.get_or_init(|| Arc::new(names)))
     }
 
     pub fn manufacturer(&self, id: u32) -> Result<Option<Manufacturer>, StoreError> {

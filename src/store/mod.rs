@@ -6,6 +6,7 @@
 //! `docs/store-layout.md`.
 
 mod audit;
+mod background;
 mod backup;
 mod catalogue_view;
 pub mod check;
@@ -90,6 +91,13 @@ pub struct Store {
     change_retention: RwLock<ChangeRetention>,
     limits: RwLock<crate::limits::Limits>,
     id: String,
+}
+
+impl Drop for Store {
+    /// Gives back the space queued for reclaiming before the engine closes.
+    fn drop(&mut self) {
+        self.space.stop_reclaiming();
+    }
 }
 
 /// How long the change feed keeps each data version's changes: the newest `versions` of
@@ -307,6 +315,7 @@ impl Store {
 
     /// The names of every tree on disk: a diagnostic that shows nothing is left of an attempt.
     pub fn trees_on_disk(&self) -> Vec<String> {
+        self.space.settle();
         let mut names = self.db.tree_names();
         names.sort();
         names
@@ -316,7 +325,12 @@ impl Store {
         self.meta.insert(KEY_MANIFEST, encode_manifest(manifest))?;
         self.db.flush()?;
         marker::write(&self.path, manifest.data_version)?;
-        *self.current.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(catalogue);
+        let replaced = std::mem::replace(
+            &mut *self.current.write().unwrap_or_else(|e| e.into_inner()),
+            Arc::new(catalogue),
+        );
+        // Let go of the old view with the lock released: no reader waits while it goes.
+        drop(replaced);
         self.committed.send_replace(manifest.data_version);
         Ok(())
     }

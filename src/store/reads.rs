@@ -115,6 +115,23 @@ impl Stamp {
         self.0.iter().map(|(t, g, r)| (*t, *g, r))
     }
 
+    /// This stamp with each table at its generation `now` (where `now` knows the table), or
+    /// `None` where no table moved. Only for a stamp a catalogue found still current: then
+    /// what it stamps reads the same at the tables' new generations, and the next check of
+    /// it need not walk the commits between them again.
+    pub(super) fn advanced(&self, now: impl Fn(u8) -> Option<u64>) -> Option<Stamp> {
+        let moved = self
+            .0
+            .iter()
+            .any(|(table, generation, _)| now(*table).is_some_and(|n| n != *generation));
+        moved.then(|| {
+            let at_now = self.0.iter().map(|(table, generation, read)| {
+                (*table, now(*table).unwrap_or(*generation), read.clone())
+            });
+            Stamp(at_now.collect())
+        })
+    }
+
     /// Bytes it holds, for a cache's weight.
     pub fn weight(&self) -> usize {
         self.0

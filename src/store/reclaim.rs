@@ -7,13 +7,10 @@
 //! generation the manifest reached and forgets the lists of one it did not (a commit that
 //! never switched freed nothing).
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::catalogue_view::Catalogue;
 use super::engine::{self, Batch};
 use super::error::StoreError;
-use super::indexes::DataTrees;
 use super::layout::TreeName;
 use super::packed::Space;
 
@@ -93,41 +90,6 @@ pub fn at_open(space: &Space, generation: u64, next_page: u64) -> Result<(), Sto
     Ok(())
 }
 
-/// Pages no generation holds and no list frees: space lost to the store until it is rebuilt
-/// (a failed delete's pages, which the next open would not find either).
-pub fn unreclaimed(space: &Space, catalogue: &Catalogue) -> Result<u64, StoreError> {
-    let mut listed = HashSet::new();
-    for entry in space.db().open_tree(FREED_PAGES)?.iter() {
-        let (_, ids) = entry?;
-        listed.extend(
-            ids.chunks_exact(8)
-                .filter_map(|id| id.try_into().ok().map(u64::from_be_bytes)),
-        );
-    }
-    // Pages from here on belong to a change being written.
-    let next = catalogue.manifest().next_page;
-    let mut count = 0;
-    for table in TreeName::ALL {
-        // A damaged table is named by the check; which of its pages it holds is unknown.
-        let Ok(held) = catalogue.tree(table).page_ids() else {
-            continue;
-        };
-        let held: HashSet<u64> = held.into_iter().collect();
-        let pages = space.pages(table.name())?;
-        for key in pages.tree.keys() {
-            let id = key?
-                .as_ref()
-                .try_into()
-                .map(u64::from_be_bytes)
-                .unwrap_or(u64::MAX);
-            if id < next && !held.contains(&id) && !listed.contains(&id) {
-                count += 1;
-            }
-        }
-    }
-    Ok(count)
-}
-
 /// What goes once a generation is no longer read: the trees only it named, and the pages
 /// the next commit freed of it. A generation's retirement waits for every older one (each
 /// holds the next), since an older generation may hold the same pages.
@@ -159,20 +121,29 @@ impl Retirement {
         *lock(&self.newer) = Some(next.clone());
     }
 
-    fn release(&mut self) {
+    /// What this generation leaves to give back: its trees, and the commit whose freed
+    /// pages to delete.
+    fn leftovers(&mut self) -> (Vec<String>, Option<u64>) {
         let trees = std::mem::take(self.trees.get_mut().unwrap_or_else(|e| e.into_inner()));
-        for name in &trees {
-            if let Err(e) = self.space.db().drop_tree(name) {
-                tracing::warn!(tree = %name, error = %e, "could not drop a replaced tree; it is dropped at the next start");
-            }
-        }
         let freed_by = self
             .freed_by
             .get_mut()
             .unwrap_or_else(|e| e.into_inner())
             .take();
+        (trees, freed_by)
+    }
+}
+
+/// Drops the trees and deletes the freed pages generations left, oldest first.
+fn give_back(space: &Space, leftovers: Vec<(Vec<String>, Option<u64>)>) {
+    for (trees, freed_by) in leftovers {
+        for name in &trees {
+            if let Err(e) = space.db().drop_tree(name) {
+                tracing::warn!(tree = %name, error = %e, "could not drop a replaced tree; it is dropped at the next start");
+            }
+        }
         if let Some(generation) = freed_by
-            && let Err(e) = release(&self.space, generation)
+            && let Err(e) = release(space, generation)
         {
             tracing::warn!(generation, error = %e, "could not delete the pages a commit freed; they are deleted at the next start");
         }
@@ -184,8 +155,11 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Drop for Retirement {
+    /// Queues what this generation, and every newer one no reader holds either, leaves to
+    /// give back (`Space::reclaim`): the reader that lets go last, often a lookup, does not
+    /// do it itself.
     fn drop(&mut self) {
-        self.release();
+        let mut leftovers = vec![self.leftovers()];
         // Each retirement holds the next: let go of the chain in a loop, not by recursion.
         let mut next = self
             .newer
@@ -195,7 +169,7 @@ impl Drop for Retirement {
         while let Some(retirement) = next {
             match Arc::try_unwrap(retirement) {
                 Ok(mut last_holder) => {
-                    last_holder.release();
+                    leftovers.push(last_holder.leftovers());
                     next = last_holder
                         .newer
                         .get_mut()
@@ -204,6 +178,11 @@ impl Drop for Retirement {
                 }
                 Err(_) => break,
             }
+        }
+        leftovers.retain(|(trees, freed_by)| !trees.is_empty() || freed_by.is_some());
+        if !leftovers.is_empty() {
+            let space = self.space.clone();
+            self.space.reclaim(move || give_back(&space, leftovers));
         }
     }
 }

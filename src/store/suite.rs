@@ -384,6 +384,7 @@ fn small_mixed_changes_patch_their_tables_and_check_sound_after_each() {
             );
         }
         // Nothing reads an older generation now: what the commits freed is gone.
+        store.space.settle();
         let freed = store.db.open_tree(super::reclaim::FREED_PAGES).unwrap();
         assert!(freed.is_empty(), "{engine}: freed pages still listed");
     }

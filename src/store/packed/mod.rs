@@ -23,6 +23,7 @@ pub use pages::{PageIds, Pages, pages_tree_name};
 pub use patch::Change;
 pub use writer::PackedWriter;
 
+use super::background::Background;
 use super::engine;
 use super::error::StoreError;
 
@@ -59,6 +60,8 @@ pub struct Space {
     db: engine::Db,
     ids: Arc<PageIds>,
     cache: Arc<BlockCache>,
+    /// Where the space a generation held is given back once no reader holds it.
+    reclaim: Background,
 }
 
 impl Space {
@@ -68,7 +71,24 @@ impl Space {
             db,
             ids: PageIds::starting_at(next_page),
             cache,
+            reclaim: Background::start(),
         })
+    }
+
+    /// Gives back space (`work`) on the reclaiming thread, after what is queued there.
+    pub fn reclaim(&self, work: impl FnOnce() + Send + 'static) {
+        self.reclaim.submit(work)
+    }
+
+    /// Waits until the space queued for reclaiming so far has been given back.
+    pub fn settle(&self) {
+        self.reclaim.settle()
+    }
+
+    /// Gives back what is queued and stops the reclaiming thread: from now on, space is
+    /// given back where it is let go.
+    pub fn stop_reclaiming(&self) {
+        self.reclaim.stop()
     }
 
     pub fn db(&self) -> &engine::Db {
