@@ -62,8 +62,7 @@ async fn media_inventory(
     poem::web::Query(query): poem::web::Query<InventoryQuery>,
 ) -> Result<Response, Problem> {
     if let Some(brand) = query.brand {
-        crate::service::exports::known_brand(&state.store.catalogue(), brand)
-            .map_err(Problem::from)?;
+        crate::service::exports::existing_brand(&state.store, brand).map_err(Problem::from)?;
     }
     let (store, dir) = (state.store.clone(), state.settings.media.dir.clone());
     let inventory = tokio::task::spawn_blocking(move || {
@@ -95,8 +94,7 @@ async fn start_dmm(
 ) -> Result<Response, Problem> {
     use crate::service::dmm::{DmmError, DmmRequest, MediaSetup};
     let order: DmmOrder = read_json(body, "DMM order").await?;
-    crate::service::exports::known_brand(&state.store.catalogue(), order.brand_id)
-        .map_err(Problem::from)?;
+    crate::service::exports::existing_brand(&state.store, order.brand_id).map_err(Problem::from)?;
     let request = DmmRequest {
         brand_id: order.brand_id,
         publish: order.publish,

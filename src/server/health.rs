@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use crate::import::ImportType;
-
 use poem::http::StatusCode;
 use poem::web::{Data, Json};
 use poem::{IntoResponse, Response, handler};
@@ -31,21 +29,17 @@ pub async fn ready(Data(state): Data<&Arc<AppState>>) -> Response {
             .with_content_type("application/problem+json")
             .into_response();
     }
-    let catalogue = state.store.catalogue();
+    let status = crate::service::status::of(&state.store);
     let mut body = json!({
         "status": "ready",
-        "data_version": catalogue.data_version(),
-        "updated_at": catalogue.updated_at(),
+        "data_version": status.data_version,
+        "updated_at": status.updated_at,
     });
-    // How far a follower has come: the lowest data version its data sets reached upstream.
-    let mark = catalogue.sync_mark();
-    let reached = mark
-        .reached
-        .iter()
-        .filter_map(|(_, position)| position.parse::<u64>().ok())
-        .min();
-    if let Some(reached) = reached.filter(|_| mark.reached.len() == ImportType::ALL.len()) {
-        body["following"] = json!({ "upstream": mark.upstream, "data_version": reached });
+    if let Some(following) = status.following {
+        body["following"] = json!({
+            "upstream": following.upstream,
+            "data_version": following.data_version,
+        });
     }
     Json(body).into_response()
 }

@@ -165,7 +165,7 @@ pub async fn metrics(Data(state): Data<&Arc<AppState>>) -> Result<Response, Prob
     let m = &state.metrics;
     m.ready.set(i64::from(state.is_ready()));
     m.data_version
-        .set(i64::try_from(state.store.catalogue().data_version()).unwrap_or(i64::MAX));
+        .set(i64::try_from(crate::service::status::data_version(&state.store)).unwrap_or(i64::MAX));
     let store = state.store.clone();
     let providers = tokio::task::spawn_blocking(move || store.providers().map(|p| p.len()))
         .await

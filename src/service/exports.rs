@@ -21,6 +21,11 @@ pub fn known_brand(catalogue: &Catalogue, brand_id: u32) -> Result<Brand, Servic
         .ok_or_else(|| ServiceError::NotFound(format!("no brand has the id {brand_id}")))
 }
 
+/// A brand the store holds now, or the not-found naming it.
+pub fn existing_brand(store: &crate::store::Store, brand_id: u32) -> Result<Brand, ServiceError> {
+    known_brand(&store.catalogue(), brand_id)
+}
+
 /// A competitor (a parts maker) that exists, or the not-found naming it.
 pub fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<Manufacturer, ServiceError> {
     let maker = catalogue

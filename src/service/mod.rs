@@ -7,6 +7,7 @@
 pub mod access;
 pub mod admin;
 pub mod article_detail;
+pub mod article_links;
 pub mod article_page;
 pub mod article_search;
 pub mod caller;
@@ -20,7 +21,9 @@ pub mod locales;
 pub mod lookups;
 pub mod media_inventory;
 pub mod names;
+pub mod plates;
 pub mod prices;
+pub mod status;
 pub mod sync;
 pub mod upload;
 pub mod vehicle_articles;

@@ -11,100 +11,46 @@ use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::vehicles::yyyymm;
-use crate::catalogue::{ArticleKey, Link, ManufacturerKind, Vehicle};
-use crate::service::lookups;
-use crate::store::Catalogue;
-
-/// The article `articleId` names, if the catalogue holds it and the caller may see its brand.
-fn article_of(
-    call: &Call<'_>,
-    catalogue: &Catalogue,
-    id: Option<i64>,
-) -> Result<Option<(i64, ArticleKey)>, Failure> {
-    let id = match id {
-        Some(id) if id > 0 => id,
-        Some(id) => {
-            return Err(Failure::bad(format!(
-                "Field 'articleId' must be a positive article id, not {id}"
-            )));
-        }
-        None => {
-            return Err(Failure::bad(
-                "Field 'articleId' is required: the article's legacyArticleId from getArticles",
-            ));
-        }
-    };
-    let article = match u32::try_from(id) {
-        Ok(id) => catalogue.article_by_id(id)?,
-        Err(_) => None,
-    };
-    Ok(article
-        .filter(|a| call.caller.provider.sees_brand(a.brand_id))
-        .map(|a| (id, a)))
-}
+use crate::catalogue::{Link, Vehicle};
+use crate::service::article_links::{self, LinkDetail, Wanted};
 
 pub fn get_article_linked_targets(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetRequest,
 ) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
-    let Some((id, article)) = article_of(call, &catalogue, r.article_id)? else {
+    let wanted = Wanted {
+        ktype: r
+            .linking_target_id
+            .filter(|&k| k > 0)
+            .map(|k| k.to_string()),
+        maker_id: r.linking_target_manu_id,
+        kits: r.with_main_articles.unwrap_or(false),
+    };
+    let Some(found) =
+        article_links::links_of(&call.state.store, call.caller, r.article_id, &wanted)?
+    else {
         return answer(&ArticleLinkedTargetsList::of(Vec::new()));
     };
-    // Only this Ktype, only this maker's vehicles (by the maker's name, as vehicles hold it).
-    let ktype = r
-        .linking_target_id
-        .filter(|&k| k > 0)
-        .map(|k| k.to_string());
-    let maker = match r.linking_target_manu_id.filter(|&m| m > 0) {
-        Some(m) => Some(
-            u32::try_from(m)
-                .ok()
-                .map(|m| catalogue.manufacturer(m))
-                .transpose()?
-                .flatten()
-                .filter(|m| m.kind == ManufacturerKind::VehicleMaker)
-                .map(|m| m.name.to_lowercase())
-                .unwrap_or_default(),
-        ),
-        None => None,
-    };
-    let wanted = |v: &Vehicle| {
-        ktype.as_ref().is_none_or(|k| v.ktype.trim() == k)
-            && maker.as_ref().is_none_or(|m| v.make.to_lowercase() == *m)
-    };
-    let mut linked = Vec::new();
-    for (link, vehicle) in lookups::applications(&catalogue, &article)? {
-        if wanted(&vehicle) {
-            linked.push(LinkedTargetRecord {
-                article_link_id: link_id(id, &link.ktype),
-                linked: true,
-                linking_target_id: ktype_number(&link.ktype),
-                linking_target_type: "P".into(),
-            });
-        }
-    }
-    let mut main = Vec::new();
-    if r.with_main_articles.unwrap_or(false) {
-        for kit in lookups::kits_holding(&catalogue, &article)? {
-            if !call.caller.provider.sees_brand(kit.kit.brand_id) {
-                continue;
-            }
-            let Some(vehicle) = catalogue.vehicle(&kit.ktype)? else {
-                continue;
-            };
-            let Some(kit_id) = catalogue.article_id(&kit.kit)? else {
-                continue;
-            };
-            if wanted(&vehicle) {
-                main.push(MainArticleLinkRecord {
-                    article_link_id: link_id(i64::from(kit_id), &kit.ktype),
-                    linking_target_id: ktype_number(&kit.ktype),
-                    main_article_id: i64::from(kit_id),
-                });
-            }
-        }
-    }
+    let id = i64::from(found.id);
+    let linked = found
+        .links
+        .iter()
+        .map(|(link, _)| LinkedTargetRecord {
+            article_link_id: link_id(id, &link.ktype),
+            linked: true,
+            linking_target_id: ktype_number(&link.ktype),
+            linking_target_type: "P".into(),
+        })
+        .collect();
+    let main = found
+        .kits
+        .iter()
+        .map(|(kit_id, ktype)| MainArticleLinkRecord {
+            article_link_id: link_id(i64::from(*kit_id), ktype),
+            linking_target_id: ktype_number(ktype),
+            main_article_id: i64::from(*kit_id),
+        })
+        .collect();
     answer(&ArticleLinkedTargetsList::of(vec![
         ArticleLinkedTargetsRecord {
             article_linkages: LinkedTargetRecordSeq { array: linked },
@@ -128,35 +74,44 @@ pub fn get_links_by_ids(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetsByIdsRequest,
 ) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
-    let Some((id, article)) = article_of(call, &catalogue, r.article_id)? else {
+    let pairs = r.linked_article_pairs.map(|p| p.array).unwrap_or_default();
+    // A link of another article, or one whose Ktype the pair misnames, is not this one's.
+    let asked = |id: u32, link: &Link| {
+        pairs.iter().any(|pair| {
+            pair.article_link_id == link_id(i64::from(id), &link.ktype)
+                && pair.linking_target_id == ktype_number(&link.ktype)
+        })
+    };
+    let Some(details) =
+        article_links::link_details(&call.state.store, call.caller, r.article_id, asked)?
+    else {
         return answer(&LinkDetailsList::of(Vec::new()));
     };
-    let mut fits: HashMap<i64, (Link, Vehicle)> = HashMap::new();
-    for (link, vehicle) in lookups::applications(&catalogue, &article)? {
-        fits.insert(link_id(id, &link.ktype), (link, vehicle));
-    }
+    let id = r.article_id.unwrap_or(0);
+    let fits: HashMap<i64, LinkDetail> = details
+        .into_iter()
+        .map(|detail| (link_id(id, &detail.link.ktype), detail))
+        .collect();
     let attributes = r.immediate_attributs.unwrap_or(false);
     let mut records = Vec::new();
-    for pair in r.linked_article_pairs.map(|p| p.array).unwrap_or_default() {
-        // A link of another article, or one whose Ktype the pair misnames, is not this one's.
-        let Some((link, vehicle)) = fits.get(&pair.article_link_id) else {
+    for pair in &pairs {
+        let Some(detail) = fits.get(&pair.article_link_id) else {
             continue;
         };
-        if ktype_number(&link.ktype) != pair.linking_target_id {
+        if ktype_number(&detail.link.ktype) != pair.linking_target_id {
             continue;
         }
         records.push(LinkDetailsRecord {
             article_link_id: pair.article_link_id,
             linked_article_immediate_attributs: LinkAttributeRecordSeq {
                 array: if attributes {
-                    link_attributes(link)
+                    link_attributes(&detail.link)
                 } else {
                     Vec::new()
                 },
             },
             linked_vehicles: LinkedVehicleRecordSeq {
-                array: vec![linked_vehicle(&catalogue, vehicle)?],
+                array: vec![linked_vehicle(&detail.vehicle, detail.maker_id)],
             },
             linking_target_id: pair.linking_target_id,
             linking_target_type: "P".into(),
@@ -184,14 +139,14 @@ fn link_attributes(link: &Link) -> Vec<LinkAttributeRecord> {
     attributes
 }
 
-fn linked_vehicle(catalogue: &Catalogue, v: &Vehicle) -> Result<LinkedVehicleRecord, Failure> {
-    Ok(LinkedVehicleRecord {
+fn linked_vehicle(v: &Vehicle, maker_id: Option<u32>) -> LinkedVehicleRecord {
+    LinkedVehicleRecord {
         car_id: ktype_number(&v.ktype),
         car_desc: v.type_name.clone(),
         cylinder_capacity: v.ccm.into(),
         linking_target_type: "P".into(),
         manu_desc: v.make.clone(),
-        manu_id: lookups::vehicle_maker_id(catalogue, &v.make)?.map_or(0, i64::from),
+        manu_id: maker_id.map_or(0, i64::from),
         model_desc: v.model.clone(),
         power_hp_from: v.hp.into(),
         power_hp_to: v.hp.into(),
@@ -199,5 +154,5 @@ fn linked_vehicle(catalogue: &Catalogue, v: &Vehicle) -> Result<LinkedVehicleRec
         power_kw_to: v.kw.into(),
         year_of_construction_from: yyyymm(&v.year_from),
         year_of_construction_to: v.year_to.as_ref().map(yyyymm),
-    })
+    }
 }

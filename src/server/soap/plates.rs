@@ -1,49 +1,35 @@
-//! `getVehiclesByKeyNumberPlates`: the vehicle types a registration plate or key number names,
-//! from the catalogue's `plates` data set.
+//! `getVehiclesByKeyNumberPlates`: the vehicle types a registration plate or key number names
+//! (`service::plates`), in Pegasus's record.
 
 use serde_json::Value;
 
 use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
-use crate::catalogue::normalise_reference;
-use crate::service::lookups;
+use crate::service::plates::{self, PlateVehicle};
 
 pub fn get_vehicles_by_plate(
     call: &Call<'_>,
     r: GetVehiclesByKeyNumberPlatesRequest,
 ) -> Result<Value, Failure> {
-    let country = r.country.as_deref().map(str::trim).unwrap_or("");
-    if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return Err(Failure::bad(format!(
-            "Field 'country' must be an ISO 3166-1 country code (two letters), not '{country}'"
-        )));
-    }
+    let country = r.country.as_deref().unwrap_or("");
     let written = r.key_system_number.as_deref().unwrap_or("");
-    let number = normalise_reference(written);
-    if number.is_empty() {
-        return Err(Failure::bad(format!(
-            "Field 'keySystemNumber' must hold the plate or key number's letters or digits, not '{written}'"
-        )));
-    }
     let kind = r.key_system_type.filter(|&k| k > 0);
     let details = r.details.unwrap_or(false);
-    let catalogue = call.state.store.catalogue();
     let mut found = Vec::new();
-    for plate in catalogue.plates(&country.to_ascii_uppercase(), &number)? {
-        if kind.is_some_and(|k| plate.key_system != 0 && i64::from(plate.key_system) != k) {
-            continue;
-        }
-        let Some(v) = catalogue.vehicle(&plate.ktype)? else {
-            continue;
-        };
+    for PlateVehicle {
+        plate,
+        vehicle: v,
+        maker_id,
+    } in plates::vehicles_of_plate(&call.state.store, country, written, kind)?
+    {
         let car_name = [v.make.as_str(), &v.model, &v.type_name]
             .iter()
             .filter(|part| !part.is_empty())
             .copied()
             .collect::<Vec<_>>()
             .join(" ");
-        let manu_id = lookups::vehicle_maker_id(&catalogue, &v.make)?.map_or(0, i64::from);
+        let manu_id = maker_id.map_or(0, i64::from);
         let car_id = v.ktype.trim().parse().unwrap_or(0);
         found.push(PlateVehicleRecord {
             car_id,

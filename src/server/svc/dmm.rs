@@ -14,7 +14,7 @@ use crate::server::problem::{ApiError, Package};
 use crate::service::ServiceError;
 use crate::service::caller::Caller;
 use crate::service::dmm::{DmmError, DmmRequest, MediaSetup};
-use crate::service::exports::known_brand;
+use crate::service::exports::existing_brand;
 
 pub struct DmmApi;
 
@@ -58,7 +58,7 @@ impl DmmApi {
         caller: Data<&Caller>,
     ) -> Result<ImportAnswer, ApiError<Package>> {
         caller.require_brand(brand_id.0)?;
-        known_brand(&state.store.catalogue(), brand_id.0)?;
+        existing_brand(&state.store, brand_id.0)?;
         let request = DmmRequest {
             brand_id: brand_id.0,
             publish: publish.0,

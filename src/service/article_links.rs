@@ -1,0 +1,146 @@
+//! The vehicle types an article fits, by the article's numeric id: its links, and the kits
+//! that hold it for a vehicle type (Pegasus's "main articles").
+
+use super::ServiceError;
+use super::caller::Caller;
+use super::lookups;
+use crate::catalogue::{ArticleKey, Link, ManufacturerKind, Vehicle};
+use crate::store::{Catalogue, Store};
+
+/// Which of an article's vehicle types are wanted.
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    /// Only this Ktype.
+    pub ktype: Option<String>,
+    /// Only the vehicles of this vehicle maker (by its manufacturer id).
+    pub maker_id: Option<i64>,
+    /// The kits holding the article too.
+    pub kits: bool,
+}
+
+/// An article's links to the vehicle types wanted.
+#[derive(Debug, Clone)]
+pub struct ArticleLinks {
+    /// The article's numeric id.
+    pub id: u32,
+    pub links: Vec<(Link, Vehicle)>,
+    /// Kits of brands the caller sees that hold the article: (the kit's id, its Ktype).
+    pub kits: Vec<(u32, String)>,
+}
+
+/// A link of an article with its vehicle and the vehicle maker's id (where the catalogue
+/// names the make).
+#[derive(Debug, Clone)]
+pub struct LinkDetail {
+    pub link: Link,
+    pub vehicle: Vehicle,
+    pub maker_id: Option<u32>,
+}
+
+/// The article `id` names, if the catalogue holds it and the caller may see its brand.
+fn article_of(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    id: Option<i64>,
+) -> Result<Option<(u32, ArticleKey)>, ServiceError> {
+    let id = match id {
+        Some(id) if id > 0 => id,
+        Some(id) => {
+            return Err(ServiceError::bad_parameter(
+                "articleId",
+                format!("must be a positive article id, not {id}"),
+            ));
+        }
+        None => {
+            return Err(ServiceError::bad_parameter(
+                "articleId",
+                "is required: the article's legacyArticleId from getArticles",
+            ));
+        }
+    };
+    let Ok(id) = u32::try_from(id) else {
+        return Ok(None);
+    };
+    Ok(catalogue
+        .article_by_id(id)?
+        .filter(|a| caller.provider.sees_brand(a.brand_id))
+        .map(|a| (id, a)))
+}
+
+/// The links of the article `id` to the vehicle types `wanted`; `None` where the caller sees
+/// no such article.
+pub fn links_of(
+    store: &Store,
+    caller: &Caller,
+    id: Option<i64>,
+    wanted: &Wanted,
+) -> Result<Option<ArticleLinks>, ServiceError> {
+    let catalogue = store.catalogue();
+    let Some((id, article)) = article_of(&catalogue, caller, id)? else {
+        return Ok(None);
+    };
+    // The maker's vehicles go by its name, as vehicles hold it; an unknown maker has none.
+    let maker = match wanted.maker_id.filter(|&m| m > 0) {
+        Some(m) => Some(
+            u32::try_from(m)
+                .ok()
+                .map(|m| catalogue.manufacturer(m))
+                .transpose()?
+                .flatten()
+                .filter(|m| m.kind == ManufacturerKind::VehicleMaker)
+                .map(|m| m.name.to_lowercase())
+                .unwrap_or_default(),
+        ),
+        None => None,
+    };
+    let fits = |v: &Vehicle| {
+        wanted.ktype.as_ref().is_none_or(|k| v.ktype.trim() == k)
+            && maker.as_ref().is_none_or(|m| v.make.to_lowercase() == *m)
+    };
+    let mut links = lookups::applications(&catalogue, &article)?;
+    links.retain(|(_, vehicle)| fits(vehicle));
+    let mut kits = Vec::new();
+    if wanted.kits {
+        for kit in lookups::kits_holding(&catalogue, &article)? {
+            if !caller.provider.sees_brand(kit.kit.brand_id) {
+                continue;
+            }
+            let Some(vehicle) = catalogue.vehicle(&kit.ktype)? else {
+                continue;
+            };
+            let Some(kit_id) = catalogue.article_id(&kit.kit)? else {
+                continue;
+            };
+            if fits(&vehicle) {
+                kits.push((kit_id, kit.ktype));
+            }
+        }
+    }
+    Ok(Some(ArticleLinks { id, links, kits }))
+}
+
+/// The links of the article `id` that `pick` (given the article's id and a link) chooses,
+/// with their vehicles and makers; `None` where the caller sees no such article.
+pub fn link_details(
+    store: &Store,
+    caller: &Caller,
+    id: Option<i64>,
+    pick: impl Fn(u32, &Link) -> bool,
+) -> Result<Option<Vec<LinkDetail>>, ServiceError> {
+    let catalogue = store.catalogue();
+    let Some((id, article)) = article_of(&catalogue, caller, id)? else {
+        return Ok(None);
+    };
+    let mut details = Vec::new();
+    for (link, vehicle) in lookups::applications(&catalogue, &article)? {
+        if pick(id, &link) {
+            let maker_id = lookups::vehicle_maker_id(&catalogue, &vehicle.make)?;
+            details.push(LinkDetail {
+                link,
+                vehicle,
+                maker_id,
+            });
+        }
+    }
+    Ok(Some(details))
+}
