@@ -157,8 +157,7 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
                     self.buffer.push(b',');
                 }
                 self.buffer.push(b'\n');
-                serde_json::to_writer(&mut self.buffer, row)
-                    .map_err(|e| StoreError::Engine(e.to_string()))?;
+                serde_json::to_writer(&mut self.buffer, row).map_err(StoreError::from)?;
             }
             Format::Csv(_) => {
                 let mut line = self.csv_line();
@@ -333,7 +332,7 @@ impl JsonList {
             self.buffer.push(b',');
         }
         self.items += 1;
-        serde_json::to_writer(&mut self.buffer, item).map_err(|e| StoreError::Engine(e.to_string()))
+        serde_json::to_writer(&mut self.buffer, item).map_err(StoreError::from)
     }
 }
 

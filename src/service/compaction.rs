@@ -65,9 +65,9 @@ pub async fn compact(store: &Arc<Store>) -> Result<Compaction, ServiceError> {
             crate::priority::yield_to_answers();
             let _ = done.send(store.compact());
         })
-        .map_err(|e| StoreError::Engine(format!("no thread for a compaction: {e}")))?;
+        .map_err(|e| StoreError::io("no thread for a compaction", e))?;
     let compacted = result
         .await
-        .map_err(|_| StoreError::Engine("the compaction stopped".into()))?;
+        .map_err(|_| StoreError::Internal("the compaction stopped".into()))?;
     Ok(compacted?)
 }

@@ -56,7 +56,7 @@ impl Store {
                 _ => codec::decode(ENTRY_VERSION, &value),
             };
             entries.push(
-                entry.ok_or_else(|| StoreError::Engine("an audit entry cannot be read".into()))?,
+                entry.ok_or_else(|| StoreError::Damaged("an audit entry cannot be read".into()))?,
             );
         }
         entries.reverse();

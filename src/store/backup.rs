@@ -114,8 +114,7 @@ impl Store {
         outside.sort_by_key(|n| n != FREED_PAGES);
         names.extend(outside);
         names.push(META.to_owned());
-        let io_error =
-            |e: io::Error| StoreError::Engine(format!("the backup cannot be written: {e}"));
+        let io_error = |e: io::Error| StoreError::io("the backup cannot be written", e);
         let mut out = Hashed {
             inner: BufWriter::with_capacity(1 << 20, out),
             hash: Sha256::new(),

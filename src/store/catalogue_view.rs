@@ -642,7 +642,7 @@ impl Catalogue {
     fn article_list(&self, tree: TreeName, key: &[u8]) -> Result<Vec<ArticleKey>, StoreError> {
         match self.tree(tree).get(key)? {
             Some(value) => indexes::article_list(&value).ok_or_else(|| {
-                StoreError::Engine(format!("an entry of {} cannot be read", tree.name()))
+                StoreError::Damaged(format!("an entry of {} cannot be read", tree.name()))
             }),
             None => Ok(Vec::new()),
         }
@@ -692,7 +692,7 @@ impl Catalogue {
                 r.u32();
                 r.text();
                 let article = r.last_article().ok_or_else(|| {
-                    StoreError::Engine("a competitor index key cannot be read".into())
+                    StoreError::Damaged("a competitor index key cannot be read".into())
                 })?;
                 Ok(CrossHit {
                     article,

@@ -25,8 +25,39 @@ pub enum StoreError {
     Corrupt(PathBuf, String),
     #[error("cannot open the store at {0}: {1}")]
     Unopenable(PathBuf, String),
-    #[error("storage error: {0}")]
-    Engine(String),
+    /// The storage engine failed; its own error is the source.
+    #[error("storage engine error: {0}")]
+    Engine(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A file of the store could not be made, read or written.
+    #[error("{doing}: {source}")]
+    Io {
+        doing: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Stored data that does not read as partscat wrote it: damage `check` reports.
+    #[error("damaged store: {0}")]
+    Damaged(String),
+    /// A step of the store's own work failed (a helper thread, a scratch database, steps in
+    /// the wrong order): a fault of partscat or of the machine, not of the data.
+    #[error("internal error: {0}")]
+    Internal(String),
+    /// The system gave no random bytes.
+    #[error("no random bytes for {what}: {source}")]
+    NoRandomness {
+        what: &'static str,
+        #[source]
+        source: getrandom::Error,
+    },
+    /// Every numeric article id (up to 2^31) has been given out.
+    #[error("the store has given out every numeric article id (2^31)")]
+    ArticleIdsExhausted,
+    /// A record bigger than the sorter can hold.
+    #[error("a key or value of 4 GiB or more cannot be sorted")]
+    TooLargeToSort,
+    /// An answer's item could not be written as JSON.
+    #[error("an answer could not be written as JSON: {0}")]
+    Json(#[from] serde_json::Error),
     /// The file system of the store has no space left.
     #[error("the disk holding the store is full (no space left on device)")]
     DiskFull,
@@ -60,12 +91,15 @@ impl StoreError {
         if e.kind() == std::io::ErrorKind::StorageFull {
             StoreError::DiskFull
         } else {
-            StoreError::Engine(format!("{doing}: {e}"))
+            StoreError::Io {
+                doing: doing.to_owned(),
+                source: e,
+            }
         }
     }
 
     /// A stored record that does not decode: damage the integrity check reports.
     pub(super) fn undecodable(tree: super::layout::TreeName) -> StoreError {
-        StoreError::Engine(format!("a record of {} cannot be decoded", tree.name()))
+        StoreError::Damaged(format!("a record of {} cannot be decoded", tree.name()))
     }
 }

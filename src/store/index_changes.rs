@@ -95,13 +95,13 @@ pub fn changes(
         }
         TreeName::ArticleIds => return article_ids(old, new, touched),
         TreeName::RefrevReference | TreeName::CrossrevNumber => {
-            return Err(StoreError::Engine(format!(
+            return Err(StoreError::Internal(format!(
                 "{} follows its forward index's changes (reversed_changes)",
                 index.name()
             )));
         }
         data_tree => {
-            return Err(StoreError::Engine(format!(
+            return Err(StoreError::Internal(format!(
                 "{} is not an index",
                 data_tree.name()
             )));
@@ -133,7 +133,7 @@ pub fn reversed_changes(
     forward: &[Change],
 ) -> Result<Vec<Change>, StoreError> {
     let forward_index = forward_of(index)
-        .ok_or_else(|| StoreError::Engine(format!("{} is not a reversed index", index.name())))?;
+        .ok_or_else(|| StoreError::Internal(format!("{} is not a reversed index", index.name())))?;
     let numbers: BTreeSet<String> = forward
         .iter()
         .map(|c| {
@@ -323,9 +323,7 @@ fn article_ids(
         match (held, exists) {
             (None, true) => {
                 if next > i32::MAX as u32 {
-                    return Err(StoreError::Engine(
-                        "the store has given out every numeric article id (2^31)".into(),
-                    ));
+                    return Err(StoreError::ArticleIdsExhausted);
                 }
                 out.insert(by_article, Some(next.to_be_bytes().to_vec()));
                 out.insert(

@@ -155,9 +155,7 @@ fn assign_article_ids(data: &dyn DataTrees, found: &mut Numbered<'_>) -> Result<
         let id = match id {
             Some(v) => id_of(v)?,
             None if next > i32::MAX as u32 => {
-                return Err(StoreError::Engine(
-                    "the store has given out every numeric article id (2^31)".into(),
-                ));
+                return Err(StoreError::ArticleIdsExhausted);
             }
             None => {
                 next += 1;
@@ -320,7 +318,7 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
             emit(&[NEXT_ARTICLE_ID], &next.to_be_bytes())?;
         }
         data_tree => {
-            return Err(StoreError::Engine(format!(
+            return Err(StoreError::Internal(format!(
                 "{} is not an index",
                 data_tree.name()
             )));

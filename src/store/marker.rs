@@ -36,8 +36,7 @@ pub fn read(dir: &Path) -> Result<Option<u64>, StoreError> {
 
 /// Replaces the marker atomically (write, sync, rename, sync the directory).
 pub fn write(dir: &Path, data_version: u64) -> Result<(), StoreError> {
-    let fail =
-        |e: std::io::Error| StoreError::Engine(format!("cannot write the store marker: {e}"));
+    let fail = |e: std::io::Error| StoreError::io("cannot write the store marker", e);
     let tmp = dir.join(format!("{FILE}.tmp"));
     let mut f = fs::File::create(&tmp).map_err(fail)?;
     write!(

@@ -183,7 +183,7 @@ fn build_indexes(
     let spill = tempfile::Builder::new()
         .prefix(super::SPILL_PREFIX)
         .tempdir_in(path)
-        .map_err(|e| StoreError::Engine(format!("cannot make a sort directory: {e}")))?;
+        .map_err(|e| StoreError::io("cannot make a sort directory", e))?;
     let mut rows = 0;
     for &index in which {
         let mut writer = space.writer(index.name(), &index.stored_name(manifest.generation))?;

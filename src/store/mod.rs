@@ -300,10 +300,8 @@ impl Store {
             .prefix(SPILL_PREFIX)
             .tempdir_in(&self.path)
             .map_err(|e| {
-                StoreError::Engine(format!(
-                    "cannot make a sort directory in {}: {e}",
-                    self.path.display()
-                ))
+                let doing = format!("cannot make a sort directory in {}", self.path.display());
+                StoreError::io(&doing, e)
             })
     }
 
@@ -361,15 +359,12 @@ pub(crate) fn crash_point(step: &str) {
 /// Bytes free for this process on the file system of `path`.
 pub(crate) fn free_bytes(path: &Path) -> Result<u64, StoreError> {
     let text = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
-        .map_err(|_| StoreError::Engine("the store's path holds a NUL byte".into()))?;
+        .map_err(|e| StoreError::io("the store's path holds a NUL byte", e.into()))?;
     let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
     // SAFETY: a valid C string and a zeroed out-parameter of the right type.
     if unsafe { libc::statvfs(text.as_ptr(), &mut stat) } != 0 {
-        return Err(StoreError::Engine(format!(
-            "cannot read the free space of {}: {}",
-            path.display(),
-            std::io::Error::last_os_error()
-        )));
+        let doing = format!("cannot read the free space of {}", path.display());
+        return Err(StoreError::io(&doing, std::io::Error::last_os_error()));
     }
     Ok(stat.f_bavail as u64 * stat.f_frsize as u64)
 }
@@ -412,8 +407,10 @@ fn store_id(db: &engine::Db, meta: &engine::Tree) -> Result<String, StoreError> 
         return Ok(String::from_utf8_lossy(&id).into_owned());
     }
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| StoreError::Engine(format!("no random bytes for the store's id: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|source| StoreError::NoRandomness {
+        what: "the store's id",
+        source,
+    })?;
     let id = hex::encode(bytes);
     meta.insert(KEY_STORE_ID, id.as_bytes())?;
     db.flush()?;

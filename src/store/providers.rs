@@ -241,8 +241,10 @@ pub fn key_id(hash: &[u8; 32]) -> String {
 /// A new static key: 192 bits from the operating system's CSPRNG, as text.
 pub fn generate_key() -> Result<String, StoreError> {
     let mut bytes = [0u8; 24];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| StoreError::Engine(format!("no randomness for a key: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|source| StoreError::NoRandomness {
+        what: "a key",
+        source,
+    })?;
     Ok(format!("pc_{}", hex::encode(bytes)))
 }
 
@@ -351,7 +353,7 @@ impl Store {
             return Ok(None);
         };
         let record = ProviderRecord::decode(&bytes)
-            .map_err(|e| StoreError::Engine(format!("provider {id} cannot be read: {e}")))?;
+            .map_err(|e| StoreError::Damaged(format!("provider {id} cannot be read: {e}")))?;
         let record = Arc::new(record);
         tables
             .decoded

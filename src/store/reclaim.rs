@@ -61,7 +61,7 @@ fn free_listed(space: &Space, key: &[u8], ids: &[u8]) -> Result<(), StoreError> 
     let table = key
         .get(8)
         .and_then(|&i| TreeName::ALL.get(i as usize))
-        .ok_or_else(|| StoreError::Engine("a list of freed pages names no table".into()))?;
+        .ok_or_else(|| StoreError::Damaged("a list of freed pages names no table".into()))?;
     let ids: Vec<u64> = ids
         .chunks_exact(8)
         .filter_map(|id| id.try_into().ok().map(u64::from_be_bytes))

@@ -53,7 +53,7 @@ pub struct Sorter {
 }
 
 fn too_long() -> StoreError {
-    StoreError::Engine("a key or value of 4 GiB or more cannot be sorted".into())
+    StoreError::TooLargeToSort
 }
 
 fn io(e: std::io::Error) -> StoreError {

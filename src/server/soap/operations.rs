@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use super::call::{Call, Failure, answer};
 use super::messages::*;
-use super::vehicles::{linkage_target, linkages_of};
+use super::vehicles::{linkage_target, linkages};
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::answers::prices;
 use crate::server::problem::Problem;
 use crate::service::access::{self, GrantError};
 use crate::service::vehicle_articles::{Paging, Selection};
-use crate::service::{locales, lookups};
+use crate::service::{locales, reference_lists, status};
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
 
@@ -319,18 +319,17 @@ fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Va
 }
 
 fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
+    let status = status::of(&call.state.store);
     answer(&VersionInfo {
         build: env!("CARGO_PKG_VERSION").into(),
-        data_version: catalogue.data_version(),
-        data_date: utc_timestamp(catalogue.updated_at()),
+        data_version: status.data_version,
+        data_date: utc_timestamp(status.updated_at),
     })
 }
 
 /// The brands the caller may see (only `only`, where the request names one), as records.
 fn brand_records(call: &Call<'_>, only: Option<u32>) -> Result<Vec<BrandRecord>, Failure> {
-    let catalogue = call.state.store.catalogue();
-    Ok(lookups::visible_brands(&catalogue, call.caller)?
+    Ok(reference_lists::brands(&call.state.store, call.caller)?
         .into_iter()
         .filter(|(brand_id, _)| only.is_none_or(|only| only == *brand_id))
         .map(|(brand_id, brand_name)| BrandRecord {
@@ -349,67 +348,40 @@ fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure>
 }
 
 fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
-    // `linked`: the generic articles of the articles (of the brands the caller sees) that
-    // fit the vehicle.
-    let linked: Option<std::collections::BTreeSet<u32>> = if r.linked.unwrap_or(false) {
-        let ktype = r.linking_target_id.as_deref().map(str::trim).unwrap_or("");
-        if ktype.is_empty() {
-            return Err(Failure::bad(
-                "Field 'linkingTargetId' must name a vehicle type when 'linked' is true",
-            ));
-        }
-        let mut genarts = std::collections::BTreeSet::new();
-        for key in call.caller.visible(catalogue.articles_by_ktype(ktype)?) {
-            if let Some(article) = catalogue.article(&key)? {
-                genarts.insert(article.genart);
-            }
-        }
-        Some(genarts)
-    } else {
-        None
-    };
-    let mut generic_articles: Vec<GenericArticleRecord> = catalogue
-        .names()?
-        .generic_articles
-        .iter()
-        .filter(|(id, _)| linked.as_ref().is_none_or(|l| l.contains(id)))
-        .map(|(id, name)| GenericArticleRecord {
-            designation: name.clone(),
-            generic_article_id: *id,
-            master_designation: name.clone(),
-        })
-        .collect();
-    generic_articles.sort_by_key(|g| g.generic_article_id);
+    // `linked`: the generic articles of the articles that fit the vehicle.
+    let fitting = r
+        .linked
+        .unwrap_or(false)
+        .then(|| r.linking_target_id.as_deref().unwrap_or(""));
+    let generic_articles =
+        reference_lists::generic_articles(&call.state.store, call.caller, fitting)?
+            .into_iter()
+            .map(|(id, name)| GenericArticleRecord {
+                designation: name.clone(),
+                generic_article_id: id,
+                master_designation: name,
+            })
+            .collect();
     answer(&GenericArticleList::of(generic_articles))
 }
 
 fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
-    let mut ids: Vec<u32> = catalogue.names()?.manufacturers.keys().copied().collect();
-    ids.sort_unstable();
-    let mut manufacturers = Vec::with_capacity(ids.len());
-    for id in ids {
-        if let Some(m) = catalogue.manufacturer(id)? {
-            manufacturers.push(ManufacturerRecord {
-                manu_id: m.id,
-                manu_name: m.name,
-                kind: match m.kind {
-                    ManufacturerKind::VehicleMaker => "vehicle",
-                    ManufacturerKind::PartsMaker => "parts",
-                }
-                .into(),
-            });
-        }
-    }
+    let manufacturers = reference_lists::manufacturers(&call.state.store)?
+        .into_iter()
+        .map(|m| ManufacturerRecord {
+            manu_id: m.id,
+            manu_name: m.name,
+            kind: match m.kind {
+                ManufacturerKind::VehicleMaker => "vehicle",
+                ManufacturerKind::PartsMaker => "parts",
+            }
+            .into(),
+        })
+        .collect();
     answer(&ManufacturerList::of(manufacturers))
 }
 
-/// The most vehicle types one call returns.
-const MAX_LINKAGE_TARGETS: usize = 1000;
-
 fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
     let make = r
         .mfr_name
         .as_deref()
@@ -420,12 +392,9 @@ fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<V
             "Field 'linkageTargetIds' or 'mfrName' is required",
         ));
     }
-    if r.linkage_target_ids.len() > MAX_LINKAGE_TARGETS {
-        return Err(Failure::bad(format!(
-            "Field 'linkageTargetIds' must hold at most {MAX_LINKAGE_TARGETS} ids"
-        )));
-    }
-    let linkage_targets = lookups::vehicles(&catalogue, &r.linkage_target_ids, make)?
+    let store = &call.state.store;
+    let ids = &r.linkage_target_ids;
+    let linkage_targets = reference_lists::vehicle_types(store, ids, make, "linkageTargetIds")?
         .iter()
         .map(linkage_target)
         .collect();
@@ -440,9 +409,8 @@ fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Valu
         ));
     }
     let ktypes: Vec<String> = ids.iter().map(i64::to_string).collect();
-    let catalogue = call.state.store.catalogue();
     let motor_codes = r.motor_codes.unwrap_or(false);
-    let found = lookups::vehicles(&catalogue, &ktypes, None)?
+    let found = reference_lists::vehicle_types(&call.state.store, &ktypes, None, "carIds")?
         .iter()
         .map(|v| super::vehicles::vehicle_by_ids(v, motor_codes))
         .collect();
@@ -450,17 +418,15 @@ fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Valu
 }
 
 fn get_article_linkages(call: &Call<'_>, r: GetArticleLinkagesRequest) -> Result<Value, Failure> {
-    let catalogue = call.state.store.catalogue();
-    let article = lookups::article_of_brand(
-        &catalogue,
+    let (article, links) = reference_lists::article_with_links(
+        &call.state.store,
         call.caller,
         r.data_supplier_id,
         &r.article_number,
     )?;
-    let key = article.key;
     answer(&ArticleLinkages {
-        data_supplier_id: key.brand_id,
+        data_supplier_id: article.key.brand_id,
         article_number: article.reference,
-        linkages: linkages_of(&catalogue, &key)?,
+        linkages: linkages(links),
     })
 }

@@ -1,7 +1,6 @@
 //! Vehicles as the operations answer them: a linkage target, and the vehicles an article
 //! fits.
 
-use super::call::Failure;
 use super::messages::{
     ArticleLinkage, MotorCodeRecord, MotorCodeRecordSeq, VehicleByIdsRecord, VehicleDetails,
 };
@@ -25,11 +24,10 @@ pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
 }
 
 /// The vehicles an article fits, with how it fits each.
-pub fn linkages_of(
-    catalogue: &crate::store::Catalogue,
-    key: &crate::catalogue::ArticleKey,
-) -> Result<Vec<ArticleLinkage>, Failure> {
-    Ok(crate::service::lookups::applications(catalogue, key)?
+pub fn linkages(
+    links: Vec<(crate::catalogue::Link, crate::catalogue::Vehicle)>,
+) -> Vec<ArticleLinkage> {
+    links
         .into_iter()
         .map(|(link, v)| ArticleLinkage {
             linkage_target: linkage_target(&v),
@@ -37,7 +35,7 @@ pub fn linkages_of(
             quantity: link.quantity,
             notes: link.notes,
         })
-        .collect())
+        .collect()
 }
 
 /// A year and month as Pegasus's YYYYMM number.

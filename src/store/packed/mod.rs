@@ -217,7 +217,7 @@ pub struct PackedTable {
 pub type Entry = (Vec<u8>, Vec<u8>);
 
 fn damaged() -> StoreError {
-    StoreError::Engine("a block of a packed table cannot be decoded".into())
+    StoreError::Damaged("a block of a packed table cannot be decoded".into())
 }
 
 /// A block's place: its chunk and its position in the chunk.

@@ -30,7 +30,7 @@ impl PackedTable {
         changes: &[Change],
     ) -> Result<Patched, StoreError> {
         if changes.windows(2).any(|w| w[0].key >= w[1].key) {
-            return Err(StoreError::Engine(
+            return Err(StoreError::Internal(
                 "a packed table was patched with keys out of order".into(),
             ));
         }

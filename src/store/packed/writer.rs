@@ -72,7 +72,7 @@ impl PackedWriter {
     pub fn push(&mut self, key: &[u8], value: &[u8]) -> Result<(), StoreError> {
         if !self.block.is_empty() {
             if key <= self.block.last_key() {
-                return Err(StoreError::Engine(
+                return Err(StoreError::Internal(
                     "a packed table was given keys out of order".into(),
                 ));
             }
@@ -229,7 +229,9 @@ impl Background {
         self.batches = None;
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(written)) => written,
-            Some(Err(_)) => Err(StoreError::Engine("the thread writing pages failed".into())),
+            Some(Err(_)) => Err(StoreError::Internal(
+                "the thread writing pages failed".into(),
+            )),
             None => Ok(()),
         }
     }

@@ -256,7 +256,7 @@ impl<'s> Staging<'s> {
             return Ok(());
         }
         if self.sets.contains_key(&tree) {
-            return Err(StoreError::Engine(format!(
+            return Err(StoreError::Internal(format!(
                 "{} is replaced after rows of it were staged",
                 tree.name()
             )));
@@ -290,7 +290,7 @@ impl<'s> Staging<'s> {
         };
         match set {
             StagedSet::Open(sorter) => sorter.push(&record.key(), &record.value(), origin.packed()),
-            _ => Err(StoreError::Engine(format!(
+            _ => Err(StoreError::Internal(format!(
                 "rows of {} were staged after other rows were checked against it",
                 R::TREE.name()
             ))),
@@ -306,7 +306,7 @@ impl<'s> Staging<'s> {
             .or_insert_with(|| StagedSet::Open(Sorter::new(self.spill.path())))
         {
             StagedSet::Open(sorter) => sorter.push(&record.key(), &[], origin.packed() | RETIRES),
-            _ => Err(StoreError::Engine(format!(
+            _ => Err(StoreError::Internal(format!(
                 "rows of {} were retired after other rows were checked against it",
                 R::TREE.name()
             ))),

@@ -112,7 +112,7 @@ impl Staging<'_> {
         if feeds_an_index(scope.0) {
             self.touched = None;
         }
-        table.ok_or_else(|| StoreError::Engine("a merge wrote no table".into()))
+        table.ok_or_else(|| StoreError::Internal("a merge wrote no table".into()))
     }
 
     /// Writes the next generation of `tree` as the current table with `gathered` applied,
@@ -299,7 +299,7 @@ fn two_at_a_time<T: Send, R: Send>(
         let here = work_through();
         let there = helper
             .join()
-            .unwrap_or_else(|_| Err(StoreError::Engine("a helper thread failed".into())));
+            .unwrap_or_else(|_| Err(StoreError::Internal("a helper thread failed".into())));
         here.and(there)
     })?;
     Ok(done.into_inner().unwrap_or_else(|e| e.into_inner()))

@@ -20,7 +20,7 @@ impl From<sled::Error> for StoreError {
             sled::Error::Io(io) if io.kind() == std::io::ErrorKind::StorageFull => {
                 StoreError::DiskFull
             }
-            e => StoreError::Engine(e.to_string()),
+            e => StoreError::Engine(Box::new(e)),
         }
     }
 }
@@ -222,7 +222,7 @@ impl Shared {
             return Ok((state.epoch, db.clone()));
         }
         let Some(path) = self.path.clone() else {
-            return Err(StoreError::Engine("a scratch database failed".into()));
+            return Err(StoreError::Internal("a scratch database failed".into()));
         };
         // The files close once the last handle is gone (an operation under way may still
         // hold one: then the open below finds them locked, and the next operation retries).
