@@ -471,3 +471,41 @@ fn a_path_of_no_route_is_a_404_before_any_credential_is_asked_for() {
     let r = s.fetch(c.get(format!("{}{ROUTE}?provider=demo", s.base)));
     assert_eq!(r.status, 401);
 }
+
+#[test]
+fn a_path_no_endpoint_has_is_a_404_before_any_credential_is_asked_for() {
+    let s = Served::demo(&[]);
+    for path in [
+        "/anything",
+        "/svc/newRoute/1",
+        "/health/extra",
+        "/admin2",
+        "/ws/3.0/services/PartsToCatDLB.txt",
+        "/ws/3.0/other",
+    ] {
+        for reply in [s.get_open(path), s.get(path)] {
+            assert_eq!(reply.status, 404, "{path}");
+            assert!(
+                reply
+                    .header("content-type")
+                    .starts_with("application/problem+json"),
+                "{path}"
+            );
+            assert!(reply.text().contains("no route has the path"), "{path}");
+        }
+    }
+    // What is open stays open; what is not asks for credentials.
+    for path in [
+        "/health",
+        "/ready",
+        "/openapi.json",
+        "/openapi.yaml",
+        "/docs",
+        "/metrics",
+    ] {
+        assert_eq!(s.get_open(path).status, 200, "{path}");
+    }
+    assert_eq!(s.get_open(ROUTE).status, 401);
+    let wsdl = s.get_open("/ws/3.0/services/PartsToCatDLB.soapEndpoint?wsdl");
+    assert_eq!(wsdl.status, 200);
+}

@@ -1,21 +1,18 @@
-//! Who is calling, and may they: the one authentication and authorisation path for `/svc`
-//! (and, later, SOAP and JSON). A call names its provider (`provider`) and presents one of its
+//! Who is calling: the one authentication of every protocol (`gate` decides what they may
+//! use). A call names its provider (`provider`) and presents one of its
 //! static keys in the query (`api_key`), the `X-Api-Key` header, or HTTP Basic with the key as
 //! user name. Each route needs a scope of the provider's (`read`, `export`, `admin`).
 
-use std::net::IpAddr;
-use std::sync::Arc;
-
 use base64::Engine as _;
 use poem::http::StatusCode;
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{IntoResponse, Request, Response};
 use poem_openapi::SecurityScheme;
 use poem_openapi::auth::{ApiKey, Basic};
+use std::net::IpAddr;
 
 use super::AppState;
-use super::client_address::{client_ip, direct_from_loopback};
+use super::client_address::client_ip;
 use super::problem::Problem;
-use crate::config::MetricsAccess;
 use crate::service::access;
 use crate::service::caller::{Caller, Credential};
 use crate::store::{Scope, hash_key};
@@ -224,94 +221,6 @@ fn basic_user(value: &poem::http::HeaderValue) -> Result<String, Problem> {
         Some((user, "")) if !user.is_empty() => Ok(user.to_owned()),
         _ => Err(malformed()),
     }
-}
-
-/// The scope a route needs (the registry, `registry::ROUTES`); the admin API (and `/metrics`, when it is
-/// guarded) needs `admin`. A `/svc` path of no listed route is refused here, whatever the
-/// router would do with it: a route added without a scope is never served (fail closed).
-pub(super) fn required_scope(path: &str) -> Result<Scope, Problem> {
-    if path == "/admin" || path.starts_with("/admin/") || path == "/metrics" {
-        return Ok(Scope::Admin);
-    }
-    super::registry::route_of(path)
-        .map(|route| route.scope)
-        .ok_or_else(|| Problem::not_found(format!("no route has the path {path}")))
-}
-
-/// The `brand_id` a request names, where it is a number (validation answers the rest).
-fn requested_brand(req: &Request) -> Option<u32> {
-    let query = req.uri().query()?;
-    form_urlencoded::parse(query.as_bytes())
-        .find(|(name, _)| name == "brand_id")
-        .and_then(|(_, value)| value.parse().ok())
-}
-
-/// Authenticates every `/svc` request before it is routed, checks its scope and its
-/// provider's rate limit.
-pub async fn require_caller<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    let path = req.uri().path();
-    let admin = path == "/admin" || path.starts_with("/admin/");
-    let guarded_metrics = path == "/metrics"
-        && req
-            .data::<Arc<AppState>>()
-            .is_some_and(|s| s.settings.metrics == MetricsAccess::Admin);
-    if !admin && !guarded_metrics && !path.starts_with("/svc/") {
-        return Ok(next.call(req).await?.into_response());
-    }
-    if admin && !direct_from_loopback(req.remote_addr().as_socket_addr().copied(), req.headers()) {
-        return Ok(Problem::new(
-            StatusCode::FORBIDDEN,
-            "Access denied: the admin API answers on loopback only (or on its Unix socket)",
-        )
-        .into_response());
-    }
-    // A path of no route is a 404 before any credential is asked for.
-    let scope = match required_scope(path) {
-        Ok(scope) => scope,
-        Err(problem) => return Ok(problem.into_response()),
-    };
-    let state = req
-        .data::<Arc<AppState>>()
-        .cloned()
-        .ok_or_else(|| Problem::internal("application state missing"))?;
-    let admission = match authenticate(&state, &req, None) {
-        Ok(admission) => admission,
-        Err(problem) => return Ok(problem.into_response()),
-    };
-    let caller = admission.caller;
-    let checked = check_scope(&caller, scope)
-        .map(|()| scope)
-        .and_then(|scope| check_client_certificate(&state, &req, scope))
-        .and_then(|()| match requested_brand(&req) {
-            Some(brand) => check_brand(&caller, brand),
-            None => Ok(()),
-        });
-    if let Err(problem) = checked {
-        return Ok(problem.into_response());
-    }
-    if let Err(limited) = check_rate(&state, &caller) {
-        return Ok(limited.into_response());
-    }
-    req.extensions_mut().insert(caller);
-    Ok(next.call(req).await?.into_response())
-}
-
-/// With `client_ca`, the `sync` scope is admitted only over a connection that presented a
-/// certificate it signed (mutual TLS), in addition to the key.
-fn check_client_certificate(state: &AppState, req: &Request, scope: Scope) -> Result<(), Problem> {
-    let needed = scope == Scope::Sync && state.settings.client_ca.is_some();
-    if !needed
-        || state.client_certificates.presented(
-            req.local_addr().as_socket_addr(),
-            req.remote_addr().as_socket_addr(),
-        )
-    {
-        return Ok(());
-    }
-    Err(Problem::new(
-        StatusCode::FORBIDDEN,
-        "Access denied: the `sync` scope needs a client certificate signed by this appliance's client_ca, and this connection presented none",
-    ))
 }
 
 /// 403 unless the caller may use the scope.

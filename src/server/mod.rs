@@ -15,6 +15,7 @@ pub(crate) mod connection;
 pub(crate) mod connection_cap;
 pub(crate) mod connection_gauge;
 mod document;
+mod gate;
 mod health;
 mod json_body;
 mod metrics;
@@ -32,7 +33,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use poem::http::StatusCode;
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get};
 use poem_openapi::OpenApiService;
 
@@ -134,8 +134,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .nest("/", api)
         .around(svc::check_query)
         .around(paths_as_written)
-        .around(auth::require_caller)
-        .around(require_ready)
+        .around(gate::guard)
         // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
         .boxed()
         .around(connection::bound_body)
@@ -203,20 +202,6 @@ async fn prefixed_routes<E: Endpoint>(next: E, mut req: Request) -> poem::Result
         if let Ok(uri) = format!("/svc/{rest}{query}").parse() {
             *req.uri_mut() = uri;
         }
-    }
-    Ok(next.call(req).await?.into_response())
-}
-
-/// `/svc` answers 503 until the catalogue is loaded.
-async fn require_ready<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let loading = req.uri().path().starts_with("/svc/")
-        && req.data::<Arc<AppState>>().is_some_and(|s| !s.is_ready());
-    if loading {
-        return Ok(problem::Problem::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the catalogue is still loading",
-        )
-        .into_response());
     }
     Ok(next.call(req).await?.into_response())
 }

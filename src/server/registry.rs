@@ -2,7 +2,7 @@
 //! the methods it takes and the parameters whose errors need words of their own, and each
 //! SOAP/JSON operation with who may call it. Authentication and authorisation read this
 //! table, as do the metrics labels, the served document and the errors of malformed paths;
-//! whatever is not here is refused (`auth::required_scope`, `soap::service`). Tests hold it
+//! whatever is not here is refused (`gate`). Tests hold it
 //! equal to the OpenAPI document's paths and the WSDLs' operations.
 
 use crate::store::Scope;
@@ -95,6 +95,58 @@ impl Route {
             .collect::<Vec<_>>()
             .join("/")
     }
+}
+
+/// What a path of the server is, for the gate (`gate::guard`): every path the server answers
+/// is one of these, and any other is refused with a 404 before it is routed.
+#[derive(Clone, Copy)]
+pub enum Surface {
+    /// The probes, the OpenAPI document and its UI: open to anyone.
+    Open,
+    /// `/metrics`: open, or for the `admin` scope, as the `metrics` setting says.
+    Metrics,
+    /// The admin API over HTTP: the `admin` scope, from loopback only.
+    Admin,
+    /// A `/svc` route.
+    Svc(&'static Route),
+    /// A SOAP or JSON endpoint: each call is admitted once its body names the operation.
+    Operations,
+}
+
+/// The paths open to anyone.
+pub const OPEN_PATHS: [&str; 7] = [
+    "/",
+    "/health",
+    "/ready",
+    "/openapi.json",
+    "/openapi.yaml",
+    "/docs",
+    "/docs/",
+];
+
+/// What `path` is, with the SOAP endpoints under `soap_prefix`; `None` for a path the server
+/// does not answer.
+pub fn surface_of(path: &str, soap_prefix: &str) -> Option<Surface> {
+    if OPEN_PATHS.contains(&path) {
+        return Some(Surface::Open);
+    }
+    if path == "/metrics" {
+        return Some(Surface::Metrics);
+    }
+    if path == "/admin" || path.starts_with("/admin/") {
+        return Some(Surface::Admin);
+    }
+    if path.starts_with("/svc/") {
+        return route_of(path).map(Surface::Svc);
+    }
+    let endpoint = path
+        .strip_prefix(soap_prefix)
+        .and_then(|rest| rest.strip_prefix("/services/"))
+        .is_some_and(|name| {
+            !name.contains('/')
+                && (name.ends_with(".soapEndpoint") || name.ends_with(".jsonEndpoint"))
+        });
+    endpoint.then_some(Surface::Operations)
 }
 
 /// The route a `/svc` path belongs to, by its first segment.
@@ -258,11 +310,9 @@ pub fn operation_access(name: &str) -> Option<Access> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::auth::required_scope;
-    use poem::http::StatusCode;
 
     #[test]
-    fn every_route_of_the_document_has_a_scope_and_an_unlisted_one_is_refused() {
+    fn every_route_of_the_document_has_a_scope_and_an_unlisted_path_is_none() {
         let document: serde_json::Value =
             serde_json::from_str(&crate::server::openapi(None).spec()).unwrap();
         // The operations' paths are the registry's, one for one.
@@ -271,18 +321,36 @@ mod tests {
         documented.sort();
         registered.sort();
         assert_eq!(documented, registered.iter().collect::<Vec<_>>());
+        let soap = "/pegasus-3-0";
         for route in &ROUTES {
-            assert_eq!(
-                required_scope(route.path).unwrap(),
-                route.scope,
-                "{}",
-                route.path
-            );
+            let Some(Surface::Svc(found)) = surface_of(route.path, soap) else {
+                panic!("{} is not a /svc route", route.path);
+            };
+            assert_eq!(found.scope, route.scope, "{}", route.path);
         }
-        // A route somebody adds to the API but not to the registry is not served.
-        let refused = required_scope("/svc/newRoute").unwrap_err();
-        assert_eq!(refused.status(), StatusCode::NOT_FOUND);
-        assert_eq!(required_scope("/admin/providers").unwrap(), Scope::Admin);
+        // A route somebody adds to the API but not to the registry is not served, nor any
+        // path outside the table.
+        for unlisted in [
+            "/svc/newRoute",
+            "/other",
+            "/health/x",
+            "/pegasus-3-0/x.soapEndpoint",
+        ] {
+            assert!(surface_of(unlisted, soap).is_none(), "{unlisted}");
+        }
+        let endpoint = "/pegasus-3-0/services/X.jsonEndpoint";
+        assert!(matches!(
+            surface_of(endpoint, soap),
+            Some(Surface::Operations)
+        ));
+        assert!(matches!(
+            surface_of("/admin/providers", soap),
+            Some(Surface::Admin)
+        ));
+        assert!(matches!(
+            surface_of("/metrics", soap),
+            Some(Surface::Metrics)
+        ));
     }
 
     /// The operation names a WSDL's port type lists.

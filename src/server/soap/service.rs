@@ -1,6 +1,6 @@
 //! The four endpoints: `PartsToCatDLB|DLW.soapEndpoint` (SOAP 1.1 and 1.2; `GET ?wsdl`,
 //! `?xsd=1`) and `PartsToCatDLB|DLW.jsonEndpoint`. A call is read by its request type,
-//! authenticated exactly as `/svc` is, checked for its scope and rate limit, and run; every
+//! admitted by the gate as every `/svc` request is (`gate::admit`), and run; every
 //! outcome but an unreadable body is an answer with `status` and `statusText`.
 
 use std::sync::{Arc, OnceLock};
@@ -19,11 +19,9 @@ use super::wsdl::{self, ServiceName, Style};
 use crate::budget::Budget;
 use crate::server::AppState;
 use crate::server::answer_cache::LookupKind;
-use crate::server::auth;
 use crate::server::connection::body_error_status;
+use crate::server::gate::{self, Asked};
 use crate::server::problem::Problem;
-use crate::server::registry::{self, Access};
-use crate::service::caller::Caller;
 
 /// The operations and their types, built once.
 struct Service {
@@ -166,27 +164,17 @@ async fn perform(
     op: &'static Operation,
     fields: Value,
 ) -> (Outcome, Option<u64>) {
-    if !state.is_ready() {
-        return (
-            Outcome::Failed(Failure::new(503, "the catalogue is still loading")),
-            None,
-        );
-    }
     let provider = fields.get("provider").and_then(Value::as_str);
-    let admission = match auth::authenticate(state, req, provider) {
-        Ok(a) => a,
-        Err(problem) => return (Outcome::Failed(problem.into()), None),
+    let admission = match gate::admit(state, req, Asked::Operation(op.name), provider) {
+        Ok(admission) => admission,
+        Err(refused) => {
+            return (
+                Outcome::Failed(refused.problem.into()),
+                refused.retry_after_seconds,
+            );
+        }
     };
-    if let Err(problem) = allowed(op, &admission.caller) {
-        return (Outcome::Failed(problem.into()), None);
-    }
     let blocking = op.may_block(&fields);
-    if let Err(limited) = auth::check_rate(state, &admission.caller) {
-        return (
-            Outcome::Failed(limited.problem.into()),
-            Some(limited.retry_after_seconds),
-        );
-    }
     // Dropped with this future when the client hangs up, which stops the scan.
     let (budget, abandon_on_drop) = Budget::for_request(state.settings.work_budget());
     let work = {
@@ -501,29 +489,6 @@ async fn json_call(
     }
 }
 
-/// Whether the caller may call the operation, as the registry declares; an operation the
-/// registry does not list is refused.
-fn allowed(op: &Operation, caller: &Caller) -> Result<(), Problem> {
-    let Some(access) = registry::operation_access(op.name) else {
-        return Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            format!("Access denied: {} is not a registered operation", op.name),
-        ));
-    };
-    match access {
-        Access::Scope(scope) => auth::check_scope(caller, scope),
-        Access::OwnCredentials if caller.credential.is_static() => Ok(()),
-        Access::OwnCredentials => Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            format!(
-                "Access denied: {} needs the provider's own key or whitelisted address, not a dynamic grant",
-                op.name
-            ),
-        )),
-        Access::AnyCaller => Ok(()),
-    }
-}
-
 /// The path of each service's SOAP endpoint (its WSDL is this with `?wsdl`), by name.
 pub fn endpoint_paths(soap_prefix: &str, brand: &str) -> Vec<(String, String)> {
     [Style::Bare, Style::Wrapped]
@@ -534,27 +499,4 @@ pub fn endpoint_paths(soap_prefix: &str, brand: &str) -> Vec<(String, String)> {
             (name, path)
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::caller::Credential;
-    use crate::store::ProviderRecord;
-
-    #[test]
-    fn an_operation_the_registry_does_not_list_is_refused() {
-        let caller = Caller {
-            provider: Arc::new(ProviderRecord::new("p", "P", vec![])),
-            credential: Credential::StaticKey,
-        };
-        let mut op = operations::all()
-            .into_iter()
-            .find(|op| op.name == "getVersionInfo")
-            .unwrap();
-        assert!(allowed(&op, &caller).is_ok());
-        op.name = "getVersionInfoAgain";
-        let refused = allowed(&op, &caller).unwrap_err();
-        assert_eq!(refused.status(), StatusCode::FORBIDDEN);
-    }
 }

@@ -1,0 +1,234 @@
+//! The one gate every request for an endpoint of the registry passes: `admit` decides, for
+//! `/svc`, the SOAP and JSON operations, `/admin` and a guarded `/metrics` alike, whether the
+//! catalogue is ready, who calls (`auth::authenticate`), whether they may use the endpoint
+//! (its scope or its operation's access), the brand they name, and their rate. `guard` runs
+//! it before routing; a SOAP or JSON call runs it once its body names the operation. A path
+//! the registry does not know is a 404 here, before anything else (fail closed).
+
+use std::sync::Arc;
+
+use poem::http::StatusCode;
+use poem::{Endpoint, IntoResponse, Request, Response};
+
+use super::AppState;
+use super::auth::{self, Admission};
+use super::client_address::direct_from_loopback;
+use super::problem::Problem;
+use super::registry::{self, Access, Surface};
+use crate::config::MetricsAccess;
+use crate::service::caller::Caller;
+use crate::store::Scope;
+
+/// What a request asks to use.
+#[derive(Clone, Copy)]
+pub enum Asked {
+    /// A `/svc` route.
+    Route(&'static registry::Route),
+    /// The admin API over HTTP, or `/metrics` behind the `admin` scope.
+    Admin,
+    /// A SOAP or JSON operation, by name.
+    Operation(&'static str),
+}
+
+/// Why a request was not admitted: the problem, and how long to wait when over the rate.
+pub struct Refused {
+    pub problem: Problem,
+    pub retry_after_seconds: Option<u64>,
+}
+
+impl From<Problem> for Refused {
+    fn from(problem: Problem) -> Refused {
+        Refused {
+            problem,
+            retry_after_seconds: None,
+        }
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        let mut response = self.problem.into_response();
+        if let Some(seconds) = self.retry_after_seconds {
+            response.headers_mut().insert(
+                poem::http::header::RETRY_AFTER,
+                poem::http::HeaderValue::from(seconds),
+            );
+        }
+        response
+    }
+}
+
+/// Admits `req` to what it `asked` for, or says why not. `provider_in_body` is a SOAP or
+/// JSON request's own `provider` field.
+pub fn admit(
+    state: &AppState,
+    req: &Request,
+    asked: Asked,
+    provider_in_body: Option<&str>,
+) -> Result<Admission, Refused> {
+    let catalogue_needed = !matches!(asked, Asked::Admin);
+    if catalogue_needed && !state.is_ready() {
+        return Err(Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the catalogue is still loading",
+        )
+        .into());
+    }
+    if matches!(asked, Asked::Admin)
+        && !direct_from_loopback(req.remote_addr().as_socket_addr().copied(), req.headers())
+    {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            "Access denied: the admin API answers on loopback only (or on its Unix socket)",
+        )
+        .into());
+    }
+    let access = access_of(asked)?;
+    let admission = auth::authenticate(state, req, provider_in_body)?;
+    may_use(&admission.caller, asked, access)?;
+    if let Access::Scope(scope) = access {
+        check_client_certificate(state, req, scope)?;
+    }
+    let caller = &admission.caller;
+    if let Some(brand) = requested_brand(req) {
+        auth::check_brand(caller, brand)?;
+    }
+    auth::check_rate(state, caller).map_err(|limited| Refused {
+        problem: limited.problem,
+        retry_after_seconds: Some(limited.retry_after_seconds),
+    })?;
+    Ok(admission)
+}
+
+/// What the registry says `asked` needs; an operation it does not list is refused.
+fn access_of(asked: Asked) -> Result<Access, Problem> {
+    match asked {
+        Asked::Route(route) => Ok(Access::Scope(route.scope)),
+        Asked::Admin => Ok(Access::Scope(Scope::Admin)),
+        Asked::Operation(name) => registry::operation_access(name).ok_or_else(|| {
+            Problem::new(
+                StatusCode::FORBIDDEN,
+                format!("Access denied: {name} is not a registered operation"),
+            )
+        }),
+    }
+}
+
+/// 403 unless `caller` may use what it asked for, which needs `access`.
+fn may_use(caller: &Caller, asked: Asked, access: Access) -> Result<(), Problem> {
+    match access {
+        Access::Scope(scope) => auth::check_scope(caller, scope),
+        Access::OwnCredentials if caller.credential.is_static() => Ok(()),
+        Access::OwnCredentials => Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "Access denied: {} needs the provider's own key or whitelisted address, not a dynamic grant",
+                asked.name()
+            ),
+        )),
+        Access::AnyCaller => Ok(()),
+    }
+}
+
+impl Asked {
+    /// What was asked for, as an error names it.
+    fn name(self) -> &'static str {
+        match self {
+            Asked::Route(route) => route.path,
+            Asked::Admin => "the admin API",
+            Asked::Operation(name) => name,
+        }
+    }
+}
+
+/// With `client_ca`, the `sync` scope is admitted only over a connection that presented a
+/// certificate it signed (mutual TLS), in addition to the key.
+fn check_client_certificate(state: &AppState, req: &Request, scope: Scope) -> Result<(), Problem> {
+    let needed = scope == Scope::Sync && state.settings.client_ca.is_some();
+    if !needed
+        || state.client_certificates.presented(
+            req.local_addr().as_socket_addr(),
+            req.remote_addr().as_socket_addr(),
+        )
+    {
+        return Ok(());
+    }
+    Err(Problem::new(
+        StatusCode::FORBIDDEN,
+        "Access denied: the `sync` scope needs a client certificate signed by this appliance's client_ca, and this connection presented none",
+    ))
+}
+
+/// The `brand_id` a request names, where it is a number (validation answers the rest).
+fn requested_brand(req: &Request) -> Option<u32> {
+    let query = req.uri().query()?;
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "brand_id")
+        .and_then(|(_, value)| value.parse().ok())
+}
+
+/// Every request before it is routed: a path the registry does not know is a 404; an open
+/// path passes; `/svc`, `/admin` and a guarded `/metrics` are admitted (`admit`), and the
+/// caller goes with the request. SOAP and JSON calls pass here and are admitted once their
+/// body is read.
+pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+    let state = req
+        .data::<Arc<AppState>>()
+        .cloned()
+        .ok_or_else(|| Problem::internal("application state missing"))?;
+    let path = req.uri().path();
+    // While the catalogue loads, a `/svc` path is a 503 whether or not it names a route.
+    if path.starts_with("/svc/") && !state.is_ready() {
+        let loading = Problem::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the catalogue is still loading",
+        );
+        return Ok(loading.into_response());
+    }
+    let asked = match registry::surface_of(path, &state.settings.soap_prefix) {
+        None => {
+            let unknown = Problem::not_found(format!("no route has the path {path}"));
+            return Ok(unknown.into_response());
+        }
+        Some(Surface::Open | Surface::Operations) => {
+            return Ok(next.call(req).await?.into_response());
+        }
+        Some(Surface::Metrics) if state.settings.metrics != MetricsAccess::Admin => {
+            return Ok(next.call(req).await?.into_response());
+        }
+        Some(Surface::Metrics | Surface::Admin) => Asked::Admin,
+        Some(Surface::Svc(route)) => Asked::Route(route),
+    };
+    match admit(&state, &req, asked, None) {
+        Ok(admission) => {
+            req.extensions_mut().insert(admission.caller);
+            Ok(next.call(req).await?.into_response())
+        }
+        Err(refused) => Ok(refused.into_response()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::caller::Credential;
+    use crate::store::ProviderRecord;
+
+    #[test]
+    fn an_operation_the_registry_does_not_list_is_refused() {
+        let caller = |credential| Caller {
+            provider: Arc::new(ProviderRecord::new("p", "P", vec![])),
+            credential,
+        };
+        let asked = Asked::Operation("getVersionInfo");
+        let access = access_of(asked).unwrap();
+        assert!(may_use(&caller(Credential::StaticKey), asked, access).is_ok());
+        let unlisted = access_of(Asked::Operation("getVersionInfoAgain")).unwrap_err();
+        assert_eq!(unlisted.status(), StatusCode::FORBIDDEN);
+        // Grants are handed out with the provider's own credentials only.
+        let asked = Asked::Operation("addDynamicAddress");
+        let access = access_of(asked).unwrap();
+        let refused = may_use(&caller(Credential::DynamicKey), asked, access).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    }
+}
