@@ -11,16 +11,17 @@ use poem::{Body, Request, Response, handler};
 use super::AppState;
 use super::admin_request::{job_started, operator};
 use super::problem::Problem;
+use super::query::QueryPairs;
 use crate::import::ImportMode;
 use crate::service::upload;
 
 /// What the query asks: a dry run or not (not, by default), and the mode (merge by default).
-fn order(query: &str) -> Result<(bool, ImportMode), Problem> {
+fn order(query: &QueryPairs) -> Result<(bool, ImportMode), Problem> {
     let (mut dry_run, mut mode) = (false, ImportMode::Merge);
-    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
-        match name.as_ref() {
+    for (name, value) in query.iter() {
+        match name {
             "dryRun" => {
-                dry_run = match value.as_ref() {
+                dry_run = match value {
                     "true" => true,
                     "false" => false,
                     _ => {
@@ -32,7 +33,7 @@ fn order(query: &str) -> Result<(bool, ImportMode), Problem> {
                 }
             }
             "mode" => {
-                mode = ImportMode::from_name(&value).ok_or_else(|| {
+                mode = ImportMode::from_name(value).ok_or_else(|| {
                     Problem::bad_parameter(
                         "mode",
                         format!("`{value}` is not a mode; one of: {}", ImportMode::NAMES),
@@ -56,7 +57,7 @@ pub async fn start_import(
     state: Data<&Arc<AppState>>,
     body: Body,
 ) -> Result<Response, Problem> {
-    let (dry_run, mode) = order(req.uri().query().unwrap_or(""))?;
+    let (dry_run, mode) = order(&QueryPairs::of(req))?;
     let started_by = operator(req)?.0;
     let store = state.store.clone();
     let tar = tokio_util::io::SyncIoBridge::new(body.into_async_read());
@@ -77,13 +78,16 @@ mod tests {
 
     #[test]
     fn the_query_names_a_dry_run_and_a_mode_or_leaves_them_to_their_defaults() {
-        assert!(matches!(order(""), Ok((false, ImportMode::Merge))));
         assert!(matches!(
-            order("dryRun=true&mode=replace"),
+            order(&QueryPairs::parse(Some(""))),
+            Ok((false, ImportMode::Merge))
+        ));
+        assert!(matches!(
+            order(&QueryPairs::parse(Some("dryRun=true&mode=replace"))),
             Ok((true, ImportMode::Replace))
         ));
         for bad in ["dryRun=yes", "mode=purge", "dryrun=true"] {
-            assert!(order(bad).is_err(), "{bad}");
+            assert!(order(&QueryPairs::parse(Some(bad))).is_err(), "{bad}");
         }
     }
 }

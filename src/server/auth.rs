@@ -8,11 +8,13 @@ use poem::http::StatusCode;
 use poem::{IntoResponse, Request, Response};
 use poem_openapi::SecurityScheme;
 use poem_openapi::auth::{ApiKey, Basic};
+use std::borrow::Cow;
 use std::net::IpAddr;
 
 use super::AppState;
 use super::client_address::client_ip;
 use super::problem::Problem;
+use super::query::QueryPairs;
 use crate::service::access;
 use crate::service::caller::{Caller, Credential};
 use crate::store::{Scope, hash_key};
@@ -70,22 +72,22 @@ pub fn authenticate(
     req: &Request,
     provider_in_body: Option<&str>,
 ) -> Result<Admission, Problem> {
-    let query = req.uri().query().unwrap_or("");
+    let query = QueryPairs::of(req);
     let mut provider = None;
     let mut keys = Vec::new();
-    for (name, value) in form_urlencoded::parse(query.as_bytes()) {
-        match name.as_ref() {
+    for (name, value) in query.iter() {
+        match name {
             "api_key" if !keys.is_empty() => {
                 return Err(unauthorized("the request repeats `api_key`"));
             }
-            "api_key" => keys.push(value),
+            "api_key" => keys.push(Cow::Borrowed(value)),
             "provider" if provider.is_some() => {
                 return Err(Problem::bad_parameter(
                     "provider",
                     "parameter `provider` is given more than once",
                 ));
             }
-            "provider" => provider = Some(value),
+            "provider" => provider = Some(Cow::Borrowed(value)),
             _ => {}
         }
     }

@@ -14,6 +14,7 @@ use super::AppState;
 use super::auth::{self, Admission};
 use super::client_address::direct_from_loopback;
 use super::problem::Problem;
+use super::query::QueryPairs;
 use super::registry::{self, Access, Surface};
 use crate::config::MetricsAccess;
 use crate::service::caller::Caller;
@@ -161,10 +162,7 @@ fn check_client_certificate(state: &AppState, req: &Request, scope: Scope) -> Re
 
 /// The `brand_id` a request names, where it is a number (validation answers the rest).
 fn requested_brand(req: &Request) -> Option<u32> {
-    let query = req.uri().query()?;
-    form_urlencoded::parse(query.as_bytes())
-        .find(|(name, _)| name == "brand_id")
-        .and_then(|(_, value)| value.parse().ok())
+    QueryPairs::of(req).first("brand_id")?.parse().ok()
 }
 
 /// Every request before it is routed: a path the registry does not know is a 404; an open
@@ -176,6 +174,8 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
         .data::<Arc<AppState>>()
         .cloned()
         .ok_or_else(|| Problem::internal("application state missing"))?;
+    let query = QueryPairs::parse(req.uri().query());
+    req.extensions_mut().insert(query);
     let path = req.uri().path();
     // While the catalogue loads, a `/svc` path is a 503 whether or not it names a route.
     if path.starts_with("/svc/") && !state.is_ready() {

@@ -20,6 +20,7 @@ mod health;
 mod json_body;
 mod metrics;
 mod problem;
+mod query;
 mod rate_limit;
 mod registry;
 pub mod self_signed;

@@ -22,6 +22,7 @@ use crate::server::answer_cache::LookupKind;
 use crate::server::connection::body_error_status;
 use crate::server::gate::{self, Asked};
 use crate::server::problem::Problem;
+use crate::server::query::QueryPairs;
 
 /// The operations and their types, built once.
 struct Service {
@@ -100,15 +101,14 @@ fn xml(status: StatusCode, content_type: &str, body: String) -> Response {
 #[handler]
 fn describe(req: &Request, state: Data<&Arc<AppState>>, names: Data<&ServiceName>) -> Response {
     let names = names.0;
-    let query = req.uri().query().unwrap_or("");
-    let mut asks = form_urlencoded::parse(query.as_bytes());
+    let query = QueryPairs::of(req);
     let service = service();
-    if asks.clone().any(|(k, _)| k.eq_ignore_ascii_case("wsdl")) {
+    if query.iter().any(|(k, _)| k.eq_ignore_ascii_case("wsdl")) {
         let address = endpoint_address(&state, req, names);
         let text = wsdl::wsdl(names, &service.operations, &service.types, &address);
         return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
     }
-    if asks.any(|(k, v)| k == "xsd" && v == "1") {
+    if query.iter().any(|(k, v)| k == "xsd" && v == "1") {
         let text = format!(
             r#"<?xml version="1.0" encoding="UTF-8"?>{}"#,
             wsdl::xsd(names, &service.operations, &service.types)

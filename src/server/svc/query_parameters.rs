@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use poem::{Endpoint, IntoResponse, Request, Response};
 
 use crate::server::problem::Problem;
+use crate::server::query::QueryPairs;
 
 /// Parameters every route takes besides its own: the key as a query parameter (the document
 /// gives it as a security scheme, not as a parameter).
@@ -47,30 +48,30 @@ impl QueryParameters {
 
     /// The problem with `query` on the route named by `path`, if any: a parameter given twice,
     /// or one the route does not take. A path of no route is left to the routes (a 404).
-    fn problem(&self, path: &str, query: &str) -> Option<Problem> {
+    fn problem(&self, path: &str, query: &QueryPairs) -> Option<Problem> {
         let route = path.strip_prefix("/svc/")?.split('/').next()?;
         let known = self.0.get(route);
         let mut seen = HashSet::new();
-        for (name, _) in form_urlencoded::parse(query.as_bytes()) {
-            if !seen.insert(name.clone()) {
+        for (name, _) in query.iter() {
+            if !seen.insert(name) {
                 return Some(Problem::bad_parameter(
-                    &name,
+                    name,
                     format!("parameter `{name}` is given more than once"),
                 ));
             }
             if let Some(known) = known
-                && !known.contains(name.as_ref())
+                && !known.contains(name)
             {
                 let takes: Vec<&str> = known.iter().map(String::as_str).collect();
                 let closest = takes
                     .iter()
-                    .map(|k| (strsim::levenshtein(&name, k), *k))
+                    .map(|k| (strsim::levenshtein(name, k), *k))
                     .min()
                     .filter(|(distance, _)| *distance <= 2)
                     .map(|(_, k)| format!(" (did you mean `{k}`?)"))
                     .unwrap_or_default();
                 return Some(Problem::bad_parameter(
-                    &name,
+                    name,
                     format!(
                         "{route} has no parameter `{name}`{closest}; it takes {}",
                         takes.join(", ")
@@ -89,7 +90,7 @@ static KNOWN: LazyLock<QueryParameters> =
 /// Refuses a `/svc` request whose query its route does not accept, with a 400 naming the
 /// parameter.
 pub async fn check_query<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    match KNOWN.problem(req.uri().path(), req.uri().query().unwrap_or("")) {
+    match KNOWN.problem(req.uri().path(), &QueryPairs::of(&req)) {
         Some(problem) => Ok(problem.into_response()),
         None => Ok(next.call(req).await?.into_response()),
     }
@@ -118,10 +119,15 @@ mod tests {
         let path = "/svc/getArticlesByKtype/10219";
         assert!(
             known
-                .problem(path, "provider=demo&limit=5&api_key=k")
+                .problem(
+                    path,
+                    &QueryPairs::parse(Some("provider=demo&limit=5&api_key=k"))
+                )
                 .is_none()
         );
-        let problem = known.problem(path, "provider=demo&limt=5").unwrap();
+        let problem = known
+            .problem(path, &QueryPairs::parse(Some("provider=demo&limt=5")))
+            .unwrap();
         let text = format!("{problem:?}");
         assert!(
             text.contains("no parameter `limt` (did you mean `limit`?)"),
@@ -130,11 +136,21 @@ mod tests {
         assert!(text.contains("api_key, limit, provider"), "{text}");
         let far = format!(
             "{:?}",
-            known.problem("/svc/exportGolda", "ktype=1").unwrap()
+            known
+                .problem("/svc/exportGolda", &QueryPairs::parse(Some("ktype=1")))
+                .unwrap()
         );
         assert!(!far.contains("did you mean"), "{far}");
-        assert!(known.problem(path, "limit=1&limit=2").is_some());
+        assert!(
+            known
+                .problem(path, &QueryPairs::parse(Some("limit=1&limit=2")))
+                .is_some()
+        );
         // A path of no route is the router's to refuse.
-        assert!(known.problem("/svc/nothing", "x=1").is_none());
+        assert!(
+            known
+                .problem("/svc/nothing", &QueryPairs::parse(Some("x=1")))
+                .is_none()
+        );
     }
 }
