@@ -1,7 +1,8 @@
 //! The layers hold: no file under `src/server/` reads the catalogue itself. A file reads it
 //! when it takes a catalogue view (`.catalogue()`), names its type (`Catalogue`), or calls
 //! one of the view's read methods (`src/store/catalogue_view.rs`) on a value named
-//! `catalogue`; the protocol adapters call `src/service/` for what they answer.
+//! `catalogue` or `snapshot`. An adapter may hold a `service::Snapshot` and hand it to the
+//! service calls that read it; the protocol adapters call `src/service/` for what they answer.
 //!
 //! `STILL_READING` lists the files that have not moved their reads down yet. A file that
 //! starts reading fails the test, and so does a listed file that no longer reads (take it off
@@ -10,16 +11,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-const STILL_READING: &[&str] = &[
-    "src/server/answer_cache.rs",
-    "src/server/answers/prices.rs",
-    "src/server/soap/article_search.rs",
-    "src/server/soap/service.rs",
-    "src/server/streaming.rs",
-    "src/server/svc/exports.rs",
-    "src/server/svc/lookups.rs",
-    "src/server/svc/sync.rs",
-];
+const STILL_READING: &[&str] = &["src/server/svc/exports.rs", "src/server/svc/sync.rs"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -63,10 +55,17 @@ fn reads(source: &str, methods: &BTreeSet<String>) -> bool {
     if names_the_type || source.contains(".catalogue()") {
         return true;
     }
+    ["catalogue", "snapshot"]
+        .iter()
+        .any(|held| calls_a_read_on(source, held, methods))
+}
+
+/// Whether `source` calls one of `methods` on a value named `held` (or `held()`).
+fn calls_a_read_on(source: &str, held: &str, methods: &BTreeSet<String>) -> bool {
     let mut rest = source;
-    while let Some(at) = rest.find("catalogue") {
+    while let Some(at) = rest.find(held) {
         let before = rest[..at].chars().next_back();
-        rest = &rest[at + "catalogue".len()..];
+        rest = &rest[at + held.len()..];
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue;
         }

@@ -20,7 +20,7 @@ use serde::Serialize;
 pub use super::json_body::JsonBytes;
 use super::json_body::MaybeStreamed;
 use super::problem::Problem;
-use crate::store::Catalogue;
+use crate::service::Snapshot;
 use crate::store::reads::{self, Stamp};
 use poem::Response;
 
@@ -93,17 +93,17 @@ impl AnswerCache {
         AnswerCache { answers, outcomes }
     }
 
-    /// The answer for `key` from `catalogue`: from the cache or from `build`.
+    /// The answer for `key` from `snapshot`: from the cache or from `build`.
     pub fn answer<T: Serialize>(
         &self,
-        catalogue: &Catalogue,
+        snapshot: &Snapshot,
         lookup: LookupKind,
         key: &str,
         brands: &[u32],
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
         let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, catalogue) {
+        if let Some(bytes) = self.kept(&key, snapshot) {
             return Ok(JsonBytes::new(bytes));
         }
         let (answer, stamp) = reads::recorded(build);
@@ -115,14 +115,14 @@ impl AnswerCache {
     /// asked before anything is read.
     pub fn answer_or_stream<T: Serialize>(
         &self,
-        catalogue: &Catalogue,
+        snapshot: &Snapshot,
         lookup: LookupKind,
         key: &str,
         brands: &[u32],
         build: impl FnOnce() -> Result<Fresh<T>, Problem>,
     ) -> Result<MaybeStreamed<T>, Problem> {
         let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, catalogue) {
+        if let Some(bytes) = self.kept(&key, snapshot) {
             return Ok(MaybeStreamed::Whole(JsonBytes::new(bytes)));
         }
         let (answer, stamp) = reads::recorded(build);
@@ -142,20 +142,20 @@ impl AnswerCache {
         })
     }
 
-    /// The kept answer of `key`, if the tables it was read from are as `catalogue` holds them.
-    fn kept(&self, key: &Option<AnswerKey>, catalogue: &Catalogue) -> Option<Bytes> {
+    /// The kept answer of `key`, if the tables it was read from are as `snapshot` holds them.
+    fn kept(&self, key: &Option<AnswerKey>, snapshot: &Snapshot) -> Option<Bytes> {
         let (answers, key) = (self.answers.as_ref()?, key.as_ref()?);
         let Some(kept) = answers.get(key) else {
             self.outcomes.missing.inc();
             return None;
         };
-        if !catalogue.still_current(&kept.stamp) {
+        if !snapshot.keeps(&kept.stamp) {
             self.outcomes.stale.inc();
             return None;
         }
         // Kept across commits of other keys: stamped again at today's generations, so that
         // the next lookup of it does not walk those commits' changed keys again.
-        if let Some(stamp) = catalogue.advanced(&kept.stamp) {
+        if let Some(stamp) = snapshot.restamped(&kept.stamp) {
             let bytes = kept.bytes.clone();
             answers.insert(key.clone(), Arc::new(Kept { stamp, bytes }));
         }

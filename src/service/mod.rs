@@ -25,9 +25,11 @@ pub mod names;
 pub mod plates;
 pub mod prices;
 pub mod reference_lists;
+pub mod snapshot;
 pub mod status;
 pub mod sync;
 pub mod upload;
 pub mod vehicle_articles;
 
 pub use error::ServiceError;
+pub use snapshot::Snapshot;

@@ -13,12 +13,13 @@ use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::Problem;
 use crate::server::streaming::stream_json_list;
+use crate::service::Snapshot;
 use crate::service::caller::Caller;
 use crate::service::lookups::known_vehicle;
 use crate::service::names::Names;
 use crate::service::prices::{self, Pricing};
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
-use crate::store::{Catalogue, StoreError};
+use crate::store::StoreError;
 
 /// Which article a price belongs to.
 #[derive(Debug, Clone, Object, Serialize)]
@@ -159,17 +160,17 @@ pub fn ktype_prices(
     selection: &Selection,
     paging: &Paging,
 ) -> Result<MaybeStreamed<KtypePrices>, Problem> {
-    let catalogue = state.store.catalogue();
+    let snapshot = Snapshot::of(&state.store);
     state.answers.answer_or_stream(
-        &catalogue,
+        &snapshot,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
         caller.brands(),
         || {
-            known_vehicle(&catalogue, ktype)?;
-            let keys = selection.keys(&catalogue, caller, ktype)?;
+            known_vehicle(&snapshot, ktype)?;
+            let keys = selection.keys(&snapshot, caller, ktype)?;
             if !streams(paging, &keys) {
-                return page_prices(&catalogue, ktype, paging, &keys).map(Fresh::Whole);
+                return page_prices(&snapshot, ktype, paging, &keys).map(Fresh::Whole);
             }
             let mut head = br#"{"ktype":"#.to_vec();
             serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
@@ -178,11 +179,11 @@ pub fn ktype_prices(
                 "getPricesByKtype",
                 head,
                 b"]}",
-                catalogue.clone(),
+                snapshot.clone(),
                 batches(keys),
-                |catalogue, batch, list| {
-                    let prices = Pricing::new(catalogue).article_prices(&batch)?;
-                    let named = Named::new(catalogue);
+                |snapshot, batch, list| {
+                    let prices = Pricing::new(snapshot).article_prices(&batch)?;
+                    let named = Named::new(snapshot);
                     prices
                         .into_iter()
                         .try_for_each(|p| list.item(&named.article_prices(p)?))
@@ -200,31 +201,31 @@ pub fn ktype_prices_built(
     selection: &Selection,
     paging: &Paging,
 ) -> Result<JsonBytes<KtypePrices>, Problem> {
-    let catalogue = state.store.catalogue();
+    let snapshot = Snapshot::of(&state.store);
     state.answers.answer(
-        &catalogue,
+        &snapshot,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
         caller.brands(),
         || {
-            known_vehicle(&catalogue, ktype)?;
-            let keys = selection.keys(&catalogue, caller, ktype)?;
-            page_prices(&catalogue, ktype, paging, &keys)
+            known_vehicle(&snapshot, ktype)?;
+            let keys = selection.keys(&snapshot, caller, ktype)?;
+            page_prices(&snapshot, ktype, paging, &keys)
         },
     )
 }
 
 /// The prices of one page of a selection's keys.
 fn page_prices(
-    catalogue: &Catalogue,
+    snapshot: &Snapshot,
     ktype: &str,
     paging: &Paging,
     keys: &[ArticleKey],
 ) -> Result<KtypePrices, Problem> {
     let (page, next) = paging.window(keys);
-    let named = Named::new(catalogue);
+    let named = Named::new(snapshot);
     Ok(KtypePrices {
-        articles: Pricing::new(catalogue)
+        articles: Pricing::new(snapshot)
             .article_prices(page)?
             .into_iter()
             .map(|p| named.article_prices(p))
@@ -242,14 +243,14 @@ pub fn genart_prices(
     is_kit: bool,
     ktype: &str,
 ) -> Result<JsonBytes<GenartPrices>, Problem> {
-    let catalogue = state.store.catalogue();
+    let snapshot = Snapshot::of(&state.store);
     let kind = LookupKind::GenartPrices { genart, is_kit };
     state
         .answers
-        .answer(&catalogue, kind, ktype, caller.brands(), || {
-            let named = Named::new(&catalogue);
+        .answer(&snapshot, kind, ktype, caller.brands(), || {
+            let named = Named::new(&snapshot);
             let (articles, kits) =
-                match prices::genart_prices(&catalogue, caller, genart, is_kit, ktype)? {
+                match prices::genart_prices(&snapshot, caller, genart, is_kit, ktype)? {
                     prices::GenartPrices::Articles(list) => {
                         (named.all_article_prices(list)?, vec![])
                     }
@@ -271,19 +272,19 @@ pub fn exhaust_kit(
     caller: &Caller,
     ktype: &str,
 ) -> Result<JsonBytes<ExhaustKit>, Problem> {
-    let catalogue = state.store.catalogue();
+    let snapshot = Snapshot::of(&state.store);
     state.answers.answer(
-        &catalogue,
+        &snapshot,
         LookupKind::ExhaustKit,
         ktype,
         caller.brands(),
         || {
             let exhaust = &state.settings.exhaust_genarts;
-            let kits = prices::exhaust_kits(&catalogue, caller, exhaust, ktype)?;
+            let kits = prices::exhaust_kits(&snapshot, caller, exhaust, ktype)?;
             Ok(ExhaustKit {
                 ktype: ktype.to_owned(),
                 exhaust_genarts: exhaust.clone(),
-                kits: Named::new(&catalogue).kit_prices(kits)?,
+                kits: Named::new(&snapshot).kit_prices(kits)?,
             })
         },
     )
@@ -293,8 +294,8 @@ pub fn exhaust_kit(
 struct Named<'a>(Names<'a>);
 
 impl<'a> Named<'a> {
-    fn new(catalogue: &'a Catalogue) -> Self {
-        Named(Names::new(catalogue))
+    fn new(snapshot: &'a Snapshot) -> Self {
+        Named(Names::new(snapshot))
     }
 
     fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, StoreError> {

@@ -10,11 +10,12 @@ use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
 use crate::catalogue::{self as model, ArticleKey};
+use crate::service::Snapshot;
 use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::names::Names;
-use crate::store::{Catalogue, NumberMatch};
+use crate::store::NumberMatch;
 
 const DEFAULT_PER_PAGE: u32 = 100;
 
@@ -31,8 +32,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     for brand in &r.data_supplier_ids {
         call.caller.require_brand(*brand)?;
     }
-    let catalogue = call.state.store.catalogue();
-    let named = named_articles(&catalogue, &r.legacy_article_ids)?;
+    let snapshot = Snapshot::of(&call.state.store);
+    let named = named_articles(&snapshot, &r.legacy_article_ids)?;
     let search = Search {
         query: r.search_query.as_deref(),
         kind,
@@ -54,21 +55,21 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         matched_numbers,
         by_brand,
         by_genart,
-    } = article_search::search(&catalogue, call.caller, &search, call.budget)?;
-    let names = Names::new(&catalogue);
+    } = article_search::search(&snapshot, call.caller, &search, call.budget)?;
+    let names = Names::new(&snapshot);
     let Page {
         total,
         max_allowed_page,
         shown,
         next_after,
-    } = article_page::page(&catalogue, &names, matches, &paging)?;
+    } = article_page::page(&snapshot, &names, matches, &paging)?;
     let next_cursor = next_after.as_ref().map(encode_cursor);
 
     let includes = Includes::of(&r);
     let mut articles = Vec::with_capacity(shown.len());
     for a in shown {
         let matched = query_matches(&names, &a, matched_numbers.get(&a.key))?;
-        let detail = article_detail::detail(&catalogue, &names, a, includes.parts())?;
+        let detail = article_detail::detail(&snapshot, &names, a, includes.parts())?;
         let mut record = record(detail, &includes, linkage_paging);
         record.search_query_matches = matched;
         articles.push(record);
@@ -139,9 +140,9 @@ pub fn number_kind(field: &str, code: i64, free_text: bool) -> Result<NumberKind
     })
 }
 
-/// The articles `legacyArticleIds` names (none asked: no limit). An id the catalogue does not
+/// The articles `legacyArticleIds` names (none asked: no limit). An id the snapshot does not
 /// hold names nothing; one that cannot be an article id is refused.
-fn named_articles(catalogue: &Catalogue, ids: &[i64]) -> Result<Option<Vec<ArticleKey>>, Failure> {
+fn named_articles(snapshot: &Snapshot, ids: &[i64]) -> Result<Option<Vec<ArticleKey>>, Failure> {
     if ids.is_empty() {
         return Ok(None);
     }
@@ -155,7 +156,7 @@ fn named_articles(catalogue: &Catalogue, ids: &[i64]) -> Result<Option<Vec<Artic
             })
         })
         .collect::<Result<Vec<u32>, Failure>>()?;
-    Ok(Some(article_search::articles_by_id(catalogue, &ids)?))
+    Ok(Some(article_search::articles_by_id(snapshot, &ids)?))
 }
 
 /// The order `sort` asks for; its first entry decides.

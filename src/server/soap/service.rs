@@ -23,6 +23,7 @@ use crate::server::connection::body_error_status;
 use crate::server::gate::{self, Asked};
 use crate::server::problem::Problem;
 use crate::server::query::QueryPairs;
+use crate::service::Snapshot;
 
 /// The operations and their types, built once.
 struct Service {
@@ -238,7 +239,7 @@ fn run_cached(
     let bytes = state
         .answers
         .answer(
-            &state.store.catalogue(),
+            &Snapshot::of(&state.store),
             LookupKind::Operation(op.name),
             &key,
             call.caller.brands(),

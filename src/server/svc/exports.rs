@@ -17,11 +17,12 @@ use crate::server::answers::records::{ARTICLE_PARTS, Vehicle};
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::streaming::{CsvStyle, ExportResponse, Format, RowWriter, WriteItem, stream};
+use crate::service::Snapshot;
 use crate::service::article_detail::detail;
 use crate::service::caller::Caller;
 use crate::service::exports::{self, Shown, Vehicles, known_brand, known_competitor};
 use crate::service::names::Names;
-use crate::store::{Catalogue, CrossHit, StoreError};
+use crate::store::{CrossHit, StoreError};
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
 
@@ -106,7 +107,7 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CatalogueExportRow> {
-        let catalogue = state.store.catalogue();
+        let catalogue = Snapshot::of(&state.store);
         let brand = known_brand(&catalogue, brand_id.0)?;
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         let stem = format!("catalogue-{}", brand.id);
@@ -180,7 +181,7 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<GoldaRow> {
-        let catalogue = state.store.catalogue();
+        let catalogue = Snapshot::of(&state.store);
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("golda-{}", brand.id);
         let articles = exports::brand_articles(&catalogue, &brand);
@@ -223,7 +224,7 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<AtcRow> {
-        let catalogue = state.store.catalogue();
+        let catalogue = Snapshot::of(&state.store);
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
         let articles = exports::brand_articles(&catalogue, &brand);
@@ -283,7 +284,7 @@ impl ExportApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Export<CompetitorReferenceRow> {
-        let catalogue = state.store.catalogue();
+        let catalogue = Snapshot::of(&state.store);
         let maker = known_competitor(&catalogue, manufacturer_id.0)?;
         let stem = format!("competitor-refs-{}", maker.id);
         // A brand-restricted provider gets its brands' rows only.
@@ -335,7 +336,7 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CompetitorReferenceRow> {
-        let catalogue = state.store.catalogue();
+        let catalogue = Snapshot::of(&state.store);
         let maker = known_competitor(&catalogue, manufacturer_id.0)?;
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
@@ -377,7 +378,7 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<DmmArticle> {
-        let catalogue = state.store.catalogue();
+        let catalogue = Snapshot::of(&state.store);
         let brand = known_brand(&catalogue, brand_id.0)?;
         let stem = format!("dmm-{}", brand.id);
         let articles = exports::brand_articles(&catalogue, &brand);
@@ -403,7 +404,7 @@ pub enum CatalogueExportRow {
 /// `clone_from` so its strings keep their allocations: the scan allocates per article, not
 /// per row.
 fn flat_catalogue(
-    catalogue: &Catalogue,
+    catalogue: &Snapshot,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, FlatCatalogueRow>, StoreError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
@@ -413,7 +414,7 @@ fn flat_catalogue(
         ..Default::default()
     };
     Ok(Box::new(
-        move |catalogue: &Catalogue, article: model::Article, w: &mut RowWriter<_>| {
+        move |catalogue: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
             let names = Names::new(catalogue);
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
@@ -449,7 +450,7 @@ fn flat_catalogue(
 
 /// The Golda rows of one article: one per vehicle application.
 fn golda(
-    catalogue: &Catalogue,
+    catalogue: &Snapshot,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, GoldaRow>, StoreError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
@@ -460,7 +461,7 @@ fn golda(
         ..Default::default()
     };
     Ok(Box::new(
-        move |catalogue: &Catalogue, article: model::Article, w: &mut RowWriter<_>| {
+        move |catalogue: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
             let names = Names::new(catalogue);
             let price = exports::list_price(catalogue, &article, day)?;
             row.reference.clone_from(&article.reference);
@@ -493,7 +494,7 @@ fn golda(
 fn competitor_references(
     maker: model::Manufacturer,
     shown: Shown,
-) -> impl FnMut(&Catalogue, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
+) -> impl FnMut(&Snapshot, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
 + Send
 + 'static {
     move |catalogue, hit, w| {
@@ -517,7 +518,7 @@ fn competitor_references(
 
 /// The media manifest row of one article; none for an article without media.
 fn dmm(
-    catalogue: &Catalogue,
+    catalogue: &Snapshot,
     brand: &model::Brand,
     article: model::Article,
     w: &mut RowWriter<DmmArticle>,

@@ -16,12 +16,13 @@ use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
+use crate::service::Snapshot;
 use crate::service::article_detail::detail;
 use crate::service::caller::Caller;
 use crate::service::lookups::{self, CrossLink, Direction, articles_of, known_vehicle};
 use crate::service::names::Names;
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
-use crate::store::{Catalogue, StoreError};
+use crate::store::StoreError;
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
@@ -162,7 +163,7 @@ impl LookupApi {
                 .into());
             }
         };
-        let catalogue = state.store.catalogue();
+        let snapshot = Snapshot::of(&state.store);
         let kind = if want_article {
             LookupKind::Article
         } else {
@@ -171,16 +172,16 @@ impl LookupApi {
         // Lookups take microseconds: they run on the request's task.
         let answer = state
             .answers
-            .answer(&catalogue, kind, &reference, caller.brands(), || {
+            .answer(&snapshot, kind, &reference, caller.brands(), || {
                 Ok(if want_article {
                     CrossRefsOrArticle::Article(article_answer(
-                        &catalogue,
+                        &snapshot,
                         &caller,
                         reference.0.clone(),
                     )?)
                 } else {
                     CrossRefsOrArticle::CrossReferences(cross_reference_answer(
-                        &catalogue,
+                        &snapshot,
                         &caller,
                         reference.0.clone(),
                     )?)
@@ -227,20 +228,20 @@ impl LookupApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Result<MaybeStreamed<KtypeArticles>, ApiError<Lookup>> {
-        let catalogue = state.store.catalogue();
+        let snapshot = Snapshot::of(&state.store);
         let selection = Selection {
             genart: genart.0,
             brand_id: brand_id.0,
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
         let answer = state.answers.answer_or_stream(
-            &catalogue,
+            &snapshot,
             LookupKind::KtypeArticles,
             &selection.cache_key(&ktype, &paging),
             caller.brands(),
             || {
-                let vehicle = Vehicle::from(&known_vehicle(&catalogue, &ktype)?);
-                let keys = selection.keys(&catalogue, &caller, &ktype)?;
+                let vehicle = Vehicle::from(&known_vehicle(&snapshot, &ktype)?);
+                let keys = selection.keys(&snapshot, &caller, &ktype)?;
                 if streams(&paging, &keys) {
                     let mut head = br#"{"vehicle":"#.to_vec();
                     serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
@@ -249,11 +250,11 @@ impl LookupApi {
                         "getArticlesByKtype",
                         head,
                         b"]}",
-                        catalogue.clone(),
+                        snapshot.clone(),
                         batches(keys),
-                        |catalogue, batch, list| {
-                            let names = Names::new(catalogue);
-                            for article in articles_of(catalogue, &batch)? {
+                        |snapshot, batch, list| {
+                            let names = Names::new(snapshot);
+                            for article in articles_of(snapshot, &batch)? {
                                 list.item(&ArticleSummary::of(&names, &article)?)?;
                             }
                             Ok(())
@@ -261,8 +262,8 @@ impl LookupApi {
                     )));
                 }
                 let (page, next) = paging.window(&keys);
-                let names = Names::new(&catalogue);
-                let articles = articles_of(&catalogue, page)?
+                let names = Names::new(&snapshot);
+                let articles = articles_of(&snapshot, page)?
                     .iter()
                     .map(|a| ArticleSummary::of(&names, a))
                     .collect::<Result<_, _>>()?;
@@ -278,15 +279,15 @@ impl LookupApi {
 }
 
 fn article_answer(
-    catalogue: &Catalogue,
+    snapshot: &Snapshot,
     caller: &Caller,
     reference: String,
 ) -> Result<ArticleAnswer, Problem> {
-    let found = lookups::articles_by_reference(catalogue, caller, &reference)?;
-    let names = Names::new(catalogue);
+    let found = lookups::articles_by_reference(snapshot, caller, &reference)?;
+    let names = Names::new(snapshot);
     let articles = found
         .into_iter()
-        .map(|a| detail(catalogue, &names, a, ARTICLE_PARTS).map(Article::from))
+        .map(|a| detail(snapshot, &names, a, ARTICLE_PARTS).map(Article::from))
         .collect::<Result<_, _>>()?;
     Ok(ArticleAnswer {
         normalised_reference: normalise_reference(&reference),
@@ -296,12 +297,12 @@ fn article_answer(
 }
 
 fn cross_reference_answer(
-    catalogue: &Catalogue,
+    snapshot: &Snapshot,
     caller: &Caller,
     reference: String,
 ) -> Result<CrossReferenceAnswer, Problem> {
-    let names = Names::new(catalogue);
-    let cross_references = lookups::cross_references(catalogue, caller, &reference)?
+    let names = Names::new(snapshot);
+    let cross_references = lookups::cross_references(snapshot, caller, &reference)?
         .into_iter()
         .map(|link| cross_reference(&names, link))
         .collect::<Result<_, _>>()?;
