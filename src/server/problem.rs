@@ -101,6 +101,7 @@ impl From<crate::service::ServiceError> for Problem {
             E::BadParameter { parameter, detail } => Problem::bad_parameter(parameter, detail),
             E::Forbidden(detail) => Problem::new(StatusCode::FORBIDDEN, detail),
             E::NotFound(detail) => Problem::not_found(detail),
+            E::Gone(detail) => Problem::new(StatusCode::GONE, detail),
             E::Conflict(detail) => Problem::new(StatusCode::CONFLICT, detail),
             E::Store(e) => e.into(),
         }

@@ -17,6 +17,9 @@ pub enum ServiceError {
     /// What was asked for does not exist (a Ktype, a generic article, a file, a job).
     #[error("{0}")]
     NotFound(String),
+    /// What was asked for is no longer kept (a change feed from before the changes kept).
+    #[error("{0}")]
+    Gone(String),
     /// Another call holds what this one needs (an import runs).
     #[error("{0}")]
     Conflict(String),

@@ -19,6 +19,12 @@ impl Snapshot {
         Snapshot(store.catalogue())
     }
 
+    /// The first version newer than `since` that `store` commits within `wait`, or (none
+    /// within it) the version it holds then.
+    pub async fn newer_than(store: &Store, since: u64, wait: std::time::Duration) -> Snapshot {
+        Snapshot(store.newer_than(since, wait).await)
+    }
+
     /// Whether an answer read under `stamp` is this version's answer too.
     pub fn keeps(&self, stamp: &Stamp) -> bool {
         self.0.still_current(stamp)

@@ -1,7 +1,6 @@
 //! The change feed a downstream appliance follows (`/svc/changes`, scope `sync`), and
 //! `syncTecdoc`, which follows the configured upstream as a job.
 
-use std::io::{self, Write};
 use std::sync::Arc;
 
 use poem::http::StatusCode;
@@ -16,15 +15,16 @@ use poem_openapi::{ApiResponse, OpenApi};
 use super::ApiTag;
 use super::data_set::DataSetOrAll;
 use super::imports::{ImportAnswer, answer_when_done};
-use crate::import::{self, ImportType, WriteError};
+use crate::import::ImportType;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
-use crate::server::problem::{ApiError, Feed, Import, Problem};
+use crate::server::problem::{ApiError, Feed, Import};
 use crate::server::streaming::{Streamed, written_body};
-use crate::service::ServiceError;
 use crate::service::caller::Caller;
+use crate::service::sync::feed::{self, FeedAnswer};
 use crate::service::sync::{STORE_HEADER, SyncRequest, Upstream, VERSION_HEADER};
-use crate::store::{Catalogue, Store};
+use crate::service::{ServiceError, Snapshot};
+use crate::store::Store;
 
 pub struct SyncApi;
 
@@ -69,41 +69,21 @@ impl SyncApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Result<FeedResponse, ApiError<Feed>> {
-        if !caller.brands().is_empty() {
-            return Err(ServiceError::Forbidden(format!(
-                "Access denied: the change feed carries every brand, and provider `{}` sees only some",
-                caller.provider.id
-            ))
-            .into());
+        let wait = wait.0.map(|w| std::time::Duration::from_secs(w.into()));
+        match feed::feed(&state.store, &caller, since.0, wait).await? {
+            FeedAnswer::Unchanged { version } => Ok(FeedResponse::unchanged(&state.store, version)),
+            FeedAnswer::Changes {
+                snapshot,
+                version,
+                since,
+            } => Ok(FeedResponse::new(
+                state.store.clone(),
+                snapshot,
+                version,
+                import_type.0.get(),
+                since,
+            )),
         }
-        let mut catalogue = state.store.catalogue();
-        if let (Some(since), Some(wait)) = (since.0, wait.0.filter(|&w| w > 0))
-            && since == catalogue.data_version()
-        {
-            let wait = std::time::Duration::from_secs(wait.into());
-            catalogue = state.store.newer_than(since, wait).await;
-            if catalogue.data_version() == since {
-                return Ok(FeedResponse::unchanged(&state.store, &catalogue));
-            }
-        }
-        let (now, kept_since) = (catalogue.data_version(), catalogue.changes_complete_since());
-        if let Some(since) = since.0
-            && (since < kept_since || since > now)
-        {
-            return Err(Problem::new(
-                StatusCode::GONE,
-                format!(
-                    "the change feed holds the changes since data version {kept_since} and this store is at {now}; data version {since} is out of its reach: refresh in full (this route without `since`, or syncTecdoc with refresh=true)"
-                ),
-            )
-            .into());
-        }
-        Ok(FeedResponse::new(
-            state.store.clone(),
-            catalogue,
-            import_type.0.get(),
-            since.0,
-        ))
     }
 
     /// Brings this catalogue up to the configured upstream's, as a job.
@@ -154,11 +134,11 @@ pub struct FeedResponse(Response);
 
 impl FeedResponse {
     /// Nothing newer than the caller's version was committed while it waited.
-    fn unchanged(store: &Store, catalogue: &Catalogue) -> FeedResponse {
+    fn unchanged(store: &Store, version: u64) -> FeedResponse {
         FeedResponse(
             Response::builder()
                 .status(StatusCode::NO_CONTENT)
-                .header(VERSION_HEADER, catalogue.data_version().to_string())
+                .header(VERSION_HEADER, version.to_string())
                 .header(STORE_HEADER, store.id())
                 .finish(),
         )
@@ -166,7 +146,8 @@ impl FeedResponse {
 
     fn new(
         store: Arc<Store>,
-        catalogue: Arc<Catalogue>,
+        snapshot: Snapshot,
+        version: u64,
         data_set: Option<ImportType>,
         since: Option<u64>,
     ) -> FeedResponse {
@@ -177,9 +158,9 @@ impl FeedResponse {
             ),
             None => ("application/x-tar", "changes.tar".to_owned()),
         };
-        let (version, store_id) = (catalogue.data_version(), store.id().to_owned());
+        let store_id = store.id().to_owned();
         let body = written_body(move |out| {
-            write_feed(&store, &catalogue, data_set, since, out).map_err(|e| e.to_string())
+            feed::write_feed(&store, &snapshot, data_set, since, out).map_err(|e| e.to_string())
         });
         let mut response = Response::builder()
             .status(StatusCode::OK)
@@ -194,41 +175,6 @@ impl FeedResponse {
         response.extensions_mut().insert(Streamed);
         FeedResponse(response)
     }
-}
-
-/// Writes the feed: one data set's file, or a tar of every data set's. The tar's files are
-/// written to the store's scratch directory first (a tar entry gives its size before its
-/// bytes), all from the one catalogue the response names.
-fn write_feed(
-    store: &Store,
-    catalogue: &Catalogue,
-    data_set: Option<ImportType>,
-    since: Option<u64>,
-    out: &mut dyn Write,
-) -> Result<(), WriteError> {
-    let write = |set: ImportType, to: &mut dyn Write| -> Result<u64, WriteError> {
-        match since {
-            Some(since) => import::write_changes(catalogue, set, since, to),
-            None => import::write_data_set(catalogue, set, to),
-        }
-    };
-    if let Some(set) = data_set {
-        write(set, out)?;
-        return Ok(());
-    }
-    let scratch = store.spill_dir()?;
-    let mut tar = tar::Builder::new(out);
-    for set in ImportType::ALL {
-        let name = format!("{}.csv", set.name());
-        let path = scratch.path().join(&name);
-        let file = std::fs::File::create(&path).map_err(|e| WriteError::Csv(e.into()))?;
-        write(set, &mut io::BufWriter::new(file))?;
-        tar.append_path_with_name(&path, &name)
-            .map_err(|e| WriteError::Csv(e.into()))?;
-        let _ = std::fs::remove_file(&path);
-    }
-    tar.into_inner().map_err(|e| WriteError::Csv(e.into()))?;
-    Ok(())
 }
 
 impl IntoResponse for FeedResponse {

@@ -4,6 +4,7 @@
 //! refused or a malformed file leaves the catalogue untouched), then imported as one change
 //! that also records how far the upstream has been followed.
 
+pub mod feed;
 mod follow;
 mod indexed;
 
