@@ -3,15 +3,9 @@
 //! one of the view's read methods (`src/store/catalogue_view.rs`) on a value named
 //! `catalogue` or `snapshot`. An adapter may hold a `service::Snapshot` and hand it to the
 //! service calls that read it; the protocol adapters call `src/service/` for what they answer.
-//!
-//! `STILL_READING` lists the files that have not moved their reads down yet. A file that
-//! starts reading fails the test, and so does a listed file that no longer reads (take it off
-//! the list): the list only shrinks.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-const STILL_READING: &[&str] = &["src/server/svc/exports.rs"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -86,7 +80,7 @@ fn calls_a_read_on(source: &str, held: &str, methods: &BTreeSet<String>) -> bool
 }
 
 #[test]
-fn no_file_under_src_server_reads_the_catalogue_but_those_still_listed() {
+fn no_file_under_src_server_reads_the_catalogue() {
     let methods = read_methods();
     assert!(methods.len() > 20, "found {methods:?}");
     let mut files = Vec::new();
@@ -96,16 +90,9 @@ fn no_file_under_src_server_reads_the_catalogue_but_those_still_listed() {
         .filter(|f| reads(&std::fs::read_to_string(f).unwrap(), &methods))
         .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
         .collect();
-    let listed: BTreeSet<String> = STILL_READING.iter().map(|s| s.to_string()).collect();
-    let new: Vec<_> = reading.difference(&listed).collect();
-    let moved: Vec<_> = listed.difference(&reading).collect();
     assert!(
-        new.is_empty(),
-        "these files read the catalogue: move the reads to src/service/: {new:?}"
-    );
-    assert!(
-        moved.is_empty(),
-        "these files no longer read the catalogue: take them off STILL_READING: {moved:?}"
+        reading.is_empty(),
+        "these files read the catalogue: move the reads to src/service/: {reading:?}"
     );
 }
 

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use super::ServiceError;
 use super::caller::Caller;
 use crate::catalogue::{
-    Article, Brand, Date, Manufacturer, ManufacturerKind, Media, MediaKind, Price, Vehicle,
-    current_list_price,
+    Article, Brand, Criterion, Date, Link, Manufacturer, ManufacturerKind, Media, MediaKind, Price,
+    Vehicle, current_list_price,
 };
 use crate::store::{Catalogue, CrossHit, StoreError};
 
@@ -77,6 +77,17 @@ impl<V: for<'v> From<&'v Vehicle>> Vehicles<V> {
         }
         Ok(self.known.get(ktype).and_then(Option::as_ref))
     }
+}
+
+/// An article's vehicle applications as stored: one per Ktype it fits, whether or not the
+/// catalogue holds that vehicle type.
+pub fn applications(catalogue: &Catalogue, article: &Article) -> Result<Vec<Link>, StoreError> {
+    catalogue.links_of(&article.key)
+}
+
+/// An article's criteria (name, value, unit), as the ATC export lists them.
+pub fn criteria(catalogue: &Catalogue, article: &Article) -> Result<Vec<Criterion>, StoreError> {
+    catalogue.criteria_of(&article.key)
 }
 
 /// An article's current list price as of one day (an export's day, fixed at its start).

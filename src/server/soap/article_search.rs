@@ -140,7 +140,7 @@ pub fn number_kind(field: &str, code: i64, free_text: bool) -> Result<NumberKind
     })
 }
 
-/// The articles `legacyArticleIds` names (none asked: no limit). An id the snapshot does not
+/// The articles `legacyArticleIds` names (none asked: no limit). An id the catalogue does not
 /// hold names nothing; one that cannot be an article id is refused.
 fn named_articles(snapshot: &Snapshot, ids: &[i64]) -> Result<Option<Vec<ArticleKey>>, Failure> {
     if ids.is_empty() {

@@ -107,17 +107,17 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CatalogueExportRow> {
-        let catalogue = Snapshot::of(&state.store);
-        let brand = known_brand(&catalogue, brand_id.0)?;
+        let snapshot = Snapshot::of(&state.store);
+        let brand = known_brand(&snapshot, brand_id.0)?;
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         let stem = format!("catalogue-{}", brand.id);
-        let articles = exports::brand_articles(&catalogue, &brand);
+        let articles = exports::brand_articles(&snapshot, &brand);
         if is_flat_export.0 {
-            let write = flat_catalogue(&catalogue, brand.id)?;
+            let write = flat_catalogue(&snapshot, brand.id)?;
             return Ok(stream(
                 format,
                 &format!("{stem}-flat"),
-                catalogue,
+                snapshot,
                 articles,
                 write,
             ));
@@ -125,11 +125,10 @@ impl ExportApi {
         Ok(stream(
             format,
             &stem,
-            catalogue,
+            snapshot,
             articles,
-            |catalogue, article, w| {
-                let vehicles = catalogue
-                    .links_of(&article.key)?
+            |snapshot, article, w| {
+                let vehicles = exports::applications(snapshot, &article)?
                     .into_iter()
                     .map(|l| Fitment {
                         ktype: l.ktype,
@@ -139,7 +138,7 @@ impl ExportApi {
                     })
                     .collect();
                 w.row(&CatalogueArticle {
-                    article: detail(catalogue, &Names::new(catalogue), article, ARTICLE_PARTS)?
+                    article: detail(snapshot, &Names::new(snapshot), article, ARTICLE_PARTS)?
                         .into(),
                     vehicles,
                 })
@@ -181,15 +180,15 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<GoldaRow> {
-        let catalogue = Snapshot::of(&state.store);
-        let brand = known_brand(&catalogue, brand_id.0)?;
+        let snapshot = Snapshot::of(&state.store);
+        let brand = known_brand(&snapshot, brand_id.0)?;
         let stem = format!("golda-{}", brand.id);
-        let articles = exports::brand_articles(&catalogue, &brand);
-        let write = golda(&catalogue, brand.id)?;
+        let articles = exports::brand_articles(&snapshot, &brand);
+        let write = golda(&snapshot, brand.id)?;
         Ok(stream(
             format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            catalogue,
+            snapshot,
             articles,
             write,
         ))
@@ -224,19 +223,19 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<AtcRow> {
-        let catalogue = Snapshot::of(&state.store);
-        let brand = known_brand(&catalogue, brand_id.0)?;
+        let snapshot = Snapshot::of(&state.store);
+        let brand = known_brand(&snapshot, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
-        let articles = exports::brand_articles(&catalogue, &brand);
+        let articles = exports::brand_articles(&snapshot, &brand);
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         Ok(stream(
             format,
             &stem,
-            catalogue,
+            snapshot,
             articles,
-            move |catalogue, article, w| {
-                let genart_name = Names::new(catalogue).genart(article.genart)?;
-                for c in catalogue.criteria_of(&article.key)? {
+            move |snapshot, article, w| {
+                let genart_name = Names::new(snapshot).genart(article.genart)?;
+                for c in exports::criteria(snapshot, &article)? {
                     w.row(&AtcRow {
                         brand_id: brand.id,
                         brand_name: brand.name.clone(),
@@ -284,16 +283,16 @@ impl ExportApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Export<CompetitorReferenceRow> {
-        let catalogue = Snapshot::of(&state.store);
-        let maker = known_competitor(&catalogue, manufacturer_id.0)?;
+        let snapshot = Snapshot::of(&state.store);
+        let maker = known_competitor(&snapshot, manufacturer_id.0)?;
         let stem = format!("competitor-refs-{}", maker.id);
         // A brand-restricted provider gets its brands' rows only.
-        let hits = exports::competitor_numbers(&catalogue, &maker);
+        let hits = exports::competitor_numbers(&snapshot, &maker);
         let write = competitor_references(maker, Shown::VisibleTo(caller.clone()));
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            catalogue,
+            snapshot,
             hits,
             write,
         ))
@@ -336,16 +335,16 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CompetitorReferenceRow> {
-        let catalogue = Snapshot::of(&state.store);
-        let maker = known_competitor(&catalogue, manufacturer_id.0)?;
-        let brand = known_brand(&catalogue, brand_id.0)?;
+        let snapshot = Snapshot::of(&state.store);
+        let maker = known_competitor(&snapshot, manufacturer_id.0)?;
+        let brand = known_brand(&snapshot, brand_id.0)?;
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
-        let hits = exports::competitor_numbers(&catalogue, &maker);
+        let hits = exports::competitor_numbers(&snapshot, &maker);
         let write = competitor_references(maker, Shown::Brand(brand.id));
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            catalogue,
+            snapshot,
             hits,
             write,
         ))
@@ -378,14 +377,14 @@ impl ExportApi {
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<DmmArticle> {
-        let catalogue = Snapshot::of(&state.store);
-        let brand = known_brand(&catalogue, brand_id.0)?;
+        let snapshot = Snapshot::of(&state.store);
+        let brand = known_brand(&snapshot, brand_id.0)?;
         let stem = format!("dmm-{}", brand.id);
-        let articles = exports::brand_articles(&catalogue, &brand);
+        let articles = exports::brand_articles(&snapshot, &brand);
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            catalogue,
+            snapshot,
             articles,
             move |c, article, w| dmm(c, &brand, article, w),
         ))
@@ -404,18 +403,18 @@ pub enum CatalogueExportRow {
 /// `clone_from` so its strings keep their allocations: the scan allocates per article, not
 /// per row.
 fn flat_catalogue(
-    catalogue: &Snapshot,
+    snapshot: &Snapshot,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, FlatCatalogueRow>, StoreError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let mut row = FlatCatalogueRow {
         brand_id,
-        brand_name: Names::new(catalogue).brand(brand_id)?,
+        brand_name: Names::new(snapshot).brand(brand_id)?,
         ..Default::default()
     };
     Ok(Box::new(
-        move |catalogue: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
-            let names = Names::new(catalogue);
+        move |snapshot: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
+            let names = Names::new(snapshot);
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
             row.genart_name.clear();
@@ -426,13 +425,13 @@ fn flat_catalogue(
             row.ean.clear();
             row.ean
                 .push_str(article.eans.first().map_or("", String::as_str));
-            let links = catalogue.links_of(&article.key)?;
+            let links = exports::applications(snapshot, &article)?;
             if links.is_empty() {
                 row.clear_vehicle();
                 w.row(&row)?;
             }
             for link in links {
-                match vehicles.get(catalogue, &link.ktype)? {
+                match vehicles.get(snapshot, &link.ktype)? {
                     Some(v) => row.set_vehicle(v),
                     None => {
                         row.clear_vehicle();
@@ -450,20 +449,20 @@ fn flat_catalogue(
 
 /// The Golda rows of one article: one per vehicle application.
 fn golda(
-    catalogue: &Snapshot,
+    snapshot: &Snapshot,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, GoldaRow>, StoreError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let day = Date::today();
     let mut row = GoldaRow {
         brand_id,
-        brand_name: Names::new(catalogue).brand(brand_id)?,
+        brand_name: Names::new(snapshot).brand(brand_id)?,
         ..Default::default()
     };
     Ok(Box::new(
-        move |catalogue: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
-            let names = Names::new(catalogue);
-            let price = exports::list_price(catalogue, &article, day)?;
+        move |snapshot: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
+            let names = Names::new(snapshot);
+            let price = exports::list_price(snapshot, &article, day)?;
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
             row.genart_name.clear();
@@ -476,13 +475,13 @@ fn golda(
                 .map(|p| p.amount.to_string())
                 .unwrap_or_default();
             row.currency = price.map(|p| p.currency).unwrap_or_default();
-            let links = catalogue.links_of(&article.key)?;
+            let links = exports::applications(snapshot, &article)?;
             if links.is_empty() {
                 row.set_vehicle(None, "");
                 w.row(&row)?;
             }
             for link in links {
-                row.set_vehicle(vehicles.get(catalogue, &link.ktype)?, &link.ktype);
+                row.set_vehicle(vehicles.get(snapshot, &link.ktype)?, &link.ktype);
                 w.row(&row)?;
             }
             Ok(())
@@ -497,11 +496,11 @@ fn competitor_references(
 ) -> impl FnMut(&Snapshot, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
 + Send
 + 'static {
-    move |catalogue, hit, w| {
-        let Some(article) = exports::matched_article(catalogue, &hit, &shown)? else {
+    move |snapshot, hit, w| {
+        let Some(article) = exports::matched_article(snapshot, &hit, &shown)? else {
             return Ok(());
         };
-        let names = Names::new(catalogue);
+        let names = Names::new(snapshot);
         w.row(&CompetitorReferenceRow {
             manufacturer_id: maker.id,
             manufacturer_name: maker.name.clone(),
@@ -518,12 +517,12 @@ fn competitor_references(
 
 /// The media manifest row of one article; none for an article without media.
 fn dmm(
-    catalogue: &Snapshot,
+    snapshot: &Snapshot,
     brand: &model::Brand,
     article: model::Article,
     w: &mut RowWriter<DmmArticle>,
 ) -> Result<(), StoreError> {
-    let Some(manifest) = exports::media_manifest(catalogue, &article)? else {
+    let Some(manifest) = exports::media_manifest(snapshot, &article)? else {
         return Ok(());
     };
     let files = |media: Vec<model::Media>| {
@@ -541,7 +540,7 @@ fn dmm(
         brand_name: brand.name.clone(),
         reference: article.reference,
         genart: article.genart,
-        genart_name: Names::new(catalogue).genart(article.genart)?,
+        genart_name: Names::new(snapshot).genart(article.genart)?,
         images: files(manifest.images),
         documents: files(manifest.documents),
         spin_sets: manifest
