@@ -4,8 +4,8 @@
 //! user name. Each route needs a scope of the provider's (`read`, `export`, `admin`).
 
 use base64::Engine as _;
+use poem::Request;
 use poem::http::StatusCode;
-use poem::{IntoResponse, Request, Response};
 use poem_openapi::SecurityScheme;
 use poem_openapi::auth::{ApiKey, Basic};
 use std::borrow::Cow;
@@ -261,37 +261,4 @@ pub fn check_brand(caller: &Caller, brand: u32) -> Result<(), Problem> {
             caller.provider.id
         ),
     ))
-}
-
-/// Over its provider's rate limit: how long to wait, and the 429 that says so.
-pub struct RateLimited {
-    pub retry_after_seconds: u64,
-    pub problem: Problem,
-}
-
-impl IntoResponse for RateLimited {
-    fn into_response(self) -> Response {
-        let mut response = self.problem.into_response();
-        response.headers_mut().insert(
-            poem::http::header::RETRY_AFTER,
-            poem::http::HeaderValue::from(self.retry_after_seconds),
-        );
-        response
-    }
-}
-
-pub fn check_rate(state: &AppState, caller: &Caller) -> Result<(), RateLimited> {
-    state.rate_limits.check(&caller.provider).map_err(|wait| {
-        let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
-        RateLimited {
-            retry_after_seconds: seconds,
-            problem: Problem::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "provider `{}` is over its rate limit; retry after {seconds} s",
-                    caller.provider.id
-                ),
-            ),
-        }
-    })
 }

@@ -94,11 +94,25 @@ pub fn admit(
     if let Some(brand) = requested_brand(req) {
         auth::check_brand(caller, brand)?;
     }
-    auth::check_rate(state, caller).map_err(|limited| Refused {
-        problem: limited.problem,
-        retry_after_seconds: Some(limited.retry_after_seconds),
-    })?;
+    check_rate(state, caller)?;
     Ok(admission)
+}
+
+/// 429, with how long to wait, when the caller's provider is over its rate limit.
+fn check_rate(state: &AppState, caller: &Caller) -> Result<(), Refused> {
+    state.rate_limits.check(&caller.provider).map_err(|wait| {
+        let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+        Refused {
+            problem: Problem::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "provider `{}` is over its rate limit; retry after {seconds} s",
+                    caller.provider.id
+                ),
+            ),
+            retry_after_seconds: Some(seconds),
+        }
+    })
 }
 
 /// What the registry says `asked` needs; an operation it does not list is refused.
