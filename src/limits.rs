@@ -42,11 +42,10 @@ impl Default for Limits {
     }
 }
 
-/// One bound as the config file and the environment name it.
+/// One bound: its key in the `[limits]` table (`config/table.rs` has its row) and its least
+/// value.
 pub struct LimitSetting {
-    /// The key in the `[limits]` table.
     pub key: &'static str,
-    pub env: &'static str,
     /// The least value that makes sense.
     pub min: u64,
     field: fn(&mut Limits) -> &mut u64,
@@ -56,49 +55,41 @@ pub struct LimitSetting {
 pub const LIMIT_SETTINGS: [LimitSetting; 8] = [
     LimitSetting {
         key: "text_bytes",
-        env: "PARTSCAT_LIMIT_TEXT_BYTES",
         min: 16,
         field: |l| &mut l.text_bytes,
     },
     LimitSetting {
         key: "number_bytes",
-        env: "PARTSCAT_LIMIT_NUMBER_BYTES",
         min: 8,
         field: |l| &mut l.number_bytes,
     },
     LimitSetting {
         key: "uri_bytes",
-        env: "PARTSCAT_LIMIT_URI_BYTES",
         min: 64,
         field: |l| &mut l.uri_bytes,
     },
     LimitSetting {
         key: "row_bytes",
-        env: "PARTSCAT_LIMIT_ROW_BYTES",
         min: 1024,
         field: |l| &mut l.row_bytes,
     },
     LimitSetting {
         key: "answer_mb",
-        env: "PARTSCAT_LIMIT_ANSWER_MB",
         min: 1,
         field: |l| &mut l.answer_mb,
     },
     LimitSetting {
         key: "feed_mb",
-        env: "PARTSCAT_LIMIT_FEED_MB",
         min: 1,
         field: |l| &mut l.feed_mb,
     },
     LimitSetting {
         key: "transfer_deadline_s",
-        env: "PARTSCAT_LIMIT_TRANSFER_DEADLINE_S",
         min: 1,
         field: |l| &mut l.transfer_deadline_s,
     },
     LimitSetting {
         key: "transfer_min_rate_kib",
-        env: "PARTSCAT_LIMIT_TRANSFER_MIN_RATE_KIB",
         min: 0,
         field: |l| &mut l.transfer_min_rate_kib,
     },

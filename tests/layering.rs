@@ -1,6 +1,6 @@
 //! The layers hold: no file under `src/server/` reads the catalogue itself. A file reads it
 //! when it takes a catalogue view (`.catalogue()`), names its type (`Catalogue`), or calls
-//! one of the view's read methods (`src/store/catalogue_view.rs`) on a value named
+//! one of the view's read methods (`src/store/catalogue_view/`) on a value named
 //! `catalogue` or `snapshot`. An adapter may hold a `service::Snapshot` and hand it to the
 //! service calls that read it; the protocol adapters call `src/service/` for what they answer.
 
@@ -22,15 +22,24 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The names of the catalogue view's methods that take `&self`.
+/// The names of the catalogue view's methods that take `&self` (`src/store/catalogue_view/`).
 fn read_methods() -> BTreeSet<String> {
-    let view = std::fs::read_to_string(root().join("src/store/catalogue_view.rs")).unwrap();
-    view.lines()
-        .filter_map(|l| l.trim().strip_prefix("pub fn "))
-        .filter(|rest| rest.contains("(&self"))
-        .filter_map(|rest| rest.split(['(', '<']).next())
-        .map(str::to_owned)
-        .collect()
+    let mut files = Vec::new();
+    rust_files(&root().join("src/store/catalogue_view"), &mut files);
+    let methods: BTreeSet<String> = files
+        .iter()
+        .flat_map(|file| {
+            let view = std::fs::read_to_string(file).unwrap();
+            view.lines()
+                .filter_map(|l| l.trim().strip_prefix("pub fn "))
+                .filter(|rest| rest.contains("(&self"))
+                .filter_map(|rest| rest.split(['(', '<']).next())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(methods.contains("articles_by_reference"), "{methods:?}");
+    methods
 }
 
 /// Whether `source` takes or names a catalogue view, or calls one of `methods` on

@@ -299,7 +299,7 @@ fn help_describes_every_argument_setting_and_data_set() {
         }
     }
     let serve = help(&["serve"]);
-    for setting in partscat::config::SETTINGS {
+    for setting in partscat::config::every_setting() {
         assert!(serve.contains(setting.key), "{}", setting.key);
         assert!(serve.contains(setting.env), "{}", setting.env);
     }

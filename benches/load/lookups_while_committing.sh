@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Lookup latency while the catalogue takes a small change every 2 seconds, beside the same
 # server idle, in one run: wrk -t2 -c16 --latency over getCrossRefsOrArticle (mainref, or the
-# route ROUTE) for SECONDS, once with nothing else happening, once while a loop imports a change
-# of 1,000 price rows (amounts moved, a different stretch of rows each time) through
-# `importArticles` every 2 seconds. Prints p50/p99 of both, their ratio, and the commits'
-# durations as the jobs report them.
+# route ROUTE) for SECONDS a window. The answer cache is first warmed until it answers 99 % of
+# the lookups; then an idle window and a busy one (a loop imports a change of 1,000 price rows,
+# amounts moved, a different stretch of rows each time, through `importArticles` every 2
+# seconds) are taken in turn, twice. Prints p50/p99 of each window, the busy windows' mean p99
+# over the idle windows', and the commits' durations as the jobs report them.
 #
 #   bash benches/load/lookups_while_committing.sh BINARY [ARTICLES] [SECONDS]
 #   (defaults 1000000, 30). Needs wrk. ANSWER_CACHE_MB=0 turns the answer cache off (every
-#   lookup then reads the store; a commit empties the cache, so with it on the lookups after
-#   each commit are answered afresh). RATE=N holds the load near N requests/s (each of the
-#   16 connections pauses between requests) instead of as many as the server answers.
-#   Prints the store's size before and after the busy run too. ROUTE=crossrefs (or ktypepage,
-#   any route of served.sh's lookup_paths) measures that route instead of mainref: the
-#   committed prices are part of a mainref answer, not of a cross-reference answer.
+#   lookup then reads the store). RATE=N holds the load near N requests/s (each of the 16
+#   connections pauses between requests) instead of as many as the server answers.
+#   DRY_RUN=true imports each change as a dry run: the same reading, checking and sealing,
+#   nothing committed; the difference to a real run is what publishing a commit costs the
+#   lookups. Prints the store's size before and after the busy runs too. ROUTE=crossrefs (or
+#   ktypepage, any route of served.sh's lookup_paths) measures that route instead of mainref:
+#   the committed prices are part of a mainref answer, not of a cross-reference answer.
 set -euo pipefail
 bin=$(realpath "$1")
 articles=${2:-1000000}
@@ -65,7 +67,7 @@ EOF
 # Every change file is written before anything is measured: the script's own work must not
 # share the cores with the server while the lookups are timed.
 mkdir -p "$work/store-inbox"
-for round in $(seq 0 $((seconds / 2 + 4))); do change "$round"; done
+for round in $(seq 0 $((seconds + 8))); do change "$round"; done
 # The answer cache's counters (hit, stale, missing) as "hit stale missing".
 outcomes() {
   curl -fs "$base/metrics" | awk '/^partscat_answer_cache_lookups_total/ {
@@ -76,15 +78,22 @@ hit_share() {
   echo "$1 $2" | awk '{h = $4 - $1; s = $5 - $2; m = $6 - $3; t = h + s + m
     printf "answer cache: %.1f %% hits, %d stale, %d missing\n", t ? 100 * h / t : 0, s, m}'
 }
-for p in "$route"; do PATHS="$work/$p.paths" wrk -t2 -c16 -d5s -s "$root/benches/load/pick_path.lua" "$base" >/dev/null; done
-before_idle=$(outcomes)
-idle=$(latency "idle")
-after_idle=$(outcomes)
+# Warm until the answer cache answers 99 % of a 5-second run (at most 12 runs): both kinds of
+# window then start from the same cache, and the idle one is not measured filling it.
+for _ in $(seq 12); do
+  before=$(outcomes)
+  PATHS="$work/$route.paths" wrk -t2 -c16 -d5s -s "$root/benches/load/pick_path.lua" "$base" >/dev/null
+  share=$(hit_share "$before" "$(outcomes)" | awk '{print $3}')
+  awk -v s="$share" 'BEGIN {exit !(s >= 99)}' && break
+done
 
+# The loop that commits: the change files in turn, one import every 2 seconds, until the file
+# `stop` appears; it never stops mid-import.
 committing() {
-  local round=0 job
-  while [ -f "$work/store-inbox/prices-$round.csv" ]; do
-    job=$(curl -fs "$base/svc/importArticles?fileId=prices-$round.csv&importType=prices&dryRun=false&provider=demo&api_key=$key" \
+  local job round
+  round=$(cat "$work/round" 2>/dev/null || echo 0)
+  while [ -f "$work/store-inbox/prices-$round.csv" ] && [ ! -f "$work/stop" ]; do
+    job=$(curl -fs "$base/svc/importArticles?fileId=prices-$round.csv&importType=prices&dryRun=${DRY_RUN:-false}&provider=demo&api_key=$key" \
       | sed -n 's/.*"statusUrl":"\([^"]*\)".*/\1/p')
     while [ -n "$job" ]; do
       state=$(curl -fs "$base$job?provider=demo&api_key=$key")
@@ -95,36 +104,52 @@ committing() {
       sleep 0.1
     done
     round=$((round + 1))
+    echo "$round" >"$work/round"
     sleep 2
   done
 }
-size_before=$(du -sb "$work/store" | awk '{print $1}')
 # The loop stands for a client on another machine: its own processes (curl, sed) run at the
 # lowest priority, so that what the lookups feel is the server's commits.
 committing_remotely() { renice -n 19 -p $BASHPID >/dev/null; committing; }
-committing_remotely &
-loop=$!
-sleep 2
-busy=$(latency "a commit every 2 s")
-after_busy=$(outcomes)
-kill "$loop" 2>/dev/null && wait "$loop" 2>/dev/null || true
 
+size_before=$(du -sb "$work/store" | awk '{print $1}')
+# Idle and busy windows taken in turn, twice: a drift of the machine during the run falls on
+# both kinds alike.
+windows=()
+for pass in 1 2; do
+  before=$(outcomes)
+  windows+=("$(latency "idle ($pass)")")
+  windows+=("  $(hit_share "$before" "$(outcomes)")")
+  rm -f "$work/stop"
+  committing_remotely &
+  loop=$!
+  sleep 2
+  before=$(outcomes)
+  windows+=("$(latency "a commit every 2 s ($pass)")")
+  windows+=("  $(hit_share "$before" "$(outcomes)")")
+  touch "$work/stop"
+  wait "$loop"
+done
 size_after=$(du -sb "$work/store" | awk '{print $1}')
-echo "articles: $articles; $route; $seconds s each${RATE:+; at $RATE requests/s}"
-printf 'store: %.1f MB before the busy run, %.1f MB after it\n' \
+
+echo "articles: $articles; $route; $seconds s each${RATE:+; at $RATE requests/s}${DRY_RUN:+; dryRun=$DRY_RUN}"
+printf 'store: %.1f MB before the busy runs, %.1f MB after them\n' \
   "$(echo "$size_before / 1000000" | bc -l)" "$(echo "$size_after / 1000000" | bc -l)"
-echo "$idle"
-echo "  $(hit_share "$before_idle" "$after_idle")"
-echo "$busy"
-echo "  $(hit_share "$after_idle" "$after_busy")"
-p99_idle=$(to_ms "$(echo "$idle" | awk '{print $5}')")
-p99_busy=$(to_ms "$(echo "$busy" | awk '{print $(NF-2)}')")
-printf 'p99 while committing / idle: %.2f\n' "$(echo "$p99_busy / $p99_idle" | bc -l)"
+printf '%s\n' "${windows[@]}"
+# The busy windows' mean p99 over the idle windows'.
+idle_ms=0 busy_ms=0
+for w in "${windows[@]}"; do
+  case "$w" in
+    idle*) idle_ms=$(echo "$idle_ms + $(to_ms "$(echo "$w" | awk '{print $(NF-2)}')")" | bc -l) ;;
+    "a commit"*) busy_ms=$(echo "$busy_ms + $(to_ms "$(echo "$w" | awk '{print $(NF-2)}')")" | bc -l) ;;
+  esac
+done
+printf 'p99 while committing / idle: %.2f (mean of 2 windows each)\n' "$(echo "$busy_ms / $idle_ms" | bc -l)"
 python3 - "$work/jobs.jsonl" <<'EOF'
 import json, os, sys
 jobs = [json.loads(l) for l in open(sys.argv[1])] if os.path.exists(sys.argv[1]) else []
 verdicts = [j.get("report", {}).get("verdict") for j in jobs]
 took = sorted(j["finishedAt"] - j["startedAt"] for j in jobs)
-print(f"commits during the busy run: {len(jobs)} ({verdicts.count('committed')} committed); "
-      f"longest job {took[-1] if took else 0} s (whole seconds)")
+print(f"commits during the busy runs: {len(jobs)} ({verdicts.count('committed')} committed, "
+      f"{verdicts.count('dry_run')} dry runs); longest job {took[-1] if took else 0} s (whole seconds)")
 EOF

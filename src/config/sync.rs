@@ -1,13 +1,14 @@
 //! The `[sync]` settings: where `syncTecdoc` takes the catalogue from (another partscat, a
 //! folder of deliveries on disk or served over HTTP(S)), as whom, whom it trusts, and how
-//! often. The config file's `[sync]` keys and the `PARTSCAT_SYNC_*` variables go through one
-//! setter, so each setting is read and checked in one place.
+//! often. Each row below is the one place its setting is read, from the config file's `[sync]`
+//! table and from its `PARTSCAT_SYNC_*` variable alike.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{Setting, parse_base_url, setting};
-use crate::outside::tls::{Fingerprint, Trust};
+use super::table::{Setting, setting};
+use super::values::{boolean, parse_base_url, parse_pin, path, text};
+use crate::outside::tls::Trust;
 
 /// The upstream `syncTecdoc` follows.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,69 +54,106 @@ impl Default for SyncSettings {
 
 /// The `[sync]` settings, in the order of the documented default file.
 pub const SYNC_SETTINGS: [Setting; 13] = [
-    setting("sync.upstream", "PARTSCAT_SYNC_UPSTREAM", "none"),
-    setting("sync.provider", "PARTSCAT_SYNC_PROVIDER", "none"),
-    setting("sync.api_key", "PARTSCAT_SYNC_API_KEY", "none"),
-    setting("sync.api_key_file", "PARTSCAT_SYNC_API_KEY_FILE", "none"),
+    setting("sync.upstream", "PARTSCAT_SYNC_UPSTREAM", "none", |s, t| {
+        s.sync.upstream = parse_base_url(t)?;
+        Ok(())
+    }),
+    setting("sync.provider", "PARTSCAT_SYNC_PROVIDER", "none", |s, t| {
+        s.sync.provider = text(t);
+        Ok(())
+    }),
+    setting("sync.api_key", "PARTSCAT_SYNC_API_KEY", "none", |s, t| {
+        s.sync.api_key = text(t);
+        Ok(())
+    }),
+    setting(
+        "sync.api_key_file",
+        "PARTSCAT_SYNC_API_KEY_FILE",
+        "none",
+        |s, t| {
+            s.sync.api_key_file = path(t);
+            Ok(())
+        },
+    ),
     setting(
         "sync.interval",
         "PARTSCAT_SYNC_INTERVAL",
         "none (only when asked)",
+        |s, t| {
+            s.sync.interval = parse_interval(t.trim())?;
+            Ok(())
+        },
     ),
-    setting("sync.follow", "PARTSCAT_SYNC_FOLLOW", "false"),
-    setting("sync.follow_wait_s", "PARTSCAT_SYNC_FOLLOW_WAIT_S", "60"),
-    setting("sync.source_dir", "PARTSCAT_SYNC_SOURCE_DIR", "none"),
-    setting("sync.source_url", "PARTSCAT_SYNC_SOURCE_URL", "none"),
+    setting("sync.follow", "PARTSCAT_SYNC_FOLLOW", "false", |s, t| {
+        s.sync.follow = boolean(t)?;
+        Ok(())
+    }),
+    setting(
+        "sync.follow_wait_s",
+        "PARTSCAT_SYNC_FOLLOW_WAIT_S",
+        "60",
+        |s, t| {
+            s.sync.follow_wait = parse_follow_wait(t.trim())?;
+            Ok(())
+        },
+    ),
+    setting(
+        "sync.source_dir",
+        "PARTSCAT_SYNC_SOURCE_DIR",
+        "none",
+        |s, t| {
+            s.sync.source_dir = path(t);
+            Ok(())
+        },
+    ),
+    setting(
+        "sync.source_url",
+        "PARTSCAT_SYNC_SOURCE_URL",
+        "none",
+        |s, t| {
+            s.sync.source_url = parse_base_url(t)?;
+            Ok(())
+        },
+    ),
     setting(
         "sync.ca_file",
         "PARTSCAT_SYNC_CA_FILE",
         "none (the system's CAs)",
+        |s, t| {
+            s.sync.trust.ca_file = path(t);
+            Ok(())
+        },
     ),
-    setting("sync.pin_sha256", "PARTSCAT_SYNC_PIN_SHA256", "none"),
-    setting("sync.client_cert", "PARTSCAT_SYNC_CLIENT_CERT", "none"),
-    setting("sync.client_key", "PARTSCAT_SYNC_CLIENT_KEY", "none"),
+    setting(
+        "sync.pin_sha256",
+        "PARTSCAT_SYNC_PIN_SHA256",
+        "none",
+        |s, t| {
+            s.sync.trust.pin_sha256 = parse_pin(t)?;
+            Ok(())
+        },
+    ),
+    setting(
+        "sync.client_cert",
+        "PARTSCAT_SYNC_CLIENT_CERT",
+        "none",
+        |s, t| {
+            s.sync.trust.client_cert = path(t);
+            Ok(())
+        },
+    ),
+    setting(
+        "sync.client_key",
+        "PARTSCAT_SYNC_CLIENT_KEY",
+        "none",
+        |s, t| {
+            s.sync.trust.client_key = path(t);
+            Ok(())
+        },
+    ),
 ];
 
 impl SyncSettings {
-    /// Sets one `[sync]` key (without `sync.`) from its text; empty text unsets it.
-    pub fn set(&mut self, key: &str, text: &str) -> Result<(), String> {
-        let text = text.trim();
-        let some_text = || Some(text.to_owned()).filter(|t| !t.is_empty());
-        let some_path = || some_text().map(PathBuf::from);
-        match key {
-            "upstream" => self.upstream = parse_base_url(text)?,
-            "provider" => self.provider = some_text(),
-            "api_key" => self.api_key = some_text(),
-            "api_key_file" => self.api_key_file = some_path(),
-            "interval" => self.interval = parse_interval(text)?,
-            "follow" => {
-                self.follow = text
-                    .parse()
-                    .map_err(|_| format!("'{text}' is not true or false"))?
-            }
-            "follow_wait_s" => {
-                self.follow_wait = text
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|s| (1..=MAX_WAIT_S).contains(s))
-                    .map(Duration::from_secs)
-                    .ok_or_else(|| {
-                        format!("'{text}' is not a number of seconds from 1 to {MAX_WAIT_S}")
-                    })?
-            }
-            "source_dir" => self.source_dir = some_path(),
-            "source_url" => self.source_url = parse_base_url(text)?,
-            "ca_file" => self.trust.ca_file = some_path(),
-            "pin_sha256" => {
-                self.trust.pin_sha256 = some_text().map(|t| Fingerprint::parse(&t)).transpose()?
-            }
-            "client_cert" => self.trust.client_cert = some_path(),
-            "client_key" => self.trust.client_key = some_path(),
-            _ => return Err(format!("'{key}' is not a [sync] setting")),
-        }
-        Ok(())
-    }
-
     /// The settings that contradict each other.
     pub fn check(&self) -> Result<(), String> {
         let sources = [
@@ -149,6 +187,15 @@ impl SyncSettings {
 
 /// The longest a follower waits on its upstream's feed in one request.
 pub const MAX_WAIT_S: u64 = 300;
+
+/// Seconds from 1 to `MAX_WAIT_S`.
+fn parse_follow_wait(text: &str) -> Result<Duration, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|s| (1..=MAX_WAIT_S).contains(s))
+        .map(Duration::from_secs)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds from 1 to {MAX_WAIT_S}"))
+}
 
 /// `90` or `90s`, `15m`, `6h`, `1d`; empty: none. At least a minute.
 fn parse_interval(text: &str) -> Result<Option<Duration>, String> {

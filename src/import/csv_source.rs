@@ -62,11 +62,13 @@ impl ColumnSpec {
 
 type Source = Chain<Cursor<Vec<u8>>, BufReader<Box<dyn Read>>>;
 
+/// Each field's column and bound, by its place in a row.
+type Bounds = Vec<(&'static str, FieldLimit)>;
+
 pub struct CsvSource {
     reader: csv::Reader<CountingReader<Source>>,
     columns: HashMap<&'static str, usize>,
-    /// Each field's bound, by its place in a row.
-    bounds: Vec<(&'static str, FieldLimit)>,
+    bounds: Bounds,
     row_start: Rc<Cell<u64>>,
     pub bytes_total: u64,
     bytes_read: Rc<Cell<u64>>,
@@ -227,23 +229,7 @@ pub fn open(
     limits: &Limits,
 ) -> Result<CsvSource, String> {
     let mut reader = BufReader::with_capacity(256 * 1024, input);
-    let mut header = Vec::new();
-    (&mut reader)
-        .take(limits.row_bytes + 1)
-        .read_until(b'\n', &mut header)
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if header.len() as u64 > limits.row_bytes {
-        return Err(format!(
-            "its header row is over the limit of {} bytes (limits.row_bytes)",
-            limits.row_bytes
-        ));
-    }
-    if header.starts_with(b"\xEF\xBB\xBF") {
-        header.drain(..3);
-    }
-    if header.iter().all(u8::is_ascii_whitespace) {
-        return Err("is empty: a header row naming the columns is required".into());
-    }
+    let header = header_row(&mut reader, limits)?;
     let delimiter = sniff_delimiter(&header);
     let bytes_read = Rc::new(Cell::new(0));
     let lines = Rc::new(RefCell::new(Lines::default()));
@@ -266,6 +252,48 @@ pub fn open(
         .headers()
         .map_err(|e| format!("header row cannot be read: {e}"))?
         .clone();
+    let (columns, bounds) = columns_of(&headers, spec, limits)?;
+    Ok(CsvSource {
+        reader,
+        columns,
+        bounds,
+        row_start,
+        bytes_total,
+        bytes_read,
+        lines,
+    })
+}
+
+/// The header row, within the row bound, without a byte-order mark; an empty file is an
+/// error.
+fn header_row(reader: &mut impl BufRead, limits: &Limits) -> Result<Vec<u8>, String> {
+    let mut header = Vec::new();
+    reader
+        .take(limits.row_bytes + 1)
+        .read_until(b'\n', &mut header)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if header.len() as u64 > limits.row_bytes {
+        return Err(format!(
+            "its header row is over the limit of {} bytes (limits.row_bytes)",
+            limits.row_bytes
+        ));
+    }
+    if header.starts_with(b"\xEF\xBB\xBF") {
+        header.drain(..3);
+    }
+    if header.iter().all(u8::is_ascii_whitespace) {
+        return Err("is empty: a header row naming the columns is required".into());
+    }
+    Ok(header)
+}
+
+/// Where each column the header names is, and each one's bound; an unknown column, a column
+/// named twice and a required one missing are errors.
+fn columns_of(
+    headers: &csv::StringRecord,
+    spec: &ColumnSpec,
+    limits: &Limits,
+) -> Result<(HashMap<&'static str, usize>, Bounds), String> {
     let mut columns = HashMap::default();
     let mut bounds = Vec::new();
     for (i, name) in headers.iter().enumerate() {
@@ -292,15 +320,7 @@ pub fn open(
             missing.join(", ")
         ));
     }
-    Ok(CsvSource {
-        reader,
-        columns,
-        bounds,
-        row_start,
-        bytes_total,
-        bytes_read,
-        lines,
-    })
+    Ok((columns, bounds))
 }
 
 /// `;` where the header has more of them than `,` (outside quotes); `,` otherwise.
@@ -382,112 +402,4 @@ impl CsvSource {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The line of each row, or of each row the reader refuses.
-    fn lines_of(text: &str) -> Vec<u64> {
-        let spec = ColumnSpec {
-            columns: const { &[must("a"), must("b")] },
-        };
-        let bytes = text.as_bytes().to_vec();
-        let total = bytes.len() as u64;
-        let mut source = open(
-            Box::new(Cursor::new(bytes)),
-            total,
-            &spec,
-            &Limits::default(),
-        )
-        .unwrap();
-        let mut lines = Vec::new();
-        source
-            .for_each_row(|row| {
-                lines.push(match row {
-                    Ok(row) => row.line,
-                    Err((line, _)) => line,
-                });
-                Ok(())
-            })
-            .unwrap();
-        lines
-    }
-
-    #[test]
-    fn fields_are_read_without_the_spaces_around_them() {
-        let spec = ColumnSpec {
-            columns: const { &[must("a"), must("b")] },
-        };
-        let text = b" a , b \n  12 ,\t x y \n".to_vec();
-        let total = text.len() as u64;
-        let mut source = open(
-            Box::new(Cursor::new(text)),
-            total,
-            &spec,
-            &Limits::default(),
-        )
-        .unwrap();
-        let mut fields = Vec::new();
-        source
-            .for_each_row(|row| {
-                let row = row.map_err(|(_, e)| e)?;
-                fields.push((row.get("a").to_owned(), row.get("b").to_owned()));
-                Ok(())
-            })
-            .unwrap();
-        assert_eq!(fields, [("12".to_owned(), "x y".to_owned())]);
-    }
-
-    #[test]
-    fn rows_carry_the_files_own_line_numbers_whatever_the_line_ends() {
-        let rows = ["1,2", "3,4", "5", "\"six\nlines\",7", "8,9"];
-        for end in ["\n", "\r\n"] {
-            let text = format!("a,b{end}{}{end}", rows.join(end));
-            assert_eq!(lines_of(&text), [2, 3, 4, 5, 7], "{end:?}");
-            let with_bom = format!("\u{feff}{text}");
-            assert_eq!(lines_of(&with_bom), [2, 3, 4, 5, 7], "BOM, {end:?}");
-        }
-        // Without a final line end, and with a row that spans three lines.
-        assert_eq!(lines_of("a,b\r\n\"x\r\ny\r\nz\",1\r\n2,3"), [2, 5]);
-    }
-
-    #[test]
-    fn an_over_long_field_is_a_rejected_row_and_an_endless_row_stops_the_file() {
-        let spec = ColumnSpec {
-            columns: const { &[must("reference"), must("name")] },
-        };
-        let read = |text: String| {
-            let total = text.len() as u64;
-            let input = Box::new(Cursor::new(text.into_bytes()));
-            let mut source = open(input, total, &spec, &Limits::default())?;
-            let mut outcomes = Vec::new();
-            source.for_each_row(|row| {
-                outcomes.push(
-                    row.map(|r| r.line)
-                        .map_err(|(line, m)| format!("{line}: {m}")),
-                );
-                Ok(())
-            })?;
-            Ok::<_, String>(outcomes)
-        };
-        let name = "n".repeat(600);
-        let outcomes = read(format!("reference,name\nA1,fine\nA2,{name}\n")).unwrap();
-        assert_eq!(outcomes[0], Ok(2));
-        let e = outcomes[1].clone().unwrap_err();
-        assert!(e.starts_with("3: column 'name' is 600 bytes"), "{e}");
-        assert!(e.contains("limits.text_bytes"), "{e}");
-
-        let endless = format!("reference,name\nA1,fine\nA2,\"{}\"\n", "x".repeat(1 << 20));
-        let e = read(endless).unwrap_err();
-        assert!(e.starts_with("line 3: a row over the limit"), "{e}");
-        let e = read(format!("reference,{}\n", "n".repeat(70_000))).unwrap_err();
-        assert!(e.contains("header row is over the limit"), "{e}");
-    }
-
-    #[test]
-    fn delimiter_follows_the_header() {
-        assert_eq!(sniff_delimiter(b"brand_id;name\n"), b';');
-        assert_eq!(sniff_delimiter(b"brand_id,name\n"), b',');
-        assert_eq!(sniff_delimiter(b"\"a;b\",c\n"), b',');
-        assert_eq!(sniff_delimiter(b"name\n"), b',');
-    }
-}
+mod tests;

@@ -9,7 +9,7 @@ use std::io::Write;
 
 use super::ImportType;
 use super::csv_source::CHANGE;
-use super::data_sets::{CROSS_KINDS, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, name_of};
+use super::rows::{CROSS_KINDS, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, name_of};
 use crate::catalogue::LIST_SEPARATOR;
 use crate::catalogue::*;
 use crate::store::{Catalogue, Change, Record, StoreError};

@@ -1,10 +1,13 @@
 //! CSV imports of catalogue data sets: validated in full, then committed all at once or not
 //! at all. A directory of `<type>.csv` files is one import, taken in dependency order.
 
+mod columns;
 mod csv_source;
 mod data_set_files;
 mod data_sets;
+mod one_file;
 mod report;
+mod rows;
 
 use std::path::{Path, PathBuf};
 
@@ -12,9 +15,7 @@ pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_changes, 
 pub use data_sets::ImportType;
 pub use report::{FileReport, ImportReport, RowError, Verdict};
 
-use sha2::{Digest, Sha256};
-
-use crate::store::{Outcome, Replace, Staging, Store, StoreError, SyncMark, Tally};
+use crate::store::{Outcome, Store, StoreError, SyncMark, Tally};
 
 /// The first rejected rows listed in a report; the count covers all of them.
 pub const LISTED_ERRORS: usize = 20;
@@ -305,7 +306,7 @@ fn staged_and_committed(
         let position = u16::try_from(position)
             .map_err(|_| ImportError::Directory("too many files in one import".into()))?;
         let started = std::time::Instant::now();
-        reports.push(stage_file(&mut staging, position, file, progress)?);
+        reports.push(one_file::stage(&mut staging, position, file, progress)?);
         tracing::debug!(file = file.source.name(), took = ?started.elapsed(), "file staged");
     }
     progress.phase("comparing with the catalogue");
@@ -345,117 +346,6 @@ fn staged_and_committed(
         files: reports,
         verdict,
     })
-}
-
-/// Passes what it reads on and hashes it on the way.
-struct Hashing<R> {
-    inner: R,
-    hash: std::rc::Rc<std::cell::RefCell<Sha256>>,
-}
-
-impl<R: std::io::Read> std::io::Read for Hashing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hash.borrow_mut().update(&buf[..n]);
-        Ok(n)
-    }
-}
-
-fn stage_file(
-    staging: &mut Staging<'_>,
-    position: u16,
-    file: &ImportFile,
-    progress: &dyn Progress,
-) -> Result<FileReport, ImportError> {
-    let name = file.source.name();
-    let file_error = |message: String| ImportError::File {
-        file: name.clone(),
-        message,
-    };
-    let import_type = file.import_type;
-    let mut report = FileReport::new(import_type, &name, file.mode);
-    match file.mode {
-        ImportMode::Merge => {}
-        ImportMode::Replace => {
-            staging.replace(import_type.tree(), import_type.replace_scope(position))?
-        }
-        ImportMode::Refresh => staging.replace(
-            import_type.tree(),
-            Replace {
-                per_brand: false,
-                ..import_type.replace_scope(position)
-            },
-        )?,
-    }
-    // The same bytes as a file whose rows the catalogue still holds: nothing to read (unless
-    // it replaces: the table may hold rows of other files it would retire).
-    if file.mode == ImportMode::Merge
-        && let Some((sha256, rows)) =
-            staging.recorded_import(import_type.name(), import_type.tree())
-    {
-        let (input, _) = file.source.open().map_err(file_error)?;
-        let hash = std::rc::Rc::new(std::cell::RefCell::new(Sha256::new()));
-        let mut hashing = Hashing {
-            inner: input,
-            hash: hash.clone(),
-        };
-        std::io::copy(&mut hashing, &mut std::io::sink())
-            .map_err(|e| file_error(format!("cannot be read: {e}")))?;
-        let found: [u8; 32] = std::mem::take(&mut *hash.borrow_mut()).finalize().into();
-        if found == sha256 {
-            staging.note_file(import_type.name(), import_type.tree(), sha256, rows, true);
-            report.rows = rows;
-            report.unchanged = rows;
-            return Ok(report);
-        }
-    }
-    let (input, len) = file.source.open().map_err(file_error)?;
-    let hash = std::rc::Rc::new(std::cell::RefCell::new(Sha256::new()));
-    let input = Box::new(Hashing {
-        inner: input,
-        hash: hash.clone(),
-    });
-    let mut source = csv_source::open(input, len, &import_type.columns(), &staging.limits())
-        .map_err(file_error)?;
-    progress.file_started(import_type, source.bytes_total);
-    let mut store_failure = None;
-    let bytes = source.bytes_read_counter();
-    source
-        .for_each_row(|row| {
-            report.rows += 1;
-            if report.rows.is_multiple_of(4096) {
-                progress.advanced(bytes.get());
-            }
-            let outcome = match row {
-                Ok(row) => match import_type.stage(&row, position, staging) {
-                    Ok(result) => result.map_err(|message| (row.line, message)),
-                    Err(e) => {
-                        store_failure = Some(e);
-                        return Err("store failure".into());
-                    }
-                },
-                Err(bad) => Err(bad),
-            };
-            if let Err((line, message)) = outcome {
-                report.reject(line, message);
-            }
-            Ok(())
-        })
-        .map_err(|message| match store_failure.take() {
-            Some(e) => ImportError::Store(e),
-            None => file_error(message),
-        })?;
-    progress.advanced(source.bytes_total);
-    drop(source);
-    let sha256 = std::mem::take(&mut *hash.borrow_mut()).finalize().into();
-    staging.note_file(
-        import_type.name(),
-        import_type.tree(),
-        sha256,
-        report.rows,
-        false,
-    );
-    Ok(report)
 }
 
 impl FileReport {

@@ -132,30 +132,20 @@ pub fn build(
             let stored = media.lookup(&m.uri);
             let (status, hash, size, content_type, file) = match &stored {
                 Some(s) => {
-                    let file = format!("{FILES}/{}.{}", s.hash, extension(&m.uri, &s.content_type));
-                    let path = building.join(&file);
-                    if !path.exists() {
-                        link_or_copy(&media.object_path(&s.hash), &path)?;
-                        package.files += 1;
-                        package.bytes += s.size;
-                    }
+                    let file = add_file(&mut package, media, s, &m.uri, &building)?;
+                    let size = s.size.to_string();
                     (
                         "present",
                         s.hash.clone(),
-                        s.size.to_string(),
+                        size,
                         s.content_type.clone(),
                         file,
                     )
                 }
                 None => {
                     package.missing += 1;
-                    (
-                        "missing",
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                    )
+                    let none = String::new;
+                    ("missing", none(), none(), none(), none())
                 }
             };
             manifest.write_record([
@@ -183,20 +173,47 @@ pub fn build(
         .map_err(|e| io::Error::other(e.to_string()))?;
     out.flush()?;
     out.get_ref().sync_all()?;
-    // The complete package replaces the previous one.
+    replace_package(&building, &target, &parent, brand.id)?;
+    package.dir = target;
+    Ok(package)
+}
+
+/// The stored file in the package being built (once, however many entries name it); its
+/// path in the package.
+fn add_file(
+    package: &mut Package,
+    media: &MediaStore,
+    stored: &Stored,
+    uri: &str,
+    building: &Path,
+) -> io::Result<String> {
+    let file = format!(
+        "{FILES}/{}.{}",
+        stored.hash,
+        extension(uri, &stored.content_type)
+    );
+    let path = building.join(&file);
+    if !path.exists() {
+        link_or_copy(&media.object_path(&stored.hash), &path)?;
+        package.files += 1;
+        package.bytes += stored.size;
+    }
+    Ok(file)
+}
+
+/// The complete package replaces the previous one.
+fn replace_package(building: &Path, target: &Path, parent: &Path, brand_id: u32) -> io::Result<()> {
     if target.exists() {
-        let old = parent.join(format!(".dmm-{}.old", brand.id));
+        let old = parent.join(format!(".dmm-{brand_id}.old"));
         if old.exists() {
             std::fs::remove_dir_all(&old)?;
         }
-        std::fs::rename(&target, &old)?;
-        std::fs::rename(&building, &target)?;
-        std::fs::remove_dir_all(&old)?;
+        std::fs::rename(target, &old)?;
+        std::fs::rename(building, target)?;
+        std::fs::remove_dir_all(&old)
     } else {
-        std::fs::rename(&building, &target)?;
+        std::fs::rename(building, target)
     }
-    package.dir = target;
-    Ok(package)
 }
 
 /// A hard link where the package and the store share a file system; a copy where not.

@@ -230,6 +230,65 @@ fn discard(part: &Path) {
     let _ = std::fs::remove_file(validator_path(part));
 }
 
+/// Whether the answer resumes the `.part` (`have` bytes kept), or starts the file afresh;
+/// any other answer is a failure, lasting or passing as its status says.
+fn resumed(status: u16, have: u64, part: &Path) -> Result<bool, Failure> {
+    match status {
+        200 => Ok(false),
+        206 if have > 0 => Ok(true),
+        416 => {
+            // What was kept does not fit the file any more: start again.
+            discard(part);
+            Err(passing("the partial download no longer fits; restarting"))
+        }
+        404 | 410 => Err(lasting(format!("not found at the source ({status})"))),
+        408 | 429 | 500..=599 => Err(passing(format!("the source answered {status}"))),
+        _ => Err(lasting(format!("the source answered {status}"))),
+    }
+}
+
+/// Writes the body to `file` after the `start` bytes it holds, within the bounds; the bytes
+/// the `.part` holds at the end.
+async fn receive(
+    response: &mut reqwest::Response,
+    pace: &mut http::Pace,
+    mut file: std::fs::File,
+    part: &Path,
+    start: u64,
+    limits: &FetchLimits,
+) -> Result<u64, Failure> {
+    let mut written = start;
+    loop {
+        let chunk = match tokio::time::timeout(limits.silence, pace.chunk(response)).await {
+            Err(_) => return Err(passing("the source went silent")),
+            Ok(Err(e @ http::TransferError::Broken(_))) => {
+                return Err(passing(format!("the download broke off: {e}")));
+            }
+            // Past the deadline or too slow: trying again would take as long.
+            Ok(Err(e)) => {
+                drop(file);
+                discard(part);
+                return Err(lasting(format!("the download was given up: {e}")));
+            }
+            Ok(Ok(chunk)) => chunk,
+        };
+        let Some(chunk) = chunk else {
+            return Ok(written);
+        };
+        written += chunk.len() as u64;
+        if written > limits.max_bytes {
+            drop(file);
+            discard(part);
+            return Err(lasting(format!(
+                "over the limit of {} bytes",
+                limits.max_bytes
+            )));
+        }
+        file.write_all(&chunk)
+            .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    }
+}
+
 /// One try: resumes a `.part` where the server honours `Range` for the same version of the
 /// file (`If-Range`); a `.part` whose version is unknown is started again.
 async fn download(
@@ -260,19 +319,7 @@ async fn download(
     if let Some(why) = http::unfollowed_redirect(&response) {
         return Err(lasting(format!("the source refused: {why}")));
     }
-    let status = response.status().as_u16();
-    let resumed = match status {
-        200 => false,
-        206 if have > 0 => true,
-        416 => {
-            // What was kept does not fit the file any more: start again.
-            discard(&part);
-            return Err(passing("the partial download no longer fits; restarting"));
-        }
-        404 | 410 => return Err(lasting(format!("not found at the source ({status})"))),
-        408 | 429 | 500..=599 => return Err(passing(format!("the source answered {status}"))),
-        _ => return Err(lasting(format!("the source answered {status}"))),
-    };
+    let resumed = resumed(response.status().as_u16(), have, &part)?;
     let content_type = response
         .headers()
         .get("content-type")
@@ -309,36 +356,8 @@ async fn download(
         let _ = std::fs::remove_file(&part);
         files::create_private(&part)
     };
-    let mut file = opened.map_err(|e| lasting(format!("cannot be kept: {e}")))?;
-    let mut written = start;
-    loop {
-        let chunk = match tokio::time::timeout(limits.silence, pace.chunk(&mut response)).await {
-            Err(_) => return Err(passing("the source went silent")),
-            Ok(Err(e @ http::TransferError::Broken(_))) => {
-                return Err(passing(format!("the download broke off: {e}")));
-            }
-            // Past the deadline or too slow: trying again would take as long.
-            Ok(Err(e)) => {
-                drop(file);
-                discard(&part);
-                return Err(lasting(format!("the download was given up: {e}")));
-            }
-            Ok(Ok(chunk)) => chunk,
-        };
-        let Some(chunk) = chunk else { break };
-        written += chunk.len() as u64;
-        if written > limits.max_bytes {
-            drop(file);
-            discard(&part);
-            return Err(lasting(format!(
-                "over the limit of {} bytes",
-                limits.max_bytes
-            )));
-        }
-        file.write_all(&chunk)
-            .map_err(|e| lasting(format!("cannot be kept: {e}")))?;
-    }
-    drop(file);
+    let file = opened.map_err(|e| lasting(format!("cannot be kept: {e}")))?;
+    let written = receive(&mut response, &mut pace, file, &part, start, &limits).await?;
     if let Some(total) = total.filter(|&t| t != written) {
         return Err(passing(format!("{written} of {total} bytes arrived")));
     }

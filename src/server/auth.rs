@@ -73,6 +73,43 @@ pub fn authenticate(
     provider_in_body: Option<&str>,
 ) -> Result<Admission, Problem> {
     let query = QueryPairs::of(req);
+    let Presented {
+        provider: in_query,
+        mut keys,
+    } = credentials(&query, req)?;
+    let provider = match (provider_in_body.filter(|p| !p.is_empty()), in_query) {
+        (Some(body), Some(query)) if !query.is_empty() && query != body => {
+            return Err(unauthorized(
+                "the request's `provider` field and the query's `provider` differ",
+            ));
+        }
+        (Some(body), _) => Some(body.to_owned().into()),
+        (None, query) => query,
+    };
+    let Some(provider) = provider.filter(|p| !p.is_empty()) else {
+        return Err(unauthorized(
+            "the `provider` parameter is missing: name the ProviderId the call is made for",
+        ));
+    };
+    let peer = req.remote_addr().as_socket_addr().copied();
+    let client_ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
+    keys.dedup();
+    match keys.as_slice() {
+        [] => admit_by_address(state, client_ip, &provider),
+        [key] => admit_by_key(state, client_ip, &provider, key),
+        _ => Err(unauthorized("the request carries different keys")),
+    }
+}
+
+/// The provider a query names, and the keys a request presents.
+struct Presented<'q> {
+    provider: Option<Cow<'q, str>>,
+    keys: Vec<Cow<'q, str>>,
+}
+
+/// The provider the query names, and every key the request presents: `api_key`, the
+/// `X-Api-Key` headers, HTTP Basic. A repeated `api_key` or `provider` is refused.
+fn credentials<'q>(query: &'q QueryPairs, req: &'q Request) -> Result<Presented<'q>, Problem> {
     let mut provider = None;
     let mut keys = Vec::new();
     for (name, value) in query.iter() {
@@ -100,32 +137,20 @@ pub fn authenticate(
     if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
         keys.push(basic_user(value)?.into());
     }
-    let provider = match (provider_in_body.filter(|p| !p.is_empty()), provider) {
-        (Some(body), Some(query)) if !query.is_empty() && query != body => {
-            return Err(unauthorized(
-                "the request's `provider` field and the query's `provider` differ",
-            ));
-        }
-        (Some(body), _) => Some(body.to_owned().into()),
-        (None, query) => query,
-    };
-    let Some(provider) = provider.filter(|p| !p.is_empty()) else {
-        return Err(unauthorized(
-            "the `provider` parameter is missing: name the ProviderId the call is made for",
-        ));
-    };
-    let peer = req.remote_addr().as_socket_addr().copied();
-    let client_ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
-    keys.dedup();
-    let key = match keys.as_slice() {
-        [] => return admit_by_address(state, client_ip, &provider),
-        [key] => key,
-        _ => return Err(unauthorized("the request carries different keys")),
-    };
+    Ok(Presented { provider, keys })
+}
+
+/// A call with a key: one of the provider's static keys, or an unexpired dynamic key of it.
+fn admit_by_key(
+    state: &AppState,
+    client_ip: Option<IpAddr>,
+    provider: &str,
+    key: &str,
+) -> Result<Admission, Problem> {
     let denied = || unauthorized("the provider or its key is not valid");
     let record = state
         .store
-        .provider_named(&provider)
+        .provider_named(provider)
         .map_err(Problem::from)?
         .filter(|r| r.enabled)
         .ok_or_else(denied)?;

@@ -248,25 +248,7 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     };
     state.connections.set_cap(cap);
     tracing::info!(open_files, max_connections = cap, "connection limits");
-    let tls = match tls_files(&state.settings) {
-        Some(files) => {
-            let first = files.load().map_err(std::io::Error::other)?;
-            Some(tls_acceptor::TlsLayer::new(
-                first,
-                files.renewals()?,
-                state.client_certificates.clone(),
-            ))
-        }
-        None => {
-            if let Some(open) = addresses.iter().find(|a| !a.ip().is_loopback()) {
-                tracing::warn!(
-                    address = %open,
-                    "plain HTTP on an address other than loopback: API keys and passwords cross the network in clear; set tls_cert and tls_key, or tls_self_signed = true"
-                );
-            }
-            None
-        }
-    };
+    let tls = tls_layer(&state)?;
     let acceptor = connection_cap::CappedAcceptor::new(bound, state.connections.clone(), tls)?;
     let scheme = if state.settings.https() {
         "https"
@@ -280,6 +262,61 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     for address in &addresses {
         tracing::info!(%address, scheme, "listening");
     }
+    start_background_tasks(&state);
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        let _ = stop.send(true);
+    });
+    let stopped = |mut stopping: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopping.wait_for(|s| *s).await;
+    };
+    let admin = {
+        let (state, stopping) = (state.clone(), stopping.clone());
+        async move {
+            match admin_socket {
+                Some((acceptor, path)) => {
+                    admin_api::serve_socket(state, acceptor, path, stopped(stopping)).await
+                }
+                None => Ok(()),
+            }
+        }
+    };
+    let main = Server::new_with_acceptor(acceptor).run_with_graceful_shutdown(
+        app(state),
+        stopped(stopping),
+        Some(Duration::from_secs(10)),
+    );
+    tokio::try_join!(main, admin).map(|_| ())
+}
+
+/// The TLS layer of the listeners where HTTPS is configured; a warning where plain HTTP
+/// listens beyond loopback.
+fn tls_layer(state: &AppState) -> std::io::Result<Option<tls_acceptor::TlsLayer>> {
+    Ok(match tls_files(&state.settings) {
+        Some(files) => {
+            let first = files.load().map_err(std::io::Error::other)?;
+            Some(tls_acceptor::TlsLayer::new(
+                first,
+                files.renewals()?,
+                state.client_certificates.clone(),
+            ))
+        }
+        None => {
+            if let Some(open) = state.settings.listen.iter().find(|a| !a.ip().is_loopback()) {
+                tracing::warn!(
+                    address = %open,
+                    "plain HTTP on an address other than loopback: API keys and passwords cross the network in clear; set tls_cert and tls_key, or tls_self_signed = true"
+                );
+            }
+            None
+        }
+    })
+}
+
+/// The work a running server does besides answering: sweeping expired grants, compaction,
+/// unattended syncs, following an upstream, writing deliveries.
+fn start_background_tasks(state: &Arc<AppState>) {
     tokio::spawn(sweep_expired(state.clone()));
     tokio::spawn(crate::service::compaction::compact_when_due(
         state.store.clone(),
@@ -306,31 +343,6 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
             dir,
         ));
     }
-    let (stop, stopping) = tokio::sync::watch::channel(false);
-    tokio::spawn(async move {
-        shutdown_signal().await;
-        let _ = stop.send(true);
-    });
-    let stopped = |mut stopping: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = stopping.wait_for(|s| *s).await;
-    };
-    let admin = {
-        let (state, stopping) = (state.clone(), stopping.clone());
-        async move {
-            match admin_socket {
-                Some((acceptor, path)) => {
-                    admin_api::serve_socket(state, acceptor, path, stopped(stopping)).await
-                }
-                None => Ok(()),
-            }
-        }
-    };
-    let main = Server::new_with_acceptor(acceptor).run_with_graceful_shutdown(
-        app(state),
-        stopped(stopping),
-        Some(Duration::from_secs(10)),
-    );
-    tokio::try_join!(main, admin).map(|_| ())
 }
 
 /// How often expired grants and audit entries past retention are removed (grants stop

@@ -165,34 +165,19 @@ pub fn number_hits(
     budget: &Budget,
 ) -> Result<Vec<NumberHit>, StoreError> {
     let mut hits = Vec::new();
-    let cross_kinds: &[CrossKind] = match kind {
-        NumberKind::Oe => &[CrossKind::Oe],
-        NumberKind::Trade => &[CrossKind::Trade],
-        NumberKind::Comparable => &[CrossKind::Competitor, CrossKind::Internal],
-        NumberKind::Ean => &[CrossKind::Ean],
-        NumberKind::Any | NumberKind::FreeText => &[
-            CrossKind::Oe,
-            CrossKind::Competitor,
-            CrossKind::Internal,
-            CrossKind::Trade,
-            CrossKind::Ean,
-        ],
-        _ => &[],
-    };
     if matches!(
         kind,
         NumberKind::Reference | NumberKind::Any | NumberKind::FreeText
     ) {
         for key in catalogue.references_matching(query, how, budget)? {
-            hits.push(NumberHit {
-                number: key.reference.clone(),
-                article: key,
-                kind: NumberKind::Reference,
-                written: None,
-                manufacturer_id: None,
-            });
+            hits.push(NumberHit::plain(
+                key.clone(),
+                NumberKind::Reference,
+                key.reference,
+            ));
         }
     }
+    let cross_kinds = cross_kinds(kind);
     if !cross_kinds.is_empty() {
         for hit in catalogue.cross_numbers_matching(query, how, budget)? {
             if cross_kinds.contains(&hit.kind) {
@@ -212,38 +197,76 @@ pub fn number_hits(
         }
     }
     if kind == NumberKind::Replacements {
-        for key in catalogue.references_matching(query, how, budget)? {
-            if let Some(article) = catalogue.article(&key)? {
-                for written in &article.replaced_by {
-                    let replacement = ArticleKey {
-                        brand_id: key.brand_id,
-                        reference: normalise_reference(written),
-                    };
-                    if catalogue.article(&replacement)?.is_some() {
-                        hits.push(NumberHit {
-                            article: replacement,
-                            kind,
-                            number: key.reference.clone(),
-                            written: None,
-                            manufacturer_id: None,
-                        });
-                    }
-                }
-            }
-        }
+        hits.extend(replacements(catalogue, how, query, budget)?);
     }
     if kind == NumberKind::Replaced {
         for (article, number) in catalogue.articles_replaced_by(query, how, budget)? {
-            hits.push(NumberHit {
-                article,
-                kind,
-                number,
-                written: None,
-                manufacturer_id: None,
-            });
+            hits.push(NumberHit::plain(article, kind, number));
         }
     }
     Ok(hits)
+}
+
+/// The kinds of cross number a search of `kind` reads.
+fn cross_kinds(kind: NumberKind) -> &'static [CrossKind] {
+    match kind {
+        NumberKind::Oe => &[CrossKind::Oe],
+        NumberKind::Trade => &[CrossKind::Trade],
+        NumberKind::Comparable => &[CrossKind::Competitor, CrossKind::Internal],
+        NumberKind::Ean => &[CrossKind::Ean],
+        NumberKind::Any | NumberKind::FreeText => &[
+            CrossKind::Oe,
+            CrossKind::Competitor,
+            CrossKind::Internal,
+            CrossKind::Trade,
+            CrossKind::Ean,
+        ],
+        _ => &[],
+    }
+}
+
+/// The articles that replace those whose reference matches: each found under the number
+/// of the article it replaces.
+fn replacements(
+    catalogue: &Catalogue,
+    how: NumberMatch,
+    query: &str,
+    budget: &Budget,
+) -> Result<Vec<NumberHit>, StoreError> {
+    let mut hits = Vec::new();
+    for key in catalogue.references_matching(query, how, budget)? {
+        let Some(article) = catalogue.article(&key)? else {
+            continue;
+        };
+        for written in &article.replaced_by {
+            let replacement = ArticleKey {
+                brand_id: key.brand_id,
+                reference: normalise_reference(written),
+            };
+            if catalogue.article(&replacement)?.is_some() {
+                let number = key.reference.clone();
+                hits.push(NumberHit::plain(
+                    replacement,
+                    NumberKind::Replacements,
+                    number,
+                ));
+            }
+        }
+    }
+    Ok(hits)
+}
+
+impl NumberHit {
+    /// A hit on a number the article's own data holds (no written form, no manufacturer).
+    fn plain(article: ArticleKey, kind: NumberKind, number: String) -> NumberHit {
+        NumberHit {
+            article,
+            kind,
+            number,
+            written: None,
+            manufacturer_id: None,
+        }
+    }
 }
 
 /// Articles whose description or generic article name holds every word of `text`, case

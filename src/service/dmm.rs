@@ -254,85 +254,109 @@ fn download(
 ) -> Result<(), DmmError> {
     progress.phase("downloading media");
     let wanted = |m: &Media| m.kind == MediaKind::Spin360 || setup.images_too;
-    let total = count_media(catalogue, brand, wanted)?;
-    let client = crate::outside::http::client(
-        Duration::from_secs(10),
-        setup.limits.silence,
-        &setup.source_trust,
-        "media",
-    )
-    .map_err(|e| DmmError::MediaStore(String::new(), e))?;
-    let (done, bytes) = (Cell::new(0u64), Cell::new(0u64));
-    let handled = || {
-        done.set(done.get() + 1);
-        progress.files(done.get(), total);
+    let mut downloads = Downloads {
+        client: crate::outside::http::client(
+            Duration::from_secs(10),
+            setup.limits.silence,
+            &setup.source_trust,
+            "media",
+        )
+        .map_err(|e| DmmError::MediaStore(String::new(), e))?,
+        source,
+        setup,
+        progress,
+        total: count_media(catalogue, brand, wanted)?,
+        done: Cell::new(0),
+        bytes: Cell::new(0),
+        failed: HashSet::new(),
     };
-    let mut failed: HashSet<String> = HashSet::new();
     let mut batch: Vec<Media> = Vec::with_capacity(BATCH);
     let mut in_batch: HashSet<String> = HashSet::with_capacity(BATCH);
-    let (client, bytes, handled) = (&client, &bytes, &handled);
-    let fetch_batch =
-        |batch: &mut Vec<Media>, report: &mut DmmReport, failed: &mut HashSet<String>| {
-            let outcomes = on_runtime(
-                futures_util::stream::iter(batch.drain(..))
-                    .map(|m| async move {
-                        let outcome = media::source::fetch(
-                            client,
-                            source,
-                            &setup.store,
-                            &m.uri,
-                            m.kind,
-                            setup.limits,
-                        )
-                        .await;
-                        if let Ok(stored) = &outcome {
-                            bytes.set(bytes.get() + stored.size);
-                            progress.advanced(bytes.get());
-                        }
-                        handled();
-                        (m.uri, outcome)
-                    })
-                    .buffer_unordered(setup.concurrency)
-                    .collect::<Vec<_>>(),
-            )
-            .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
-            for (uri, outcome) in outcomes {
-                match outcome {
-                    Ok(_) => report.downloaded += 1,
-                    Err(reason) => {
-                        report.not_fetched_count += 1;
-                        if report.not_fetched.len() < LISTED {
-                            report.not_fetched.push(NotFetched {
-                                uri: uri.clone(),
-                                reason,
-                            });
-                        }
-                        failed.insert(uri);
-                    }
-                }
-            }
-            Ok::<(), DmmError>(())
-        };
     for article in catalogue.articles_of_brand(brand.id) {
         let article = article?;
         for m in catalogue.media_of(&article.key)? {
             if !wanted(&m) {
                 continue;
             }
-            if failed.contains(&m.uri)
+            if downloads.failed.contains(&m.uri)
                 || in_batch.contains(&m.uri)
                 || setup.store.lookup(&m.uri).is_some()
             {
-                handled();
+                downloads.handled();
                 continue;
             }
             in_batch.insert(m.uri.clone());
             batch.push(m);
             if batch.len() == BATCH {
-                fetch_batch(&mut batch, report, &mut failed)?;
+                downloads.fetch(&mut batch, report)?;
                 in_batch.clear();
             }
         }
     }
-    fetch_batch(&mut batch, report, &mut failed)
+    downloads.fetch(&mut batch, report)
+}
+
+/// The downloads of one job: where from, how far along, and the URIs that failed.
+struct Downloads<'a> {
+    client: reqwest::Client,
+    source: &'a MediaSource,
+    setup: &'a MediaSetup,
+    progress: &'a dyn Progress,
+    total: u64,
+    done: Cell<u64>,
+    bytes: Cell<u64>,
+    failed: HashSet<String>,
+}
+
+impl Downloads<'_> {
+    /// One more file dealt with, fetched or not.
+    fn handled(&self) {
+        self.done.set(self.done.get() + 1);
+        self.progress.files(self.done.get(), self.total);
+    }
+
+    /// Fetches a batch, `concurrency` files at a time; the report counts what came and
+    /// lists what did not.
+    fn fetch(&mut self, batch: &mut Vec<Media>, report: &mut DmmReport) -> Result<(), DmmError> {
+        let this = &*self;
+        let outcomes = on_runtime(
+            futures_util::stream::iter(batch.drain(..))
+                .map(|m| async move {
+                    let outcome = media::source::fetch(
+                        &this.client,
+                        this.source,
+                        &this.setup.store,
+                        &m.uri,
+                        m.kind,
+                        this.setup.limits,
+                    )
+                    .await;
+                    if let Ok(stored) = &outcome {
+                        this.bytes.set(this.bytes.get() + stored.size);
+                        this.progress.advanced(this.bytes.get());
+                    }
+                    this.handled();
+                    (m.uri, outcome)
+                })
+                .buffer_unordered(self.setup.concurrency)
+                .collect::<Vec<_>>(),
+        )
+        .map_err(|e| DmmError::MediaStore(String::new(), e.to_string()))?;
+        for (uri, outcome) in outcomes {
+            match outcome {
+                Ok(_) => report.downloaded += 1,
+                Err(reason) => {
+                    report.not_fetched_count += 1;
+                    if report.not_fetched.len() < LISTED {
+                        report.not_fetched.push(NotFetched {
+                            uri: uri.clone(),
+                            reason,
+                        });
+                    }
+                    self.failed.insert(uri);
+                }
+            }
+        }
+        Ok(())
+    }
 }

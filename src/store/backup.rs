@@ -174,34 +174,13 @@ fn read_frames(
     if input.read_exact(&mut magic).is_err() || magic != MAGIC {
         return Err(RestoreError::Foreign(name.clone()));
     }
-    let u32_of = |input: &mut Hashed<_>| -> Result<u32, RestoreError> {
-        let mut b = [0u8; 4];
-        input
-            .read_exact(&mut b)
-            .map_err(|_| damaged("it ends early".into()))?;
-        Ok(u32::from_be_bytes(b))
-    };
-    if u32_of(&mut input)? != LAYOUT {
+    if input.number().map_err(damaged)? != LAYOUT {
         return Err(RestoreError::Foreign(name.clone()));
     }
-    let format = u32_of(&mut input)?;
+    let format = input.number().map_err(damaged)?;
     if format > FORMAT_VERSION {
         return Err(RestoreError::Newer(name.clone(), format));
     }
-    let bytes_of = |input: &mut Hashed<_>| -> Result<Vec<u8>, RestoreError> {
-        let len = u32_of(input)? as usize;
-        let mut bytes = vec![0u8; len.min(1 << 20)];
-        bytes.clear();
-        input
-            .by_ref()
-            .take(len as u64)
-            .read_to_end(&mut bytes)
-            .map_err(|e| damaged(e.to_string()))?;
-        if bytes.len() != len {
-            return Err(damaged("it ends early".into()));
-        }
-        Ok(bytes)
-    };
     loop {
         let mut kind = [0u8; 1];
         input
@@ -209,37 +188,61 @@ fn read_frames(
             .map_err(|_| damaged("it ends early".into()))?;
         match kind[0] {
             TREE => {
-                let tree = String::from_utf8(bytes_of(&mut input)?)
+                let tree = String::from_utf8(input.field().map_err(damaged)?)
                     .map_err(|_| damaged("a tree name is not text".into()))?;
                 apply(Frame::Tree(tree))?;
             }
             ENTRY => {
-                let key = bytes_of(&mut input)?;
-                let value = bytes_of(&mut input)?;
+                let key = input.field().map_err(damaged)?;
+                let value = input.field().map_err(damaged)?;
                 apply(Frame::Entry(key, value))?;
             }
             END => {
-                let computed = input.hash.clone().finalize();
-                let mut stored = [0u8; 32];
-                input
-                    .inner
-                    .read_exact(&mut stored)
-                    .map_err(|_| damaged("it ends early".into()))?;
-                if computed.as_slice() != stored {
-                    return Err(damaged("its checksum does not match its content".into()));
-                }
-                if input
-                    .inner
-                    .read(&mut [0u8; 1])
-                    .map_err(|e| damaged(e.to_string()))?
-                    != 0
-                {
-                    return Err(damaged("it goes on after its end".into()));
-                }
+                input.end().map_err(damaged)?;
                 return apply(Frame::End);
             }
             other => return Err(damaged(format!("an unknown frame {other:#04x}"))),
         }
+    }
+}
+
+impl<R: Read> Hashed<R> {
+    /// A big-endian `u32`.
+    fn number(&mut self) -> Result<u32, String> {
+        let mut b = [0u8; 4];
+        self.read_exact(&mut b)
+            .map_err(|_| "it ends early".to_owned())?;
+        Ok(u32::from_be_bytes(b))
+    }
+
+    /// A length, then that many bytes.
+    fn field(&mut self) -> Result<Vec<u8>, String> {
+        let len = self.number()? as usize;
+        let mut bytes = Vec::with_capacity(len.min(1 << 20));
+        self.by_ref()
+            .take(len as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+        if bytes.len() != len {
+            return Err("it ends early".into());
+        }
+        Ok(bytes)
+    }
+
+    /// The checksum of everything read before it, and nothing after it.
+    fn end(&mut self) -> Result<(), String> {
+        let computed = self.hash.clone().finalize();
+        let mut stored = [0u8; 32];
+        self.inner
+            .read_exact(&mut stored)
+            .map_err(|_| "it ends early".to_owned())?;
+        if computed.as_slice() != stored {
+            return Err("its checksum does not match its content".into());
+        }
+        if self.inner.read(&mut [0u8; 1]).map_err(|e| e.to_string())? != 0 {
+            return Err("it goes on after its end".into());
+        }
+        Ok(())
     }
 }
 

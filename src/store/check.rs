@@ -254,119 +254,108 @@ pub fn probe(store: &Store) -> Result<(), String> {
     Ok(())
 }
 
-/// Decodes one record and checks what it refers to exists.
+/// Decodes one record and checks what it refers to exists; the problem, if any.
 fn check_record(
     c: &impl DataTrees,
     tree: TreeName,
     k: &[u8],
     v: &[u8],
 ) -> Result<Option<String>, StoreError> {
-    fn decoded<R: Record>(k: &[u8], v: &[u8]) -> Result<R, String> {
-        R::decode(k, v).ok_or_else(|| format!("record {} cannot be decoded", hex::encode(k)))
+    let refs = Refs(c);
+    let outcome = match tree {
+        TreeName::Brands => decoded::<Brand>(k, v).map(drop),
+        TreeName::Manufacturers => decoded::<Manufacturer>(k, v).map(drop),
+        TreeName::GenericArticles => decoded::<GenericArticle>(k, v).map(drop),
+        TreeName::Vehicles => decoded::<Vehicle>(k, v).map(drop),
+        TreeName::Articles => decoded::<Article>(k, v).and_then(|a| refs.of_article(&a)),
+        TreeName::Criteria => decoded::<Criterion>(k, v).and_then(|x| refs.article(&x.article)),
+        TreeName::Links => decoded::<Link>(k, v).and_then(|l| {
+            refs.vehicle(&l.ktype, "link")?;
+            refs.article(&l.article)
+        }),
+        TreeName::Prices => decoded::<Price>(k, v).and_then(|p| refs.article(&p.article)),
+        TreeName::Media => decoded::<Media>(k, v).and_then(|m| refs.article(&m.article)),
+        TreeName::CrossReferences => decoded::<CrossReference>(k, v).and_then(|x| {
+            refs.of_cross_number(&x)?;
+            refs.article(&x.article)
+        }),
+        TreeName::Plates => decoded::<Plate>(k, v)
+            .and_then(|p| refs.vehicle(&p.ktype, &format!("plate {} {}", p.country, p.written))),
+        TreeName::Kits => decoded::<KitComponent>(k, v).and_then(|kit| {
+            refs.article(&kit.kit)?;
+            refs.article(&kit.component)?;
+            refs.vehicle(&kit.ktype, "kit")
+        }),
+        index => Err(format!("{} is not a data set", index.label())),
+    };
+    Ok(outcome.err())
+}
+
+fn decoded<R: Record>(k: &[u8], v: &[u8]) -> Result<R, String> {
+    R::decode(k, v).ok_or_else(|| format!("record {} cannot be decoded", hex::encode(k)))
+}
+
+/// The rows a record refers to, each looked up; a reference to a row that is not there is
+/// the record's problem (and so is a table that cannot be read).
+struct Refs<'c, C>(&'c C);
+
+impl<C: DataTrees> Refs<'_, C> {
+    fn has(&self, t: TreeName, key: Vec<u8>) -> Result<bool, String> {
+        self.0.tree(t).contains_key(&key).map_err(|e| e.to_string())
     }
-    let has =
-        |t: TreeName, key: Vec<u8>| -> Result<bool, StoreError> { c.tree(t).contains_key(&key) };
-    let article = |a: &ArticleKey| has(TreeName::Articles, keys::article_key(a));
-    let vehicle = |ktype: &str| has(TreeName::Vehicles, ktype.as_bytes().to_vec());
-    let missing_article = |a: &ArticleKey| {
-        format!(
+
+    fn article(&self, a: &ArticleKey) -> Result<(), String> {
+        if self.has(TreeName::Articles, keys::article_key(a))? {
+            return Ok(());
+        }
+        Err(format!(
             "refers to article {}/{} which does not exist",
             a.brand_id, a.reference
-        )
-    };
-    let outcome: Result<(), String> = (|| {
-        match tree {
-            TreeName::Brands => drop(decoded::<Brand>(k, v)?),
-            TreeName::Manufacturers => drop(decoded::<Manufacturer>(k, v)?),
-            TreeName::GenericArticles => drop(decoded::<GenericArticle>(k, v)?),
-            TreeName::Vehicles => drop(decoded::<Vehicle>(k, v)?),
-            TreeName::Articles => {
-                let a = decoded::<Article>(k, v)?;
-                if !has(TreeName::Brands, KeyBuf::new().u32(a.key.brand_id).done())
-                    .map_err(|e| e.to_string())?
-                {
-                    return Err(format!(
-                        "article {} refers to brand {} which does not exist",
-                        a.reference, a.key.brand_id
-                    ));
-                }
-                if !has(
-                    TreeName::GenericArticles,
-                    KeyBuf::new().u32(a.genart).done(),
-                )
-                .map_err(|e| e.to_string())?
-                {
-                    return Err(format!(
-                        "article {} refers to genart {} which does not exist",
-                        a.reference, a.genart
-                    ));
-                }
-            }
-            TreeName::Criteria
-            | TreeName::Links
-            | TreeName::Prices
-            | TreeName::Media
-            | TreeName::CrossReferences => {
-                let owner = match tree {
-                    TreeName::Criteria => decoded::<Criterion>(k, v)?.article,
-                    TreeName::Links => {
-                        let l = decoded::<Link>(k, v)?;
-                        if !vehicle(&l.ktype).map_err(|e| e.to_string())? {
-                            return Err(format!(
-                                "link refers to Ktype {} which does not exist",
-                                l.ktype
-                            ));
-                        }
-                        l.article
-                    }
-                    TreeName::Prices => decoded::<Price>(k, v)?.article,
-                    TreeName::Media => decoded::<Media>(k, v)?.article,
-                    _ => {
-                        let x = decoded::<CrossReference>(k, v)?;
-                        if let Some(m) = x.manufacturer_id
-                            && !has(TreeName::Manufacturers, KeyBuf::new().u32(m).done())
-                                .map_err(|e| e.to_string())?
-                        {
-                            return Err(format!(
-                                "cross number {} refers to manufacturer {m} which does not exist",
-                                x.number
-                            ));
-                        }
-                        x.article
-                    }
-                };
-                if !article(&owner).map_err(|e| e.to_string())? {
-                    return Err(missing_article(&owner));
-                }
-            }
-            TreeName::Plates => {
-                let plate = decoded::<Plate>(k, v)?;
-                if !vehicle(&plate.ktype).map_err(|e| e.to_string())? {
-                    return Err(format!(
-                        "plate {} {} refers to Ktype {} which does not exist",
-                        plate.country, plate.written, plate.ktype
-                    ));
-                }
-            }
-            TreeName::Kits => {
-                let kit = decoded::<KitComponent>(k, v)?;
-                for a in [&kit.kit, &kit.component] {
-                    if !article(a).map_err(|e| e.to_string())? {
-                        return Err(missing_article(a));
-                    }
-                }
-                if !vehicle(&kit.ktype).map_err(|e| e.to_string())? {
-                    return Err(format!(
-                        "kit refers to Ktype {} which does not exist",
-                        kit.ktype
-                    ));
-                }
-            }
-            index => return Err(format!("{} is not a data set", index.label())),
+        ))
+    }
+
+    /// `what` (a link, a plate, a kit) refers to vehicle type `ktype`.
+    fn vehicle(&self, ktype: &str, what: &str) -> Result<(), String> {
+        if self.has(TreeName::Vehicles, ktype.as_bytes().to_vec())? {
+            return Ok(());
+        }
+        Err(format!(
+            "{what} refers to Ktype {ktype} which does not exist"
+        ))
+    }
+
+    /// An article's brand and generic article.
+    fn of_article(&self, a: &Article) -> Result<(), String> {
+        if !self.has(TreeName::Brands, KeyBuf::new().u32(a.key.brand_id).done())? {
+            return Err(format!(
+                "article {} refers to brand {} which does not exist",
+                a.reference, a.key.brand_id
+            ));
+        }
+        if !self.has(
+            TreeName::GenericArticles,
+            KeyBuf::new().u32(a.genart).done(),
+        )? {
+            return Err(format!(
+                "article {} refers to genart {} which does not exist",
+                a.reference, a.genart
+            ));
         }
         Ok(())
-    })();
-    Ok(outcome.err())
+    }
+
+    /// A cross number's manufacturer, where it names one.
+    fn of_cross_number(&self, x: &CrossReference) -> Result<(), String> {
+        match x.manufacturer_id {
+            Some(m) if !self.has(TreeName::Manufacturers, KeyBuf::new().u32(m).done())? => {
+                Err(format!(
+                    "cross number {} refers to manufacturer {m} which does not exist",
+                    x.number
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The data sets whose rows refer to rows of `tree`.

@@ -238,57 +238,8 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
                 }
             }
         }
-        TreeName::CrossnumArticle | TreeName::CrossrevNumber => {
-            for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
-                let c = cross?;
-                if index == TreeName::CrossrevNumber {
-                    emit(&reversed(&normalise_reference(&c.number)), &[])?;
-                    continue;
-                }
-                let (key, value) = crossnum_entry(&c);
-                emit(&key, &value)?;
-            }
-            for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
-                let a = article?;
-                for ean in a.eans {
-                    if index == TreeName::CrossrevNumber {
-                        emit(&reversed(&ean), &[])?;
-                        continue;
-                    }
-                    let (key, value) = ean_entry(&a.key, ean);
-                    emit(&key, &value)?;
-                }
-            }
-        }
-        TreeName::KtypeArticle | TreeName::GenartKtypeArticle => {
-            let articles = data.tree(TreeName::Articles);
-            // Links are stored article by article, so one article lookup serves a run of links.
-            let mut last: Option<(Vec<u8>, u32)> = None;
-            let mut key = Vec::new();
-            data.tree(TreeName::Links).iter().each(|k, _| {
-                let (article, ktype) =
-                    article_and_text(k).ok_or_else(|| corrupt(TreeName::Links))?;
-                if index == TreeName::KtypeArticle {
-                    return emit(ktype, article);
-                }
-                let genart = match &mut last {
-                    Some((key, genart)) if key.as_slice() == article => *genart,
-                    _ => {
-                        let key = &article[..article.len() - 1];
-                        let value = articles.get(key)?.ok_or_else(|| corrupt(TreeName::Links))?;
-                        let genart = Article::decode(key, &value)
-                            .ok_or_else(|| corrupt(TreeName::Articles))?
-                            .genart;
-                        last = Some((article.to_vec(), genart));
-                        genart
-                    }
-                };
-                key.clear();
-                key.extend_from_slice(&genart.to_be_bytes());
-                key.extend_from_slice(ktype);
-                emit(&key, article)
-            })?;
-        }
+        TreeName::CrossnumArticle | TreeName::CrossrevNumber => derive_numbers(index, data, emit)?,
+        TreeName::KtypeArticle | TreeName::GenartKtypeArticle => derive_links(index, data, emit)?,
         TreeName::KtypeKit => {
             data.tree(TreeName::Kits).iter().each(|k, _| {
                 let (kit, ktype) = article_and_text(k).ok_or_else(|| corrupt(TreeName::Kits))?;
@@ -325,4 +276,69 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
         }
     }
     Ok(())
+}
+
+/// The number indexes: every cross number and EAN, forwards (`CrossnumArticle`) or
+/// reversed for suffix matches (`CrossrevNumber`).
+fn derive_numbers(
+    index: TreeName,
+    data: &dyn DataTrees,
+    emit: &mut Emit<'_>,
+) -> Result<(), StoreError> {
+    for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {
+        let c = cross?;
+        if index == TreeName::CrossrevNumber {
+            emit(&reversed(&normalise_reference(&c.number)), &[])?;
+            continue;
+        }
+        let (key, value) = crossnum_entry(&c);
+        emit(&key, &value)?;
+    }
+    for article in records::<Article>(data.tree(TreeName::Articles).iter()) {
+        let a = article?;
+        for ean in a.eans {
+            if index == TreeName::CrossrevNumber {
+                emit(&reversed(&ean), &[])?;
+                continue;
+            }
+            let (key, value) = ean_entry(&a.key, ean);
+            emit(&key, &value)?;
+        }
+    }
+    Ok(())
+}
+
+/// The vehicle indexes: the articles of each Ktype (`KtypeArticle`), or of each generic
+/// article and Ktype (`GenartKtypeArticle`).
+fn derive_links(
+    index: TreeName,
+    data: &dyn DataTrees,
+    emit: &mut Emit<'_>,
+) -> Result<(), StoreError> {
+    let articles = data.tree(TreeName::Articles);
+    // Links are stored article by article, so one article lookup serves a run of links.
+    let mut last: Option<(Vec<u8>, u32)> = None;
+    let mut key = Vec::new();
+    data.tree(TreeName::Links).iter().each(|k, _| {
+        let (article, ktype) = article_and_text(k).ok_or_else(|| corrupt(TreeName::Links))?;
+        if index == TreeName::KtypeArticle {
+            return emit(ktype, article);
+        }
+        let genart = match &mut last {
+            Some((key, genart)) if key.as_slice() == article => *genart,
+            _ => {
+                let key = &article[..article.len() - 1];
+                let value = articles.get(key)?.ok_or_else(|| corrupt(TreeName::Links))?;
+                let genart = Article::decode(key, &value)
+                    .ok_or_else(|| corrupt(TreeName::Articles))?
+                    .genart;
+                last = Some((article.to_vec(), genart));
+                genart
+            }
+        };
+        key.clear();
+        key.extend_from_slice(&genart.to_be_bytes());
+        key.extend_from_slice(ktype);
+        emit(&key, article)
+    })
 }

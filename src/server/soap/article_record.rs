@@ -60,6 +60,7 @@ impl Includes {
     }
 }
 
+/// The record of one article, with the parts `inc` asks for.
 pub fn record(
     d: ArticleDetail,
     inc: &Includes,
@@ -68,54 +69,16 @@ pub fn record(
     let a = d.article;
     let key = &a.key;
     let brand_name = d.brand_name;
-    let (mut oem_numbers, mut comparable_numbers, mut trade_numbers) =
-        (Vec::new(), Vec::new(), Vec::new());
-    for x in d.numbers {
-        let reference = |x: &NamedNumber| pegasus::ArticleRef {
-            article_number: x.number.number.clone(),
-            data_supplier_id: None,
-            mfr_id: x.number.manufacturer_id.unwrap_or(0),
-            mfr_name: x.manufacturer_name.clone().unwrap_or_default(),
-        };
-        match x.number.kind {
-            model::CrossKind::Oe if inc.oem => oem_numbers.push(reference(&x)),
-            model::CrossKind::Trade if inc.trade => trade_numbers.push(x.number.number),
-            model::CrossKind::Competitor | model::CrossKind::Internal if inc.comparable => {
-                comparable_numbers.push(reference(&x))
-            }
-            _ => {}
-        }
-    }
-    let (mut pdfs, mut images) = (Vec::new(), Vec::new());
-    for m in &d.media {
-        match m.kind {
-            model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(m)),
-            model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
-                images.push(pegasus::ImageRecord::of(m))
-            }
-            _ => {}
-        }
-    }
+    let (oem_numbers, comparable_numbers, trade_numbers) = numbers(d.numbers, inc);
+    let (pdfs, images) = media(&d.media, inc);
     let genart_name = d.genart_name;
     let (linkages, total_linkages) = if inc.linkages {
+        let linked = (a.genart, genart_name.as_str());
         let total = d.applications.len() as u32;
-        let (skip, take) = linkage_paging.unwrap_or((0, usize::MAX));
-        let shown = d
-            .applications
-            .into_iter()
-            .skip(skip)
-            .take(take)
-            .map(|(link, v)| {
-                pegasus::ArticleLinkageRecord::new(
-                    (a.genart, &genart_name),
-                    linkage_target(&v),
-                    link.position,
-                    link.quantity,
-                    link.notes,
-                )
-            })
-            .collect();
-        (shown, Some(total))
+        (
+            linkages(d.applications, linked, linkage_paging),
+            Some(total),
+        )
     } else {
         (Vec::new(), None)
     };
@@ -173,4 +136,75 @@ pub fn record(
         normalised_article_number: key.reference.clone(),
         mfr_name: brand_name,
     }
+}
+
+/// The OE, comparable and trade numbers the includes ask for.
+fn numbers(
+    all: Vec<NamedNumber>,
+    inc: &Includes,
+) -> (
+    Vec<pegasus::ArticleRef>,
+    Vec<pegasus::ArticleRef>,
+    Vec<String>,
+) {
+    let (mut oem, mut comparable, mut trade) = (Vec::new(), Vec::new(), Vec::new());
+    let reference = |x: &NamedNumber| pegasus::ArticleRef {
+        article_number: x.number.number.clone(),
+        data_supplier_id: None,
+        mfr_id: x.number.manufacturer_id.unwrap_or(0),
+        mfr_name: x.manufacturer_name.clone().unwrap_or_default(),
+    };
+    for x in all {
+        match x.number.kind {
+            model::CrossKind::Oe if inc.oem => oem.push(reference(&x)),
+            model::CrossKind::Trade if inc.trade => trade.push(x.number.number),
+            model::CrossKind::Competitor | model::CrossKind::Internal if inc.comparable => {
+                comparable.push(reference(&x))
+            }
+            _ => {}
+        }
+    }
+    (oem, comparable, trade)
+}
+
+/// The documents and images the includes ask for.
+fn media(
+    all: &[model::Media],
+    inc: &Includes,
+) -> (Vec<pegasus::PdfRecord>, Vec<pegasus::ImageRecord>) {
+    let (mut pdfs, mut images) = (Vec::new(), Vec::new());
+    for m in all {
+        match m.kind {
+            model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(m)),
+            model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
+                images.push(pegasus::ImageRecord::of(m))
+            }
+            _ => {}
+        }
+    }
+    (pdfs, images)
+}
+
+/// The page (`skip`, `take`) of the vehicle types the article fits, of its generic article
+/// `linked`.
+fn linkages(
+    applications: Vec<(model::Link, model::Vehicle)>,
+    linked: (u32, &str),
+    paging: Option<(usize, usize)>,
+) -> Vec<pegasus::ArticleLinkageRecord> {
+    let (skip, take) = paging.unwrap_or((0, usize::MAX));
+    applications
+        .into_iter()
+        .skip(skip)
+        .take(take)
+        .map(|(link, v)| {
+            pegasus::ArticleLinkageRecord::new(
+                linked,
+                linkage_target(&v),
+                link.position,
+                link.quantity,
+                link.notes,
+            )
+        })
+        .collect()
 }

@@ -74,39 +74,16 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         record.search_query_matches = matched;
         articles.push(record);
     }
-    let data_supplier_facets = if r.include_data_supplier_facets.unwrap_or(false) {
-        let mut counts = Vec::with_capacity(by_brand.len());
-        for (id, count) in by_brand {
-            counts.push(pegasus::DataSupplierFacetCount {
-                data_supplier_id: pegasus::number(id),
-                mfr_id: pegasus::number(id),
-                mfr_name: names.brand(id)?,
-                count: count.into(),
-            });
-        }
-        Some(pegasus::DataSupplierFacets {
-            total: counts.len() as i32,
-            counts,
-        })
-    } else {
-        None
-    };
-    let generic_article_facets = if r.include_generic_article_facets.unwrap_or(false) {
-        let mut counts = Vec::with_capacity(by_genart.len());
-        for (id, count) in by_genart {
-            counts.push(pegasus::GenericArticleFacetCount {
-                generic_article_id: pegasus::number(id),
-                generic_article_description: names.genart(id)?,
-                count: count.into(),
-            });
-        }
-        Some(pegasus::GenericArticleFacets {
-            total: counts.len() as i32,
-            counts,
-        })
-    } else {
-        None
-    };
+    let data_supplier_facets = r
+        .include_data_supplier_facets
+        .unwrap_or(false)
+        .then(|| brand_facets(&names, by_brand))
+        .transpose()?;
+    let generic_article_facets = r
+        .include_generic_article_facets
+        .unwrap_or(false)
+        .then(|| genart_facets(&names, by_genart))
+        .transpose()?;
     let answer = ArticleSearch {
         total_matching_articles: total,
         max_allowed_page,
@@ -116,6 +93,45 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         next_cursor,
     };
     super::call::answer(&answer)
+}
+
+/// How many matches each brand has, with its name.
+fn brand_facets(
+    names: &Names,
+    by_brand: impl IntoIterator<Item = (u32, u32)>,
+) -> Result<pegasus::DataSupplierFacets, Failure> {
+    let mut counts = Vec::new();
+    for (id, count) in by_brand {
+        counts.push(pegasus::DataSupplierFacetCount {
+            data_supplier_id: pegasus::number(id),
+            mfr_id: pegasus::number(id),
+            mfr_name: names.brand(id)?,
+            count: count.into(),
+        });
+    }
+    Ok(pegasus::DataSupplierFacets {
+        total: counts.len() as i32,
+        counts,
+    })
+}
+
+/// How many matches each generic article has, with its name.
+fn genart_facets(
+    names: &Names,
+    by_genart: impl IntoIterator<Item = (u32, u32)>,
+) -> Result<pegasus::GenericArticleFacets, Failure> {
+    let mut counts = Vec::new();
+    for (id, count) in by_genart {
+        counts.push(pegasus::GenericArticleFacetCount {
+            generic_article_id: pegasus::number(id),
+            generic_article_description: names.genart(id)?,
+            count: count.into(),
+        });
+    }
+    Ok(pegasus::GenericArticleFacets {
+        total: counts.len() as i32,
+        counts,
+    })
 }
 
 /// A Pegasus number type (`searchType`, `numberType`): 0 article number, 1 OE, 2 trade,

@@ -7,7 +7,7 @@
 //! names and text: operations read fields by name, whatever prefixes the client chose.
 
 use quick_xml::escape::{escape, resolve_predefined_entity};
-use quick_xml::events::Event;
+use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::name::ResolveResult;
 use quick_xml::reader::NsReader;
 
@@ -123,96 +123,28 @@ fn read_tree(
     let config = reader.config_mut();
     config.expand_empty_elements = false;
     config.check_end_names = true;
-    let mut version = None;
-    let mut stack: Vec<Element> = Vec::new();
-    let mut elements = 0usize;
-    let mut root = None;
+    let mut tree = Tree::default();
     loop {
-        let known = version;
+        let known = tree.version;
         let fail = |m: String| (known, malformed(m));
         let (ns, event) = reader
             .read_resolved_event()
             .map_err(|e| fail(format!("the envelope is not well-formed XML: {e}")))?;
-        let is_empty = matches!(event, Event::Empty(_));
+        // The namespace, read before the reader is asked about attributes.
+        let soap = soap_version(&ns);
         match event {
-            Event::Start(start) | Event::Empty(start) => {
-                elements += 1;
-                if elements > MAX_ELEMENTS {
-                    return Err(fail(format!(
-                        "the envelope has more than {MAX_ELEMENTS} elements"
-                    )));
-                }
-                if stack.len() >= MAX_DEPTH {
-                    return Err(fail(format!(
-                        "the envelope nests deeper than {MAX_DEPTH} elements"
-                    )));
-                }
-                let name = start.local_name().as_ref().to_owned();
-                if stack.is_empty() {
-                    if root.is_some() {
-                        return Err(fail("the document has more than one root element".into()));
-                    }
-                    if name == "Envelope" {
-                        version = match ns {
-                            ResolveResult::Bound(n) if n.as_ref() == SOAP11_NS => {
-                                Some(SoapVersion::V11)
-                            }
-                            ResolveResult::Bound(n) if n.as_ref() == SOAP12_NS => {
-                                Some(SoapVersion::V12)
-                            }
-                            _ => None,
-                        };
-                    }
-                }
-                let mut nil = false;
-                for attribute in start.attributes() {
-                    let attribute =
-                        attribute.map_err(|e| fail(format!("a malformed attribute: {e}")))?;
-                    let (attr_ns, local) = reader.resolver().resolve_attribute(attribute.key);
-                    if local.as_ref() == "nil"
-                        && matches!(attr_ns, ResolveResult::Bound(n) if n.as_ref() == XSI_NS)
-                    {
-                        nil = matches!(attribute.value.as_ref(), "true" | "1");
-                    }
-                }
-                let element = Element {
-                    name,
-                    nil,
-                    ..Element::default()
-                };
-                if is_empty {
-                    close(&mut stack, &mut root, element);
-                } else {
-                    stack.push(element);
-                }
-            }
+            Event::Start(start) => tree.open(soap, &start, &reader, false).map_err(fail)?,
+            Event::Empty(start) => tree.open(soap, &start, &reader, true).map_err(fail)?,
             Event::End(_) => {
-                let element = stack
+                let element = tree
+                    .stack
                     .pop()
                     .ok_or_else(|| fail("an end tag without its start".into()))?;
-                close(&mut stack, &mut root, element);
+                close(&mut tree.stack, &mut tree.root, element);
             }
-            Event::Text(t) => append(&mut stack, &t.xml10_content()),
-            Event::CData(c) => {
-                append(&mut stack, &c.into_inner());
-            }
-            Event::GeneralRef(r) => {
-                if let Some(c) = r
-                    .resolve_char_ref()
-                    .map_err(|e| fail(format!("a bad character reference: {e}")))?
-                {
-                    let mut buf = [0u8; 4];
-                    append(&mut stack, c.encode_utf8(&mut buf));
-                } else {
-                    let name = r.xml10_content();
-                    let value = resolve_predefined_entity(&name).ok_or_else(|| {
-                        fail(format!(
-                            "the entity `&{name};` is not accepted: only the five predefined entities and character references are"
-                        ))
-                    })?;
-                    append(&mut stack, value);
-                }
-            }
+            Event::Text(t) => append(&mut tree.stack, &t.xml10_content()),
+            Event::CData(c) => append(&mut tree.stack, &c.into_inner()),
+            Event::GeneralRef(r) => append(&mut tree.stack, &reference_text(&r).map_err(fail)?),
             Event::DocType(_) => {
                 return Err(fail(
                     "a DTD is not accepted (no entities can be declared or fetched)".into(),
@@ -229,11 +161,113 @@ fn read_tree(
             Event::Eof => break,
         }
     }
+    let Tree {
+        version,
+        stack,
+        root,
+        ..
+    } = tree;
     if !stack.is_empty() {
         return Err((version, malformed("the envelope ends inside an element")));
     }
     let root = root.ok_or_else(|| (version, malformed("the body is empty")))?;
     Ok((version, root))
+}
+
+/// The tree as it is read: the elements open, the root once closed, and the bounds' counts.
+#[derive(Default)]
+struct Tree {
+    version: Option<SoapVersion>,
+    stack: Vec<Element>,
+    root: Option<Element>,
+    elements: usize,
+}
+
+impl Tree {
+    /// A start tag in the namespace of SOAP version `soap` (if either), `empty` where it
+    /// closes itself, within the bounds.
+    fn open(
+        &mut self,
+        soap: Option<SoapVersion>,
+        start: &BytesStart,
+        reader: &NsReader<&[u8]>,
+        empty: bool,
+    ) -> Result<(), String> {
+        self.elements += 1;
+        if self.elements > MAX_ELEMENTS {
+            return Err(format!(
+                "the envelope has more than {MAX_ELEMENTS} elements"
+            ));
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(format!(
+                "the envelope nests deeper than {MAX_DEPTH} elements"
+            ));
+        }
+        let name = start.local_name().as_ref().to_owned();
+        if self.stack.is_empty() {
+            if self.root.is_some() {
+                return Err("the document has more than one root element".into());
+            }
+            if name == "Envelope" {
+                self.version = soap;
+            }
+        }
+        let element = Element {
+            name,
+            nil: is_nil(start, reader)?,
+            ..Element::default()
+        };
+        if empty {
+            close(&mut self.stack, &mut self.root, element);
+        } else {
+            self.stack.push(element);
+        }
+        Ok(())
+    }
+}
+
+/// The SOAP version whose envelope namespace `ns` is.
+fn soap_version(ns: &ResolveResult) -> Option<SoapVersion> {
+    match ns {
+        ResolveResult::Bound(n) if n.as_ref() == SOAP11_NS => Some(SoapVersion::V11),
+        ResolveResult::Bound(n) if n.as_ref() == SOAP12_NS => Some(SoapVersion::V12),
+        _ => None,
+    }
+}
+
+/// Whether the element says `xsi:nil="true"`.
+fn is_nil(start: &BytesStart, reader: &NsReader<&[u8]>) -> Result<bool, String> {
+    let mut nil = false;
+    for attribute in start.attributes() {
+        let attribute = attribute.map_err(|e| format!("a malformed attribute: {e}"))?;
+        let (attr_ns, local) = reader.resolver().resolve_attribute(attribute.key);
+        if local.as_ref() == "nil"
+            && matches!(attr_ns, ResolveResult::Bound(n) if n.as_ref() == XSI_NS)
+        {
+            nil = matches!(attribute.value.as_ref(), "true" | "1");
+        }
+    }
+    Ok(nil)
+}
+
+/// A character reference or one of the five predefined entities, as text; any other entity
+/// is refused.
+fn reference_text(r: &BytesRef) -> Result<String, String> {
+    if let Some(c) = r
+        .resolve_char_ref()
+        .map_err(|e| format!("a bad character reference: {e}"))?
+    {
+        return Ok(c.to_string());
+    }
+    let name = r.xml10_content();
+    resolve_predefined_entity(&name)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            format!(
+                "the entity `&{name};` is not accepted: only the five predefined entities and character references are"
+            )
+        })
 }
 
 fn close(stack: &mut [Element], root: &mut Option<Element>, element: Element) {

@@ -217,10 +217,12 @@ fn compaction_keeps_everything(path: &std::path::Path) {
         "{compaction:?}"
     );
     // The size it reports is the files' size when it finished; the writer's last writes and
-    // the engine's own flusher may have added a little since (never a timing to wait for).
+    // the engine's own flusher may have added some since: how much depends on how many of the
+    // writes landed after the copy (a timing), so the files are only held to be still far
+    // smaller than before.
     let now = db.bytes();
     assert!(
-        now >= compaction.bytes_after && now - compaction.bytes_after < 1 << 20,
+        now >= compaction.bytes_after && now * 2 < compaction.bytes_before,
         "{now} bytes now, {compaction:?}"
     );
     assert_eq!(keys(pages.iter()).len(), 800);

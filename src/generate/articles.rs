@@ -1,0 +1,356 @@
+//! The articles of a generated catalogue, one at a time: reference, status, EANs, criteria,
+//! cross numbers, links, prices and media, each from the generator's tables and its seed.
+
+use std::collections::HashSet;
+
+use super::tables::*;
+use super::{Article, Files, Rng, Vehicle};
+use crate::catalogue::normalise_reference;
+
+pub(super) struct ArticleMaker {
+    pub(super) rng: Rng,
+    pub(super) used: HashSet<(u32, String)>,
+    /// The latest article of each genart, for replacement references.
+    pub(super) last_of_genart: Vec<(u32, String)>,
+    /// The latest article of each brand, for internal cross-references.
+    pub(super) last_of_brand: Vec<(u32, String)>,
+    /// Each article fits exactly this many vehicles, its link rows without position and
+    /// quantity (`Shape::links_per_article`).
+    pub(super) fits: Option<usize>,
+}
+
+/// A genart of the table by id; the kit builders name ids the table holds.
+pub(super) fn genart(id: u32) -> csv::Result<&'static GenArt> {
+    GENARTS.iter().find(|g| g.id == id).ok_or_else(|| {
+        std::io::Error::other(format!("genart {id} is not in the generator's table")).into()
+    })
+}
+
+pub(super) fn price_text(cents: u64) -> String {
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+/// EAN-13 with a valid check digit.
+pub(super) fn ean13(rng: &mut Rng, brand: u32) -> String {
+    let mut digits = format!("40{brand}{:09}", rng.below(1_000_000_000));
+    let sum: u32 = digits
+        .chars()
+        .rev()
+        .enumerate()
+        .map(|(i, c)| c.to_digit(10).unwrap_or(0) * if i % 2 == 0 { 3 } else { 1 })
+        .sum();
+    digits.push(char::from(b'0' + ((10 - sum % 10) % 10) as u8));
+    digits
+}
+
+impl ArticleMaker {
+    /// `articles` articles: exhaust systems and brake sets among plain articles; the count
+    /// made (a set is not split at the end).
+    pub(super) fn make(
+        &mut self,
+        f: &mut Files,
+        articles: usize,
+        vehicles: &[Vehicle],
+    ) -> csv::Result<usize> {
+        let mut made = 0;
+        while made < articles {
+            let left = articles - made;
+            let roll = self.rng.below(100);
+            made += if roll < 6 && left >= 6 {
+                self.exhaust_system(f, vehicles)?
+            } else if roll < 10 && left >= 3 {
+                self.brake_set(f, vehicles)?
+            } else {
+                let genart = loop {
+                    let g = self.rng.pick(&GENARTS);
+                    if g.price_cents > 0 && !EXHAUST_PARTS.contains(&g.id) {
+                        break g;
+                    }
+                };
+                let ktypes = self.vehicles_fitted(vehicles, 3, 7);
+                self.article(f, genart, ktypes, vehicles)?;
+                1
+            };
+        }
+        Ok(made)
+    }
+
+    fn pick_vehicles(&mut self, vehicles: &[Vehicle], low: u64, high: u64) -> Vec<usize> {
+        let mut picked = Vec::new();
+        for _ in 0..self.rng.between(low, high) {
+            let v = self.rng.below(vehicles.len() as u64) as usize;
+            if !picked.contains(&v) {
+                picked.push(v);
+            }
+        }
+        picked
+    }
+
+    /// The vehicles an article fits: `low` to `high` of them, or exactly as many as the
+    /// shape says.
+    pub(super) fn vehicles_fitted(
+        &mut self,
+        vehicles: &[Vehicle],
+        low: u64,
+        high: u64,
+    ) -> Vec<usize> {
+        match self.fits {
+            Some(n) => self.pick_exactly(vehicles, n),
+            None => self.pick_vehicles(vehicles, low, high),
+        }
+    }
+
+    /// `n` different vehicles (there are at least twice as many).
+    fn pick_exactly(&mut self, vehicles: &[Vehicle], n: usize) -> Vec<usize> {
+        let mut picked = Vec::with_capacity(n);
+        while picked.len() < n.min(vehicles.len()) {
+            let v = self.rng.below(vehicles.len() as u64) as usize;
+            if !picked.contains(&v) {
+                picked.push(v);
+            }
+        }
+        picked
+    }
+
+    fn reference(&mut self, g: &GenArt) -> String {
+        // Small pattern spaces fill up in large catalogues: after a few collisions, add a
+        // variant suffix, as makers do when a number range runs out.
+        let mut attempt = 0;
+        loop {
+            let pattern = self.rng.clone_pick(g.patterns);
+            let mut written = self.rng.pattern(pattern);
+            if attempt >= 8 {
+                written.push_str(
+                    &self
+                        .rng
+                        .pattern(["/#", "/##", "/###", "/####"][(attempt / 8 - 1).min(3)]),
+                );
+            }
+            if self.used.insert((g.brand, normalise_reference(&written))) {
+                return written;
+            }
+            attempt += 1;
+        }
+    }
+
+    /// Writes one article with everything that hangs off it.
+    pub(super) fn article(
+        &mut self,
+        f: &mut Files,
+        g: &'static GenArt,
+        ktypes: Vec<usize>,
+        vehicles: &[Vehicle],
+    ) -> csv::Result<Article> {
+        let brand = g.brand;
+        let reference = self.reference(g);
+        let b = brand.to_string();
+        let r = reference.as_str();
+        let kit = g.price_cents == 0;
+
+        let status_roll = self.rng.below(100);
+        let previous = self
+            .last_of_genart
+            .iter()
+            .find(|(id, _)| *id == g.id)
+            .map(|(_, r)| r.clone());
+        let (status, replaced_by) = match (status_roll, previous) {
+            (0..=2, Some(newer)) => ("discontinued", newer),
+            (3..=4, _) => ("announced", String::new()),
+            _ => ("active", String::new()),
+        };
+        let eans = if !kit && self.rng.percent(80) {
+            ean13(&mut self.rng, brand)
+        } else {
+            String::new()
+        };
+        let mut description = g.name.to_owned();
+        if !g.position.is_empty() {
+            description.push_str(", ");
+            description.push_str(g.position);
+        }
+        let unit = if g.id == 4040 || g.id == BRAKE_DISC {
+            "2"
+        } else {
+            "1"
+        };
+        f.articles.write_record([
+            &b,
+            r,
+            &g.id.to_string(),
+            &description,
+            status,
+            &eans,
+            unit,
+            &replaced_by,
+        ])?;
+        for &(name, unit, low, high) in g.criteria {
+            let value = if high == 0 {
+                criterion_text(name, self.rng.next()).to_owned()
+            } else {
+                self.rng.between(low as u64, high as u64).to_string()
+            };
+            f.criteria.write_record([&b, r, name, &value, unit])?;
+        }
+
+        if !kit {
+            self.cross_references(f, &b, r, brand, &ktypes, vehicles)?;
+        }
+        self.links(f, &b, r, g, &ktypes, vehicles)?;
+        if !kit {
+            self.prices(f, &b, r, g)?;
+        }
+        self.media(f, &b, r, g)?;
+
+        self.remember(g.id, brand, &reference);
+        Ok(Article {
+            brand,
+            reference,
+            genart: g,
+            ktypes,
+        })
+    }
+
+    /// The article's link rows: one per vehicle it fits.
+    fn links(
+        &self,
+        f: &mut Files,
+        b: &str,
+        r: &str,
+        g: &GenArt,
+        ktypes: &[usize],
+        vehicles: &[Vehicle],
+    ) -> csv::Result<()> {
+        for &v in ktypes {
+            let quantity = if g.id == BRAKE_DISC || g.id == 854 {
+                "2"
+            } else {
+                "1"
+            };
+            let (position, quantity) = if self.fits.is_some() {
+                ("", "")
+            } else {
+                (g.position, quantity)
+            };
+            f.links
+                .write_record([b, r, vehicles[v].ktype.as_str(), position, quantity, ""])?;
+        }
+        Ok(())
+    }
+
+    /// The article's list price, and a net price for some.
+    fn prices(&mut self, f: &mut Files, b: &str, r: &str, g: &GenArt) -> csv::Result<()> {
+        let list = g.price_cents as u64 * self.rng.between(60, 160) / 100;
+        f.prices
+            .write_record([b, r, "list", "EUR", &price_text(list), "2026-01-01", ""])?;
+        if self.rng.percent(30) {
+            f.prices.write_record([
+                b,
+                r,
+                "net",
+                "EUR",
+                &price_text(list * 70 / 100),
+                "2026-01-01",
+                "2026-12-31",
+            ])?;
+        }
+        Ok(())
+    }
+
+    /// The latest article of its generic article and of its brand, for the next ones'
+    /// replacements and internal cross-references.
+    fn remember(&mut self, genart: u32, brand: u32, reference: &str) {
+        match self.last_of_genart.iter_mut().find(|(id, _)| *id == genart) {
+            Some(slot) => slot.1 = reference.to_owned(),
+            None => self.last_of_genart.push((genart, reference.to_owned())),
+        }
+        match self.last_of_brand.iter_mut().find(|(id, _)| *id == brand) {
+            Some(slot) => slot.1 = reference.to_owned(),
+            None => self.last_of_brand.push((brand, reference.to_owned())),
+        }
+    }
+
+    fn cross_references(
+        &mut self,
+        f: &mut Files,
+        b: &str,
+        r: &str,
+        brand: u32,
+        ktypes: &[usize],
+        vehicles: &[Vehicle],
+    ) -> csv::Result<()> {
+        let mut numbers = HashSet::new();
+        for _ in 0..self.rng.between(1, 3) {
+            let make = match ktypes.first() {
+                Some(&v) if self.rng.percent(80) => &MAKES[vehicles[v].make],
+                _ => self.rng.pick(&MAKES),
+            };
+            let pattern = self.rng.clone_pick(make.oe_patterns);
+            let number = self.rng.pattern(pattern);
+            if numbers.insert((make.id, normalise_reference(&number))) {
+                f.crossrefs
+                    .write_record([b, r, "oe", &make.id.to_string(), &number])?;
+            }
+        }
+        if self.rng.percent(20) {
+            let number = format!(
+                "{}{}",
+                ["VT", "NV", "AS", "KD"][(brand - 1) as usize % 4],
+                self.rng.pattern(" #####")
+            );
+            f.crossrefs.write_record([b, r, "trade", "", &number])?;
+        }
+        if self.rng.percent(10) {
+            let other = self
+                .last_of_brand
+                .iter()
+                .find(|(id, _)| *id != brand)
+                .map(|(_, reference)| reference.clone());
+            if let Some(other) = other {
+                f.crossrefs.write_record([b, r, "internal", "", &other])?;
+            }
+        }
+        for _ in 0..self.rng.between(1, 2) {
+            let (id, _, patterns) = *self.rng.pick(&COMPETITORS);
+            let pattern = self.rng.clone_pick(patterns);
+            let number = self.rng.pattern(pattern);
+            if numbers.insert((id, normalise_reference(&number))) {
+                f.competitor_refs
+                    .write_record([b, r, &id.to_string(), &number])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn media(&mut self, f: &mut Files, b: &str, r: &str, g: &GenArt) -> csv::Result<()> {
+        let path = format!("media/{b}/{}", normalise_reference(r));
+        if self.rng.percent(60) {
+            f.media
+                .write_record([b, r, "image", "", "0", &format!("{path}.jpg"), g.name])?;
+        }
+        if g.brand >= 3 && self.rng.percent(10) {
+            f.media.write_record([
+                b,
+                r,
+                "document",
+                "",
+                "0",
+                &format!("{path}-mounting.pdf"),
+                "Mounting instructions",
+            ])?;
+        }
+        if self.rng.percent(2) {
+            for frame in 0..24 {
+                f.media.write_record([
+                    b,
+                    r,
+                    "spin360",
+                    "main",
+                    &frame.to_string(),
+                    &format!("{path}/360/{frame:02}.jpg"),
+                    "",
+                ])?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,112 @@
+//! The columns of each data set's files, in the order partscat writes them (the generator,
+//! the demo catalogue); a file may order them as it likes. `must` columns need a value,
+//! `may` columns may be left out or empty.
+
+use super::ImportType;
+use super::csv_source::{Column, ColumnSpec, may, must};
+
+const BRANDS: &[Column] = &[must("brand_id"), must("name")];
+const MANUFACTURERS: &[Column] = &[must("manufacturer_id"), must("name"), must("kind")];
+const GENERIC_ARTICLES: &[Column] = &[must("genart_id"), must("name")];
+const VEHICLES: &[Column] = &[
+    must("ktype"),
+    must("make"),
+    must("model"),
+    may("type"),
+    may("engine"),
+    may("fuel"),
+    may("kw"),
+    may("hp"),
+    may("ccm"),
+    must("year_from"),
+    may("year_to"),
+];
+const ARTICLES: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("genart_id"),
+    may("description"),
+    may("status"),
+    may("eans"),
+    may("packaging_unit"),
+    may("replaced_by"),
+];
+const CRITERIA: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("name"),
+    must("value"),
+    may("unit"),
+];
+const CROSS_REFERENCES: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("kind"),
+    may("manufacturer_id"),
+    must("number"),
+];
+const COMPETITOR_REFERENCES: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("manufacturer_id"),
+    must("competitor_reference"),
+];
+const LINKS: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("ktype"),
+    may("position"),
+    may("quantity"),
+    may("notes"),
+];
+const PRICES: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    may("price_type"),
+    must("currency"),
+    must("amount"),
+    may("valid_from"),
+    may("valid_to"),
+];
+const KITS: &[Column] = &[
+    must("kit_brand_id"),
+    must("kit_reference"),
+    must("ktype"),
+    must("component_brand_id"),
+    must("component_reference"),
+    may("quantity"),
+];
+const MEDIA: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("kind"),
+    may("set"),
+    may("position"),
+    must("uri"),
+    may("description"),
+];
+const PLATES: &[Column] = &[
+    must("country"),
+    must("plate"),
+    must("ktype"),
+    may("key_system"),
+];
+
+pub(super) fn of(data_set: ImportType) -> ColumnSpec {
+    let columns = match data_set {
+        ImportType::Brands => BRANDS,
+        ImportType::Manufacturers => MANUFACTURERS,
+        ImportType::GenericArticles => GENERIC_ARTICLES,
+        ImportType::Vehicles => VEHICLES,
+        ImportType::Articles => ARTICLES,
+        ImportType::Criteria => CRITERIA,
+        ImportType::CrossReferences => CROSS_REFERENCES,
+        ImportType::CompetitorReferences => COMPETITOR_REFERENCES,
+        ImportType::Links => LINKS,
+        ImportType::Prices => PRICES,
+        ImportType::Kits => KITS,
+        ImportType::Media => MEDIA,
+        ImportType::Plates => PLATES,
+    };
+    ColumnSpec { columns }
+}

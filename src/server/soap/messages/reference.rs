@@ -1,0 +1,229 @@
+//! The reference lists: the version, brands, generic articles, manufacturers, languages and countries.
+
+use poem_openapi::Object;
+use serde::Serialize;
+
+request!(
+    /// `getVersionInfo`: no fields but the provider.
+    GetVersionInfoRequest {}
+);
+
+request!(
+    /// `getBrands` and `getAmBrands` (Pegasus's `amBrandsRequest`): the brands (data
+    /// suppliers) the provider may see.
+    GetBrandsRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// Only this brand (when the provider may see it).
+        data_supplier_id: Option<u32>,
+        /// Every detail of each brand. partscat keeps a brand's id and name only: accepted,
+        /// no effect.
+        include_all: Option<bool>,
+        /// The brands' addresses. partscat keeps none: accepted, no effect.
+        include_address_details: Option<bool>,
+        /// The brands' logos. partscat keeps none: accepted, no effect.
+        include_data_supplier_logo: Option<bool>,
+    }
+);
+
+request!(
+    /// `getGenericArticles`: every generic article, or those of the articles linked to a
+    /// vehicle type. Every field of Pegasus 3.0's `genericArticlesRequest` is taken.
+    GetGenericArticlesRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// true: only the generic articles of articles linked to `linkingTargetId`.
+        linked: Option<bool>,
+        /// The vehicle type (Ktype) `linked` refers to.
+        linking_target_id: Option<String>,
+        /// The kind of `linkingTargetId`. partscat links to vehicle types only: accepted, no
+        /// effect.
+        linking_target_type: Option<String>,
+        /// Search tree nodes. partscat has no search tree: accepted, no effect.
+        search_tree_nodes: Option<bool>,
+    }
+);
+
+request!(
+    /// `getManufacturers`: vehicle makers and competitor parts makers. Every field of
+    /// Pegasus 3.0's `manufacturersRequest` is taken; none narrows partscat's answer.
+    GetManufacturersRequest {
+        /// The country. Accepted, no effect.
+        country: Option<String>,
+        /// Whether `country` is a country group. Accepted, no effect.
+        country_group_flag: Option<bool>,
+        /// A favoured list. Accepted, no effect.
+        favoured_list: Option<i32>,
+        /// The language of names. Accepted, no effect.
+        lang: Option<String>,
+        /// The kind of vehicle. Accepted, no effect.
+        linking_target_type: Option<String>,
+    }
+);
+
+/// `getVersionInfo`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct VersionInfo {
+    /// The appliance's version.
+    pub build: String,
+    /// Counts committed catalogue changes.
+    pub data_version: u64,
+    /// When the catalogue last changed (UTC, ISO 8601).
+    pub data_date: String,
+}
+
+/// A brand (Pegasus's `amBrandsRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "amBrandsRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct BrandRecord {
+    /// The brand's id (the `dataSupplierId` of its articles).
+    pub brand_id: u32,
+    /// The brand's name.
+    pub brand_name: String,
+}
+
+record_list!(
+    /// `getAmBrands`: the brands the provider may see.
+    BrandList,
+    BrandRecordSeq,
+    "amBrandsRecordSeq",
+    BrandRecord
+);
+
+/// A brand as the first releases answered `getBrands`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct DataSupplier {
+    /// The brand's id.
+    pub data_supplier_id: u32,
+    /// The brand's name.
+    pub name: String,
+}
+
+/// `getBrands`: the brands the provider may see, as Pegasus lists them (`data`) and, the same
+/// brands, as the first releases did (`dataSuppliers`): a moved field keeps its old place
+/// (docs/compatibility.md).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct Brands {
+    /// The brands, in id order.
+    pub data: BrandRecordSeq,
+    /// The same brands in the first releases' shape.
+    pub data_suppliers: Vec<DataSupplier>,
+}
+
+impl Brands {
+    pub fn of(array: Vec<BrandRecord>) -> Brands {
+        let data_suppliers = array
+            .iter()
+            .map(|b| DataSupplier {
+                data_supplier_id: b.brand_id,
+                name: b.brand_name.clone(),
+            })
+            .collect();
+        Brands {
+            data: BrandRecordSeq { array },
+            data_suppliers,
+        }
+    }
+}
+
+/// A generic article (Pegasus's `genericArticlesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "genericArticlesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct GenericArticleRecord {
+    /// What kind of part it is (`Brake Disc`).
+    pub designation: String,
+    /// The generic article's id (genart).
+    pub generic_article_id: u32,
+    /// Its name again: partscat's generic articles have one name.
+    pub master_designation: String,
+}
+
+record_list!(
+    /// `getGenericArticles`.
+    GenericArticleList,
+    GenericArticleRecordSeq,
+    "genericArticlesRecordSeq",
+    GenericArticleRecord
+);
+
+/// A manufacturer (Pegasus's `manufacturersRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "manufacturersRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct ManufacturerRecord {
+    /// The manufacturer's id.
+    pub manu_id: u32,
+    /// The manufacturer's name.
+    pub manu_name: String,
+    /// `vehicle` (OE numbers) or `parts` (competitor references).
+    pub kind: String,
+}
+
+record_list!(
+    /// `getManufacturers`.
+    ManufacturerList,
+    ManufacturerRecordSeq,
+    "manufacturersRecordSeq",
+    ManufacturerRecord
+);
+
+request!(
+    /// `getLanguages` and `getCountries` (Pegasus's `languagesRequest`, `countriesRequest`).
+    GetLocalesRequest {
+        /// The language of the names. partscat names languages and countries in English:
+        /// accepted, no effect.
+        lang: Option<String>,
+    }
+);
+
+/// A language (Pegasus's `languagesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "languagesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LanguageRecord {
+    /// ISO 639-1 (`en`).
+    pub language_code: String,
+    /// Its English name.
+    pub language_name: String,
+}
+
+record_list!(
+    /// `getLanguages`: the language of the catalogue's texts (setting `catalogue.language`).
+    LanguageList,
+    LanguageRecordSeq,
+    "languagesRecordSeq",
+    LanguageRecord
+);
+
+/// A country (Pegasus's `countriesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "countriesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct CountryRecord {
+    /// ISO 3166-1 alpha-2 (`DE`).
+    pub country_code: String,
+    /// Its English name.
+    pub country_name: String,
+}
+
+record_list!(
+    /// `getCountries`: the countries the catalogue is for (setting `catalogue.countries`).
+    CountryList,
+    CountryRecordSeq,
+    "countriesRecordSeq",
+    CountryRecord
+);

@@ -1,0 +1,254 @@
+//! Vehicle types: by id, by make, by registration plate or key number.
+
+use super::IntegerList;
+use crate::server::soap::pegasus::LinkageTarget;
+use poem_openapi::Object;
+use serde::Serialize;
+
+request!(
+    /// `getLinkageTargets`: vehicle types by id or by make.
+    GetLinkageTargetsRequest {
+        /// Vehicle types (Ktypes) to return; at most 100 different ones.
+        #[oai(validator(max_items = 100))]
+        linkage_target_ids: Vec<String>,
+        /// Or every vehicle type of this make (case-insensitive).
+        mfr_name: Option<String>,
+    }
+);
+
+/// `getLinkageTargets`.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct LinkageTargetList {
+    /// The vehicle types found.
+    pub linkage_targets: Vec<LinkageTarget>,
+}
+
+request!(
+    /// `getVehicleByIds3` and `getVehicleByIds4` (Pegasus's `vehicleByIds3Request`):
+    /// vehicle types by Ktype. Every field is taken; partscat answers each vehicle's details
+    /// and, with `motorCodes`, its engine code, and has no data for the other parts.
+    GetVehicleByIdsRequest {
+        /// The country the articles are sold in. Accepted, no effect.
+        article_country: Option<String>,
+        /// Axles. partscat has no axle data: accepted, no effect.
+        axles: Option<bool>,
+        /// Cabs. Accepted, no effect.
+        cabs: Option<bool>,
+        /// The vehicle types (Ktypes).
+        car_ids: Option<IntegerList>,
+        /// The countries of the vehicle selection. Accepted, no effect.
+        countries_car_selection: Option<String>,
+        /// The country. Accepted, no effect.
+        country: Option<String>,
+        /// Whether `country` is a country group. Accepted, no effect.
+        country_group_flag: Option<bool>,
+        /// KBA numbers. partscat has no KBA data: accepted, no effect.
+        kba_data: Option<bool>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// true: each vehicle's engine code (`motorCodes`).
+        motor_codes: Option<bool>,
+        /// The kind of number plate. Accepted, no effect.
+        numberplate_type: Option<i32>,
+        /// Prototypes. Accepted, no effect.
+        proto_types: Option<bool>,
+        /// Registration data. Accepted, no effect.
+        registration_info: Option<bool>,
+        /// Secondary types. Accepted, no effect.
+        secondary_types: Option<bool>,
+        /// Wheelbases. Accepted, no effect.
+        wheelbases: Option<bool>,
+    }
+);
+
+/// An engine code of a vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "motorCodesByCarIdRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct MotorCodeRecord {
+    /// The engine code (`CHZD`).
+    pub motor_code: String,
+}
+
+/// The engine codes of a vehicle type.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "motorCodesByCarIdRecordSeq")]
+pub struct MotorCodeRecordSeq {
+    /// The codes.
+    pub array: Vec<MotorCodeRecord>,
+}
+
+/// A vehicle type's details (Pegasus's `vehicleByIdRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehicleByIdRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleDetails {
+    /// The Ktype.
+    pub car_id: i64,
+    /// Displacement in cm³.
+    pub ccm_tech: i64,
+    /// Displacement in cm³.
+    pub cylinder_capacity_ccm: i64,
+    /// Fuel.
+    pub fuel_type: String,
+    /// The make.
+    pub manu_name: String,
+    /// The model (`A3 Sportback (8VA, 8VF)`).
+    pub model_name: String,
+    /// The engine code.
+    pub motor_type: String,
+    /// Power in HP.
+    pub power_hp_from: i32,
+    /// Power in HP: partscat holds one figure.
+    pub power_hp_to: i32,
+    /// Power in kW.
+    pub power_kw_from: i32,
+    /// Power in kW: partscat holds one figure.
+    pub power_kw_to: i32,
+    /// The type (`1.0 TSI`).
+    pub type_name: String,
+    /// First built, YYYYMM (month 00 where only the year is known).
+    pub year_of_constr_from: i32,
+    /// Last built, YYYYMM; absent while the type is built.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year_of_constr_to: Option<i32>,
+}
+
+/// A vehicle type (Pegasus's `vehicleByIds3Record`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehicleByIds3Record", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct VehicleByIdsRecord {
+    /// The Ktype.
+    pub car_id: i64,
+    /// Its engine codes (with motorCodes).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub motor_codes: Option<MotorCodeRecordSeq>,
+    /// Its details.
+    pub vehicle_details: VehicleDetails,
+}
+
+record_list!(
+    /// `getVehicleByIds3` and `getVehicleByIds4`: the vehicle types found, in the order
+    /// asked; a Ktype the catalogue lacks is left out.
+    VehicleByIdsList,
+    VehicleByIdsRecordSeq,
+    "vehicleByIds3RecordSeq",
+    VehicleByIdsRecord
+);
+
+request!(
+    /// `getVehiclesByKeyNumberPlates` (Pegasus's `vehiclesByKeyNumberPlatesRequest`): the
+    /// vehicle types a registration plate or key number names in a country, from the
+    /// catalogue's `plates` data set. Pegasus forwards this call to plate services with their
+    /// own credentials; partscat answers from its own data, so those fields are taken and
+    /// have no effect.
+    GetVehiclesByKeyNumberPlatesRequest {
+        /// A plate service's customer name. Accepted, no effect.
+        company_name: Option<String>,
+        /// The country of the plate or key number (ISO 3166-1 alpha-2, `DE`).
+        country: Option<String>,
+        /// true: each vehicle type's details (`vehicleDetails`).
+        details: Option<bool>,
+        /// A plate service's end-customer password. Accepted, no effect.
+        end_customer_password: Option<String>,
+        /// A plate service's end-customer user. Accepted, no effect.
+        end_customer_username: Option<String>,
+        /// A plate service's key. Accepted, no effect.
+        id_key: Option<String>,
+        /// A plate service's user initials. Accepted, no effect.
+        initials: Option<String>,
+        /// The plate or key number as written (`AB12 CDE`, `0603/BJQ`); letters and digits
+        /// are compared.
+        key_system_number: Option<String>,
+        /// The kind of number (`key_system` of the plates file); rows without one match any.
+        /// Absent or 0: any kind.
+        key_system_type: Option<i64>,
+        /// The language of names. partscat's catalogue has one language: accepted, no
+        /// effect.
+        lang: Option<String>,
+        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
+        /// accepted, no effect.
+        linking_target_type: Option<String>,
+        /// A plate service's password. Accepted, no effect.
+        mandator_password: Option<String>,
+        /// A plate service's user. Accepted, no effect.
+        mandator_username: Option<String>,
+        /// Pictures of the vehicle. partscat has none: accepted, no effect.
+        picture: Option<bool>,
+        /// A plate service's product. Accepted, no effect.
+        product_id: Option<String>,
+        /// A plate service's name. Accepted, no effect.
+        service_name: Option<String>,
+    }
+);
+
+/// A vehicle type's details as a plate search answers them (Pegasus's `vehicleDetails`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehicleDetails", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PlateVehicleDetails {
+    /// Make, model and type (`VW Golf VII 1.6 TDI`).
+    pub car_name: String,
+    /// The plate's country.
+    pub country: String,
+    /// Displacement in cm³.
+    pub engine_capacity: String,
+    /// The engine code.
+    pub engine_code: String,
+    /// Fuel.
+    pub fuel: String,
+    /// The vehicle type (Ktype).
+    #[oai(rename = "KTypeNumbers")]
+    #[serde(rename = "KTypeNumbers")]
+    pub ktype_numbers: i64,
+    /// Power in kW.
+    pub kw1: String,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+    /// The vehicle maker's id (`manuId` of `getManufacturers`; 0 where the make is not one).
+    pub manu_id: i64,
+    /// The make.
+    pub mark: String,
+    /// The model.
+    pub model: String,
+    /// The plate or key number as the catalogue writes it.
+    pub registration_number: String,
+    /// First built, `YYYY-MM`.
+    pub year_from: String,
+}
+
+/// A vehicle type a plate names (Pegasus's `vehiclesByKeyNumberPlatesRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "vehiclesByKeyNumberPlatesRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PlateVehicleRecord {
+    /// The vehicle type (Ktype; 0 where it is not a number).
+    pub car_id: i64,
+    /// Make, model and type.
+    pub car_name: String,
+    /// The plate's country.
+    pub country: String,
+    /// `P`: a vehicle type.
+    pub linking_target_type: String,
+    /// The vehicle maker's id (`manuId` of `getManufacturers`; 0 where the make is not one).
+    pub manu_id: i64,
+    /// Its details (with details).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vehicle_details: Option<PlateVehicleDetails>,
+}
+
+record_list!(
+    /// `getVehiclesByKeyNumberPlates`: the vehicle types the plate names, in Ktype order;
+    /// none for a plate the catalogue does not hold.
+    PlateVehicleList,
+    PlateVehicleRecordSeq,
+    "vehiclesByKeyNumberPlatesRecordSeq",
+    PlateVehicleRecord
+);

@@ -1,0 +1,83 @@
+//! End users' access: an address or a key the provider hands out for a while.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use serde_json::Value;
+
+use super::{Operation, operation};
+use crate::catalogue::utc_timestamp;
+use crate::server::soap::call::{Call, Failure, answer};
+use crate::server::soap::messages::*;
+use crate::service::access::{self, GrantError};
+
+pub(super) fn operations() -> Vec<Operation> {
+    vec![
+        operation::<AddDynamicAddressRequest, DynamicAddress>(
+            "addDynamicAddress",
+            "Admits an end user's IPv4 address for the provider for a while (default 1 hour, at most the provider's cap, never above 24). Needs the provider's own key or whitelisted address.",
+            add_dynamic_address,
+        ),
+        operation::<AddDynamicApiKeyRequest, DynamicApiKey>(
+            "addDynamicAPIKey",
+            "Makes a key for an end user, valid 1 to 24 hours (default 24); the key is shown once. Needs the provider's own key or whitelisted address.",
+            add_dynamic_api_key,
+        ),
+    ]
+}
+
+fn grant_failure(e: GrantError) -> Failure {
+    match e {
+        GrantError::Validity { .. } => Failure::bad(e.to_string()),
+        GrantError::Store(e) => e.into(),
+    }
+}
+
+fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<Value, Failure> {
+    let address: Ipv4Addr = match r.address.as_deref().map(str::trim) {
+        Some(text) if !text.is_empty() => text.parse().map_err(|_| {
+            Failure::bad(format!(
+                "Field 'address' must be an IPv4 address, not '{text}'"
+            ))
+        })?,
+        _ => match call.client_ip {
+            Some(IpAddr::V4(ip)) => ip,
+            _ => {
+                return Err(Failure::bad(
+                    "Field 'address' is required: the call did not come over IPv4",
+                ));
+            }
+        },
+    };
+    let state = call.state;
+    let grant = access::add_dynamic_address(
+        &state.store,
+        state.clock.as_ref(),
+        &call.caller.provider,
+        address,
+        r.validity_hours,
+    )
+    .map_err(grant_failure)?;
+    answer(&DynamicAddress {
+        provider_id: grant.provider,
+        address: grant.address.to_string(),
+        validity_hours: grant.validity_hours,
+        expires_at: utc_timestamp(grant.expires_at),
+    })
+}
+
+fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Value, Failure> {
+    let state = call.state;
+    let grant = access::add_dynamic_key(
+        &state.store,
+        state.clock.as_ref(),
+        &call.caller.provider,
+        r.validity_hours,
+    )
+    .map_err(grant_failure)?;
+    answer(&DynamicApiKey {
+        provider_id: grant.provider,
+        api_key: grant.api_key,
+        validity_hours: grant.validity_hours,
+        expires_at: utc_timestamp(grant.expires_at),
+    })
+}

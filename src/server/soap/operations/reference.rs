@@ -1,0 +1,130 @@
+//! The reference lists: brands, generic articles, manufacturers, languages, countries, and the version.
+
+use serde_json::Value;
+
+use super::{Operation, operation};
+use crate::catalogue::{ManufacturerKind, utc_timestamp};
+use crate::server::soap::call::{Call, Failure, answer};
+use crate::server::soap::messages::*;
+use crate::service::{locales, reference_lists, status};
+
+pub(super) fn operations() -> Vec<Operation> {
+    vec![
+        operation::<GetBrandsRequest, Brands>(
+            "getBrands",
+            "The brands (data suppliers) the provider may see.",
+            get_brands,
+        ).cached(),
+        operation::<GetBrandsRequest, BrandList>(
+            "getAmBrands",
+            "The brands (aftermarket brands, data suppliers) the provider may see: Pegasus's name for getBrands.",
+            get_am_brands,
+        ).cached(),
+        operation::<GetLocalesRequest, LanguageList>(
+            "getLanguages",
+            "The language of the catalogue's texts (setting catalogue.language).",
+            |call, _| {
+                let code = call.state.settings.catalogue_language.clone();
+                answer(&LanguageList::of(vec![LanguageRecord {
+                    language_name: locales::language_name(&code),
+                    language_code: code,
+                }]))
+            },
+        ),
+        operation::<GetLocalesRequest, CountryList>(
+            "getCountries",
+            "The countries the catalogue is for (setting catalogue.countries).",
+            |call, _| {
+                let countries = call
+                    .state
+                    .settings
+                    .catalogue_countries
+                    .iter()
+                    .map(|code| CountryRecord {
+                        country_code: code.clone(),
+                        country_name: locales::country_name(code),
+                    })
+                    .collect();
+                answer(&CountryList::of(countries))
+            },
+        ),
+        operation::<GetGenericArticlesRequest, GenericArticleList>(
+            "getGenericArticles",
+            "Every generic article (kind of part), or with linked and linkingTargetId those of the articles that fit a vehicle type.",
+            get_generic_articles,
+        ).cached(),
+        operation::<GetManufacturersRequest, ManufacturerList>(
+            "getManufacturers",
+            "Vehicle makers (of OE numbers) and competitor parts makers.",
+            get_manufacturers,
+        ).cached(),
+        operation::<GetVersionInfoRequest, VersionInfo>(
+            "getVersionInfo",
+            "The appliance's version, and the catalogue's data version and date.",
+            get_version_info,
+        ),
+    ]
+}
+
+fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {
+    let status = status::of(&call.state.store);
+    answer(&VersionInfo {
+        build: env!("CARGO_PKG_VERSION").into(),
+        data_version: status.data_version,
+        data_date: utc_timestamp(status.updated_at),
+    })
+}
+
+/// The brands the caller may see (only `only`, where the request names one), as records.
+fn brand_records(call: &Call<'_>, only: Option<u32>) -> Result<Vec<BrandRecord>, Failure> {
+    Ok(reference_lists::brands(&call.state.store, call.caller)?
+        .into_iter()
+        .filter(|(brand_id, _)| only.is_none_or(|only| only == *brand_id))
+        .map(|(brand_id, brand_name)| BrandRecord {
+            brand_id,
+            brand_name,
+        })
+        .collect())
+}
+
+fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
+    answer(&Brands::of(brand_records(call, r.data_supplier_id)?))
+}
+
+fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
+    answer(&BrandList::of(brand_records(call, r.data_supplier_id)?))
+}
+
+fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
+    // `linked`: the generic articles of the articles that fit the vehicle.
+    let fitting = r
+        .linked
+        .unwrap_or(false)
+        .then(|| r.linking_target_id.as_deref().unwrap_or(""));
+    let generic_articles =
+        reference_lists::generic_articles(&call.state.store, call.caller, fitting)?
+            .into_iter()
+            .map(|(id, name)| GenericArticleRecord {
+                designation: name.clone(),
+                generic_article_id: id,
+                master_designation: name,
+            })
+            .collect();
+    answer(&GenericArticleList::of(generic_articles))
+}
+
+fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Value, Failure> {
+    let manufacturers = reference_lists::manufacturers(&call.state.store)?
+        .into_iter()
+        .map(|m| ManufacturerRecord {
+            manu_id: m.id,
+            manu_name: m.name,
+            kind: match m.kind {
+                ManufacturerKind::VehicleMaker => "vehicle",
+                ManufacturerKind::PartsMaker => "parts",
+            }
+            .into(),
+        })
+        .collect();
+    answer(&ManufacturerList::of(manufacturers))
+}

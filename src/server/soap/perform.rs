@@ -1,0 +1,148 @@
+//! A call whose request was read, whichever endpoint it came by: admitted by the gate, run
+//! where it belongs (a lookup where the request is, a long read or a grant on the blocking
+//! pool, given up when the client hangs up), through the answer cache where it may be kept.
+
+use std::sync::Arc;
+
+use poem::Request;
+use poem::http::StatusCode;
+use serde_json::Value;
+
+use super::call::{Call, Failure};
+use super::operations::Operation;
+use crate::budget::Budget;
+use crate::server::AppState;
+use crate::server::answer_cache::LookupKind;
+use crate::server::gate::{self, Asked};
+use crate::server::problem::Problem;
+use crate::service::Snapshot;
+
+/// What a call came to: the answer's fields, or a failure.
+pub(super) enum Outcome {
+    Done(Value),
+    Failed(Failure),
+}
+
+/// How often a call on the blocking pool looks whether its client is still there.
+const CLIENT_CHECK: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// A call whose request was read: authenticate, check, run.
+pub(super) async fn perform(
+    state: &Arc<AppState>,
+    req: &Request,
+    op: &'static Operation,
+    fields: Value,
+) -> (Outcome, Option<u64>) {
+    let provider = fields.get("provider").and_then(Value::as_str);
+    let admission = match gate::admit(state, req, Asked::Operation(op.name), provider) {
+        Ok(admission) => admission,
+        Err(refused) => {
+            return (
+                Outcome::Failed(refused.problem.into()),
+                refused.retry_after_seconds,
+            );
+        }
+    };
+    let blocking = op.may_block(&fields);
+    // Dropped with this future when the client hangs up, which stops the scan.
+    let (budget, abandon_on_drop) = Budget::for_request(state.settings.work_budget());
+    let work = {
+        let state = state.clone();
+        move || {
+            let call = Call {
+                state: &state,
+                caller: &admission.caller,
+                client_ip: admission.client_ip,
+                budget: &budget,
+            };
+            run_cached(&state, &call, op, fields)
+        }
+    };
+    // Lookups run where the request is; a call that may read a whole index, or writes and
+    // flushes a grant, goes to the blocking pool so it holds up no other request.
+    let ran = if blocking {
+        let peer = req.remote_addr().as_socket_addr().copied();
+        let mut task = tokio::task::spawn_blocking(work);
+        let mut abandon = Some(abandon_on_drop);
+        let mut every = tokio::time::interval(CLIENT_CHECK);
+        let ran = loop {
+            tokio::select! {
+                ran = &mut task => break ran,
+                _ = every.tick() => {
+                    if abandon.is_some() && peer.is_some_and(|p| state.connections.client_gone(p)) {
+                        // Dropping the guard marks the budget spent: the scan stops at
+                        // its next check, and the thread is free again.
+                        abandon = None;
+                    }
+                }
+            }
+        };
+        if let Some(guard) = abandon {
+            guard.disarm();
+        }
+        ran.unwrap_or_else(|e| Err(Problem::internal(e).into()))
+    } else {
+        abandon_on_drop.disarm();
+        work()
+    };
+    let outcome = match ran {
+        Ok(value) => Outcome::Done(value),
+        Err(failure) => Outcome::Failed(failure),
+    };
+    (outcome, None)
+}
+
+/// Runs an operation, through the answer cache where its answers may be kept: the request's
+/// fields (as read by its type), the provider's brands and the data version are the key.
+fn run_cached(
+    state: &AppState,
+    call: &Call<'_>,
+    op: &Operation,
+    fields: Value,
+) -> Result<Value, Failure> {
+    if !op.cacheable {
+        return op.run(call, fields);
+    }
+    let key = fields.to_string();
+    let bytes = state
+        .answers
+        .answer(
+            &Snapshot::of(&state.store),
+            LookupKind::Operation(op.name),
+            &key,
+            call.caller.brands(),
+            || op.run(call, fields).map_err(Problem::from),
+        )
+        .map_err(Failure::from)?;
+    serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
+}
+
+const UNPARSEABLE: &str = "Unable to parse request";
+
+pub(super) fn parse_failure(text: String) -> Failure {
+    Failure::bad(if text.starts_with(UNPARSEABLE) {
+        text
+    } else {
+        format!("{UNPARSEABLE}: {text}")
+    })
+}
+
+/// A request whose fields could not be read is 400 on the wire too; other failures are
+/// normal answers.
+pub(super) fn http_status(failure: &Failure) -> StatusCode {
+    if failure.text.starts_with(UNPARSEABLE) {
+        StatusCode::BAD_REQUEST
+    } else {
+        StatusCode::OK
+    }
+}
+
+/// Errors in reading fields: a field that is not part of the request, or a body of the
+/// other style, means the request could not be parsed; a bad value names its field.
+pub(super) fn read_failure(text: String) -> Failure {
+    if text.contains("is not part of") || text.contains("must be an object") {
+        parse_failure(text)
+    } else {
+        Failure::bad(text)
+    }
+}

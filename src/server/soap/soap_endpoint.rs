@@ -1,0 +1,138 @@
+//! `…soapEndpoint`: a SOAP 1.1 or 1.2 envelope in, the operation's answer or a fault out.
+
+use std::sync::Arc;
+
+use poem::http::{StatusCode, header};
+use poem::web::Data;
+use poem::{Body, Request, Response, handler};
+use serde_json::Value;
+
+use super::call::Failure;
+use super::envelope::{self, Element, SoapVersion};
+use super::operations::Operation;
+use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
+use super::service::{add_retry_after, read_bounded, service, xml};
+use super::types::Types;
+use super::wsdl::{ServiceName, Style};
+use crate::server::AppState;
+
+#[handler]
+pub(super) async fn soap_call(
+    req: &Request,
+    body: Body,
+    state: Data<&Arc<AppState>>,
+    names: Data<&ServiceName>,
+) -> Response {
+    let names = names.0;
+    let style = names.style;
+    let parsed = match read_envelope(req, body).await {
+        Ok(parsed) => parsed,
+        Err(fault) => return fault,
+    };
+    let version = parsed.version;
+    let service = service();
+    let name = parsed.operation.name.as_str();
+    let Some(op) = service.operations.iter().find(|o| o.name == name) else {
+        let body = soap_answer(
+            names,
+            "Error",
+            &Failure::bad(format!("Unknown Call: {name}")),
+        );
+        return xml(
+            StatusCode::BAD_REQUEST,
+            version.content_type(),
+            envelope::envelope(version, &body),
+        );
+    };
+    let read = fields_element(style, &parsed.operation).and_then(|fields| {
+        service
+            .types
+            .read_xml(&op.request_type, fields)
+            .map_err(read_failure)
+    });
+    let (outcome, retry) = match read {
+        Ok(fields) => perform(&state, req, op, fields).await,
+        Err(failure) => (Outcome::Failed(failure), None),
+    };
+    let (status, body) = match &outcome {
+        Outcome::Done(value) => (
+            StatusCode::OK,
+            soap_success(names, op, &service.types, value),
+        ),
+        Outcome::Failed(f) => (
+            http_status(f),
+            soap_answer(names, &format!("{}Response", op.name), f),
+        ),
+    };
+    let mut response = xml(
+        status,
+        version.content_type(),
+        envelope::envelope(version, &body),
+    );
+    add_retry_after(&mut response, retry);
+    response
+}
+
+/// The fields element of an operation element, by style.
+fn fields_element(style: Style, op: &Element) -> Result<&Element, Failure> {
+    match style {
+        Style::Bare => Ok(op),
+        Style::Wrapped => match op.children.as_slice() {
+            [arg0] if arg0.name == "arg0" => Ok(arg0),
+            _ => Err(parse_failure(format!(
+                "the wrapped style (DLW) takes the fields of {} in one `arg0` element",
+                op.name
+            ))),
+        },
+    }
+}
+
+fn soap_success(names: &ServiceName, op: &Operation, types: &Types, value: &Value) -> String {
+    let mut out = format!(
+        r#"<tns:{0}Response xmlns:tns="{1}"><tns:status>200</tns:status><tns:statusText>OK</tns:statusText>"#,
+        op.name,
+        names.namespace()
+    );
+    types.write_xml(&op.answer_type, value, &mut out);
+    out.push_str(&format!("</tns:{}Response>", op.name));
+    out
+}
+
+fn soap_answer(names: &ServiceName, element: &str, failure: &Failure) -> String {
+    format!(
+        r#"<tns:{element} xmlns:tns="{}"><tns:status>{}</tns:status><tns:statusText>{}</tns:statusText></tns:{element}>"#,
+        names.namespace(),
+        failure.status,
+        quick_xml::escape::escape(failure.text.as_str())
+    )
+}
+
+/// The envelope of the request, or the fault that answers a body that is not one (in the
+/// version the content type hints at where the envelope does not say).
+async fn read_envelope(req: &Request, body: Body) -> Result<envelope::Envelope, Response> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let hinted = if declared.starts_with("application/soap+xml") {
+        SoapVersion::V12
+    } else {
+        SoapVersion::V11
+    };
+    let bytes = read_bounded(body).await.map_err(|(status, why)| {
+        xml(
+            status,
+            hinted.content_type(),
+            envelope::client_fault(hinted, &why),
+        )
+    })?;
+    envelope::parse(&bytes).map_err(|(version, why)| {
+        let version = version.unwrap_or(hinted);
+        xml(
+            StatusCode::BAD_REQUEST,
+            version.content_type(),
+            envelope::client_fault(version, &why.0),
+        )
+    })
+}

@@ -1,0 +1,132 @@
+use super::*;
+
+fn round_trip<R: Record + PartialEq + std::fmt::Debug>(r: R) {
+    assert_eq!(R::decode(&r.key(), &r.value()).as_ref(), Some(&r));
+}
+
+fn art() -> ArticleKey {
+    ArticleKey {
+        brand_id: 3,
+        reference: "0986494048".into(),
+    }
+}
+
+#[test]
+fn every_record_round_trips() {
+    round_trip(Brand {
+        id: 7,
+        name: "Brakes".into(),
+    });
+    round_trip(Manufacturer {
+        id: 9,
+        name: "VW".into(),
+        kind: ManufacturerKind::VehicleMaker,
+    });
+    round_trip(GenericArticle {
+        id: 402,
+        name: "Brake Pad Set".into(),
+    });
+    round_trip(Plate {
+        country: "DE".into(),
+        number: "0603BJQ".into(),
+        written: "0603/BJQ".into(),
+        ktype: "12345".into(),
+        key_system: 1,
+    });
+    round_trip(Vehicle {
+        ktype: "12345".into(),
+        make: "VW".into(),
+        model: "Golf VII".into(),
+        type_name: "1.6 TDI".into(),
+        engine: "CLHA".into(),
+        fuel: "Diesel".into(),
+        kw: 81,
+        hp: 110,
+        ccm: 1598,
+        year_from: YearMonth {
+            year: 2012,
+            month: 8,
+        },
+        year_to: None,
+    });
+    round_trip(Article {
+        key: art(),
+        reference: "0 986 494 048".into(),
+        genart: 402,
+        description: "Brake pad set, disc brake".into(),
+        status: ArticleStatus::Active,
+        eans: vec!["4047024709387".into()],
+        packaging_unit: 1,
+        replaced_by: vec![],
+    });
+    round_trip(Criterion {
+        article: art(),
+        name: "Width".into(),
+        value: "155.1".into(),
+        unit: "mm".into(),
+    });
+    round_trip(CrossReference {
+        article: art(),
+        kind: CrossKind::Oe,
+        manufacturer_id: Some(9),
+        number: "5K0 698 151".into(),
+    });
+    round_trip(CrossReference {
+        article: art(),
+        kind: CrossKind::Trade,
+        manufacturer_id: None,
+        number: "BP-1".into(),
+    });
+    round_trip(Link {
+        article: art(),
+        ktype: "12345".into(),
+        position: "front".into(),
+        quantity: 1,
+        notes: String::new(),
+    });
+    round_trip(Price {
+        article: art(),
+        price_type: "list".into(),
+        currency: "EUR".into(),
+        valid_from: Some(Date {
+            year: 2026,
+            month: 1,
+            day: 31,
+        }),
+        valid_to: Some(Date {
+            year: 2026,
+            month: 12,
+            day: 31,
+        }),
+        amount: Amount(456_700),
+    });
+    round_trip(KitComponent {
+        kit: art(),
+        ktype: "12345".into(),
+        component: ArticleKey {
+            brand_id: 4,
+            reference: "X1".into(),
+        },
+        quantity: 2,
+    });
+    round_trip(Media {
+        article: art(),
+        kind: MediaKind::Spin360,
+        set: "main".into(),
+        position: 3,
+        uri: "media/x/3.jpg".into(),
+        description: String::new(),
+    });
+}
+
+#[test]
+fn damaged_values_are_refused() {
+    let b = Brand {
+        id: 1,
+        name: "X".into(),
+    };
+    let mut v = b.value();
+    v.push(0);
+    assert_eq!(Brand::decode(&b.key(), &v), None);
+    assert_eq!(Brand::decode(&[1], &b.value()), None);
+}

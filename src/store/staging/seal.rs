@@ -1,0 +1,121 @@
+//! Sealing a data set: its staged rows compared with the current table once nothing more
+//! comes for it, and made a patch, a merged table, or (in a dry run) the staged keys that
+//! later rows may refer to; and what the change will hold, for validating references.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::tables::Gathered;
+use super::{REFERRED_TO, StagedSet, Staging, Tally};
+use crate::store::engine;
+use crate::store::error::StoreError;
+use crate::store::indexes::DataTrees;
+use crate::store::layout::TreeName;
+use crate::store::packed::{PackedWriter, Space};
+
+impl Staging<'_> {
+    /// Seals every data set still open and says, file by file, what its rows do.
+    pub fn seal(&mut self) -> Result<BTreeMap<u16, Tally>, StoreError> {
+        let open: Vec<TreeName> = self.sets.keys().copied().collect();
+        for tree in open {
+            self.seal_set(tree)?;
+        }
+        Ok(self.tallies.clone())
+    }
+
+    /// Seals one data set, if it is still open.
+    pub(super) fn seal_set(&mut self, tree: TreeName) -> Result<(), StoreError> {
+        if !matches!(self.sets.get(&tree), Some(StagedSet::Open(_))) {
+            return Ok(());
+        }
+        let Some(StagedSet::Open(mut sorter)) = self.sets.remove(&tree) else {
+            return Ok(());
+        };
+        let base = self.base.tree(tree).clone();
+        let scope = self.replacing.get(&tree).cloned();
+        let scope = (tree, scope.as_ref());
+        let sealed = if self.dry_run {
+            let keys_out = match REFERRED_TO.contains(&tree) {
+                true => Some(self.scratch_table(tree)?),
+                false => None,
+            };
+            let written = keys_out.is_some();
+            match self
+                .walk(&mut sorter, &base, scope, true, keys_out, None, None)?
+                .0
+            {
+                true if written => StagedSet::DryRun(Some(
+                    self.scratch_space()?
+                        .table(tree.name(), &tree.stored_name(0))?,
+                )),
+                true => StagedSet::DryRun(None),
+                false => StagedSet::Unchanged,
+            }
+        } else if base.is_empty() {
+            // Every row is new: one pass counts and writes.
+            StagedSet::Written(self.write_merged(&mut sorter, &base, (tree, None), true)?)
+        } else {
+            let mut gathered = Gathered::default();
+            let gather = Some(&mut gathered);
+            if !self
+                .walk(&mut sorter, &base, scope, true, None, None, gather)?
+                .0
+            {
+                StagedSet::Unchanged
+            } else if !gathered.overflow {
+                StagedSet::Written(self.write_patched(tree, &base, gathered)?)
+            } else {
+                StagedSet::Written(self.write_merged(&mut sorter, &base, scope, false)?)
+            }
+        };
+        self.sets.insert(tree, sealed);
+        Ok(())
+    }
+
+    /// The tree of this change's feed entries, `changes@<its data version>`.
+    pub(super) fn changes_tree(&mut self) -> Result<engine::Tree, StoreError> {
+        if let Some(tree) = &self.changes {
+            return Ok(tree.clone());
+        }
+        let version = self.base.manifest().data_version + 1;
+        let tree = self.new_stored_tree(crate::store::layout::changes_tree(version))?;
+        Ok(self.changes.insert(tree).clone())
+    }
+
+    /// The dry run's scratch tables, beside the sort runs.
+    pub(super) fn scratch_space(&mut self) -> Result<Arc<Space>, StoreError> {
+        if let Some(space) = &self.scratch {
+            return Ok(space.clone());
+        }
+        let db = engine::open_scratch(&self.spill.path().join("dry-run"))?;
+        let space = Space::new(db, 1, self.store.space.cache());
+        Ok(self.scratch.insert(space).clone())
+    }
+
+    /// A writer of the dry run's scratch table for the staged keys of `tree`.
+    pub(super) fn scratch_table(&mut self, tree: TreeName) -> Result<PackedWriter, StoreError> {
+        self.scratch_space()?
+            .writer(tree.name(), &tree.stored_name(0))
+    }
+
+    pub(super) fn contains(&mut self, tree: TreeName, key: &[u8]) -> Result<bool, StoreError> {
+        self.seal_set(tree)?;
+        let table = match self.sets.get(&tree) {
+            Some(StagedSet::Written(table)) => table,
+            Some(StagedSet::DryRun(Some(staged)))
+                if self
+                    .dry_run_finders
+                    .entry(tree)
+                    .or_insert_with(|| staged.finder())
+                    .contains(key)? =>
+            {
+                return Ok(true);
+            }
+            _ => self.base.tree(tree),
+        };
+        self.finders
+            .entry(tree)
+            .or_insert_with(|| table.finder())
+            .contains(key)
+    }
+}
