@@ -14,6 +14,7 @@ mod pages;
 mod patch;
 mod reading;
 mod search;
+mod space;
 mod writer;
 
 use std::sync::{Arc, OnceLock};
@@ -23,120 +24,17 @@ use block::header;
 pub use pages::{PageIds, Pages, pages_tree_name};
 pub use patch::Change;
 pub use reading::{Cursor, Entries, Finder};
+pub use space::{BlockCache, Space};
+pub use writer::PackedWriter;
 
 /// A block with its last key.
 type LastAndBlock = (Vec<u8>, Arc<Block>);
-pub use writer::PackedWriter;
 
-use super::background::Background;
 use super::engine;
 use super::error::StoreError;
 
 /// Uncompressed bytes a block holds before a new one is started.
 pub const BLOCK_BYTES: usize = 4096;
-
-/// Decoded pages by (page space, page id), weighed by their bytes in memory. Pages never
-/// change, so a cached page is good for every generation that holds it.
-pub struct BlockCache(quick_cache::sync::Cache<(u64, u64), Arc<Block>, BlockWeight>);
-
-#[derive(Clone)]
-pub struct BlockWeight;
-
-impl quick_cache::Weighter<(u64, u64), Arc<Block>> for BlockWeight {
-    fn weight(&self, _key: &(u64, u64), block: &Arc<Block>) -> u64 {
-        block.weight() as u64
-    }
-}
-
-impl BlockCache {
-    pub fn new(bytes: u64) -> Arc<BlockCache> {
-        let estimated_items = (bytes / 8192).max(16) as usize;
-        Arc::new(BlockCache(quick_cache::sync::Cache::with_weighter(
-            estimated_items,
-            bytes.max(1),
-            BlockWeight,
-        )))
-    }
-}
-
-/// What the packed tables of one engine share: the engine, the numbering of their pages and
-/// the cache of decoded pages.
-pub struct Space {
-    db: engine::Db,
-    ids: Arc<PageIds>,
-    cache: Arc<BlockCache>,
-    /// Where the space a generation held is given back once no reader holds it.
-    reclaim: Background,
-}
-
-impl Space {
-    /// Tables of `db` whose next page is numbered `next_page`.
-    pub fn new(db: engine::Db, next_page: u64, cache: Arc<BlockCache>) -> Arc<Space> {
-        Arc::new(Space {
-            db,
-            ids: PageIds::starting_at(next_page),
-            cache,
-            reclaim: Background::start(),
-        })
-    }
-
-    /// Gives back space (`work`) on the reclaiming thread, after what is queued there.
-    pub fn reclaim(&self, work: impl FnOnce() + Send + 'static) {
-        self.reclaim.submit(work)
-    }
-
-    /// Waits until the space queued for reclaiming so far has been given back.
-    pub fn settle(&self) {
-        self.reclaim.settle()
-    }
-
-    /// Gives back what is queued and stops the reclaiming thread: from now on, space is
-    /// given back where it is let go.
-    pub fn stop_reclaiming(&self) {
-        self.reclaim.stop()
-    }
-
-    pub fn db(&self) -> &engine::Db {
-        &self.db
-    }
-
-    pub fn cache(&self) -> Arc<BlockCache> {
-        self.cache.clone()
-    }
-
-    /// The id the next page gets: what a manifest records at its switch.
-    pub fn next_page(&self) -> u64 {
-        self.ids.next_free()
-    }
-
-    pub fn pages(&self, table: &str) -> Result<Pages, StoreError> {
-        Ok(Pages::new(
-            self.db.open_tree(&pages_tree_name(table))?,
-            self.ids.clone(),
-        ))
-    }
-
-    /// The table whose root is the tree `root` (`<table>@<generation>`).
-    pub fn table(&self, table: &str, root: &str) -> Result<PackedTable, StoreError> {
-        Ok(PackedTable::open(
-            self.db.open_tree(root)?,
-            self.pages(table)?,
-            self.cache.clone(),
-        ))
-    }
-
-    /// A writer of a new table whose root is the tree `root`, emptied first (an earlier
-    /// attempt whose trees could not be dropped may have left entries under its name).
-    pub fn writer(&self, table: &str, root: &str) -> Result<PackedWriter, StoreError> {
-        let tree = self.db.open_tree(root)?;
-        tree.clear()?;
-        Ok(PackedWriter::new(
-            tree,
-            self.pages(table)?,
-            self.cache.clone(),
-        ))
-    }
-}
 
 /// One entry of a table's root: a chunk of its block index (the last key and page of
 /// consecutive blocks), decoded at its first use.
