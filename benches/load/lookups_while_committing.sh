@@ -16,6 +16,8 @@
 #   lookups. Prints the store's size before and after the busy runs too. ROUTE=crossrefs (or
 #   ktypepage, any route of served.sh's lookup_paths) measures that route instead of mainref:
 #   the committed prices are part of a mainref answer, not of a cross-reference answer.
+#   PAIRS=N takes N idle and busy windows in turn (default 2): on a shared machine the p99 of
+#   two idle windows a minute apart differs by a third, so short windows, many times, say more.
 set -euo pipefail
 bin=$(realpath "$1")
 articles=${2:-1000000}
@@ -67,7 +69,7 @@ EOF
 # Every change file is written before anything is measured: the script's own work must not
 # share the cores with the server while the lookups are timed.
 mkdir -p "$work/store-inbox"
-for round in $(seq 0 $((seconds + 8))); do change "$round"; done
+for round in $(seq 0 $(((seconds / 2 + 4) * ${PAIRS:-2}))); do change "$round"; done
 # The answer cache's counters (hit, stale, missing) as "hit stale missing".
 outcomes() {
   curl -fs "$base/metrics" | awk '/^partscat_answer_cache_lookups_total/ {
@@ -113,10 +115,11 @@ committing() {
 committing_remotely() { renice -n 19 -p $BASHPID >/dev/null; committing; }
 
 size_before=$(du -sb "$work/store" | awk '{print $1}')
-# Idle and busy windows taken in turn, twice: a drift of the machine during the run falls on
-# both kinds alike.
+# Idle and busy windows taken in turn, PAIRS times: a drift of the machine during the run
+# falls on both kinds alike.
+pairs=${PAIRS:-2}
 windows=()
-for pass in 1 2; do
+for pass in $(seq "$pairs"); do
   before=$(outcomes)
   windows+=("$(latency "idle ($pass)")")
   windows+=("  $(hit_share "$before" "$(outcomes)")")
@@ -136,15 +139,22 @@ echo "articles: $articles; $route; $seconds s each${RATE:+; at $RATE requests/s}
 printf 'store: %.1f MB before the busy runs, %.1f MB after them\n' \
   "$(echo "$size_before / 1000000" | bc -l)" "$(echo "$size_after / 1000000" | bc -l)"
 printf '%s\n' "${windows[@]}"
-# The busy windows' mean p99 over the idle windows'.
-idle_ms=0 busy_ms=0
+# The busy windows' mean p99 over the idle windows', and the median of each pair's ratio.
+idle=() busy=()
 for w in "${windows[@]}"; do
   case "$w" in
-    idle*) idle_ms=$(echo "$idle_ms + $(to_ms "$(echo "$w" | awk '{print $(NF-2)}')")" | bc -l) ;;
-    "a commit"*) busy_ms=$(echo "$busy_ms + $(to_ms "$(echo "$w" | awk '{print $(NF-2)}')")" | bc -l) ;;
+    idle*) idle+=("$(to_ms "$(echo "$w" | awk '{print $(NF-2)}')")") ;;
+    "a commit"*) busy+=("$(to_ms "$(echo "$w" | awk '{print $(NF-2)}')")") ;;
   esac
 done
-printf 'p99 while committing / idle: %.2f (mean of 2 windows each)\n' "$(echo "$busy_ms / $idle_ms" | bc -l)"
+python3 - "${idle[*]}" "${busy[*]}" <<'EOF'
+import statistics, sys
+idle, busy = ([float(x) for x in a.split()] for a in sys.argv[1:3])
+pairs = [b / i for i, b in zip(idle, busy)]
+print(f"p99 while committing / idle: {statistics.mean(busy) / statistics.mean(idle):.2f} "
+      f"(means of {len(idle)} windows each); median of the pairs' ratios "
+      f"{statistics.median(pairs):.2f} ({', '.join(f'{r:.2f}' for r in pairs)})")
+EOF
 python3 - "$work/jobs.jsonl" <<'EOF'
 import json, os, sys
 jobs = [json.loads(l) for l in open(sys.argv[1])] if os.path.exists(sys.argv[1]) else []
