@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 mod file;
+mod setting;
 mod sync;
 mod table;
 mod values;

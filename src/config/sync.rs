@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::table::{Setting, setting};
+use super::setting::{Setting, setting};
 use super::values::{boolean, parse_base_url, parse_pin, path, text};
 use crate::outside::tls::Trust;
 

@@ -5,37 +5,10 @@
 
 use std::path::PathBuf;
 
-use super::Settings;
+pub use super::setting::Setting;
+use super::setting::setting;
 use super::sync::SYNC_SETTINGS;
 use super::values::*;
-
-/// Sets one setting from its text: a config file's value as text (a list joined with commas),
-/// or an environment variable's.
-pub type Set = fn(&mut Settings, &str) -> Result<(), String>;
-
-/// One setting as the config file and the environment name it.
-pub struct Setting {
-    /// The key in the config file (a table's keys as `<table>.<key>`).
-    pub key: &'static str,
-    pub env: &'static str,
-    /// The default, as the help text shows it.
-    pub default: &'static str,
-    pub set: Set,
-}
-
-pub(super) const fn setting(
-    key: &'static str,
-    env: &'static str,
-    default: &'static str,
-    set: Set,
-) -> Setting {
-    Setting {
-        key,
-        env,
-        default,
-        set,
-    }
-}
 
 /// The server's, the catalogue's, the media store's and the bounds' settings, in the order of
 /// the documented default file (`[sync]`'s are in `sync.rs`).

@@ -9,8 +9,8 @@ use poem::{Body, Request, Response, handler};
 use serde_json::{Map, Value};
 
 use super::call::Failure;
+use super::exchange::{add_retry_after, read_bounded, service};
 use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
-use super::service::{add_retry_after, read_bounded, service};
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
 

@@ -7,6 +7,7 @@ mod article_search;
 mod call;
 mod direct_search;
 pub mod envelope;
+mod exchange;
 mod json_endpoint;
 mod linked_targets;
 mod messages;

@@ -1,43 +1,21 @@
-//! The four endpoints: `PartsToCatDLB|DLW.soapEndpoint` (SOAP 1.1 and 1.2; `GET ?wsdl`,
-//! `?xsd=1`) and `PartsToCatDLB|DLW.jsonEndpoint`. A call is read by its request type,
-//! admitted by the gate as every `/svc` request is (`gate::admit`), and run; every
-//! outcome but an unreadable body is an answer with `status` and `statusText`.
+//! The four endpoints' routes: `PartsToCatDLB|DLW.soapEndpoint` (SOAP 1.1 and 1.2, in
+//! `soap_endpoint.rs`; `GET ?wsdl` and `?xsd=1` here) and `PartsToCatDLB|DLW.jsonEndpoint`
+//! (`json_endpoint.rs`). A call is read by its request type, admitted by the gate as every
+//! `/svc` request is (`gate::admit`), and run (`perform.rs`); every outcome but an unreadable
+//! body is an answer with `status` and `statusText`.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use futures_util::StreamExt;
 use poem::http::{StatusCode, header};
 use poem::web::Data;
-use poem::{Body, EndpointExt, Request, Response, Route, get, handler};
+use poem::{EndpointExt, Request, Response, Route, get, handler};
 
-use super::envelope::MAX_ENVELOPE_BYTES;
+use super::exchange::{service, xml};
 use super::json_endpoint::json_call;
-use super::operations::{self, Operation};
 use super::soap_endpoint::soap_call;
-use super::types::Types;
 use super::wsdl::{self, ServiceName, Style};
 use crate::server::AppState;
-use crate::server::connection::body_error_status;
 use crate::server::query::QueryPairs;
-
-/// The operations and their types, built once.
-pub(super) struct Service {
-    pub operations: Vec<Operation>,
-    pub types: Types,
-}
-
-pub(super) fn service() -> &'static Service {
-    static SERVICE: OnceLock<Service> = OnceLock::new();
-    SERVICE.get_or_init(|| {
-        let operations = operations::all();
-        let types = Types::new(|registry| {
-            for op in &operations {
-                op.register(registry);
-            }
-        });
-        Service { operations, types }
-    })
-}
 
 /// The routes, to be nested at the SOAP prefix, named after the maker's brand.
 pub fn routes(brand: &str) -> Route {
@@ -86,13 +64,6 @@ fn endpoint_address(state: &AppState, req: &Request, names: &ServiceName) -> Str
     )
 }
 
-pub(super) fn xml(status: StatusCode, content_type: &str, body: String) -> Response {
-    Response::builder()
-        .status(status)
-        .content_type(content_type)
-        .body(body)
-}
-
 /// `GET …soapEndpoint?wsdl` and `?xsd=1`.
 #[handler]
 fn describe(req: &Request, state: Data<&Arc<AppState>>, names: Data<&ServiceName>) -> Response {
@@ -119,37 +90,6 @@ fn describe(req: &Request, state: Data<&Arc<AppState>>, names: Data<&ServiceName
             names.service()
         ),
     )
-}
-
-/// The body, refused beyond the envelope bound whether or not it declares its length, or
-/// when it comes too slowly.
-pub(super) async fn read_bounded(body: Body) -> Result<Vec<u8>, (StatusCode, String)> {
-    let mut stream = body.into_bytes_stream();
-    let mut bytes = Vec::new();
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| {
-            (
-                body_error_status(&e),
-                format!("the body could not be read: {e}"),
-            )
-        })?;
-        if bytes.len() + chunk.len() > MAX_ENVELOPE_BYTES {
-            return Err((
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the body is larger than {MAX_ENVELOPE_BYTES} bytes"),
-            ));
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(bytes)
-}
-
-pub(super) fn add_retry_after(response: &mut Response, retry: Option<u64>) {
-    if let Some(seconds) = retry {
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, poem::http::HeaderValue::from(seconds));
-    }
 }
 
 /// The path of each service's SOAP endpoint (its WSDL is this with `?wsdl`), by name.

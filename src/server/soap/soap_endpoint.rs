@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use super::call::Failure;
 use super::envelope::{self, Element, SoapVersion};
+use super::exchange::{add_retry_after, read_bounded, service, xml};
 use super::operations::Operation;
 use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
-use super::service::{add_retry_after, read_bounded, service, xml};
 use super::types::Types;
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
