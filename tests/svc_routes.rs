@@ -403,3 +403,55 @@ fn unknown_paths_and_methods_are_problems_too() {
     assert_eq!(r.status, 405);
     assert_eq!(r.header("content-type"), "application/problem+json");
 }
+
+#[test]
+fn a_kept_lookup_answers_as_built_for_its_caller_until_a_commit_changes_it() {
+    let s = demo();
+    let path = "/svc/getCrossRefsOrArticle/0 986 494 958?mainref";
+    let built = s.get(path);
+    let kept = s.get(path);
+    assert_eq!((built.status, kept.status), (200, 200), "{}", built.text());
+    assert_eq!(kept.text(), built.text());
+    assert_eq!(kept.header("content-type"), built.header("content-type"));
+    // The answer echoes the reference as written: another spelling is an answer of its own.
+    let other = s.get("/svc/getCrossRefsOrArticle/0986-494.958?mainref");
+    assert_eq!(other.json()["reference"], "0986-494.958");
+    // A kept answer still needs what the route needs.
+    assert_eq!(
+        s.get("/svc/getCrossRefsOrArticle/0 986 494 958?mainref&crossrefs")
+            .status,
+        400
+    );
+    let unknown = s.fetch(
+        client()
+            .get(format!("{}{path}&provider=demo", s.base))
+            .header("X-Api-Key", "wrong"),
+    );
+    assert_eq!(unknown.status, 401);
+
+    let inbox = s.data.with_file_name("data-inbox");
+    std::fs::create_dir_all(&inbox).unwrap();
+    std::fs::write(
+        inbox.join("price.csv"),
+        "brand_id,reference,price_type,currency,amount,valid_from\n\
+         1,0 986 494 958,list,EUR,77.70,2026-01-01\n",
+    )
+    .unwrap();
+    let job = s.get("/svc/importArticles?fileId=price.csv&importType=prices&dryRun=false");
+    assert_eq!(job.json()["state"], "succeeded", "{}", job.text());
+    let after = s.get(path);
+    assert!(after.text().contains("\"77.70\""), "{}", after.text());
+    assert!(!built.text().contains("\"77.70\""));
+
+    let metrics = s.fetch(client().get(s.url("/metrics"))).text();
+    for line in [
+        r#"partscat_answer_cache_lookups_total{outcome="missing"} 2"#,
+        r#"partscat_answer_cache_lookups_total{outcome="hit"} 1"#,
+        r#"partscat_answer_cache_lookups_total{outcome="stale"} 1"#,
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "{line} not in\n{metrics}"
+        );
+    }
+}

@@ -103,7 +103,7 @@ impl AnswerCache {
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
         let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, snapshot) {
+        if let Some(bytes) = self.kept(&key, snapshot, Misses::Counted) {
             return Ok(JsonBytes::new(bytes));
         }
         let (answer, stamp) = reads::recorded(build);
@@ -122,7 +122,7 @@ impl AnswerCache {
         build: impl FnOnce() -> Result<Fresh<T>, Problem>,
     ) -> Result<MaybeStreamed<T>, Problem> {
         let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, snapshot) {
+        if let Some(bytes) = self.kept(&key, snapshot, Misses::Counted) {
             return Ok(MaybeStreamed::Whole(JsonBytes::new(bytes)));
         }
         let (answer, stamp) = reads::recorded(build);
@@ -130,6 +130,19 @@ impl AnswerCache {
             Fresh::Whole(answer) => self.keep(key, stamp, &answer).map(MaybeStreamed::Whole),
             Fresh::Streamed(response) => Ok(MaybeStreamed::Streamed(response)),
         }
+    }
+
+    /// The kept answer for `key`, if there is one that still holds, before any handler runs
+    /// (`svc::kept_lookups`). A miss is not counted here: the handler that builds the answer
+    /// asks again and counts it.
+    pub fn hit(
+        &self,
+        snapshot: &Snapshot,
+        lookup: LookupKind,
+        key: &str,
+        brands: &[u32],
+    ) -> Option<Bytes> {
+        self.kept(&self.key(lookup, key, brands), snapshot, Misses::Uncounted)
     }
 
     /// The cache's key, or none when the cache is off.
@@ -143,14 +156,19 @@ impl AnswerCache {
     }
 
     /// The kept answer of `key`, if the tables it was read from are as `snapshot` holds them.
-    fn kept(&self, key: &Option<AnswerKey>, snapshot: &Snapshot) -> Option<Bytes> {
+    fn kept(&self, key: &Option<AnswerKey>, snapshot: &Snapshot, misses: Misses) -> Option<Bytes> {
         let (answers, key) = (self.answers.as_ref()?, key.as_ref()?);
+        let counted = misses == Misses::Counted;
         let Some(kept) = answers.get(key) else {
-            self.outcomes.missing.inc();
+            if counted {
+                self.outcomes.missing.inc();
+            }
             return None;
         };
         if !snapshot.keeps(&kept.stamp) {
-            self.outcomes.stale.inc();
+            if counted {
+                self.outcomes.stale.inc();
+            }
             return None;
         }
         // Kept across commits of other keys: stamped again at today's generations, so that
@@ -178,6 +196,13 @@ impl AnswerCache {
         }
         Ok(JsonBytes::new(bytes))
     }
+}
+
+/// Whether a probe of the cache counts what it did not find.
+#[derive(PartialEq, Eq)]
+enum Misses {
+    Counted,
+    Uncounted,
 }
 
 /// An answer just built: whole, or a streamed response for a long list.

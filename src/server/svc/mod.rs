@@ -9,6 +9,7 @@ mod export_writers;
 mod exports;
 mod imports;
 mod job_status;
+mod kept_lookups;
 mod lookups;
 mod prices;
 mod query_parameters;

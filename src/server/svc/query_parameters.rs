@@ -88,12 +88,16 @@ static KNOWN: LazyLock<QueryParameters> =
     LazyLock::new(|| QueryParameters::of(&crate::server::openapi(None).spec()));
 
 /// Refuses a `/svc` request whose query its route does not accept, with a 400 naming the
-/// parameter.
+/// parameter; answers an accepted lookup whose answer is kept (`kept_lookups`) at once.
 pub async fn check_query<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    match KNOWN.problem(req.uri().path(), &QueryPairs::of(&req)) {
-        Some(problem) => Ok(problem.into_response()),
-        None => Ok(next.call(req).await?.into_response()),
+    let query = QueryPairs::of(&req);
+    if let Some(problem) = KNOWN.problem(req.uri().path(), &query) {
+        return Ok(problem.into_response());
     }
+    if let Some(answer) = super::kept_lookups::kept_answer(&req, &query) {
+        return Ok(answer);
+    }
+    Ok(next.call(req).await?.into_response())
 }
 
 #[cfg(test)]
