@@ -139,8 +139,11 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
         .get(format!("http://{v4}/"))
         .send()
         .unwrap();
-    assert_eq!(root.status().as_u16(), 303);
-    assert_eq!(root.headers()["location"], "/docs");
+    // `/` links the catalogue for people and the documentation for developers.
+    assert_eq!(root.status().as_u16(), 200);
+    let landing = root.text().unwrap();
+    assert!(landing.contains(r#"href="/catalogue""#), "{landing}");
+    assert!(landing.contains(r#"href="/docs""#), "{landing}");
 
     // The store is the server's while it runs; the CLI says so instead of failing obscurely.
     let o = partscat(&["check", "--data", path(&data)]);

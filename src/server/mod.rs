@@ -9,6 +9,7 @@ mod admin_request;
 mod answer_cache;
 mod answers;
 mod auth;
+mod catalogue_page;
 mod client_address;
 mod compression;
 pub(crate) mod connection;
@@ -131,6 +132,13 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
             "/admin",
             admin_api::routes().data(admin_request::AdminChannel::Loopback),
         )
+        .nest(
+            "/catalogue",
+            catalogue_page::routes(&soap::json_endpoint_path(
+                &soap_prefix,
+                &state.settings.brand_name,
+            )),
+        )
         .nest(soap_prefix, soap::routes(&state.settings.brand_name))
         .nest("/", api)
         .around(svc::check_query)
@@ -164,11 +172,12 @@ async fn strict_transport<E: Endpoint>(next: E, req: Request) -> poem::Result<Re
 }
 
 /// Paths as people write them, into the form the routes take (one layer, as every request
-/// passes it): `/` leads to the UI (a route at "/" would lose to the OpenAPI service nested
-/// there), and a reference's unencoded `/` is encoded (`svc::slashes_encoded`).
+/// passes it): `/` is the landing page that links the catalogue and the API's documentation
+/// (a route at "/" would lose to the OpenAPI service nested there), and a reference's
+/// unencoded `/` is encoded (`svc::slashes_encoded`).
 async fn paths_as_written<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
     if req.uri().path() == "/" && req.method() == poem::http::Method::GET {
-        return Ok(poem::web::Redirect::see_other("/docs").into_response());
+        return Ok(catalogue_page::landing());
     }
     if let Some(uri) = svc::slashes_encoded(req.uri()) {
         *req.uri_mut() = uri;

@@ -101,7 +101,8 @@ impl Route {
 /// is one of these, and any other is refused with a 404 before it is routed.
 #[derive(Clone, Copy)]
 pub enum Surface {
-    /// The probes, the OpenAPI document and its UI: open to anyone.
+    /// The probes, the OpenAPI document and its UI, the catalogue browser's page: open to
+    /// anyone (the page's calls are admitted as every client's are).
     Open,
     /// `/metrics`: open, or for the `admin` scope, as the `metrics` setting says.
     Metrics,
@@ -114,8 +115,12 @@ pub enum Surface {
 }
 
 /// The paths open to anyone.
-pub const OPEN_PATHS: [&str; 7] = [
+pub const OPEN_PATHS: [&str; 11] = [
     "/",
+    "/catalogue",
+    "/catalogue/",
+    "/catalogue/catalogue.js",
+    "/catalogue/catalogue.css",
     "/health",
     "/ready",
     "/openapi.json",

@@ -6,9 +6,11 @@
 #     UI pre-fills, after authorising in its dialog (tests/live/try_it_out.mjs);
 #   - a Python client generated from the document calls every route
 #     (tests/live/generated_client.py);
-#   - Spectral's OpenAPI rules find no warning in the document (tests/live/spectral.yaml).
+#   - Spectral's OpenAPI rules find no warning in the document (tests/live/spectral.yaml);
+#   - the catalogue browser, as a counter clerk uses it, and axe-core's accessibility rules
+#     (tests/live/catalogue_browser.mjs; screenshots in target/catalogue-screenshots).
 # Needs: target/release/partscat, $VENV with schemathesis and openapi-python-client,
-# chromium, and playwright-core and spectral in $UI_NODE_MODULES.
+# chromium, and playwright-core, axe-core and spectral in $UI_NODE_MODULES.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -77,6 +79,14 @@ echo "$((count - missing)) passed, $missing failed"
 
 echo "== Try it out in /docs, every operation"
 NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tests/live/try_it_out.mjs "$BASE" "$KEY"
+
+echo "== the catalogue browser in headless Chromium (tests/live/catalogue_browser.mjs)"
+# A provider that sees brand 2 only, and a counter PC's provider admitted by its address.
+BRAND2_KEY=$("$BIN" admin --data "$WORK/data-fresh" --json provider create brand2 --brands 2 |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["key"])')
+"$BIN" admin --data "$WORK/data-fresh" provider create counter --whitelist 127.0.0.1 --no-key >/dev/null
+NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tests/live/catalogue_browser.mjs \
+    "$BASE" "$KEY" "$BRAND2_KEY" "${CATALOGUE_SHOTS:-target/catalogue-screenshots}"
 
 echo "== a client generated from /openapi.json calls every route"
 "$VENV/bin/python" tests/live/generated_client.py "$BASE" "$KEY"

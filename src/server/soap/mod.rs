@@ -21,7 +21,7 @@ mod types;
 mod vehicles;
 mod wsdl;
 
-pub use service::{endpoint_paths, routes};
+pub use service::{endpoint_paths, json_endpoint_path, routes};
 
 /// The names of the operations that have a handler.
 #[cfg(test)]

@@ -92,6 +92,12 @@ fn describe(req: &Request, state: Data<&Arc<AppState>>, names: Data<&ServiceName
     )
 }
 
+/// The path of the bare service's JSON endpoint, which the catalogue browser calls.
+pub fn json_endpoint_path(soap_prefix: &str, brand: &str) -> String {
+    let name = ServiceName::new(Style::Bare, brand).service();
+    format!("{soap_prefix}/services/{name}.jsonEndpoint")
+}
+
 /// The path of each service's SOAP endpoint (its WSDL is this with `?wsdl`), by name.
 pub fn endpoint_paths(soap_prefix: &str, brand: &str) -> Vec<(String, String)> {
     [Style::Bare, Style::Wrapped]

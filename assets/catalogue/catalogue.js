@@ -1,0 +1,587 @@
+// The counter's catalogue: one page whose address holds what is shown (a search, a vehicle, an
+// article), so a link can be sent to a colleague and the back button works. Every answer comes
+// from the appliance's JSON endpoint, through the same gate as any other client: the provider
+// is named in the address, a key typed in is kept for this browser session only (never in the
+// address), and a whitelisted counter PC needs none. Catalogue text reaches the page as text
+// nodes only, never as markup.
+
+const ENDPOINT = document.querySelector('meta[name="partscat-endpoint"]').content;
+const KEY = "partscat.key";
+const main = document.getElementById("main");
+const input = document.getElementById("number");
+const list = document.getElementById("suggestions");
+
+// ---- the page's state, in its address
+
+const query = () => new URLSearchParams(location.search);
+const provider = () => query().get("provider") || "";
+
+/** The address of a view, keeping the provider. */
+function address(fields) {
+  const q = new URLSearchParams();
+  if (provider()) q.set("provider", provider());
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== null && value !== "") q.set(name, String(value));
+  }
+  return "/catalogue?" + q.toString();
+}
+
+function go(fields) {
+  history.pushState(null, "", address(fields));
+  render();
+}
+
+window.addEventListener("popstate", render);
+document.addEventListener("click", (event) => {
+  const a = event.target.closest("a[data-view]");
+  if (!a || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  history.pushState(null, "", a.href);
+  render();
+});
+
+// ---- building the page without markup from data
+
+function h(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** A link to another view of the catalogue. */
+const view = (fields, ...text) => h("a", { href: address(fields), "data-view": "" }, ...text);
+
+function show(title, ...content) {
+  document.title = title + " · Parts catalogue";
+  main.replaceChildren(h("h1", {}, title), ...content.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+function table(headings, rows) {
+  return h(
+    "table",
+    {},
+    h("thead", {}, h("tr", {}, headings.map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((c) => h("td", {}, c))))),
+  );
+}
+
+// ---- calls
+
+class Refused extends Error {
+  constructor(status, text) {
+    super(text);
+    this.status = status;
+  }
+}
+
+/** One operation of the JSON endpoint, for the page's provider. */
+async function call(operation, fields) {
+  const headers = { "Content-Type": "application/json" };
+  const key = sessionStorage.getItem(KEY);
+  if (key) headers["X-Api-Key"] = key;
+  const response = await fetch(ENDPOINT, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ [operation]: { provider: provider(), ...fields } }),
+  });
+  let body = {};
+  try {
+    body = await response.json();
+  } catch {
+    // Answered below by the HTTP status.
+  }
+  const status = body.status ?? response.status;
+  if (!response.ok || status >= 400) {
+    throw new Refused(status || response.status, body.statusText || body.detail || response.statusText);
+  }
+  return body;
+}
+
+const ARTICLE_FIELDS = { includeMisc: true, includeGenericArticles: true };
+
+async function articles(fields) {
+  return call("getArticles", { ...ARTICLE_FIELDS, ...fields });
+}
+
+// ---- who is looking
+
+function renderWho() {
+  const who = document.getElementById("who");
+  if (!provider()) return who.replaceChildren();
+  const signOut = h(
+    "button",
+    {
+      type: "button",
+      class: "plain",
+      id: "sign-out",
+      onclick: () => {
+        sessionStorage.removeItem(KEY);
+        location.assign("/catalogue");
+      },
+    },
+    "Sign out",
+  );
+  who.replaceChildren("Provider ", h("strong", {}, provider()), " ", signOut);
+}
+
+function signIn(reason) {
+  const fields = Object.fromEntries(query());
+  const form = h(
+    "form",
+    {
+      class: "signin",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const data = new FormData(event.target);
+        const key = String(data.get("key") || "").trim();
+        if (key) sessionStorage.setItem(KEY, key);
+        else sessionStorage.removeItem(KEY);
+        fields.provider = String(data.get("provider") || "").trim();
+        history.replaceState(null, "", "/catalogue?" + new URLSearchParams(fields));
+        render();
+      },
+    },
+    h("label", {}, "Provider", h("input", { name: "provider", required: true, value: provider(), autocomplete: "username" })),
+    h("label", {}, "Key (kept until this browser tab closes)",
+      h("input", { name: "key", type: "password", autocomplete: "current-password" })),
+    h("button", { type: "submit" }, "Open the catalogue"),
+  );
+  show(
+    "Who is looking?",
+    reason ? h("p", { class: "error", role: "alert" }, reason) : null,
+    h("p", {}, "Name your provider. A counter PC on the provider's list of addresses needs no key."),
+    form,
+  );
+  form.querySelector(provider() ? "[name=key]" : "[name=provider]").focus();
+}
+
+// ---- suggestions as one types
+
+const KINDS = {
+  ArticleNumber: "Reference",
+  OENumber: "OE number",
+  TradeNumber: "Trade number",
+  ComparableNumber: "Comparable number",
+  EAN: "EAN",
+};
+const kindOf = (match) => KINDS[match.matchType] || match.description || match.matchType;
+const squeezed = (text) => text.toUpperCase().replace(/[^0-9A-Z]/g, "");
+
+let asked = 0;
+let options = [];
+
+async function suggest() {
+  const text = input.value;
+  const ticket = ++asked;
+  if (!provider() || squeezed(text).length < 2) return closeSuggestions();
+  const ask = (how, perPage) =>
+    articles({ searchQuery: text, searchType: 10, searchMatchType: how, perPage }).catch(() => ({ articles: [] }));
+  const [exact, prefix] = await Promise.all([ask("exact", 10), ask("prefix", 20)]);
+  if (ticket !== asked) return;
+  const rows = [];
+  const seen = new Set();
+  const add = (group, article, match) => {
+    const id = article.genericArticles?.[0]?.legacyArticleId;
+    if (id === undefined || seen.has(id + group)) return;
+    seen.add(id + group);
+    rows.push({ group, id, article, match });
+  };
+  for (const a of exact.articles || []) add("Exact", a, a.searchQueryMatches?.[0]);
+  for (const a of prefix.articles || []) {
+    const match = a.searchQueryMatches?.[0];
+    if (match && squeezed(match.match) !== squeezed(text)) add(kindOf(match), a, match);
+  }
+  rows.sort((x, y) => (x.group === "Exact" ? -1 : y.group === "Exact" ? 1 : x.group.localeCompare(y.group)));
+  options = rows;
+  list.replaceChildren();
+  let group = null;
+  rows.forEach((row, i) => {
+    if (row.group !== group) {
+      group = row.group;
+      list.append(h("li", { class: "group", role: "presentation" }, group));
+    }
+    const a = row.article;
+    list.append(
+      h(
+        "li",
+        {
+          role: "option",
+          id: "suggestion-" + i,
+          "aria-selected": "false",
+          onmousedown: (event) => {
+            event.preventDefault();
+            pick(i);
+          },
+        },
+        h("strong", {}, a.articleNumber), " · ", a.mfrName, " · ", a.genericArticles?.[0]?.genericArticleDescription || "",
+        row.match && row.match.matchType !== "ArticleNumber"
+          ? h("span", { class: "quiet" }, " — ", kindOf(row.match), " ", row.match.match)
+          : null,
+      ),
+    );
+  });
+  list.hidden = rows.length === 0;
+  input.setAttribute("aria-expanded", String(rows.length > 0));
+}
+
+function closeSuggestions() {
+  options = [];
+  list.hidden = true;
+  list.replaceChildren();
+  input.setAttribute("aria-expanded", "false");
+  input.removeAttribute("aria-activedescendant");
+}
+
+function selected() {
+  const id = input.getAttribute("aria-activedescendant");
+  return id ? Number(id.slice("suggestion-".length)) : -1;
+}
+
+function select(i) {
+  list.querySelectorAll("[role=option]").forEach((li) => li.setAttribute("aria-selected", "false"));
+  const li = document.getElementById("suggestion-" + i);
+  if (!li) return input.removeAttribute("aria-activedescendant");
+  li.setAttribute("aria-selected", "true");
+  li.scrollIntoView({ block: "nearest" });
+  input.setAttribute("aria-activedescendant", li.id);
+}
+
+function pick(i) {
+  const row = options[i];
+  closeSuggestions();
+  if (row) go({ article: row.id });
+}
+
+let typing;
+input.addEventListener("input", () => {
+  clearTimeout(typing);
+  typing = setTimeout(suggest, 120);
+});
+input.addEventListener("keydown", (event) => {
+  const count = options.length;
+  if (event.key === "ArrowDown" && count) {
+    event.preventDefault();
+    select((selected() + 1) % count);
+  } else if (event.key === "ArrowUp" && count) {
+    event.preventDefault();
+    select((selected() - 1 + count) % count);
+  } else if (event.key === "Escape") {
+    closeSuggestions();
+  } else if (event.key === "Enter" && selected() >= 0) {
+    event.preventDefault();
+    pick(selected());
+  }
+});
+input.addEventListener("blur", () => setTimeout(closeSuggestions, 150));
+document.getElementById("search").addEventListener("submit", (event) => {
+  event.preventDefault();
+  clearTimeout(typing);
+  asked++;
+  closeSuggestions();
+  if (input.value.trim()) go({ q: input.value.trim() });
+});
+
+// ---- the views
+
+const ARTICLE_HEADINGS = ["Reference", "Brand", "Generic article", "Status"];
+
+/** A row per article; with `matched`, the number that matched and its kind too. */
+function articleRows(found, matched) {
+  return found.map((a) => {
+    const generic = a.genericArticles?.[0] || {};
+    const match = a.searchQueryMatches?.[0];
+    const row = [
+      view({ article: generic.legacyArticleId }, a.articleNumber),
+      a.mfrName,
+      generic.genericArticleDescription || "",
+      a.misc?.articleStatusDescription || "",
+    ];
+    return matched ? [...row, match ? kindOf(match) + " " + match.match : ""] : row;
+  });
+}
+
+async function searchView(text) {
+  input.value = text;
+  let answer = await articles({ searchQuery: text, searchType: 10, searchMatchType: "exact", perPage: 100 });
+  let note = null;
+  if (!answer.articles?.length) {
+    answer = await articles({ searchQuery: text, searchType: 10, searchMatchType: "prefix", perPage: 100 });
+    note = h("p", { class: "quiet" }, "No number is exactly ", text, ". Numbers that start with it:");
+  }
+  const found = answer.articles || [];
+  if (!found.length) return show("No article has the number " + text, h("p", {}, "Check the number, or find the part by vehicle."));
+  show(
+    found.length + (found.length === 1 ? " article" : " articles") + " for " + text,
+    note,
+    table([...ARTICLE_HEADINGS, "Matched"], articleRows(found, true)),
+  );
+}
+
+function numberLinks(numbers) {
+  return h("ul", {}, numbers.map((n) => h("li", {}, view({ q: n.articleNumber }, n.articleNumber), n.mfrName ? " · " + n.mfrName : "")));
+}
+
+/** A 360° set as one image and a slider through its frames. */
+function spinner(frames) {
+  const image = h("img", { src: frames[0].imageURL400, alt: frames[0].headerDescription + ", frame 1 of " + frames.length });
+  const slider = h("input", {
+    type: "range",
+    min: 1,
+    max: frames.length,
+    value: 1,
+    "aria-label": "Turn the part",
+    oninput: (event) => {
+      const i = Number(event.target.value) - 1;
+      image.src = frames[i].imageURL400;
+      image.alt = frames[i].headerDescription + ", frame " + (i + 1) + " of " + frames.length;
+    },
+  });
+  return h("figure", { class: "spin" }, image, slider, h("figcaption", {}, "360° view: drag to turn"));
+}
+
+/** The images this appliance serves itself: the page may load nothing from another host. */
+const served = (all) => (all || []).filter((i) => i.imageURL400?.startsWith("/"));
+
+function images(all) {
+  const sets = new Map();
+  const single = [];
+  for (const image of all) {
+    if (image.typeDescription === "spin360") {
+      if (!sets.has(image.set)) sets.set(image.set, []);
+      sets.get(image.set).push(image);
+    } else single.push(image);
+  }
+  return h(
+    "div",
+    { class: "images" },
+    single.map((i) => h("img", { src: i.imageURL400, alt: i.headerDescription || i.fileName })),
+    [...sets.values()].map((frames) => spinner(frames.sort((a, b) => a.position - b.position))),
+  );
+}
+
+/** A type's years of manufacture: "2013-08 – 2020-03", or "from 2018-04" while it is built. */
+const years = (t) => (t.yearTo ? (t.yearFrom || "") + " – " + t.yearTo : t.yearFrom ? "from " + t.yearFrom : "");
+
+function vehicleCells(t) {
+  return [
+    view({ ktype: t.linkageTargetId }, [t.mfrName, t.model, t.typeName].join(" ")),
+    years(t),
+    t.fuel || "",
+    t.kw ? t.kw + " kW / " + t.hp + " hp" : "",
+  ];
+}
+
+async function articleView(id) {
+  const answer = await call("getArticles", { legacyArticleIds: [Number(id)], includeAll: true });
+  const a = answer.articles?.[0];
+  if (!a) return show("No such article", h("p", {}, "It may not be in your provider's brands."));
+  const generic = a.genericArticles?.[0] || {};
+  const misc = a.misc || {};
+  const section = (title, content, empty) =>
+    h("section", { "aria-label": title }, h("h2", {}, title), content || h("p", { class: "quiet" }, empty || "None."));
+  const replacements = [
+    ...(a.replacedByArticles || []).map((r) => ["Replaced by", view({ q: r.articleNumber }, r.articleNumber), r.mfrName || ""]),
+    ...(a.replacesArticles || []).map((r) => ["Replaces", view({ q: r.articleNumber }, r.articleNumber), r.mfrName || ""]),
+  ];
+  show(
+    a.mfrName + " " + a.articleNumber,
+    h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "Generic article"), h("dd", {}, generic.genericArticleDescription || ""),
+      h("dt", {}, "Status"), h("dd", {}, misc.articleStatusDescription || ""),
+      h("dt", {}, "Description"), h("dd", {}, misc.additionalDescription || ""),
+      h("dt", {}, "Per package"), h("dd", {}, misc.quantityPerPackage ?? ""),
+      h("dt", {}, "EAN"), h("dd", {}, (a.gtins || []).join(", ")),
+    ),
+    served(a.images).length ? section("Images", images(served(a.images))) : null,
+    section("Criteria", a.articleCriteria?.length ? table(["Criterion", "Value"],
+      a.articleCriteria.map((c) => [c.criteriaDescription, c.formattedValue])) : null),
+    section("OE numbers", a.oemNumbers?.length ? numberLinks(a.oemNumbers) : null),
+    section("Comparable numbers", a.comparableNumbers?.length ? numberLinks(a.comparableNumbers) : null),
+    section("Trade numbers", a.tradeNumbers?.length ? numberLinks(a.tradeNumbers.map((n) => ({ articleNumber: n.tradeNumber || n.articleNumber || n }))) : null),
+    section("Replacements", replacements.length ? table(["Relation", "Reference", "Brand"], replacements) : null),
+    section("Prices", a.prices?.length ? table(["Kind", "Price", "Valid from"],
+      a.prices.map((p) => [p.kindOfPriceDescription, p.amount + " " + p.currencyCode, String(p.validDateFrom)])) : null),
+    section("Vehicles it fits (" + (a.totalLinkages ?? a.linkages?.length ?? 0) + ")", a.linkages?.length
+      ? table(["Vehicle", "Years", "Fuel", "Power", "Position"], a.linkages.map((l) => [...vehicleCells(l.linkageTarget), l.position || ""]))
+      : null),
+  );
+}
+
+function selectOf(label, name, values, current, onchange) {
+  return h(
+    "label",
+    {},
+    label,
+    h("select", { name, onchange }, h("option", { value: "" }, "Any"),
+      values.map((v) => h("option", { value: v, selected: String(v) === current }, v))),
+  );
+}
+
+async function vehicleView(q) {
+  const makes = (await call("getManufacturers", {})).data.array.filter((m) => m.kind === "vehicle");
+  const make = q.get("make") || "";
+  const change = (event) => {
+    const fields = Object.fromEntries(query());
+    fields[event.target.name] = event.target.value;
+    if (event.target.name === "make") for (const f of ["model", "fuel", "kw", "year"]) delete fields[f];
+    delete fields.provider;
+    go(fields);
+  };
+  const makeSelect = selectOf("Make", "make", makes.map((m) => m.manuName).sort(), make, change);
+  if (!make) return show("Find by vehicle", h("div", { class: "filters" }, makeSelect), h("p", { class: "quiet" }, "Choose the make."));
+  const types = (await call("getLinkageTargets", { mfrName: make })).linkageTargets || [];
+  const model = q.get("model") || "";
+  const fuel = q.get("fuel") || "";
+  const kw = q.get("kw") || "";
+  const year = q.get("year") || "";
+  const within = (t) => {
+    if (!year) return true;
+    const from = Number((t.yearFrom || "0").slice(0, 4));
+    const to = t.yearTo ? Number(t.yearTo.slice(0, 4)) : 9999;
+    return from <= Number(year) && Number(year) <= to;
+  };
+  const shown = types.filter((t) => (!model || t.model === model) && (!fuel || t.fuel === fuel) &&
+    (!kw || String(t.kw) === kw) && within(t));
+  const distinct = (f) => [...new Set(types.map(f).filter(Boolean))].sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true }));
+  const years = distinct((t) => t.yearFrom?.slice(0, 4));
+  show(
+    "Find by vehicle",
+    h(
+      "div",
+      { class: "filters" },
+      makeSelect,
+      selectOf("Model", "model", distinct((t) => t.model), model, change),
+      selectOf("Fuel", "fuel", distinct((t) => t.fuel), fuel, change),
+      selectOf("Power (kW)", "kw", distinct((t) => t.kw), kw, change),
+      selectOf("Built in", "year", years.length ? range(Number(years[0]), new Date().getFullYear()) : [], year, change),
+    ),
+    h("p", { class: "quiet" }, shown.length + " of " + types.length + " types"),
+    table(["Type", "Years", "Fuel", "Power"], shown.map(vehicleCells)),
+  );
+}
+
+const range = (from, to) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => to - i);
+
+async function ktypeView(q) {
+  const ktype = q.get("ktype");
+  const genart = q.get("genart") || "";
+  const brand = q.get("brand") || "";
+  const after = q.get("after") || "";
+  const [vehicle, page] = await Promise.all([
+    call("getLinkageTargets", { linkageTargetIds: [ktype] }),
+    articles({
+      linkageTargetId: ktype,
+      perPage: 25,
+      cursor: after || undefined,
+      genericArticleIds: genart ? [Number(genart)] : [],
+      dataSupplierIds: brand ? [Number(brand)] : [],
+      includeGenericArticleFacets: true,
+      includeDataSupplierFacets: true,
+    }),
+  ]);
+  const t = vehicle.linkageTargets?.[0];
+  if (!t) return show("No vehicle " + ktype, h("p", {}, "No vehicle type has this number."));
+  const here = { ktype, genart, brand };
+  const change = (event) => go({ ...here, [event.target.name]: event.target.value });
+  const facet = (label, name, counts, id, text, current) =>
+    h("label", {}, label, h("select", { name, onchange: change }, h("option", { value: "" }, "All"),
+      counts.map((c) => h("option", { value: c[id], selected: String(c[id]) === current }, c[text] + " (" + c.count + ")"))));
+  const groups = new Map();
+  for (const a of page.articles || []) {
+    const name = a.genericArticles?.[0]?.genericArticleDescription || "Other";
+    if (!groups.has(name)) groups.set(name, []);
+    groups.get(name).push(a);
+  }
+  show(
+    [t.mfrName, t.model, t.typeName].join(" "),
+    h("p", { class: "quiet" }, [t.engine, t.fuel, t.kw && t.kw + " kW", years(t)].filter(Boolean).join(" · ")),
+    h(
+      "div",
+      { class: "filters" },
+      facet("Generic article", "genart", page.genericArticleFacets?.counts || [], "genericArticleId", "genericArticleDescription", genart),
+      facet("Brand", "brand", page.dataSupplierFacets?.counts || [], "dataSupplierId", "mfrName", brand),
+    ),
+    h("p", { class: "quiet" }, page.totalMatchingArticles + " parts"),
+    [...groups].map(([name, found]) => h("section", { "aria-label": name }, h("h2", {}, name),
+      table(ARTICLE_HEADINGS, articleRows(found, false)))),
+    h("div", { class: "pager" },
+      after ? view(here, "First page") : null,
+      page.nextCursor ? view({ ...here, after: page.nextCursor }, "Next page") : null),
+  );
+}
+
+async function plateView(q) {
+  const country = q.get("country") || "DE";
+  const plate = q.get("plate") || "";
+  const form = h(
+    "form",
+    {
+      class: "filters",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const data = new FormData(event.target);
+        go({ view: "plate", country: data.get("country"), plate: String(data.get("plate")).trim() });
+      },
+    },
+    h("label", {}, "Country", h("input", { name: "country", value: country, size: 3, maxlength: 2 })),
+    h("label", {}, "Plate or key number", h("input", { name: "plate", value: plate, required: true })),
+    h("button", { type: "submit" }, "Find"),
+  );
+  if (!plate) return show("Find by plate", form);
+  const found = (await call("getVehiclesByKeyNumberPlates", { country, keySystemNumber: plate, keySystemType: 0 })).data?.array || [];
+  show(
+    "Find by plate",
+    form,
+    found.length
+      ? h("ul", {}, found.map((v) => h("li", {}, view({ ktype: v.carId }, v.carName))))
+      : h("p", {}, "No vehicle is known under ", plate, " in ", country, "."),
+  );
+}
+
+async function home() {
+  const brands = (await call("getBrands", {})).data?.array || [];
+  show(
+    "Find a part",
+    h("p", {}, "Type any number above: the maker's reference, an OE, competitor or trade number, or an EAN, written any way."),
+    h("ul", {}, h("li", {}, view({ view: "vehicle" }, "Find by vehicle: make, model, type")),
+      h("li", {}, view({ view: "plate" }, "Find by registration plate or key number"))),
+    h("p", { class: "quiet" }, "Brands in this catalogue: ", brands.map((b) => b.brandName).join(", ")),
+  );
+}
+
+async function render() {
+  renderWho();
+  closeSuggestions();
+  const q = query();
+  for (const id of ["by-vehicle", "by-plate"]) {
+    document.getElementById(id).href = address({ view: id.slice(3) });
+  }
+  if (!provider()) return signIn();
+  main.setAttribute("aria-busy", "true");
+  try {
+    if (q.get("article")) await articleView(q.get("article"));
+    else if (q.get("q")) await searchView(q.get("q"));
+    else if (q.get("ktype")) await ktypeView(q);
+    else if (q.get("view") === "vehicle") await vehicleView(q);
+    else if (q.get("view") === "plate") await plateView(q);
+    else await home();
+  } catch (error) {
+    if (error instanceof Refused && error.status === 401) return signIn("This provider needs its key from this PC: " + error.message);
+    if (error instanceof Refused && error.status === 403) return show("Not for this provider", h("p", { class: "error" }, error.message));
+    show("Something went wrong", h("p", { class: "error", role: "alert" }, error.message));
+  } finally {
+    main.removeAttribute("aria-busy");
+  }
+}
+
+render();

@@ -1,0 +1,256 @@
+// The catalogue browser in headless Chromium, as a counter clerk uses it, against a live
+// appliance: a number written three ways, an OE number with spaces, the vehicle path and the
+// plate path to a part, an article page with its sections, a shared link opened fresh, a
+// whitelisted counter PC, a brand-restricted provider, keyboard-only use, and axe-core's
+// accessibility rules. Screenshots go to SHOTS (kept as CI artefacts).
+//
+//   node tests/live/catalogue_browser.mjs BASE DEMO_KEY BRAND2_KEY SHOTS
+//   (NODE_PATH holding playwright-core and axe-core; the appliance has the demo provider, a
+//   provider `brand2` restricted to brand 2 with BRAND2_KEY, and a provider `counter` whose
+//   whitelist admits 127.0.0.1 without a key)
+import { createRequire } from "node:module";
+import { mkdirSync, readFileSync } from "node:fs";
+
+const require = createRequire(process.env.NODE_PATH + "/");
+const { chromium } = require("playwright-core");
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+const [base, demoKey, brand2Key, shots] = process.argv.slice(2);
+mkdirSync(shots, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+let failures = 0;
+let passed = 0;
+async function check(name, body) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(10000);
+  const page = await context.newPage();
+  const elsewhere = [];
+  page.on("request", (r) => {
+    if (!r.url().startsWith(base)) elsewhere.push(r.url());
+  });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  try {
+    await body(page, context);
+    if (elsewhere.length) throw new Error("requests to other hosts: " + elsewhere.join(", "));
+    if (errors.length) throw new Error("script errors: " + errors.join("; "));
+    passed++;
+    console.log("ok   " + name);
+  } catch (error) {
+    failures++;
+    console.log("FAIL " + name + ": " + error.message.split("\n")[0]);
+    await page.screenshot({ path: `${shots}/failed-${name.replace(/\W+/g, "-")}.png`, fullPage: true }).catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+
+function expect(condition, what) {
+  if (!condition) throw new Error(what);
+}
+
+const heading = (page) => page.locator("main h1").innerText();
+
+/** Opens the catalogue for a provider, entering its key in the page. */
+async function signIn(page, provider, key, path = "/catalogue") {
+  const sep = path.includes("?") ? "&" : "?";
+  await page.goto(`${base}${path}${sep}provider=${provider}`);
+  await page.getByLabel("Key (kept until this browser tab closes)").fill(key);
+  await page.getByRole("button", { name: "Open the catalogue" }).click();
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent !== "Who is looking?");
+  expect(!page.url().includes(key), "the key is in the address: " + page.url());
+}
+
+async function search(page, text) {
+  const box = page.getByRole("combobox");
+  await box.fill(text);
+  await box.press("Enter");
+  await page.waitForFunction((t) => document.querySelector("main h1")?.textContent.endsWith(" for " + t), text);
+}
+
+await check("a number written three ways finds the same article", async (page) => {
+  await signIn(page, "demo", demoKey);
+  for (const written of ["0 986 494 958", "0986-494.958", "0986494958"]) {
+    await search(page, written);
+    const row = page.locator("main tbody tr").first();
+    expect((await row.innerText()).includes("0 986 494 958"), `${written}: ${await row.innerText()}`);
+    expect((await row.innerText()).includes("Veltra Brakes"), written);
+    expect(new URL(page.url()).searchParams.get("q") === written, "the search is in the address");
+  }
+  await page.screenshot({ path: `${shots}/search.png`, fullPage: true });
+});
+
+await check("an OE number written with spaces finds the brake pads", async (page) => {
+  await signIn(page, "demo", demoKey);
+  await search(page, "2800 67 91");
+  const rows = await page.locator("main tbody tr").allInnerTexts();
+  expect(rows.some((r) => r.includes("0 986 494 958") && r.includes("Brake Pad Set")), rows.join(" | "));
+  expect(rows.some((r) => r.includes("OE number")), "the match names its kind: " + rows.join(" | "));
+});
+
+await check("suggestions as one types, exact first, grouped by kind", async (page) => {
+  await signIn(page, "demo", demoKey);
+  await page.getByRole("combobox").pressSequentially("0986 494 95", { delay: 20 });
+  const options = page.getByRole("option");
+  await options.first().waitFor();
+  const groups = await page.locator("#suggestions li.group").allInnerTexts();
+  expect(groups.length > 0, "no groups");
+  await page.screenshot({ path: `${shots}/suggestions.png` });
+  await page.getByRole("combobox").fill("0986494958");
+  await page.waitForFunction(() => document.querySelector("#suggestions li.group")?.textContent === "Exact");
+  expect((await options.first().innerText()).includes("0 986 494 958"), await options.first().innerText());
+});
+
+await check("by vehicle: make, model, type, then a part", async (page) => {
+  await signIn(page, "demo", demoKey);
+  await page.getByRole("link", { name: "By vehicle", exact: true }).click();
+  await page.getByLabel("Make").selectOption("AUDI");
+  await page.getByLabel("Model").selectOption("A3 Sportback (8VA, 8VF)");
+  await page.getByLabel("Fuel").selectOption("Petrol");
+  await page.screenshot({ path: `${shots}/vehicle.png`, fullPage: true });
+  await page.getByRole("link", { name: "AUDI A3 Sportback (8VA, 8VF) 1.0 TSI" }).first().click();
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("AUDI A3"));
+  await page.getByLabel("Generic article").selectOption("402");
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("genart") === "402");
+  const sections = await page.locator("main section h2").allInnerTexts();
+  expect(sections.length === 1 && sections[0].startsWith("Brake Pad Set"), sections.join(", "));
+  await page.screenshot({ path: `${shots}/vehicle-parts.png`, fullPage: true });
+  await page.locator("main tbody tr a").first().click();
+  await page.waitForFunction(() => document.querySelector("main h2")?.textContent !== undefined && location.search.includes("article="));
+  expect((await heading(page)).length > 0, "an article page");
+  // Back, twice: the filtered list, then the whole one.
+  await page.goBack();
+  await page.waitForFunction(() => location.search.includes("genart=402") && document.querySelector("main section"));
+  await page.goBack();
+  await page.waitForFunction(() => !location.search.includes("genart") && location.search.includes("ktype="));
+});
+
+await check("by plate: a key number to the vehicle's parts, page by page", async (page) => {
+  await signIn(page, "demo", demoKey);
+  await page.getByRole("link", { name: "By plate", exact: true }).click();
+  await page.getByLabel("Plate or key number").fill("0696/SZ7");
+  await page.getByRole("button", { name: "Find" }).click();
+  await page.getByRole("link", { name: "OPEL INSIGNIA B (Z18) 1.4 TSI" }).click();
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("OPEL INSIGNIA"));
+  const first = await page.locator("main tbody tr").first().innerText();
+  const next = page.getByRole("link", { name: "Next page" });
+  if (await next.count()) {
+    await next.click();
+    await page.waitForFunction(() => location.search.includes("after="));
+    expect((await page.locator("main tbody tr").first().innerText()) !== first, "the next page holds other parts");
+  }
+  await page.screenshot({ path: `${shots}/plate.png`, fullPage: true });
+});
+
+await check("an article page shows its sections, numbers linking to their searches", async (page) => {
+  await signIn(page, "demo", demoKey);
+  await search(page, "0986494958");
+  await page.getByRole("link", { name: "0 986 494 958" }).first().click();
+  await page.waitForFunction(() => location.search.includes("article="));
+  expect((await heading(page)) === "Veltra Brakes 0 986 494 958", await heading(page));
+  const sections = await page.locator("main h2").allInnerTexts();
+  for (const wanted of ["Criteria", "OE numbers", "Comparable numbers", "Replacements", "Prices"]) {
+    expect(sections.includes(wanted), `${wanted} not in ${sections.join(", ")}`);
+  }
+  expect(sections.some((s) => s.startsWith("Vehicles it fits (")), sections.join(", "));
+  await page.screenshot({ path: `${shots}/article.png`, fullPage: true });
+  await page.getByRole("link", { name: "2800 67 91" }).click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "2800 67 91");
+});
+
+await check("a shared link opened fresh asks for the key once, then shows the same view", async (page, context) => {
+  await signIn(page, "demo", demoKey);
+  await search(page, "0986494958");
+  await page.getByRole("link", { name: "0 986 494 958" }).first().click();
+  await page.waitForFunction(() => location.search.includes("article="));
+  const shared = page.url();
+  const title = await heading(page);
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto(shared);
+    await other.getByLabel("Key (kept until this browser tab closes)").fill(demoKey);
+    await other.getByRole("button", { name: "Open the catalogue" }).click();
+    await other.waitForFunction((t) => document.querySelector("main h1")?.textContent === t, title);
+    expect(other.url() === shared, other.url());
+    await other.getByRole("button", { name: "Sign out" }).click();
+    await other.waitForFunction(() => document.querySelector("main h1")?.textContent === "Who is looking?");
+  } finally {
+    await fresh.close();
+  }
+  expect(context !== undefined, "context");
+});
+
+await check("a whitelisted counter PC needs no key", async (page) => {
+  await page.goto(`${base}/catalogue?provider=counter&q=0986494958`);
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.endsWith(" for 0986494958"));
+  expect((await page.locator("main tbody tr").count()) >= 1, "found");
+});
+
+await check("a brand-restricted provider never sees another brand", async (page) => {
+  await signIn(page, "brand2", brand2Key, "/catalogue?q=0986494958");
+  expect((await heading(page)).startsWith("No article has the number"), await heading(page));
+  await page.goto(`${base}/catalogue?provider=brand2&ktype=10219`);
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("AUDI"));
+  const text = await page.locator("main").innerText();
+  for (const other of ["Veltra Brakes", "Astrel Exhaust", "Korda Chassis"]) {
+    expect(!text.includes(other), `${other} shown to brand2`);
+  }
+  expect(text.includes("Norvik Filters"), "its own brand is shown");
+  const brands = await page.getByLabel("Brand").locator("option").allInnerTexts();
+  expect(brands.length === 2 && brands[1].startsWith("Norvik Filters"), brands.join(", "));
+  await page.screenshot({ path: `${shots}/restricted.png`, fullPage: true });
+});
+
+await check("keyboard only: a search, a suggestion, an article", async (page) => {
+  await page.goto(`${base}/catalogue?provider=counter`);
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Find a part");
+  // From the top of the page: the home link, then the search box.
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.id === "number"), "Tab reaches the search box");
+  await page.keyboard.type("0986494958");
+  await page.waitForFunction(() => document.querySelectorAll("#suggestions [role=option]").length > 0);
+  await page.keyboard.press("ArrowDown");
+  expect(
+    await page.evaluate(() => document.querySelector("#suggestions [aria-selected=true]") !== null),
+    "ArrowDown selects a suggestion",
+  );
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => location.search.includes("article="));
+  expect((await heading(page)).includes("0 986 494 958"), await heading(page));
+});
+
+for (const [name, path] of [
+  ["home", "/catalogue?provider=counter"],
+  ["search", "/catalogue?provider=counter&q=0986494958"],
+  ["article", "/catalogue?provider=counter&q=0986494958"],
+  ["vehicle", "/catalogue?provider=counter&view=vehicle&make=AUDI"],
+  ["vehicle parts", "/catalogue?provider=counter&ktype=10219"],
+  ["plate", "/catalogue?provider=counter&view=plate&plate=0696/SZ7"],
+  ["sign-in", "/catalogue"],
+]) {
+  await check(`no accessibility violations (axe-core): ${name}`, async (page) => {
+    await page.goto(base + path);
+    await page.waitForFunction(() => document.querySelector("main h1") && !document.querySelector("main[aria-busy]"));
+    if (name === "article") {
+      await page.locator("main tbody a").first().click();
+      await page.waitForFunction(() => location.search.includes("article=") && document.querySelector("main h2"));
+    }
+    // Injected by the test: the page's own policy admits this origin's scripts only.
+    await page.evaluate(axeSource);
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+    const found = result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.help}`);
+    expect(found.length === 0, found.join("; "));
+  });
+}
+
+await browser.close();
+console.log(`${passed} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
