@@ -175,6 +175,9 @@ const KINDS = {
 const kindOf = (match) => KINDS[match.matchType] || match.description || match.matchType;
 const squeezed = (text) => text.toUpperCase().replace(/[^0-9A-Z]/g, "");
 
+// Numbers that start with fewer letters and digits than this are too many to suggest: on a
+// catalogue of a million articles, two or three characters start hundreds of thousands.
+const PREFIX_FROM = 4;
 let asked = 0;
 let options = [];
 
@@ -184,7 +187,10 @@ async function suggest() {
   if (!provider() || squeezed(text).length < 2) return closeSuggestions();
   const ask = (how, perPage) =>
     articles({ searchQuery: text, searchType: 10, searchMatchType: how, perPage }).catch(() => ({ articles: [] }));
-  const [exact, prefix] = await Promise.all([ask("exact", 10), ask("prefix", 20)]);
+  const [exact, prefix] = await Promise.all([
+    ask("exact", 10),
+    squeezed(text).length >= PREFIX_FROM ? ask("prefix", 20) : { articles: [] },
+  ]);
   if (ticket !== asked) return;
   const rows = [];
   const seen = new Set();
