@@ -364,6 +364,18 @@ fn a_brand_restricted_provider_sees_only_its_brands() {
         restricted("/svc/getCrossRefsOrArticle/0986494958?mainref").status,
         404
     );
+    // Suggestions: no article of another brand, exact or by a shared start.
+    for typed in ["0986494958", "0986", "2800"] {
+        let suggested = restricted(&format!("/svc/suggestNumbers/{typed}?limit=50")).json();
+        assert!(
+            suggested["suggestions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|x| x["brandId"] == 2),
+            "{typed}: {suggested}"
+        );
+    }
     let ktype = restricted("/svc/getArticlesByKtype/10219").json();
     assert!(
         ktype["articles"]

@@ -14,7 +14,7 @@ type Route = (
     &'static [(&'static str, bool)],
 );
 
-const ROUTES: [Route; 16] = [
+const ROUTES: [Route; 17] = [
     (
         "/svc/exportGolda",
         &[],
@@ -59,6 +59,11 @@ const ROUTES: [Route; 16] = [
         "/svc/getCrossRefsOrArticle/{reference}",
         &["reference"],
         &[("mainref", false), ("crossrefs", false)],
+    ),
+    (
+        "/svc/suggestNumbers/{number}",
+        &["number"],
+        &[("limit", false)],
     ),
     (
         "/svc/getArticlesByKtype/{ktype}",

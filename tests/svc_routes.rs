@@ -455,3 +455,46 @@ fn a_kept_lookup_answers_as_built_for_its_caller_until_a_commit_changes_it() {
         );
     }
 }
+
+#[test]
+fn suggestions_lead_from_a_typed_number_to_articles_exact_first() {
+    let s = demo();
+    let answer = s.get("/svc/suggestNumbers/0986%20494%20958").json();
+    assert_eq!(answer["normalisedNumber"], "0986494958");
+    let first = &answer["suggestions"][0];
+    assert_eq!(first["exact"], true, "{answer}");
+    assert_eq!(first["kind"], "reference");
+    assert_eq!(first["reference"], "0 986 494 958");
+    assert_eq!(first["number"], "0 986 494 958");
+    assert_eq!(first["brandName"], "Veltra Brakes");
+
+    // A start shared by many references: a screenful, each starting with it.
+    let many = s.get("/svc/suggestNumbers/0986-49?limit=7").json();
+    let list = many["suggestions"].as_array().unwrap();
+    assert_eq!(list.len(), 7, "{many}");
+    assert!(list.iter().all(|x| {
+        x["exact"] == false
+            && x["number"]
+                .as_str()
+                .unwrap()
+                .replace(' ', "")
+                .starts_with("098649")
+    }));
+
+    // An OE number written with its spaces, found by its start, named by its kind.
+    let oe = s.get("/svc/suggestNumbers/2800%2067").json();
+    assert!(
+        oe["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|x| x["kind"] == "oe"
+                && x["number"] == "2800 67 91"
+                && x["reference"] == "0 986 494 958"),
+        "{oe}"
+    );
+
+    assert_problem(&s, "/svc/suggestNumbers/--", 400, Some("number"));
+    assert_problem(&s, "/svc/suggestNumbers/0986?limit=0", 400, Some("limit"));
+    assert_problem(&s, "/svc/suggestNumbers/0986?limit=51", 400, Some("limit"));
+}

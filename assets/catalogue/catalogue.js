@@ -173,48 +173,41 @@ const KINDS = {
   EAN: "EAN",
 };
 const kindOf = (match) => KINDS[match.matchType] || match.description || match.matchType;
+const SUGGESTED = { reference: "Reference", oe: "OE number", trade: "Trade number", comparable: "Comparable number", ean: "EAN" };
 const squeezed = (text) => text.toUpperCase().replace(/[^0-9A-Z]/g, "");
 
-// Numbers that start with fewer letters and digits than this are too many to suggest: on a
-// catalogue of a million articles, two or three characters start hundreds of thousands.
-const PREFIX_FROM = 4;
 let asked = 0;
 let options = [];
+
+/** `suggestNumbers`: exact matches, then numbers that start with what was typed. */
+async function suggestionsFor(text) {
+  const headers = {};
+  const key = sessionStorage.getItem(KEY);
+  if (key) headers["X-Api-Key"] = key;
+  const q = new URLSearchParams({ provider: provider(), limit: "15" });
+  const response = await fetch("/svc/suggestNumbers/" + encodeURIComponent(text) + "?" + q, { headers });
+  return response.ok ? (await response.json()).suggestions : [];
+}
 
 async function suggest() {
   const text = input.value;
   const ticket = ++asked;
   if (!provider() || squeezed(text).length < 2) return closeSuggestions();
-  const ask = (how, perPage) =>
-    articles({ searchQuery: text, searchType: 10, searchMatchType: how, perPage }).catch(() => ({ articles: [] }));
-  const [exact, prefix] = await Promise.all([
-    ask("exact", 10),
-    squeezed(text).length >= PREFIX_FROM ? ask("prefix", 20) : { articles: [] },
-  ]);
+  const rows = await suggestionsFor(text).catch(() => []);
   if (ticket !== asked) return;
-  const rows = [];
-  const seen = new Set();
-  const add = (group, article, match) => {
-    const id = article.genericArticles?.[0]?.legacyArticleId;
-    if (id === undefined || seen.has(id + group)) return;
-    seen.add(id + group);
-    rows.push({ group, id, article, match });
-  };
-  for (const a of exact.articles || []) add("Exact", a, a.searchQueryMatches?.[0]);
-  for (const a of prefix.articles || []) {
-    const match = a.searchQueryMatches?.[0];
-    if (match && squeezed(match.match) !== squeezed(text)) add(kindOf(match), a, match);
-  }
-  rows.sort((x, y) => (x.group === "Exact" ? -1 : y.group === "Exact" ? 1 : x.group.localeCompare(y.group)));
+  // Exact matches, then one group per kind of number (the sort keeps the catalogue's order).
+  const kinds = Object.keys(SUGGESTED);
+  const rank = (row) => (row.exact ? 0 : 1 + kinds.indexOf(row.kind));
+  rows.sort((a, b) => rank(a) - rank(b));
   options = rows;
   list.replaceChildren();
   let group = null;
   rows.forEach((row, i) => {
-    if (row.group !== group) {
-      group = row.group;
+    const name = row.exact ? "Exact" : SUGGESTED[row.kind] || row.kind;
+    if (name !== group) {
+      group = name;
       list.append(h("li", { class: "group", role: "presentation" }, group));
     }
-    const a = row.article;
     list.append(
       h(
         "li",
@@ -227,10 +220,8 @@ async function suggest() {
             pick(i);
           },
         },
-        h("strong", {}, a.articleNumber), " · ", a.mfrName, " · ", a.genericArticles?.[0]?.genericArticleDescription || "",
-        row.match && row.match.matchType !== "ArticleNumber"
-          ? h("span", { class: "quiet" }, " — ", kindOf(row.match), " ", row.match.match)
-          : null,
+        h("strong", {}, row.reference), " · ", row.brandName, " · ", row.genartName,
+        row.kind !== "reference" ? h("span", { class: "quiet" }, " — ", SUGGESTED[row.kind], " ", row.number) : null,
       ),
     );
   });
@@ -263,7 +254,7 @@ function select(i) {
 function pick(i) {
   const row = options[i];
   closeSuggestions();
-  if (row) go({ article: row.id });
+  if (row) go({ article: row.articleId });
 }
 
 let typing;

@@ -26,8 +26,9 @@ const fn route(path: &'static str, scope: Scope) -> Route {
 /// Every route: lookups and prices need `read`, exports and DMM `export`, imports, jobs,
 /// synchronisation and apiDMM `admin`, the change feed `sync`. A path not here is refused
 /// (`auth`).
-pub const ROUTES: [Route; 16] = [
+pub const ROUTES: [Route; 17] = [
     route("/svc/getCrossRefsOrArticle/:reference", Scope::Read),
+    route("/svc/suggestNumbers/:number", Scope::Read),
     route("/svc/getArticlesByKtype/:ktype", Scope::Read),
     route("/svc/getPricesByKtype/:ktype", Scope::Read),
     Route {

@@ -33,6 +33,18 @@ pub enum NumberKind {
     FreeText,
 }
 
+impl NumberKind {
+    /// The kind a cross number of `kind` is searched as.
+    pub fn of_cross(kind: CrossKind) -> NumberKind {
+        match kind {
+            CrossKind::Oe => NumberKind::Oe,
+            CrossKind::Trade => NumberKind::Trade,
+            CrossKind::Ean => NumberKind::Ean,
+            CrossKind::Competitor | CrossKind::Internal => NumberKind::Comparable,
+        }
+    }
+}
+
 /// A search: a query under a match mode, or, without one, the articles named, a vehicle's or
 /// brands' articles; then the filters.
 pub struct Search<'a> {
@@ -183,12 +195,7 @@ pub fn number_hits(
             if cross_kinds.contains(&hit.kind) {
                 hits.push(NumberHit {
                     article: hit.article,
-                    kind: match hit.kind {
-                        CrossKind::Oe => NumberKind::Oe,
-                        CrossKind::Trade => NumberKind::Trade,
-                        CrossKind::Ean => NumberKind::Ean,
-                        CrossKind::Competitor | CrossKind::Internal => NumberKind::Comparable,
-                    },
+                    kind: NumberKind::of_cross(hit.kind),
                     number: normalise_reference(&hit.number),
                     written: Some(hit.number),
                     manufacturer_id: hit.manufacturer_id,

@@ -27,6 +27,7 @@ pub mod prices;
 pub mod reference_lists;
 pub mod snapshot;
 pub mod status;
+pub mod suggestions;
 pub mod sync;
 pub mod upload;
 pub mod vehicle_articles;

@@ -57,6 +57,15 @@ function expect(condition, what) {
 
 const heading = (page) => page.locator("main h1").innerText();
 
+/** Waits until the view in the address is drawn: a navigation marks `main` busy at once
+ * (synchronously, in the click's own handler) until the view's answers are in. */
+async function drawn(page, inAddress) {
+  await page.waitForFunction(
+    (part) => location.search.includes(part) && !document.querySelector("main").hasAttribute("aria-busy"),
+    inAddress,
+  );
+}
+
 /** Opens the catalogue for a provider, entering its key in the page. */
 async function signIn(page, provider, key, path = "/catalogue") {
   const sep = path.includes("?") ? "&" : "?";
@@ -117,18 +126,21 @@ await check("by vehicle: make, model, type, then a part", async (page) => {
   await page.getByRole("link", { name: "AUDI A3 Sportback (8VA, 8VF) 1.0 TSI" }).first().click();
   await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("AUDI A3"));
   await page.getByLabel("Generic article").selectOption("402");
-  await page.waitForFunction(() => new URL(location.href).searchParams.get("genart") === "402");
+  await drawn(page, "genart=402");
   const sections = await page.locator("main section h2").allInnerTexts();
   expect(sections.length === 1 && sections[0].startsWith("Brake Pad Set"), sections.join(", "));
   await page.screenshot({ path: `${shots}/vehicle-parts.png`, fullPage: true });
   await page.locator("main tbody tr a").first().click();
-  await page.waitForFunction(() => document.querySelector("main h2")?.textContent !== undefined && location.search.includes("article="));
-  expect((await heading(page)).length > 0, "an article page");
+  await drawn(page, "article=");
+  expect((await page.locator("main h2").allInnerTexts()).includes("Criteria"), "an article page");
   // Back, twice: the filtered list, then the whole one.
   await page.goBack();
-  await page.waitForFunction(() => location.search.includes("genart=402") && document.querySelector("main section"));
+  await drawn(page, "genart=402");
+  expect((await heading(page)).startsWith("AUDI A3"), await heading(page));
   await page.goBack();
-  await page.waitForFunction(() => !location.search.includes("genart") && location.search.includes("ktype="));
+  await page.waitForFunction(() => !location.search.includes("genart") && location.search.includes("ktype=") &&
+    !document.querySelector("main").hasAttribute("aria-busy"));
+  expect((await page.locator("main section h2").count()) > 1, "the whole list, grouped");
 });
 
 await check("by plate: a key number to the vehicle's parts, page by page", async (page) => {
@@ -142,7 +154,7 @@ await check("by plate: a key number to the vehicle's parts, page by page", async
   const next = page.getByRole("link", { name: "Next page" });
   if (await next.count()) {
     await next.click();
-    await page.waitForFunction(() => location.search.includes("after="));
+    await drawn(page, "after=");
     expect((await page.locator("main tbody tr").first().innerText()) !== first, "the next page holds other parts");
   }
   await page.screenshot({ path: `${shots}/plate.png`, fullPage: true });
@@ -152,7 +164,7 @@ await check("an article page shows its sections, numbers linking to their search
   await signIn(page, "demo", demoKey);
   await search(page, "0986494958");
   await page.getByRole("link", { name: "0 986 494 958" }).first().click();
-  await page.waitForFunction(() => location.search.includes("article="));
+  await drawn(page, "article=");
   expect((await heading(page)) === "Veltra Brakes 0 986 494 958", await heading(page));
   const sections = await page.locator("main h2").allInnerTexts();
   for (const wanted of ["Criteria", "OE numbers", "Comparable numbers", "Replacements", "Prices"]) {
@@ -168,7 +180,7 @@ await check("a shared link opened fresh asks for the key once, then shows the sa
   await signIn(page, "demo", demoKey);
   await search(page, "0986494958");
   await page.getByRole("link", { name: "0 986 494 958" }).first().click();
-  await page.waitForFunction(() => location.search.includes("article="));
+  await drawn(page, "article=");
   const shared = page.url();
   const title = await heading(page);
   const fresh = await browser.newContext();
@@ -223,7 +235,7 @@ await check("keyboard only: a search, a suggestion, an article", async (page) =>
     "ArrowDown selects a suggestion",
   );
   await page.keyboard.press("Enter");
-  await page.waitForFunction(() => location.search.includes("article="));
+  await drawn(page, "article=");
   expect((await heading(page)).includes("0 986 494 958"), await heading(page));
 });
 
@@ -241,7 +253,7 @@ for (const [name, path] of [
     await page.waitForFunction(() => document.querySelector("main h1") && !document.querySelector("main[aria-busy]"));
     if (name === "article") {
       await page.locator("main tbody a").first().click();
-      await page.waitForFunction(() => location.search.includes("article=") && document.querySelector("main h2"));
+      await drawn(page, "article=");
     }
     // Injected by the test: the page's own policy admits this origin's scripts only.
     await page.evaluate(axeSource);

@@ -37,7 +37,9 @@ from partscat_client.api.exports import (  # noqa: E402
     export_ref_concurrente_interne,
 )
 from partscat_client.api.imports import get_job, import_articles  # noqa: E402
-from partscat_client.api.lookups import get_articles_by_ktype, get_cross_refs_or_article  # noqa: E402
+from partscat_client.api.lookups import (  # noqa: E402
+    get_articles_by_ktype, get_cross_refs_or_article, suggest_numbers,
+)
 from partscat_client.api.prices import exhaust_kit_price, get_prices_by_ktype, price  # noqa: E402
 from partscat_client.api.synchronisation import api_dmm, get_changes, sync_tecdoc  # noqa: E402
 from partscat_client import models  # noqa: E402
@@ -71,6 +73,8 @@ calls = [
     ("getCrossRefsOrArticle?crossrefs",
      lambda: get_cross_refs_or_article.sync_detailed(REFERENCE, crossrefs="true", **P),
      200, models.CrossReferenceAnswer),
+    ("suggestNumbers", lambda: suggest_numbers.sync_detailed("0986 494", limit=10, **P),
+     200, models.NumberSuggestions),
     ("getArticlesByKtype", lambda: get_articles_by_ktype.sync_detailed(KTYPE, limit=10, **P),
      200, models.KtypeArticles),
     ("getPricesByKtype", lambda: get_prices_by_ktype.sync_detailed(KTYPE, limit=10, **P),

@@ -24,6 +24,11 @@ pub fn reference() -> String {
     "0 986 494 958".into()
 }
 
+/// What a clerk has typed of the example reference so far.
+pub fn typed_number() -> String {
+    "0986 494".into()
+}
+
 pub fn ktype() -> String {
     "10219".into()
 }

@@ -13,6 +13,7 @@ mod kept_lookups;
 mod lookups;
 mod prices;
 mod query_parameters;
+mod suggestions;
 mod sync;
 
 use poem_openapi::{OpenApi, Tags};
@@ -38,6 +39,7 @@ pub use query_parameters::check_query;
 pub fn api() -> impl OpenApi {
     (
         lookups::LookupApi,
+        suggestions::SuggestionApi,
         prices::PriceApi,
         exports::ExportApi,
         imports::ImportApi,

@@ -59,23 +59,45 @@ impl Catalogue {
         how: NumberMatch,
         budget: &Budget,
     ) -> Result<Vec<ArticleKey>, StoreError> {
-        let mut found = Vec::new();
-        for (k, _) in self.number_entries(
-            TreeName::RefnormArticle,
-            TreeName::RefrevReference,
-            number,
-            how,
-            budget,
-        )? {
-            let mut r = KeyReader::new(&k);
-            if let (Some(reference), Some(brand_id)) = (r.text(), r.u32()) {
-                found.push(ArticleKey {
-                    brand_id,
-                    reference,
-                });
+        Ok(self
+            .number_entries(
+                TreeName::RefnormArticle,
+                TreeName::RefrevReference,
+                number,
+                how,
+                budget,
+            )?
+            .iter()
+            .filter_map(|(k, _)| reference_entry(k))
+            .collect())
+    }
+
+    /// The first `limit` references and the first `limit` cross numbers that start with
+    /// `number` (already normalised), each in index order: what a suggestion list shows,
+    /// read without the rest of the range however many numbers share the start.
+    pub fn numbers_starting_with(
+        &self,
+        number: &str,
+        limit: usize,
+    ) -> Result<(Vec<ArticleKey>, Vec<CrossHit>), StoreError> {
+        let first = |tree| -> Result<Vec<Entry>, StoreError> {
+            if number.is_empty() {
+                return Ok(Vec::new());
             }
-        }
-        Ok(found)
+            self.tree(tree)
+                .scan_prefix(number.as_bytes().to_vec())
+                .take(limit)
+                .collect()
+        };
+        let references = first(TreeName::RefnormArticle)?
+            .iter()
+            .filter_map(|(k, _)| reference_entry(k))
+            .collect();
+        let cross = first(TreeName::CrossnumArticle)?
+            .iter()
+            .filter_map(|(k, v)| cross_entry(k, v))
+            .collect();
+        Ok((references, cross))
     }
 
     /// Articles whose replaced-by numbers match `number` (already normalised) as `how` says,
@@ -144,31 +166,17 @@ impl Catalogue {
         how: NumberMatch,
         budget: &Budget,
     ) -> Result<Vec<CrossHit>, StoreError> {
-        let mut found = Vec::new();
-        for (k, v) in self.number_entries(
-            TreeName::CrossnumArticle,
-            TreeName::CrossrevNumber,
-            number,
-            how,
-            budget,
-        )? {
-            let mut r = KeyReader::new(&k);
-            r.text();
-            let kind = r.u8().and_then(CrossKind::from_code);
-            let manufacturer = r.u32();
-            if let (Some(kind), Some(manufacturer), Some(article)) =
-                (kind, manufacturer, r.last_article())
-            {
-                let number = String::from_utf8_lossy(&v).into_owned();
-                found.push(CrossHit {
-                    article,
-                    kind,
-                    manufacturer_id: Some(manufacturer).filter(|&m| m != 0),
-                    number,
-                });
-            }
-        }
-        Ok(found)
+        Ok(self
+            .number_entries(
+                TreeName::CrossnumArticle,
+                TreeName::CrossrevNumber,
+                number,
+                how,
+                budget,
+            )?
+            .iter()
+            .filter_map(|(k, v)| cross_entry(k, v))
+            .collect())
     }
 
     /// The entries of a number index (keys start with a normalised number and 0xFF) whose
@@ -233,4 +241,28 @@ impl Catalogue {
         }
         Ok(found)
     }
+}
+
+/// The article of an entry of the reference index.
+fn reference_entry(key: &[u8]) -> Option<ArticleKey> {
+    let mut r = KeyReader::new(key);
+    let (reference, brand_id) = (r.text()?, r.u32()?);
+    Some(ArticleKey {
+        brand_id,
+        reference,
+    })
+}
+
+/// The hit of an entry of the cross number index (its value is the number as written).
+fn cross_entry(key: &[u8], value: &[u8]) -> Option<CrossHit> {
+    let mut r = KeyReader::new(key);
+    r.text();
+    let kind = r.u8().and_then(CrossKind::from_code)?;
+    let manufacturer = r.u32()?;
+    Some(CrossHit {
+        article: r.last_article()?,
+        kind,
+        manufacturer_id: Some(manufacturer).filter(|&m| m != 0),
+        number: String::from_utf8_lossy(value).into_owned(),
+    })
 }
