@@ -424,6 +424,20 @@ function selectOf(label, name, values, current, onchange) {
   );
 }
 
+// A make's types, kept while the clerk narrows them down: a large make has thousands (1.5 MB
+// for 8,400 types at a million articles), and every filter is a new view of the same list.
+let kept = { make: null, provider: null, types: [] };
+// Types listed at most: beyond, the clerk narrows by model first.
+const SHOWN_TYPES = 200;
+
+async function typesOf(make) {
+  if (kept.make !== make || kept.provider !== provider()) {
+    const types = (await call("getLinkageTargets", { mfrName: make })).linkageTargets || [];
+    kept = { make, provider: provider(), types };
+  }
+  return kept.types;
+}
+
 async function vehicleView(q) {
   const makes = (await call("getManufacturers", {})).data.array.filter((m) => m.kind === "vehicle");
   const make = q.get("make") || "";
@@ -436,7 +450,7 @@ async function vehicleView(q) {
   };
   const makeSelect = selectOf("Make", "make", makes.map((m) => m.manuName).sort(), make, change);
   if (!make) return show("Find by vehicle", h("div", { class: "filters" }, makeSelect), h("p", { class: "quiet" }, "Choose the make."));
-  const types = (await call("getLinkageTargets", { mfrName: make })).linkageTargets || [];
+  const types = await typesOf(make);
   const model = q.get("model") || "";
   const fuel = q.get("fuel") || "";
   const kw = q.get("kw") || "";
@@ -462,8 +476,9 @@ async function vehicleView(q) {
       selectOf("Power (kW)", "kw", distinct((t) => t.kw), kw, change),
       selectOf("Built in", "year", years.length ? range(Number(years[0]), new Date().getFullYear()) : [], year, change),
     ),
-    h("p", { class: "quiet" }, shown.length + " of " + types.length + " types"),
-    table(["Type", "Years", "Fuel", "Power"], shown.map(vehicleCells)),
+    h("p", { class: "quiet" }, shown.length + " of " + types.length + " types",
+      shown.length > SHOWN_TYPES ? "; the first " + SHOWN_TYPES + " below: choose a model to narrow them" : ""),
+    table(["Type", "Years", "Fuel", "Power"], shown.slice(0, SHOWN_TYPES).map(vehicleCells)),
   );
 }
 
