@@ -9,8 +9,9 @@ use common::server::{DEMO_KEY, Reply, Served, client, client_from};
 use serde_json::{Value, json};
 
 /// One call per `/svc` route (every path of the OpenAPI document), with the scope it needs.
-const SVC_ROUTES: [(&str, &str); 16] = [
+const SVC_ROUTES: [(&str, &str); 17] = [
     ("/svc/getCrossRefsOrArticle/0986494958?mainref", "read"),
+    ("/svc/suggestNumbers/0986", "read"),
     ("/svc/getArticlesByKtype/10219", "read"),
     ("/svc/getPricesByKtype/10219", "read"),
     ("/svc/price/82/0/10219", "read"),
