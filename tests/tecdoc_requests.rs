@@ -1246,3 +1246,42 @@ fn vehicle_types_by_registration_plate_or_key_number() {
         assert!(r.text().contains(named), "{}", r.text());
     }
 }
+
+#[test]
+fn a_kit_lists_its_components_once_each_when_asked() {
+    let s = Served::demo(&[]);
+    let kit = |fields: Value| {
+        let answer = call(
+            &s,
+            DLB_JSON,
+            "getArticles",
+            with(
+                json!({"provider": "demo", "searchQuery": "0 986 A45 240"}),
+                fields,
+            ),
+        );
+        answer["articles"][0]["partsListArticles"].clone()
+    };
+    assert_eq!(kit(json!({})), json!([]), "not asked, not read");
+    let parts = kit(json!({"includePartsListArticles": true}));
+    let parts = parts.as_array().unwrap();
+    // The kit is defined for several vehicle types with the same components: each once.
+    assert_eq!(parts.len(), 2, "{parts:?}");
+    assert_eq!(parts[0]["articleNumber"], "0 986 478 849");
+    assert_eq!(parts[0]["quantity"], 2);
+    assert_eq!(parts[0]["genericArticleDescription"], "Brake Disc");
+    assert!(parts[0]["legacyArticleId"].as_i64().unwrap() > 0);
+    assert_eq!(parts[1]["articleNumber"], "0 986 495 455");
+    assert_eq!(
+        kit(json!({"includeAll": true})).as_array().unwrap().len(),
+        2
+    );
+    // An article that is no kit holds nothing.
+    let single = call(
+        &s,
+        DLB_JSON,
+        "getArticles",
+        json!({"provider": "demo", "searchQuery": "0986494958", "includePartsListArticles": true}),
+    );
+    assert_eq!(single["articles"][0]["partsListArticles"], json!([]));
+}

@@ -406,8 +406,13 @@ async function articleView(id) {
     section("Comparable numbers", a.comparableNumbers?.length ? numberLinks(a.comparableNumbers) : null),
     section("Trade numbers", a.tradeNumbers?.length ? numberLinks(a.tradeNumbers.map((n) => ({ articleNumber: n.tradeNumber || n.articleNumber || n }))) : null),
     section("Replacements", replacements.length ? table(["Relation", "Reference", "Brand"], replacements) : null),
+    a.partsListArticles?.length
+      ? section("Kit contents", table(["Reference", "Brand", "Generic article", "Quantity"],
+        a.partsListArticles.map((p) => [view({ article: p.legacyArticleId }, p.articleNumber), p.mfrName,
+          p.genericArticleDescription, String(p.quantity)])))
+      : null,
     section("Prices", a.prices?.length ? table(["Kind", "Price", "Valid from"],
-      a.prices.map((p) => [p.kindOfPriceDescription, p.amount + " " + p.currencyCode, String(p.validDateFrom)])) : null),
+      a.prices.map((p) => [p.kindOfPriceDescription, p.amount + " " + p.currencyCode, String(p.validDateFrom).replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3")])) : null),
     section("Vehicles it fits (" + (a.totalLinkages ?? a.linkages?.length ?? 0) + ")", a.linkages?.length
       ? table(["Vehicle", "Years", "Fuel", "Power", "Position"], a.linkages.map((l) => [...vehicleCells(l.linkageTarget), l.position || ""]))
       : null),

@@ -18,6 +18,7 @@ pub mod dmm;
 mod error;
 pub mod exports;
 pub mod jobs;
+pub mod kit_parts;
 pub mod locales;
 pub mod lookups;
 pub mod media_inventory;

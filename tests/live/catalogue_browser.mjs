@@ -176,6 +176,20 @@ await check("an article page shows its sections, numbers linking to their search
   await page.waitForFunction(() => new URL(location.href).searchParams.get("q") === "2800 67 91");
 });
 
+await check("a kit's page lists its contents, each a link to its own page", async (page) => {
+  await signIn(page, "demo", demoKey);
+  await search(page, "0 986 A45 240");
+  await page.getByRole("link", { name: "0 986 A45 240" }).first().click();
+  await drawn(page, "article=");
+  const contents = page.getByRole("region", { name: "Kit contents" });
+  const rows = await contents.locator("tbody tr").allInnerTexts();
+  expect(rows.some((r) => r.includes("0 986 478 849") && r.includes("Brake Disc") && r.includes("2")), rows.join(" | "));
+  await page.screenshot({ path: `${shots}/kit.png`, fullPage: true });
+  await contents.getByRole("link", { name: "0 986 478 849" }).click();
+  await drawn(page, "article=");
+  expect((await heading(page)) === "Veltra Brakes 0 986 478 849", await heading(page));
+});
+
 await check("a shared link opened fresh asks for the key once, then shows the same view", async (page, context) => {
   await signIn(page, "demo", demoKey);
   await search(page, "0986494958");

@@ -1,11 +1,12 @@
 //! An article as `getArticles` answers it: Pegasus's `ArticleRecord`, with the parts its
 //! include flags ask for, mapped from the service's article detail.
 
-use super::messages::{ArticleRecord, GetArticlesRequest};
+use super::messages::{ArticleRecord, GetArticlesRequest, PartsListArticle};
 use super::pegasus;
 use super::vehicles::linkage_target;
 use crate::catalogue as model;
 use crate::service::article_detail::{ArticleDetail, NamedNumber, Parts};
+use crate::service::kit_parts::KitPart;
 
 pub struct Includes {
     misc: bool,
@@ -21,6 +22,7 @@ pub struct Includes {
     images: bool,
     prices: bool,
     linkages: bool,
+    pub parts_list: bool,
 }
 
 impl Includes {
@@ -41,6 +43,7 @@ impl Includes {
             images: flag(r.include_images),
             prices: flag(r.include_prices),
             linkages: flag(r.include_linkages),
+            parts_list: flag(r.include_parts_list_articles),
         }
     }
 }
@@ -135,6 +138,7 @@ pub fn record(
         prices: d.prices.iter().map(pegasus::PriceRecord::of).collect(),
         normalised_article_number: key.reference.clone(),
         mfr_name: brand_name,
+        parts_list_articles: Vec::new(),
     }
 }
 
@@ -207,4 +211,18 @@ fn linkages(
             )
         })
         .collect()
+}
+
+impl PartsListArticle {
+    pub fn of(part: KitPart) -> PartsListArticle {
+        PartsListArticle {
+            data_supplier_id: part.article.key.brand_id,
+            mfr_name: part.brand_name,
+            article_number: part.article.reference,
+            legacy_article_id: pegasus::number(part.article_id),
+            generic_article_id: pegasus::number(part.article.genart),
+            generic_article_description: part.genart_name,
+            quantity: part.quantity,
+        }
+    }
 }

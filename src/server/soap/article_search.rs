@@ -14,6 +14,7 @@ use crate::service::Snapshot;
 use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
+use crate::service::kit_parts::kit_parts;
 use crate::service::names::Names;
 use crate::store::NumberMatch;
 
@@ -69,9 +70,14 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     let mut articles = Vec::with_capacity(shown.len());
     for a in shown {
         let matched = query_matches(&names, &a, matched_numbers.get(&a.key))?;
+        let kit = match includes.parts_list {
+            true => kit_parts(&snapshot, &names, call.caller, &a.key)?,
+            false => Vec::new(),
+        };
         let detail = article_detail::detail(&snapshot, &names, a, includes.parts())?;
         let mut record = record(detail, &includes, linkage_paging);
         record.search_query_matches = matched;
+        record.parts_list_articles = kit.into_iter().map(PartsListArticle::of).collect();
         articles.push(record);
     }
     let data_supplier_facets = r

@@ -408,6 +408,11 @@ impl Catalogue {
         self.all_under(&KeyBuf::new().article(kit).text(ktype).done())
     }
 
+    /// Every component row of a kit, for each Ktype it is defined for, in key order.
+    pub fn components_of_kit(&self, kit: &ArticleKey) -> Result<Vec<KitComponent>, StoreError> {
+        self.all_under(&KeyBuf::new().article(kit).done())
+    }
+
     /// The maker's articles that a competitor manufacturer's numbers point to, by number.
     pub fn competitor_references_of(
         &self,

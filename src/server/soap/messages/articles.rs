@@ -169,6 +169,8 @@ request!(
         include_links: Option<bool>,
         /// Every price of the article.
         include_prices: Option<bool>,
+        /// A kit's components (`partsListArticles`).
+        include_parts_list_articles: Option<bool>,
         /// The `nextCursor` of the previous page: pages through a result of any size
         /// (`page` is then ignored).
         cursor: Option<String>,
@@ -233,6 +235,26 @@ pub struct ArticleRecord {
     pub prices: Vec<pegasus::PriceRecord>,
     /// Upper-case letters and digits only: what searches compare.
     pub normalised_article_number: String,
+    /// A kit's components, once each, among the brands the caller sees (with
+    /// includePartsListArticles); `[]` for an article that is no kit.
+    pub parts_list_articles: Vec<PartsListArticle>,
+}
+
+/// A component of a kit.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "PartsListArticle", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PartsListArticle {
+    pub data_supplier_id: u32,
+    pub mfr_name: String,
+    /// As the maker writes it.
+    pub article_number: String,
+    /// Its numeric id, as `genericArticles[].legacyArticleId` gives it.
+    pub legacy_article_id: i32,
+    pub generic_article_id: i32,
+    pub generic_article_description: String,
+    /// How many the kit holds.
+    pub quantity: u32,
 }
 
 /// `getArticles`, in Pegasus's `articlesResponse` shape.

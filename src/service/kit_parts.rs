@@ -1,0 +1,53 @@
+//! What a kit holds: its components, once each, whatever vehicle types the kit is defined
+//! for, among the brands the caller sees.
+
+use super::ServiceError;
+use super::caller::Caller;
+use super::names::Names;
+use crate::catalogue::{Article, ArticleKey};
+use crate::store::Catalogue;
+
+/// A component of a kit.
+#[derive(Debug, Clone)]
+pub struct KitPart {
+    pub article: Article,
+    /// Its numeric id (`legacyArticleId`), 0 when it has none.
+    pub article_id: u32,
+    pub brand_name: String,
+    pub genart_name: String,
+    /// How many the kit holds (the largest over its vehicle types).
+    pub quantity: u32,
+}
+
+/// The components of `kit` the caller may see, in the order of their keys; none for an article
+/// that is no kit.
+pub fn kit_parts(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    caller: &Caller,
+    kit: &ArticleKey,
+) -> Result<Vec<KitPart>, ServiceError> {
+    let mut rows = catalogue.components_of_kit(kit)?;
+    rows.sort_by(|a, b| a.component.cmp(&b.component));
+    let mut parts: Vec<KitPart> = Vec::new();
+    for row in rows {
+        if !caller.provider.sees_brand(row.component.brand_id) {
+            continue;
+        }
+        if let Some(last) = parts.last_mut().filter(|p| p.article.key == row.component) {
+            last.quantity = last.quantity.max(row.quantity);
+            continue;
+        }
+        let Some(article) = catalogue.article(&row.component)? else {
+            continue;
+        };
+        parts.push(KitPart {
+            article_id: catalogue.article_id(&row.component)?.unwrap_or(0),
+            brand_name: names.brand(row.component.brand_id)?,
+            genart_name: names.genart(article.genart)?,
+            quantity: row.quantity,
+            article,
+        });
+    }
+    Ok(parts)
+}
