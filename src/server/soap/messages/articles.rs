@@ -245,13 +245,17 @@ pub struct ArticleRecord {
 #[oai(rename = "PartsListArticle", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct PartsListArticle {
+    /// The component's brand (data supplier).
     pub data_supplier_id: u32,
+    /// The brand's name.
     pub mfr_name: String,
     /// As the maker writes it.
     pub article_number: String,
     /// Its numeric id, as `genericArticles[].legacyArticleId` gives it.
     pub legacy_article_id: i32,
+    /// Its generic article.
     pub generic_article_id: i32,
+    /// The generic article's name.
     pub generic_article_description: String,
     /// How many the kit holds.
     pub quantity: u32,
