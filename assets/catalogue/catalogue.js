@@ -82,14 +82,17 @@ class Refused extends Error {
   }
 }
 
+/** The key typed in this tab, as a header; none for a whitelisted PC. */
+function keyHeader() {
+  const key = sessionStorage.getItem(KEY);
+  return key ? { "X-Api-Key": key } : {};
+}
+
 /** One operation of the JSON endpoint, for the page's provider. */
 async function call(operation, fields) {
-  const headers = { "Content-Type": "application/json" };
-  const key = sessionStorage.getItem(KEY);
-  if (key) headers["X-Api-Key"] = key;
   const response = await fetch(ENDPOINT, {
     method: "POST",
-    headers,
+    headers: { "Content-Type": "application/json", ...keyHeader() },
     body: JSON.stringify({ [operation]: { provider: provider(), ...fields } }),
   });
   let body = {};
@@ -181,11 +184,8 @@ let options = [];
 
 /** `suggestNumbers`: exact matches, then numbers that start with what was typed. */
 async function suggestionsFor(text) {
-  const headers = {};
-  const key = sessionStorage.getItem(KEY);
-  if (key) headers["X-Api-Key"] = key;
   const q = new URLSearchParams({ provider: provider(), limit: "15" });
-  const response = await fetch("/svc/suggestNumbers/" + encodeURIComponent(text) + "?" + q, { headers });
+  const response = await fetch("/svc/suggestNumbers/" + encodeURIComponent(text) + "?" + q, { headers: keyHeader() });
   return response.ok ? (await response.json()).suggestions : [];
 }
 
