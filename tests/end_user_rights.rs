@@ -9,9 +9,10 @@ use common::server::{DEMO_KEY, Reply, Served, client, client_from};
 use serde_json::{Value, json};
 
 /// One call per `/svc` route (every path of the OpenAPI document), with the scope it needs.
-const SVC_ROUTES: [(&str, &str); 17] = [
+const SVC_ROUTES: [(&str, &str); 18] = [
     ("/svc/getCrossRefsOrArticle/0986494958?mainref", "read"),
     ("/svc/suggestNumbers/0986", "read"),
+    ("/svc/mediaFile/462?uri=media/1/0986494958.jpg", "read"),
     ("/svc/getArticlesByKtype/10219", "read"),
     ("/svc/getPricesByKtype/10219", "read"),
     ("/svc/price/82/0/10219", "read"),

@@ -14,7 +14,7 @@ type Route = (
     &'static [(&'static str, bool)],
 );
 
-const ROUTES: [Route; 17] = [
+const ROUTES: [Route; 18] = [
     (
         "/svc/exportGolda",
         &[],
@@ -64,6 +64,11 @@ const ROUTES: [Route; 17] = [
         "/svc/suggestNumbers/{number}",
         &["number"],
         &[("limit", false)],
+    ),
+    (
+        "/svc/mediaFile/{articleId}",
+        &["articleId"],
+        &[("uri", true)],
     ),
     (
         "/svc/getArticlesByKtype/{ktype}",
@@ -166,6 +171,8 @@ fn the_document_describes_every_route_as_the_spec_does() {
         let op = &doc["paths"][route]["get"];
         assert!(op.is_object(), "{route} missing");
         let params = op["parameters"].as_array().unwrap();
+        // Header parameters (a conditional request's `If-None-Match`) are HTTP's, not the spec's.
+        let params: Vec<&Value> = params.iter().filter(|p| p["in"] != "header").collect();
         assert_eq!(
             params.len(),
             path_params.len() + query_params.len() + 1,

@@ -1285,3 +1285,35 @@ fn a_kit_lists_its_components_once_each_when_asked() {
     );
     assert_eq!(single["articles"][0]["partsListArticles"], json!([]));
 }
+
+#[test]
+fn a_component_names_the_kits_that_hold_it_when_asked() {
+    let s = Served::demo(&[]);
+    let kits_of = |number: &str, fields: Value| {
+        let answer = call(
+            &s,
+            DLB_JSON,
+            "getArticles",
+            with(json!({"provider": "demo", "searchQuery": number}), fields),
+        );
+        answer["articles"][0]["partOfKits"].clone()
+    };
+    assert_eq!(kits_of("0986478849", json!({})), json!([]), "not asked");
+    let kits = kits_of("0986478849", json!({"includePartOfKits": true}));
+    let kits = kits.as_array().unwrap();
+    let kit = kits
+        .iter()
+        .find(|k| k["articleNumber"] == "0 986 A45 240")
+        .unwrap_or_else(|| panic!("{kits:?}"));
+    assert_eq!(kit["quantity"], 2);
+    assert!(kit["legacyArticleId"].as_i64().unwrap() > 0);
+    assert_eq!(
+        kits_of("0986478849", json!({"includeAll": true})),
+        Value::Array(kits.clone())
+    );
+    // The kit itself is in no kit.
+    assert_eq!(
+        kits_of("0 986 A45 240", json!({"includePartOfKits": true})),
+        json!([])
+    );
+}

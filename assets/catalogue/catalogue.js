@@ -327,27 +327,55 @@ function numberLinks(numbers) {
 }
 
 /** A 360° set as one image and a slider through its frames. */
-function spinner(frames) {
-  const image = h("img", { src: frames[0].imageURL400, alt: frames[0].headerDescription + ", frame 1 of " + frames.length });
+/**
+ * A media file of an article, from this appliance's media store (`mediaFile`), as an object
+ * URL: the key goes in a header, which an <img> cannot send. `null` where the store lacks it.
+ */
+async function mediaUrl(articleId, uri) {
+  const q = new URLSearchParams({ provider: provider(), uri });
+  const response = await fetch("/svc/mediaFile/" + articleId + "?" + q, { headers: keyHeader() });
+  return response.ok ? URL.createObjectURL(await response.blob()) : null;
+}
+
+/** A 360° set: every frame fetched first, then a slider (or the arrow keys on it) turns it. */
+function spinner(articleId, frames) {
+  const label = (i) => (frames[i].headerDescription || "360° view") + ", frame " + (i + 1) + " of " + frames.length;
+  const image = h("img", { alt: label(0), width: 200, height: 200 });
+  const urls = [];
   const slider = h("input", {
     type: "range",
     min: 1,
     max: frames.length,
     value: 1,
+    disabled: true,
     "aria-label": "Turn the part",
     oninput: (event) => {
       const i = Number(event.target.value) - 1;
-      image.src = frames[i].imageURL400;
-      image.alt = frames[i].headerDescription + ", frame " + (i + 1) + " of " + frames.length;
+      if (urls[i]) image.src = urls[i];
+      image.alt = label(i);
     },
   });
-  return h("figure", { class: "spin" }, image, slider, h("figcaption", {}, "360° view: drag to turn"));
+  const figure = h("figure", { class: "spin" }, image, slider, h("figcaption", {}, "360° view: drag to turn"));
+  Promise.all(frames.map((f) => mediaUrl(articleId, f.imageURL400))).then((found) => {
+    urls.push(...found);
+    if (found.every((u) => u === null)) return figure.replaceWith(missing("360° view"));
+    image.src = found.find((u) => u !== null);
+    slider.disabled = false;
+  });
+  return figure;
 }
 
-/** The images this appliance serves itself: the page may load nothing from another host. */
-const served = (all) => (all || []).filter((i) => i.imageURL400?.startsWith("/"));
+const missing = (what) => h("p", { class: "quiet" }, what + ": not in this appliance's media store.");
 
-function images(all) {
+/** One picture, shown once it has arrived. */
+function picture(articleId, record) {
+  const image = h("img", { alt: record.headerDescription || record.fileName, width: 200, height: 200 });
+  mediaUrl(articleId, record.imageURL400).then((url) => (url ? (image.src = url) : image.replaceWith(missing(image.alt))));
+  return image;
+}
+
+/** An article's pictures and 360° sets (frames in order). */
+function images(articleId, all) {
   const sets = new Map();
   const single = [];
   for (const image of all) {
@@ -359,8 +387,8 @@ function images(all) {
   return h(
     "div",
     { class: "images" },
-    single.map((i) => h("img", { src: i.imageURL400, alt: i.headerDescription || i.fileName })),
-    [...sets.values()].map((frames) => spinner(frames.sort((a, b) => a.position - b.position))),
+    single.map((i) => picture(articleId, i)),
+    [...sets.values()].map((frames) => spinner(articleId, frames.sort((a, b) => a.position - b.position))),
   );
 }
 
@@ -375,6 +403,10 @@ function vehicleCells(t) {
     t.kw ? t.kw + " kW / " + t.hp + " hp" : "",
   ];
 }
+
+/** Kit contents or the kits an article is in: each row links to that article's page. */
+const kitRows = (articles) => articles.map((p) => [view({ article: p.legacyArticleId }, p.articleNumber), p.mfrName,
+  p.genericArticleDescription, String(p.quantity)]);
 
 async function articleView(id) {
   const answer = await call("getArticles", { legacyArticleIds: [Number(id)], includeAll: true });
@@ -399,7 +431,7 @@ async function articleView(id) {
       h("dt", {}, "Per package"), h("dd", {}, misc.quantityPerPackage ?? ""),
       h("dt", {}, "EAN"), h("dd", {}, (a.gtins || []).join(", ")),
     ),
-    served(a.images).length ? section("Images", images(served(a.images))) : null,
+    a.images?.length ? section("Images", images(id, a.images)) : null,
     section("Criteria", a.articleCriteria?.length ? table(["Criterion", "Value"],
       a.articleCriteria.map((c) => [c.criteriaDescription, c.formattedValue])) : null),
     section("OE numbers", a.oemNumbers?.length ? numberLinks(a.oemNumbers) : null),
@@ -408,8 +440,10 @@ async function articleView(id) {
     section("Replacements", replacements.length ? table(["Relation", "Reference", "Brand"], replacements) : null),
     a.partsListArticles?.length
       ? section("Kit contents", table(["Reference", "Brand", "Generic article", "Quantity"],
-        a.partsListArticles.map((p) => [view({ article: p.legacyArticleId }, p.articleNumber), p.mfrName,
-          p.genericArticleDescription, String(p.quantity)])))
+        kitRows(a.partsListArticles)))
+      : null,
+    a.partOfKits?.length
+      ? section("Part of kits", table(["Kit", "Brand", "Generic article", "Quantity in kit"], kitRows(a.partOfKits)))
       : null,
     section("Prices", a.prices?.length ? table(["Kind", "Price", "Valid from"],
       a.prices.map((p) => [p.kindOfPriceDescription, p.amount + " " + p.currencyCode, String(p.validDateFrom).replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3")])) : null),

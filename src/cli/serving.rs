@@ -125,7 +125,29 @@ pub(super) fn serve(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads the demo catalogue if asked, reads every table's block index (no lookup waits for
+/// The demo's pictures into the media store where it lacks them: the catalogue browser shows
+/// images and 360-degree sets with no media source. Where one is set, the files are its to
+/// give (`apiDMM` with `download360` fetches them).
+fn draw_demo_pictures(state: &server::AppState) {
+    if state.settings.media.source.is_some() {
+        return;
+    }
+    let dir = &state.settings.media.dir;
+    let drawn = partscat::media::MediaStore::open(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))
+        .and_then(|media| demo::fill_media_store(&state.store, &media));
+    match drawn {
+        Ok(0) => {}
+        Ok(pictures) => tracing::info!(
+            pictures,
+            media_dir = %dir.display(),
+            "the demo catalogue's pictures are drawn into the media store"
+        ),
+        Err(e) => tracing::warn!(error = %e, "the demo pictures could not be drawn"),
+    }
+}
+
+/// Loads the demo catalogue if asked (and draws its pictures), reads every table's block index (no lookup waits for
 /// one), then says ready.
 fn load_then_ready(loader: Arc<server::AppState>, demo: bool) {
     if demo {
@@ -142,6 +164,8 @@ fn load_then_ready(loader: Arc<server::AppState>, demo: bool) {
                 return;
             }
         }
+        loader.set_loading("drawing the demo catalogue's pictures");
+        draw_demo_pictures(&loader);
     }
     // No lookup waits for a table's block index: all are read before ready.
     let started = std::time::Instant::now();

@@ -14,8 +14,9 @@ use rust_embed::RustEmbed;
 #[folder = "assets/catalogue/"]
 struct PageFiles;
 
-/// This origin only: scripts, styles, images and calls.
-const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+/// This origin only: scripts, styles, images and calls (pictures arrive through calls, as
+/// `blob:` URLs the page makes).
+const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; \
     connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The page's routes, to be nested at `/catalogue`: the page names `json_endpoint` as the

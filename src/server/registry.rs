@@ -26,9 +26,14 @@ const fn route(path: &'static str, scope: Scope) -> Route {
 /// Every route: lookups and prices need `read`, exports and DMM `export`, imports, jobs,
 /// synchronisation and apiDMM `admin`, the change feed `sync`. A path not here is refused
 /// (`auth`).
-pub const ROUTES: [Route; 17] = [
+pub const ROUTES: [Route; 18] = [
     route("/svc/getCrossRefsOrArticle/:reference", Scope::Read),
     route("/svc/suggestNumbers/:number", Scope::Read),
+    Route {
+        path: "/svc/mediaFile/:articleId",
+        scope: Scope::Read,
+        parameter_rules: &[("articleId", "must be an article id from 1 to 2147483647")],
+    },
     route("/svc/getArticlesByKtype/:ktype", Scope::Read),
     route("/svc/getPricesByKtype/:ktype", Scope::Read),
     Route {

@@ -1,5 +1,5 @@
-//! What a kit holds: its components, once each, whatever vehicle types the kit is defined
-//! for, among the brands the caller sees.
+//! What a kit holds and which kits hold an article: each article once, whatever vehicle
+//! types the kit is defined for, among the brands the caller sees.
 
 use super::ServiceError;
 use super::caller::Caller;
@@ -7,7 +7,7 @@ use super::names::Names;
 use crate::catalogue::{Article, ArticleKey};
 use crate::store::Catalogue;
 
-/// A component of a kit.
+/// A component of a kit, or a kit an article is a component of.
 #[derive(Debug, Clone)]
 pub struct KitPart {
     pub article: Article,
@@ -15,7 +15,7 @@ pub struct KitPart {
     pub article_id: u32,
     pub brand_name: String,
     pub genart_name: String,
-    /// How many the kit holds (the largest over its vehicle types).
+    /// How many of the component the kit holds (the largest over its vehicle types).
     pub quantity: u32,
 }
 
@@ -50,4 +50,38 @@ pub fn kit_parts(
         });
     }
     Ok(parts)
+}
+
+/// The kits the caller may see that hold `component`, in the order of their keys, each with
+/// how many of it it holds.
+pub fn kits_holding(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    caller: &Caller,
+    component: &ArticleKey,
+) -> Result<Vec<KitPart>, ServiceError> {
+    let mut kits = Vec::new();
+    for kit in catalogue.kits_holding(component)? {
+        if !caller.provider.sees_brand(kit.brand_id) {
+            continue;
+        }
+        let Some(article) = catalogue.article(&kit)? else {
+            continue;
+        };
+        let rows = catalogue.components_of_kit(&kit)?;
+        let quantity = rows
+            .iter()
+            .filter(|row| row.component == *component)
+            .map(|row| row.quantity)
+            .max()
+            .unwrap_or(0);
+        kits.push(KitPart {
+            article_id: catalogue.article_id(&kit)?.unwrap_or(0),
+            brand_name: names.brand(kit.brand_id)?,
+            genart_name: names.genart(article.genart)?,
+            quantity,
+            article,
+        });
+    }
+    Ok(kits)
 }

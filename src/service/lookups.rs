@@ -169,17 +169,15 @@ pub fn vehicle_maker_id(catalogue: &Catalogue, make: &str) -> Result<Option<u32>
     Ok(None)
 }
 
-/// The kits (for one vehicle type each) an article is a component of, read from every kit.
+/// The kit rows (one per kit and vehicle type) that hold an article as a component.
 pub fn kits_holding(
     catalogue: &Catalogue,
     component: &ArticleKey,
 ) -> Result<Vec<crate::catalogue::KitComponent>, StoreError> {
     let mut found = Vec::new();
-    for kit in catalogue.records::<crate::catalogue::KitComponent>() {
-        let kit = kit?;
-        if kit.component == *component {
-            found.push(kit);
-        }
+    for kit in catalogue.kits_holding(component)? {
+        let rows = catalogue.components_of_kit(&kit)?;
+        found.extend(rows.into_iter().filter(|row| row.component == *component));
     }
     Ok(found)
 }

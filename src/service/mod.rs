@@ -21,6 +21,7 @@ pub mod jobs;
 pub mod kit_parts;
 pub mod locales;
 pub mod lookups;
+pub mod media_files;
 pub mod media_inventory;
 pub mod names;
 pub mod plates;

@@ -14,7 +14,7 @@ use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::TreeName;
 use super::packed::Change;
 use super::records::Record;
-use crate::catalogue::{Article, ArticleKey, CrossReference};
+use crate::catalogue::{Article, ArticleKey, CrossReference, KitComponent};
 
 /// The articles (their list entries) that join a list, and those that leave it.
 type Moves = (BTreeSet<Vec<u8>>, BTreeSet<Vec<u8>>);
@@ -46,7 +46,8 @@ pub fn changes(
         TreeName::RefnormArticle
         | TreeName::CrossnumArticle
         | TreeName::ManufacturerCompetitorRef
-        | TreeName::ReplacedArticle => {
+        | TreeName::ReplacedArticle
+        | TreeName::ComponentKit => {
             for article in touched.values() {
                 let before = keyed(index, old, article)?;
                 let after = keyed(index, new, article)?;
@@ -241,6 +242,15 @@ fn keyed(
                 if let Some((key, value)) = indexes::competitor_entry(&c) {
                     out.entry(key).or_insert(value);
                 }
+            }
+        }
+        TreeName::ComponentKit => {
+            // Kit rows are stored under their kit: the touched article is the kit.
+            for row in indexes::records::<KitComponent>(
+                data.tree(TreeName::Kits)
+                    .scan_prefix(keys::article_prefix(a)),
+            ) {
+                out.insert(indexes::component_kit_key(&row?), Vec::new());
             }
         }
         TreeName::ReplacedArticle => {

@@ -10,7 +10,9 @@ use super::packed::{Entries, PackedTable};
 use super::records::{Code, Record};
 use super::sorter::Sorter;
 
-use crate::catalogue::{Article, ArticleKey, CrossKind, CrossReference, normalise_reference};
+use crate::catalogue::{
+    Article, ArticleKey, CrossKind, CrossReference, KitComponent, normalise_reference,
+};
 
 /// Where index derivation reads its data tables from (the current or a staged generation).
 pub trait DataTrees {
@@ -211,6 +213,14 @@ pub fn replacement_keys(a: &Article) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The `ComponentKit` key of a kit's component row: the component, then the kit.
+pub fn component_kit_key(k: &KitComponent) -> Vec<u8> {
+    KeyBuf::new()
+        .article(&k.component)
+        .last_article(&k.kit)
+        .done()
+}
+
 /// Splits a key that starts with an article into the article's part (`brand_id ‖ reference
 /// ‖ 0xFF`, as an article list holds it) and the text part that follows (a Ktype).
 fn article_and_text(key: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -245,6 +255,11 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
                 let (kit, ktype) = article_and_text(k).ok_or_else(|| corrupt(TreeName::Kits))?;
                 emit(ktype, kit)
             })?;
+        }
+        TreeName::ComponentKit => {
+            for row in records::<KitComponent>(data.tree(TreeName::Kits).iter()) {
+                emit(&component_kit_key(&row?), &[])?;
+            }
         }
         TreeName::ManufacturerCompetitorRef => {
             for cross in records::<CrossReference>(data.tree(TreeName::CrossReferences).iter()) {

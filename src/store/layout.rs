@@ -32,10 +32,11 @@ pub enum TreeName {
     CrossrevNumber,
     ArticleIds,
     ReplacedArticle,
+    ComponentKit,
 }
 
 impl TreeName {
-    pub const ALL: [TreeName; 22] = [
+    pub const ALL: [TreeName; 23] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -58,6 +59,7 @@ impl TreeName {
         TreeName::CrossrevNumber,
         TreeName::ArticleIds,
         TreeName::ReplacedArticle,
+        TreeName::ComponentKit,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -91,6 +93,7 @@ impl TreeName {
             TreeName::CrossrevNumber => "crossrev_number",
             TreeName::ArticleIds => "article_ids",
             TreeName::ReplacedArticle => "replacement_article",
+            TreeName::ComponentKit => "component_kit",
         }
     }
 
@@ -120,6 +123,7 @@ impl TreeName {
             TreeName::CrossrevNumber => "index: cross numbers by their end",
             TreeName::ArticleIds => "index: numeric article ids",
             TreeName::ReplacedArticle => "index: articles by the numbers replacing them",
+            TreeName::ComponentKit => "index: kits by their components",
         }
     }
 
@@ -138,7 +142,7 @@ impl TreeName {
             TreeName::CrossnumArticle => &[TreeName::Articles, TreeName::CrossReferences],
             TreeName::KtypeArticle => &[TreeName::Links],
             TreeName::GenartKtypeArticle => &[TreeName::Articles, TreeName::Links],
-            TreeName::KtypeKit => &[TreeName::Kits],
+            TreeName::KtypeKit | TreeName::ComponentKit => &[TreeName::Kits],
             TreeName::ManufacturerCompetitorRef => &[TreeName::CrossReferences],
             TreeName::RefrevReference => &[TreeName::Articles],
             TreeName::CrossrevNumber => &[TreeName::Articles, TreeName::CrossReferences],

@@ -81,6 +81,13 @@ pub fn upgrade(
             || Ok((manifest.clone(), 0)),
         )?;
     }
+    // Format 1's stores had every index built above, this one with them.
+    if (2..8).contains(&from) {
+        manifest = step(7, "kits by their components", || {
+            let rows = build_indexes(space, path, &mut manifest, &[TreeName::ComponentKit])?;
+            Ok((manifest.clone(), rows))
+        })?;
+    }
     manifest.next_page = space.next_page();
     space.db().flush()?;
     let mut batch = Batch::default();

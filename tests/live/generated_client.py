@@ -38,7 +38,7 @@ from partscat_client.api.exports import (  # noqa: E402
 )
 from partscat_client.api.imports import get_job, import_articles  # noqa: E402
 from partscat_client.api.lookups import (  # noqa: E402
-    get_articles_by_ktype, get_cross_refs_or_article, suggest_numbers,
+    get_articles_by_ktype, get_cross_refs_or_article, media_file, suggest_numbers,
 )
 from partscat_client.api.prices import exhaust_kit_price, get_prices_by_ktype, price  # noqa: E402
 from partscat_client.api.synchronisation import api_dmm, get_changes, sync_tecdoc  # noqa: E402
@@ -85,7 +85,7 @@ calls = [
     # The demo appliance follows no upstream: syncTecdoc's 409 must parse as a problem.
     ("syncTecdoc", lambda: sync_tecdoc.sync_detailed(
         import_type=models.ImportTypeOrAll.PRICES, refresh=False, **P), 409, models.Problem),
-    # Built from the demo's (empty) media store: a job with the package's counts.
+    # Built from the demo's media store (its drawn pictures): a job with the package's counts.
     ("apiDMM", lambda: api_dmm.sync_detailed(brand_id=1, **P), 200, models.Job),
 ]
 
@@ -111,5 +111,13 @@ if feed.status_code != 200 or not feed.content.startswith(b"brand_id,reference,p
 else:
     print("getChanges: 200 text/csv")
 calls.append(("getChanges", None, 200, None))
+# A media file is bytes, not a model: the demo's picture of 0 986 494 958 (article 462).
+picture = media_file.sync_detailed(462, uri="media/1/0986494958.jpg", **P)
+if picture.status_code != 200 or not picture.content.startswith(b"\x89PNG"):
+    failed += 1
+    print(f"mediaFile: {picture.status_code}: {picture.content[:200]!r}")
+else:
+    print("mediaFile: 200 image/png")
+calls.append(("mediaFile", None, 200, None))
 print(f"{len(calls) - failed} of {len(calls)} calls parsed into the document's models")
 sys.exit(1 if failed else 0)

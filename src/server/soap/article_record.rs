@@ -23,6 +23,7 @@ pub struct Includes {
     prices: bool,
     linkages: bool,
     pub parts_list: bool,
+    pub part_of_kits: bool,
 }
 
 impl Includes {
@@ -44,6 +45,7 @@ impl Includes {
             prices: flag(r.include_prices),
             linkages: flag(r.include_linkages),
             parts_list: flag(r.include_parts_list_articles),
+            part_of_kits: flag(r.include_part_of_kits),
         }
     }
 }
@@ -139,6 +141,7 @@ pub fn record(
         normalised_article_number: key.reference.clone(),
         mfr_name: brand_name,
         parts_list_articles: Vec::new(),
+        part_of_kits: Vec::new(),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::service::Snapshot;
 use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
-use crate::service::kit_parts::kit_parts;
+use crate::service::kit_parts::{kit_parts, kits_holding};
 use crate::service::names::Names;
 use crate::store::NumberMatch;
 
@@ -74,10 +74,15 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             true => kit_parts(&snapshot, &names, call.caller, &a.key)?,
             false => Vec::new(),
         };
+        let holding = match includes.part_of_kits {
+            true => kits_holding(&snapshot, &names, call.caller, &a.key)?,
+            false => Vec::new(),
+        };
         let detail = article_detail::detail(&snapshot, &names, a, includes.parts())?;
         let mut record = record(detail, &includes, linkage_paging);
         record.search_query_matches = matched;
         record.parts_list_articles = kit.into_iter().map(PartsListArticle::of).collect();
+        record.part_of_kits = holding.into_iter().map(PartsListArticle::of).collect();
         articles.push(record);
     }
     let data_supplier_facets = r

@@ -29,6 +29,15 @@ pub fn typed_number() -> String {
     "0986 494".into()
 }
 
+/// The demo's 0 986 494 958 (brake pads), which has a picture.
+pub fn article_id() -> u32 {
+    462
+}
+
+pub fn media_uri() -> String {
+    "media/1/0986494958.jpg".into()
+}
+
 pub fn ktype() -> String {
     "10219".into()
 }

@@ -11,6 +11,7 @@ mod imports;
 mod job_status;
 mod kept_lookups;
 mod lookups;
+mod media_files;
 mod prices;
 mod query_parameters;
 mod suggestions;
@@ -40,6 +41,7 @@ pub fn api() -> impl OpenApi {
     (
         lookups::LookupApi,
         suggestions::SuggestionApi,
+        media_files::MediaFileApi,
         prices::PriceApi,
         exports::ExportApi,
         imports::ImportApi,

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 mod changes;
+mod kits;
 mod numbers;
 
 pub(super) use changes::CHANGE_REMOVED;
@@ -392,25 +393,6 @@ impl Catalogue {
             TreeName::GenartKtypeArticle,
             &KeyBuf::new().u32(genart).last_text(ktype).done(),
         )
-    }
-
-    /// Kit articles defined for a Ktype.
-    pub fn kits_by_ktype(&self, ktype: &str) -> Result<Vec<ArticleKey>, StoreError> {
-        self.article_list(TreeName::KtypeKit, ktype.as_bytes())
-    }
-
-    /// The components of a kit for a Ktype.
-    pub fn kit_components(
-        &self,
-        kit: &ArticleKey,
-        ktype: &str,
-    ) -> Result<Vec<KitComponent>, StoreError> {
-        self.all_under(&KeyBuf::new().article(kit).text(ktype).done())
-    }
-
-    /// Every component row of a kit, for each Ktype it is defined for, in key order.
-    pub fn components_of_kit(&self, kit: &ArticleKey) -> Result<Vec<KitComponent>, StoreError> {
-        self.all_under(&KeyBuf::new().article(kit).done())
     }
 
     /// The maker's articles that a competitor manufacturer's numbers point to, by number.

@@ -171,6 +171,8 @@ request!(
         include_prices: Option<bool>,
         /// A kit's components (`partsListArticles`).
         include_parts_list_articles: Option<bool>,
+        /// The kits the article is a component of (`partOfKits`).
+        include_part_of_kits: Option<bool>,
         /// The `nextCursor` of the previous page: pages through a result of any size
         /// (`page` is then ignored).
         cursor: Option<String>,
@@ -238,14 +240,17 @@ pub struct ArticleRecord {
     /// A kit's components, once each, among the brands the caller sees (with
     /// includePartsListArticles); `[]` for an article that is no kit.
     pub parts_list_articles: Vec<PartsListArticle>,
+    /// The kits the article is a component of, once each, among the brands the caller sees
+    /// (with includePartOfKits); `quantity` is how many of the article each kit holds.
+    pub part_of_kits: Vec<PartsListArticle>,
 }
 
-/// A component of a kit.
+/// An article of a kit: a component (`partsListArticles`) or a kit (`partOfKits`).
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "PartsListArticle", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct PartsListArticle {
-    /// The component's brand (data supplier).
+    /// The article's brand (data supplier).
     pub data_supplier_id: u32,
     /// The brand's name.
     pub mfr_name: String,
@@ -257,7 +262,7 @@ pub struct PartsListArticle {
     pub generic_article_id: i32,
     /// The generic article's name.
     pub generic_article_description: String,
-    /// How many the kit holds.
+    /// How many of the component the kit holds.
     pub quantity: u32,
 }
 

@@ -2,6 +2,8 @@
 //! The files under `assets/demo/` are the generator's output for `DEMO_ARTICLES` and
 //! `DEMO_SEED`; a test keeps them so.
 
+mod pictures;
+
 use std::path::Path;
 
 use rust_embed::RustEmbed;
@@ -64,6 +66,8 @@ pub fn load_demo_catalogue(
     }
     import::import(store, &demo_files(), false, progress).map(Some)
 }
+
+pub use pictures::fill_media_store;
 
 /// The demo provider's id.
 pub const DEMO_PROVIDER: &str = "demo";

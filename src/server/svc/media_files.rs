@@ -1,0 +1,167 @@
+//! `mediaFile`: an article's image, 360-degree frame or document, from the local media store
+//! (the catalogue browser's pictures, and any integrator's). The rules are
+//! `service::media_files`'.
+
+use std::sync::Arc;
+
+use poem::http::{StatusCode, header};
+use poem::web::Data;
+use poem::{Body, IntoResponse, Response};
+use poem_openapi::param::{Header, Path, Query};
+use poem_openapi::registry::{
+    MetaHeader, MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry,
+};
+use poem_openapi::{ApiResponse, OpenApi};
+
+use super::ApiTag;
+use crate::media::MediaStore;
+use crate::server::AppState;
+use crate::server::auth::Credentials;
+use crate::server::problem::{ApiError, Lookup};
+use crate::service::caller::Caller;
+use crate::service::media_files::{MediaFile, SAVED_ONLY, media_file};
+
+/// A file's content never changes under its hash: a client keeps it and asks again only
+/// with `If-None-Match`. Private: the caller's key decided it may see it.
+const CACHE: &str = "private, max-age=86400";
+
+/// What a media file may do where a browser opens it: nothing but be shown.
+const POLICY: &str = "default-src 'none'; sandbox";
+
+pub struct MediaFileApi;
+
+#[OpenApi(tag = "ApiTag::Lookups")]
+impl MediaFileApi {
+    /// An article's media file.
+    ///
+    /// The image, 360-degree frame or document `uri` names, as `getArticles` answers it
+    /// (`images[].imageURL400`, `pdfs[].url`) for the article `articleId`, from the local
+    /// media store (setting `media_dir`, filled by `apiDMM` with `download360`). Pictures and
+    /// PDFs are answered with their type; a file of any other type as
+    /// `application/octet-stream`, to save. Its `ETag` is the SHA-256 of its content.
+    #[oai(
+        path = "/svc/mediaFile/:articleId",
+        method = "get",
+        operation_id = "mediaFile"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    async fn media_file(
+        &self,
+        state: Data<&Arc<AppState>>,
+        /// The article's `legacyArticleId`.
+        #[oai(
+            name = "articleId",
+            example = "crate::server::svc::examples::article_id",
+            validator(minimum(value = "1"), maximum(value = "2147483647"))
+        )]
+        article_id: Path<u32>,
+        /// The file's URI, as `getArticles` names it.
+        #[oai(
+            example = "crate::server::svc::examples::media_uri",
+            validator(min_length = 1, max_length = 1000)
+        )]
+        uri: Query<String>,
+        /// The ProviderId the call is made for.
+        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        _provider: Query<String>,
+        /// The `ETag` of a copy the client keeps: answered 304 while it is current.
+        #[oai(name = "If-None-Match")]
+        if_none_match: Header<Option<String>>,
+        _credentials: Credentials,
+        caller: Data<&Caller>,
+    ) -> Result<MediaFileResponse, ApiError<Lookup>> {
+        let media = MediaStore::reading(&state.settings.media.dir);
+        let max_bytes = state.settings.media.max_file_mb.saturating_mul(1024 * 1024);
+        let found = media_file(&state.store, &media, max_bytes, &caller, *article_id, &uri)?;
+        Ok(MediaFileResponse::of(found, if_none_match.0.as_deref()))
+    }
+}
+
+/// The file, streamed, or 304 where the client's copy is current.
+pub struct MediaFileResponse(Response);
+
+impl MediaFileResponse {
+    fn of(found: MediaFile, if_none_match: Option<&str>) -> MediaFileResponse {
+        let etag = format!("\"{}\"", found.hash);
+        let current = if_none_match
+            .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+        let builder = Response::builder()
+            .header(header::ETAG, etag)
+            .header(header::CACHE_CONTROL, CACHE)
+            .header(header::CONTENT_SECURITY_POLICY, POLICY)
+            .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+        if current {
+            return MediaFileResponse(builder.status(StatusCode::NOT_MODIFIED).finish());
+        }
+        let disposition = match found.content_type {
+            SAVED_ONLY => "attachment",
+            _ => "inline",
+        };
+        let name: String = found
+            .file_name
+            .chars()
+            .filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\')
+            .collect();
+        let file = tokio::fs::File::from_std(found.file);
+        MediaFileResponse(
+            builder
+                .status(StatusCode::OK)
+                .content_type(found.content_type)
+                .header(header::CONTENT_LENGTH, found.size)
+                .header(
+                    header::CONTENT_DISPOSITION,
+                    format!("{disposition}; filename=\"{name}\""),
+                )
+                .body(Body::from_async_read(file)),
+        )
+    }
+}
+
+impl IntoResponse for MediaFileResponse {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+impl ApiResponse for MediaFileResponse {
+    fn meta() -> MetaResponses {
+        let etag = || MetaHeader {
+            name: "ETag".into(),
+            description: Some("The SHA-256 of the file's content, quoted.".into()),
+            required: true,
+            deprecated: false,
+            schema: MetaSchemaRef::Inline(Box::new(MetaSchema::new("string"))),
+        };
+        let binary = |content_type| MetaMediaType {
+            content_type,
+            schema: MetaSchemaRef::Inline(Box::new(MetaSchema {
+                format: Some("binary"),
+                ..MetaSchema::new("string")
+            })),
+        };
+        MetaResponses {
+            responses: vec![
+                MetaResponse {
+                    description: "The file: a picture or a PDF with its type, anything else as bytes to save.",
+                    status: Some(200),
+                    status_range: None,
+                    content: vec![
+                        binary("image/*"),
+                        binary("application/pdf"),
+                        binary(SAVED_ONLY),
+                    ],
+                    headers: vec![etag()],
+                },
+                MetaResponse {
+                    description: "The copy `If-None-Match` names is current.",
+                    status: Some(304),
+                    status_range: None,
+                    content: vec![],
+                    headers: vec![etag()],
+                },
+            ],
+        }
+    }
+
+    fn register(_registry: &mut Registry) {}
+}
