@@ -188,3 +188,17 @@ fn a_type_the_source_named_that_is_no_picture_is_answered_to_save() {
     assert_eq!(r.header("content-type"), "application/octet-stream");
     assert!(r.header("content-disposition").starts_with("attachment"));
 }
+
+#[test]
+fn a_store_that_holds_another_catalogue_gets_no_drawn_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (files, data) = (dir.path().join("files"), dir.path().join("data"));
+    generate(300, 7, &files);
+    let (ok, report) = import(&data, &[path(&files)]);
+    assert!(ok, "{report}");
+    let s = Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
+    assert!(s.get("/health").status == 200);
+    let entries = dir.path().join("data-media").join("uris");
+    let drawn = std::fs::read_dir(&entries).map_or(0, |d| d.count());
+    assert_eq!(drawn, 0, "the demo draws only for the demo catalogue");
+}

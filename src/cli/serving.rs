@@ -125,9 +125,10 @@ pub(super) fn serve(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The demo's pictures into the media store where it lacks them: the catalogue browser shows
-/// images and 360-degree sets with no media source. Where one is set, the files are its to
-/// give (`apiDMM` with `download360` fetches them).
+/// The demo's pictures into the media store where it lacks them, once the demo catalogue is
+/// loaded into a new store (a store that holds another catalogue gets none): the catalogue
+/// browser shows images and 360-degree sets with no media source. Where one is set, the
+/// files are its to give (`apiDMM` with `download360` fetches them).
 fn draw_demo_pictures(state: &server::AppState) {
     if state.settings.media.source.is_some() {
         return;
@@ -154,7 +155,9 @@ fn load_then_ready(loader: Arc<server::AppState>, demo: bool) {
         loader.set_loading("loading the demo catalogue");
         match demo::load_demo_catalogue(&loader.store, &import::Quiet) {
             Ok(Some(report)) => {
-                tracing::info!("demo catalogue loaded: {}", report.verdict_line())
+                tracing::info!("demo catalogue loaded: {}", report.verdict_line());
+                loader.set_loading("drawing the demo catalogue's pictures");
+                draw_demo_pictures(&loader);
             }
             Ok(None) => tracing::info!(
                 "the store holds a catalogue already; the demo catalogue was not loaded"
@@ -164,8 +167,6 @@ fn load_then_ready(loader: Arc<server::AppState>, demo: bool) {
                 return;
             }
         }
-        loader.set_loading("drawing the demo catalogue's pictures");
-        draw_demo_pictures(&loader);
     }
     // No lookup waits for a table's block index: all are read before ready.
     let started = std::time::Instant::now();
