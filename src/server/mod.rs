@@ -26,81 +26,19 @@ mod rate_limit;
 mod registry;
 pub mod self_signed;
 pub mod soap;
+mod state;
 mod streaming;
 mod svc;
 pub mod tls;
 pub mod tls_acceptor;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get};
 use poem_openapi::OpenApiService;
 
-use crate::config::Settings;
-use crate::store::Store;
-
-/// What every handler can reach.
-pub struct AppState {
-    pub store: Arc<Store>,
-    pub settings: Settings,
-    ready: AtomicBool,
-    /// What the server does before it is ready, for `/ready` to say.
-    loading: std::sync::Mutex<&'static str>,
-    jobs: Arc<crate::service::jobs::Jobs>,
-    answers: answer_cache::AnswerCache,
-    rate_limits: rate_limit::RateLimits,
-    metrics: metrics::Metrics,
-    /// Client connections against their cap.
-    connections: Arc<connection_gauge::ConnectionGauge>,
-    /// The clock grants expire by.
-    pub clock: Arc<dyn crate::clock::Clock>,
-    /// The HTTPS connections that presented a certificate the `client_ca` signed.
-    pub(crate) client_certificates: Arc<tls_acceptor::ClientCertificates>,
-}
-
-impl AppState {
-    pub fn new(store: Arc<Store>, settings: Settings) -> Arc<AppState> {
-        let metrics = metrics::Metrics::default();
-        Arc::new(AppState {
-            store,
-            answers: answer_cache::AnswerCache::new(
-                settings.answer_cache_mb,
-                metrics.answer_outcomes(),
-            ),
-            rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
-            metrics,
-            connections: connection_gauge::ConnectionGauge::new(connection_cap::default_cap(
-                u64::MAX,
-            )),
-            clock: Arc::new(crate::clock::SystemClock),
-            settings,
-            ready: AtomicBool::new(false),
-            loading: std::sync::Mutex::new("opening the catalogue"),
-            jobs: Arc::default(),
-            client_certificates: Arc::default(),
-        })
-    }
-
-    pub fn is_ready(&self) -> bool {
-        self.ready.load(Ordering::Acquire)
-    }
-
-    pub fn set_ready(&self) {
-        self.ready.store(true, Ordering::Release);
-    }
-
-    /// Says what the server does before it is ready.
-    pub fn set_loading(&self, what: &'static str) {
-        *self.loading.lock().unwrap_or_else(|e| e.into_inner()) = what;
-    }
-
-    /// What the server does before it is ready.
-    pub fn loading(&self) -> &'static str {
-        *self.loading.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
+pub use state::AppState;
 
 /// The OpenAPI service of the `/svc` routes; its document is generated from the code.
 pub(crate) fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openapi::OpenApi, ()> {

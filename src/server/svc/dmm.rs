@@ -41,7 +41,7 @@ impl DmmApi {
         /// The brand.
         #[oai(
             name = "brand_id",
-            example = "crate::server::svc::examples::brand_id",
+            example = "crate::server::svc::parameter_examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
@@ -52,7 +52,10 @@ impl DmmApi {
         #[oai(name = "download360", default)]
         download360: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,

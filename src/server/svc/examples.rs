@@ -3,7 +3,7 @@
 
 use poem_openapi::types::Example;
 
-use super::data_set::{DataSet, DataSetOrAll};
+use super::data_set::DataSetOrAll;
 use super::export_rows::*;
 use super::imports::{JobKind, JobProgress, JobState, JobStatus, Mode, Report};
 use super::lookups::{CrossDirection, CrossReference};
@@ -13,66 +13,6 @@ use crate::server::answers::prices::{
 };
 use crate::server::answers::records::*;
 use crate::server::problem::ProblemDetails;
-
-// Parameter examples: what "Try it out" in `/docs` starts from, all present in the demo.
-
-pub fn provider() -> String {
-    "demo".into()
-}
-
-pub fn reference() -> String {
-    "0 986 494 958".into()
-}
-
-/// What a clerk has typed of the example reference so far.
-pub fn typed_number() -> String {
-    "0986 494".into()
-}
-
-/// The demo's 0 986 494 958 (brake pads), which has a picture.
-pub fn article_id() -> u32 {
-    462
-}
-
-pub fn media_uri() -> String {
-    "media/1/0986494958.jpg".into()
-}
-
-pub fn ktype() -> String {
-    "10219".into()
-}
-
-pub fn brand_id() -> u32 {
-    1
-}
-
-pub fn manufacturer_id() -> u32 {
-    102
-}
-
-/// Brake discs: priced articles that fit the example Ktype.
-pub fn genart() -> u32 {
-    82
-}
-
-/// The demo's own prices file, which `serve --demo` puts into an empty inbox.
-pub fn import_type() -> DataSet {
-    DataSet::of(ImportType::Prices)
-}
-
-pub fn import_type_or_all() -> DataSetOrAll {
-    DataSetOrAll::of(Some(ImportType::Prices))
-}
-
-/// `dryRun`: the example import validates and writes nothing.
-pub fn dry_run() -> bool {
-    true
-}
-
-/// `refresh`: only what changed.
-pub fn refresh() -> bool {
-    false
-}
 
 impl Example for ProblemDetails {
     fn example() -> Self {
@@ -408,13 +348,4 @@ impl Example for JobStatus {
             error: None,
         }
     }
-}
-
-pub fn file_id() -> String {
-    "prices.csv".into()
-}
-
-/// The job of the first import since the server started (the `importArticles` example's).
-pub fn job_id() -> u32 {
-    1
 }

@@ -84,7 +84,7 @@ impl ExportApi {
         state: Data<&Arc<AppState>>,
         /// The brand to export.
         #[oai(
-            example = "crate::server::svc::examples::brand_id",
+            example = "crate::server::svc::parameter_examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
@@ -102,7 +102,10 @@ impl ExportApi {
         /// `csv_spreadsheet` setting, `false` unless configured).
         spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CatalogueExportRow> {
@@ -160,7 +163,7 @@ impl ExportApi {
         state: Data<&Arc<AppState>>,
         /// The brand to export.
         #[oai(
-            example = "crate::server::svc::examples::brand_id",
+            example = "crate::server::svc::parameter_examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
@@ -175,7 +178,10 @@ impl ExportApi {
         /// `csv_spreadsheet` setting, `false` unless configured).
         spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<GoldaRow> {
@@ -203,7 +209,7 @@ impl ExportApi {
         state: Data<&Arc<AppState>>,
         /// The brand to export.
         #[oai(
-            example = "crate::server::svc::examples::brand_id",
+            example = "crate::server::svc::parameter_examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
@@ -218,7 +224,10 @@ impl ExportApi {
         /// `csv_spreadsheet` setting, `false` unless configured).
         spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<AtcRow> {
@@ -265,7 +274,7 @@ impl ExportApi {
         req: &Request,
         /// The competitor (a parts maker).
         #[oai(
-            example = "crate::server::svc::examples::manufacturer_id",
+            example = "crate::server::svc::parameter_examples::manufacturer_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         manufacturer_id: Query<u32>,
@@ -277,7 +286,10 @@ impl ExportApi {
         /// `csv_spreadsheet` setting, `false` unless configured).
         spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -312,13 +324,13 @@ impl ExportApi {
         req: &Request,
         /// The competitor (a parts maker).
         #[oai(
-            example = "crate::server::svc::examples::manufacturer_id",
+            example = "crate::server::svc::parameter_examples::manufacturer_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         manufacturer_id: Query<u32>,
         /// The maker's brand the rows are restricted to.
         #[oai(
-            example = "crate::server::svc::examples::brand_id",
+            example = "crate::server::svc::parameter_examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
@@ -330,7 +342,10 @@ impl ExportApi {
         /// `csv_spreadsheet` setting, `false` unless configured).
         spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<CompetitorReferenceRow> {
@@ -360,7 +375,7 @@ impl ExportApi {
         req: &Request,
         /// The brand to export.
         #[oai(
-            example = "crate::server::svc::examples::brand_id",
+            example = "crate::server::svc::parameter_examples::brand_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         brand_id: Query<u32>,
@@ -372,7 +387,10 @@ impl ExportApi {
         /// `csv_spreadsheet` setting, `false` unless configured).
         spreadsheet: Query<Option<bool>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Export<DmmArticle> {

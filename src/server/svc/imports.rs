@@ -85,7 +85,7 @@ impl ImportApi {
         /// A file name in the import inbox.
         #[oai(
             name = "fileId",
-            example = "crate::server::svc::examples::file_id",
+            example = "crate::server::svc::parameter_examples::file_id",
             validator(
                 min_length = 1,
                 max_length = 255,
@@ -96,7 +96,7 @@ impl ImportApi {
         /// The data set the file holds.
         #[oai(
             name = "importType",
-            example = "crate::server::svc::examples::import_type"
+            example = "crate::server::svc::parameter_examples::import_type"
         )]
         import_type: Query<DataSet>,
         /// `replace`: rows of the data set the file does not hold are retired (within the
@@ -109,11 +109,14 @@ impl ImportApi {
         #[oai(
             name = "dryRun",
             default,
-            example = "crate::server::svc::examples::dry_run"
+            example = "crate::server::svc::parameter_examples::dry_run"
         )]
         dry_run: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -143,12 +146,15 @@ impl ImportApi {
         state: Data<&Arc<AppState>>,
         /// The job's id, from `importArticles`.
         #[oai(
-            example = "crate::server::svc::examples::job_id",
+            example = "crate::server::svc::parameter_examples::job_id",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         id: Path<u32>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
     ) -> Result<JsonBody<JobStatus>, ApiError<JobLookup>> {

@@ -130,7 +130,7 @@ impl LookupApi {
         state: Data<&Arc<AppState>>,
         /// The reference or number to look up.
         #[oai(
-            example = "crate::server::svc::examples::reference",
+            example = "crate::server::svc::parameter_examples::reference",
             validator(min_length = 1)
         )]
         reference: Path<String>,
@@ -140,7 +140,10 @@ impl LookupApi {
         /// Present, with any value (`true`): answer the cross-references of the number.
         crossrefs: Query<Option<String>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -206,12 +209,15 @@ impl LookupApi {
         state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
         #[oai(
-            example = "crate::server::svc::examples::ktype",
+            example = "crate::server::svc::parameter_examples::ktype",
             validator(min_length = 1)
         )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         /// Only articles of this generic article.
         #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]

@@ -51,18 +51,21 @@ impl MediaFileApi {
         /// The article's `legacyArticleId`.
         #[oai(
             name = "articleId",
-            example = "crate::server::svc::examples::article_id",
+            example = "crate::server::svc::parameter_examples::article_id",
             validator(minimum(value = "1"), maximum(value = "2147483647"))
         )]
         article_id: Path<u32>,
         /// The file's URI, as `getArticles` names it.
         #[oai(
-            example = "crate::server::svc::examples::media_uri",
+            example = "crate::server::svc::parameter_examples::media_uri",
             validator(min_length = 1, max_length = 1000)
         )]
         uri: Query<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         /// The `ETag` of a copy the client keeps: answered 304 while it is current.
         #[oai(name = "If-None-Match")]

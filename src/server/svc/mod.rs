@@ -12,6 +12,7 @@ mod job_status;
 mod kept_lookups;
 mod lookups;
 mod media_files;
+mod parameter_examples;
 mod prices;
 mod query_parameters;
 mod suggestions;

@@ -85,12 +85,15 @@ impl PriceApi {
         state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
         #[oai(
-            example = "crate::server::svc::examples::ktype",
+            example = "crate::server::svc::parameter_examples::ktype",
             validator(min_length = 1)
         )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         /// Only articles of this generic article.
         #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
@@ -130,7 +133,7 @@ impl PriceApi {
         state: Data<&Arc<AppState>>,
         /// The generic article.
         #[oai(
-            example = "crate::server::svc::examples::genart",
+            example = "crate::server::svc::parameter_examples::genart",
             validator(minimum(value = "1"), maximum(value = "4294967295"))
         )]
         genart: Path<u32>,
@@ -138,12 +141,15 @@ impl PriceApi {
         is_kit: Path<IsKit>,
         /// The vehicle type (Ktype).
         #[oai(
-            example = "crate::server::svc::examples::ktype",
+            example = "crate::server::svc::parameter_examples::ktype",
             validator(min_length = 1)
         )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -166,12 +172,15 @@ impl PriceApi {
         state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
         #[oai(
-            example = "crate::server::svc::examples::ktype",
+            example = "crate::server::svc::parameter_examples::ktype",
             validator(min_length = 1)
         )]
         ktype: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,

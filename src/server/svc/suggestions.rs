@@ -84,12 +84,15 @@ impl SuggestionApi {
         state: Data<&Arc<AppState>>,
         /// The number typed so far.
         #[oai(
-            example = "crate::server::svc::examples::typed_number",
+            example = "crate::server::svc::parameter_examples::typed_number",
             validator(min_length = 1, max_length = 100)
         )]
         number: Path<String>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         /// At most this many suggestions (default 20).
         #[oai(validator(minimum(value = "1"), maximum(value = "50")))]

@@ -54,7 +54,7 @@ impl SyncApi {
         /// The data set, or `all`.
         #[oai(
             name = "importType",
-            example = "crate::server::svc::examples::import_type_or_all"
+            example = "crate::server::svc::parameter_examples::import_type_or_all"
         )]
         import_type: Query<DataSetOrAll>,
         /// The data version the caller has reached; absent: the whole data sets.
@@ -64,7 +64,10 @@ impl SyncApi {
         #[oai(name = "wait", validator(maximum(value = "300")))]
         wait: Query<Option<u32>>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,
@@ -103,14 +106,20 @@ impl SyncApi {
         /// The data set to synchronise, or `all`.
         #[oai(
             name = "importType",
-            example = "crate::server::svc::examples::import_type_or_all"
+            example = "crate::server::svc::parameter_examples::import_type_or_all"
         )]
         import_type: Query<DataSetOrAll>,
         /// `true`: reload in full instead of what changed since the last sync.
-        #[oai(name = "refresh", example = "crate::server::svc::examples::refresh")]
+        #[oai(
+            name = "refresh",
+            example = "crate::server::svc::parameter_examples::refresh"
+        )]
         refresh: Query<bool>,
         /// The ProviderId the call is made for.
-        #[oai(name = "provider", example = "crate::server::svc::examples::provider")]
+        #[oai(
+            name = "provider",
+            example = "crate::server::svc::parameter_examples::provider"
+        )]
         _provider: Query<String>,
         _credentials: Credentials,
         caller: Data<&Caller>,

@@ -6,7 +6,7 @@ use crate::budget::Budget;
 use crate::catalogue::*;
 use crate::store::error::StoreError;
 use crate::store::indexes::{self, DataTrees};
-use crate::store::keys::{self, KeyReader};
+use crate::store::keys::{self, KeyBuf, KeyReader};
 use crate::store::layout::TreeName;
 use crate::store::packed::Entry;
 use crate::store::records::Code;
@@ -240,6 +240,30 @@ impl Catalogue {
             found.sort_unstable();
         }
         Ok(found)
+    }
+
+    /// The maker's articles that a competitor manufacturer's numbers point to, by number.
+    pub fn competitor_references_of(
+        &self,
+        manufacturer_id: u32,
+    ) -> impl Iterator<Item = Result<CrossHit, StoreError>> + Send + 'static {
+        self.tree(TreeName::ManufacturerCompetitorRef)
+            .scan_prefix(KeyBuf::new().u32(manufacturer_id).done())
+            .map(move |entry| {
+                let (k, v) = entry?;
+                let mut r = KeyReader::new(&k);
+                r.u32();
+                r.text();
+                let article = r.last_article().ok_or_else(|| {
+                    StoreError::Damaged("a competitor index key cannot be read".into())
+                })?;
+                Ok(CrossHit {
+                    article,
+                    kind: CrossKind::Competitor,
+                    manufacturer_id: Some(manufacturer_id),
+                    number: String::from_utf8_lossy(&v).into_owned(),
+                })
+            })
     }
 }
 

@@ -1,0 +1,70 @@
+//! What every handler can reach: the store, the settings, and the server's own state
+//! (readiness, jobs, the answer cache, rate limits, metrics, the connection gauge).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{answer_cache, connection_cap, connection_gauge, metrics, rate_limit, tls_acceptor};
+use crate::config::Settings;
+use crate::store::Store;
+
+/// What every handler can reach.
+pub struct AppState {
+    pub store: Arc<Store>,
+    pub settings: Settings,
+    pub(super) ready: AtomicBool,
+    /// What the server does before it is ready, for `/ready` to say.
+    pub(super) loading: std::sync::Mutex<&'static str>,
+    pub(super) jobs: Arc<crate::service::jobs::Jobs>,
+    pub(super) answers: answer_cache::AnswerCache,
+    pub(super) rate_limits: rate_limit::RateLimits,
+    pub(super) metrics: metrics::Metrics,
+    /// Client connections against their cap.
+    pub(super) connections: Arc<connection_gauge::ConnectionGauge>,
+    /// The clock grants expire by.
+    pub clock: Arc<dyn crate::clock::Clock>,
+    /// The HTTPS connections that presented a certificate the `client_ca` signed.
+    pub(crate) client_certificates: Arc<tls_acceptor::ClientCertificates>,
+}
+
+impl AppState {
+    pub fn new(store: Arc<Store>, settings: Settings) -> Arc<AppState> {
+        let metrics = metrics::Metrics::default();
+        Arc::new(AppState {
+            store,
+            answers: answer_cache::AnswerCache::new(
+                settings.answer_cache_mb,
+                metrics.answer_outcomes(),
+            ),
+            rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
+            metrics,
+            connections: connection_gauge::ConnectionGauge::new(connection_cap::default_cap(
+                u64::MAX,
+            )),
+            clock: Arc::new(crate::clock::SystemClock),
+            settings,
+            ready: AtomicBool::new(false),
+            loading: std::sync::Mutex::new("opening the catalogue"),
+            jobs: Arc::default(),
+            client_certificates: Arc::default(),
+        })
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.ready.load(Ordering::Acquire)
+    }
+
+    pub fn set_ready(&self) {
+        self.ready.store(true, Ordering::Release);
+    }
+
+    /// Says what the server does before it is ready.
+    pub fn set_loading(&self, what: &'static str) {
+        *self.loading.lock().unwrap_or_else(|e| e.into_inner()) = what;
+    }
+
+    /// What the server does before it is ready.
+    pub fn loading(&self) -> &'static str {
+        *self.loading.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
