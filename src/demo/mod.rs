@@ -1,8 +1,10 @@
 //! The demo catalogue the binary carries, so a new appliance works with one command.
 //! The files under `assets/demo/` are the generator's output for `DEMO_ARTICLES` and
-//! `DEMO_SEED`; a test keeps them so.
+//! `DEMO_SEED`; a test keeps them so. Its pictures are drawn (`pictures`).
 
 mod pictures;
+
+pub use pictures::fill_media_store;
 
 use std::path::Path;
 
@@ -66,8 +68,6 @@ pub fn load_demo_catalogue(
     }
     import::import(store, &demo_files(), false, progress).map(Some)
 }
-
-pub use pictures::fill_media_store;
 
 /// The demo provider's id.
 pub const DEMO_PROVIDER: &str = "demo";
