@@ -7,6 +7,10 @@
 
 use bincode::{Decode, Encode};
 
+mod earlier_manifests;
+
+pub use earlier_manifests::{ManifestBeforePages, ManifestBeforeSync, ManifestV1, ManifestV3};
+
 /// Every generation-managed tree: the data sets first, then the indexes derived from them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TreeName {
@@ -197,34 +201,6 @@ pub struct Manifest {
     pub next_page: u64,
 }
 
-/// The manifest of format 5 and before, without page ids (manifest codec version 3).
-#[derive(Debug, Clone, PartialEq, Encode, Decode)]
-pub struct ManifestBeforePages {
-    pub generation: u64,
-    pub data_version: u64,
-    pub updated_at: u64,
-    pub trees: Vec<(String, u64)>,
-    pub imported: Vec<ImportedFile>,
-    pub changes: ChangeLog,
-    pub synced: SyncMark,
-}
-
-impl From<ManifestBeforePages> for Manifest {
-    /// Tables of format 5 hold no pages; the migration to format 6 writes them.
-    fn from(old: ManifestBeforePages) -> Manifest {
-        Manifest {
-            generation: old.generation,
-            data_version: old.data_version,
-            updated_at: old.updated_at,
-            trees: old.trees,
-            imported: old.imported,
-            changes: old.changes,
-            synced: old.synced,
-            next_page: 0,
-        }
-    }
-}
-
 /// How far a downstream has followed its upstream: who the upstream is, and where each data
 /// set has reached in it (the upstream's data version, or the name of a source directory's
 /// delivery). A mark of another upstream says nothing about this one.
@@ -269,31 +245,6 @@ impl SyncMark {
     }
 }
 
-/// The manifest of format 3 before syncs were marked (manifest codec version 2).
-#[derive(Debug, Clone, PartialEq, Encode, Decode)]
-pub struct ManifestBeforeSync {
-    pub generation: u64,
-    pub data_version: u64,
-    pub updated_at: u64,
-    pub trees: Vec<(String, u64)>,
-    pub imported: Vec<ImportedFile>,
-    pub changes: ChangeLog,
-}
-
-impl From<ManifestBeforeSync> for Manifest {
-    fn from(old: ManifestBeforeSync) -> Manifest {
-        Manifest::from(ManifestBeforePages {
-            generation: old.generation,
-            data_version: old.data_version,
-            updated_at: old.updated_at,
-            trees: old.trees,
-            imported: old.imported,
-            changes: old.changes,
-            synced: SyncMark::default(),
-        })
-    }
-}
-
 /// The change feed's extent. Each committed import that changed rows of tables already
 /// loaded keeps the keys it changed in a tree of its own, `changes@<data version>`; a load
 /// into empty tables keeps none (a feed from before it is a full refresh).
@@ -311,33 +262,6 @@ pub fn changes_tree(data_version: u64) -> String {
     format!("changes@{data_version}")
 }
 
-/// The manifest of format 3 before the change feed (manifest codec version 1).
-#[derive(Debug, Clone, PartialEq, Encode, Decode)]
-pub struct ManifestV3 {
-    pub generation: u64,
-    pub data_version: u64,
-    pub updated_at: u64,
-    pub trees: Vec<(String, u64)>,
-    pub imported: Vec<ImportedFile>,
-}
-
-impl From<ManifestV3> for Manifest {
-    /// No changes were kept: a feed starts from the store's data version.
-    fn from(old: ManifestV3) -> Manifest {
-        Manifest::from(ManifestBeforeSync {
-            changes: ChangeLog {
-                complete_since: old.data_version,
-                kept: Vec::new(),
-            },
-            generation: old.generation,
-            data_version: old.data_version,
-            updated_at: old.updated_at,
-            trees: old.trees,
-            imported: old.imported,
-        })
-    }
-}
-
 /// A file whose every row the catalogue holds, as long as its data set's tree is still of
 /// the generation that import left.
 #[derive(Debug, Clone, PartialEq, Encode, Decode)]
@@ -348,15 +272,6 @@ pub struct ImportedFile {
     pub sha256: [u8; 32],
     pub rows: u64,
     pub tree_generation: u64,
-}
-
-/// The manifest of format 1, read once by the migration to format 2.
-#[derive(Debug, Clone, PartialEq, Encode, Decode)]
-pub struct ManifestV1 {
-    pub generation: u64,
-    pub data_version: u64,
-    pub updated_at: u64,
-    pub trees: Vec<(String, u64)>,
 }
 
 impl Manifest {
