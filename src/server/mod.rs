@@ -302,11 +302,11 @@ async fn sweep_expired(state: Arc<AppState>) {
         every.tick().await;
         let state = state.clone();
         let swept = tokio::task::spawn_blocking(move || {
-            let now = state.clock.now();
-            let retention = u64::from(state.settings.audit_retention_days) * 86_400;
-            let grants = state.store.sweep_grants(now)?;
-            let audit = state.store.trim_audit(now.saturating_sub(retention))?;
-            Ok::<_, crate::store::StoreError>((grants, audit))
+            crate::service::access::sweep_expired(
+                &state.store,
+                state.clock.as_ref(),
+                state.settings.audit_retention_days,
+            )
         })
         .await;
         match swept {

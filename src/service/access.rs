@@ -147,6 +147,19 @@ pub fn dynamic_key_admitted(
         .is_some_and(|(owner, expires_at)| owner == provider && clock.now() < expires_at))
 }
 
+/// Removes the grants expired at `now` and the audit entries older than `retention_days`;
+/// returns how many of each. Grants stop working at their expiry second whether swept or not.
+pub fn sweep_expired(
+    store: &Store,
+    clock: &dyn Clock,
+    retention_days: u32,
+) -> Result<(usize, usize), StoreError> {
+    let now = clock.now();
+    let grants = store.sweep_grants(now)?;
+    let audit = store.trim_audit(now.saturating_sub(u64::from(retention_days) * 86_400))?;
+    Ok((grants, audit))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};

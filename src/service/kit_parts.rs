@@ -38,50 +38,49 @@ pub fn kit_parts(
             last.quantity = last.quantity.max(row.quantity);
             continue;
         }
-        let Some(article) = catalogue.article(&row.component)? else {
-            continue;
-        };
-        parts.push(KitPart {
-            article_id: catalogue.article_id(&row.component)?.unwrap_or(0),
-            brand_name: names.brand(row.component.brand_id)?,
-            genart_name: names.genart(article.genart)?,
-            quantity: row.quantity,
-            article,
-        });
+        parts.extend(kit_part(catalogue, names, &row.component, row.quantity)?);
     }
     Ok(parts)
 }
 
 /// The kits the caller may see that hold `component`, in the order of their keys, each with
-/// how many of it it holds.
+/// how many of it it holds (the largest over the kit's vehicle types).
 pub fn kits_holding(
     catalogue: &Catalogue,
     names: &Names<'_>,
     caller: &Caller,
     component: &ArticleKey,
 ) -> Result<Vec<KitPart>, ServiceError> {
-    let mut kits = Vec::new();
-    for kit in catalogue.kits_holding(component)? {
-        if !caller.provider.sees_brand(kit.brand_id) {
+    let mut kits: Vec<KitPart> = Vec::new();
+    for row in super::lookups::kits_holding(catalogue, component)? {
+        if !caller.provider.sees_brand(row.kit.brand_id) {
             continue;
         }
-        let Some(article) = catalogue.article(&kit)? else {
+        if let Some(last) = kits.last_mut().filter(|k| k.article.key == row.kit) {
+            last.quantity = last.quantity.max(row.quantity);
             continue;
-        };
-        let rows = catalogue.components_of_kit(&kit)?;
-        let quantity = rows
-            .iter()
-            .filter(|row| row.component == *component)
-            .map(|row| row.quantity)
-            .max()
-            .unwrap_or(0);
-        kits.push(KitPart {
-            article_id: catalogue.article_id(&kit)?.unwrap_or(0),
-            brand_name: names.brand(kit.brand_id)?,
-            genart_name: names.genart(article.genart)?,
-            quantity,
-            article,
-        });
+        }
+        kits.extend(kit_part(catalogue, names, &row.kit, row.quantity)?);
     }
     Ok(kits)
+}
+
+/// The article `key` with its names and id, as a kit's list shows it; none where the
+/// catalogue no longer holds it.
+fn kit_part(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    key: &ArticleKey,
+    quantity: u32,
+) -> Result<Option<KitPart>, ServiceError> {
+    let Some(article) = catalogue.article(key)? else {
+        return Ok(None);
+    };
+    Ok(Some(KitPart {
+        article_id: catalogue.article_id(key)?.unwrap_or(0),
+        brand_name: names.brand(key.brand_id)?,
+        genart_name: names.genart(article.genart)?,
+        quantity,
+        article,
+    }))
 }

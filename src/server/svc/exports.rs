@@ -10,13 +10,14 @@ use poem_openapi::OpenApi;
 use poem_openapi::param::Query;
 
 use super::ApiTag;
+use super::export_format::{csv_style, format_of, negotiated};
 use super::export_rows::*;
 use super::export_writers::{competitor_references, dmm, flat_catalogue, golda};
 use crate::server::AppState;
 use crate::server::answers::records::ARTICLE_PARTS;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup};
-use crate::server::streaming::{CsvStyle, ExportResponse, Format, stream};
+use crate::server::streaming::{ExportResponse, stream};
 use crate::service::Snapshot;
 use crate::service::article_detail::detail;
 use crate::service::caller::Caller;
@@ -26,44 +27,6 @@ use crate::service::names::Names;
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
 
 pub struct ExportApi;
-
-fn format_of(is_csv: bool, style: CsvStyle) -> Format {
-    if is_csv {
-        Format::Csv(style)
-    } else {
-        Format::Json
-    }
-}
-
-/// A request's CSV style: its `bom` and `spreadsheet`, else the settings'.
-fn csv_style(
-    state: &AppState,
-    bom: &Query<Option<bool>>,
-    spreadsheet: &Query<Option<bool>>,
-) -> CsvStyle {
-    CsvStyle {
-        bom: bom.0.unwrap_or(state.settings.csv_bom),
-        spreadsheet: spreadsheet.0.unwrap_or(state.settings.csv_spreadsheet),
-    }
-}
-
-/// For routes without `is_csv_export`: CSV when the client prefers `text/csv`.
-fn negotiated(req: &Request, style: CsvStyle) -> Format {
-    let accept = req
-        .headers()
-        .get(poem::http::header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if accept
-        .split(',')
-        .next()
-        .is_some_and(|first| first.trim().starts_with("text/csv"))
-    {
-        Format::Csv(style)
-    } else {
-        Format::Json
-    }
-}
 
 // Each operation parameter is a function argument in poem-openapi.
 #[allow(clippy::too_many_arguments)]

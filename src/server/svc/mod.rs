@@ -4,6 +4,7 @@
 mod data_set;
 mod dmm;
 mod examples;
+mod export_format;
 mod export_rows;
 mod export_writers;
 mod exports;
