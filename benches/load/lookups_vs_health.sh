@@ -4,14 +4,17 @@
 # large enough for every key (the steady state of a busy appliance), once with it off (every
 # lookup read from the store), each on its own copy of the store.
 #
-#   bash benches/load/lookups_vs_health.sh [ARTICLES] [SECONDS]   (defaults 100000, 15)
+#   bash benches/load/lookups_vs_health.sh [ARTICLES] [SECONDS] [ROUNDS]   (defaults 100000, 5, 5)
 #
 #   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
 #
-# Needs wrk (Debian: apt-get install wrk). Prints requests/s of each and the ratio to /health.
+# Needs wrk (Debian: apt-get install wrk). Prints each lookup's requests/s as a ratio to
+# /health's, measured round by round.
 set -euo pipefail
 articles=${1:-100000}
-seconds=${2:-15}
+seconds=${2:-5}
+rounds=${3:-5}
+routes="mainref crossrefs reverse ktype ktypepage"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-load.XXXXXX)
 
@@ -29,23 +32,33 @@ uncached=$port
 lookup_paths
 echo "catalogue: $articles articles; $(wc -l <"$work/refs") references, $(wc -l <"$work/ktypes") Ktypes"
 
-# Warm both stores' caches (and fill the answer cache) with one pass over each lookup, then
-# measure; /health first and last.
-for p in mainref crossrefs ktype ktypepage; do rate "$p" "$cached" >/dev/null; rate "$p" "$uncached" >/dev/null; done
-health1=$(rate health "$cached")
-declare -A measured
-for p in mainref crossrefs ktype ktypepage; do
-  measured[$p,cached]=$(rate "$p" "$cached")
-  measured[$p,uncached]=$(rate "$p" "$uncached")
+# Warm both stores' caches (and fill the answer cache) with one pass over each lookup. Then
+# ROUNDS rounds, each measuring every lookup between two runs of /health; a lookup's ratio
+# is to its round's /health (the mean of the two), and the median round is printed with the
+# range, since the machine's speed drifts from minute to minute.
+for p in $routes; do rate "$p" "$cached" >/dev/null; rate "$p" "$uncached" >/dev/null; done
+declare -A ratios
+healths=()
+for _ in $(seq "$rounds"); do
+  before=$(rate health "$cached")
+  declare -A measured=()
+  for p in $routes; do
+    measured[$p,on]=$(rate "$p" "$cached")
+    measured[$p,off]=$(rate "$p" "$uncached")
+  done
+  health=$(echo "($before + $(rate health "$cached")) / 2" | bc -l)
+  healths+=("$health")
+  for key in "${!measured[@]}"; do
+    ratios[$key]+="$(echo "${measured[$key]} / $health" | bc -l) "
+  done
 done
-health2=$(rate health "$cached")
-health=$(echo "($health1 + $health2) / 2" | bc -l)
-printf '%-34s %10.0f req/s\n' "/health (mean of before and after)" "$health"
-printf '%-34s %22s %22s\n' "" "answer cache on" "answer cache off"
-for pair in "getCrossRefsOrArticle?mainref:mainref" "getCrossRefsOrArticle?crossrefs:crossrefs" "getArticlesByKtype (whole list):ktype" \
+# The median and the range of a list of numbers.
+spread() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {printf "%5.2fx (%.2f-%.2f)", v[int((NR+1)/2)], v[1], v[NR]}'; }
+printf '%-34s %s req/s\n' "/health (median round)" "$(printf '%s\n' "${healths[@]}" | sort -g | awk '{v[NR]=$1} END {printf "%.0f", v[int((NR+1)/2)]}')"
+printf '%-34s %-22s %-22s\n' "ratio to /health, $rounds rounds" "answer cache on" "answer cache off"
+for pair in "getCrossRefsOrArticle?mainref:mainref" "getCrossRefsOrArticle?crossrefs:crossrefs" \
+  "crossrefs of an OE number:reverse" "getArticlesByKtype (whole list):ktype" \
   "getArticlesByKtype?limit=25:ktypepage"; do
   name=${pair%:*} p=${pair##*:}
-  on=${measured[$p,cached]} off=${measured[$p,uncached]}
-  printf '%-34s %8.0f req/s %5.2fx  %8.0f req/s %5.2fx\n' "$name" "$on" "$(echo "$on / $health" | bc -l)" \
-    "$off" "$(echo "$off / $health" | bc -l)"
+  printf '%-34s %-22s %-22s\n' "$name" "$(echo "${ratios[$p,on]}" | spread)" "$(echo "${ratios[$p,off]}" | spread)"
 done

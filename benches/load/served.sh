@@ -37,10 +37,19 @@ references() {
     | shuf --random-source=<(yes) -n "$1"
 }
 
+# OE and competitor numbers of the catalogue's cross-references, `count` of them, shuffled
+# the same way each run: a reverse lookup finds the maker's articles that carry one.
+other_numbers() {
+  tail -n +2 "$work/csv/crossrefs.csv" \
+    | python3 -c 'import csv, sys; [print(r[4]) for r in csv.reader(sys.stdin) if r[2] in ("oe", "competitor")]' \
+    | sort -u | shuf --random-source=<(yes) -n "$1"
+}
+
 urlencode() { python3 -c 'import sys, urllib.parse; [print(urllib.parse.quote(l.rstrip("\n"), safe="")) for l in sys.stdin]'; }
 
 # The request paths of each route, one per reference (as written, so the normaliser runs) or
-# per Ktype of the catalogue, with the demo key: `mainref`, `crossrefs`, `ktype` (the whole
+# per Ktype of the catalogue, with the demo key: `mainref`, `crossrefs`, `reverse` (`crossrefs`
+# of an OE or competitor number), `ktype` (the whole
 # list), `ktypepage` (one page of 25, what a screen of results shows), `prices` (a page of
 # 25), `exhaust`, and `health`.
 lookup_paths() {
@@ -49,6 +58,8 @@ lookup_paths() {
   tail -n +2 "$work/csv/vehicles.csv" | cut -d, -f1 | urlencode >"$work/ktypes"
   awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&" a}' "$work/refs" >"$work/mainref.paths"
   awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' "$work/refs" >"$work/crossrefs.paths"
+  other_numbers 50000 | urlencode \
+    | awk -v a="$auth" '{print "/svc/getCrossRefsOrArticle/" $0 "?crossrefs&" a}' >"$work/reverse.paths"
   awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?" a}' "$work/ktypes" >"$work/ktype.paths"
   awk -v a="$auth" '{print "/svc/getArticlesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/ktypepage.paths"
   awk -v a="$auth" '{print "/svc/getPricesByKtype/" $0 "?limit=25&" a}' "$work/ktypes" >"$work/prices.paths"

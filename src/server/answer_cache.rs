@@ -103,10 +103,10 @@ impl AnswerCache {
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
         let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, snapshot, Misses::Counted) {
+        if let Some(bytes) = self.kept(&key, snapshot) {
             return Ok(JsonBytes::new(bytes));
         }
-        let (answer, stamp) = reads::recorded(build);
+        let (answer, stamp) = self.built(build);
         self.keep(key, stamp, &answer?)
     }
 
@@ -122,27 +122,23 @@ impl AnswerCache {
         build: impl FnOnce() -> Result<Fresh<T>, Problem>,
     ) -> Result<MaybeStreamed<T>, Problem> {
         let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, snapshot, Misses::Counted) {
+        if let Some(bytes) = self.kept(&key, snapshot) {
             return Ok(MaybeStreamed::Whole(JsonBytes::new(bytes)));
         }
-        let (answer, stamp) = reads::recorded(build);
+        let (answer, stamp) = self.built(build);
         match answer? {
             Fresh::Whole(answer) => self.keep(key, stamp, &answer).map(MaybeStreamed::Whole),
             Fresh::Streamed(response) => Ok(MaybeStreamed::Streamed(response)),
         }
     }
 
-    /// The kept answer for `key`, if there is one that still holds, before any handler runs
-    /// (`svc::kept_lookups`). A miss is not counted here: the handler that builds the answer
-    /// asks again and counts it.
-    pub fn hit(
-        &self,
-        snapshot: &Snapshot,
-        lookup: LookupKind,
-        key: &str,
-        brands: &[u32],
-    ) -> Option<Bytes> {
-        self.kept(&self.key(lookup, key, brands), snapshot, Misses::Uncounted)
+    /// What `build` gives, with what it read (not recorded when the cache is off: nothing
+    /// would keep it).
+    fn built<T>(&self, build: impl FnOnce() -> T) -> (T, Option<Stamp>) {
+        match self.answers {
+            Some(_) => reads::recorded(build),
+            None => (build(), None),
+        }
     }
 
     /// The cache's key, or none when the cache is off.
@@ -156,19 +152,14 @@ impl AnswerCache {
     }
 
     /// The kept answer of `key`, if the tables it was read from are as `snapshot` holds them.
-    fn kept(&self, key: &Option<AnswerKey>, snapshot: &Snapshot, misses: Misses) -> Option<Bytes> {
+    fn kept(&self, key: &Option<AnswerKey>, snapshot: &Snapshot) -> Option<Bytes> {
         let (answers, key) = (self.answers.as_ref()?, key.as_ref()?);
-        let counted = misses == Misses::Counted;
         let Some(kept) = answers.get(key) else {
-            if counted {
-                self.outcomes.missing.inc();
-            }
+            self.outcomes.missing.inc();
             return None;
         };
         if !snapshot.keeps(&kept.stamp) {
-            if counted {
-                self.outcomes.stale.inc();
-            }
+            self.outcomes.stale.inc();
             return None;
         }
         // Kept across commits of other keys: stamped again at today's generations, so that
@@ -196,13 +187,6 @@ impl AnswerCache {
         }
         Ok(JsonBytes::new(bytes))
     }
-}
-
-/// Whether a probe of the cache counts what it did not find.
-#[derive(PartialEq, Eq)]
-enum Misses {
-    Counted,
-    Uncounted,
 }
 
 /// An answer just built: whole, or a streamed response for a long list.

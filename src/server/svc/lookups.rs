@@ -148,9 +148,9 @@ impl LookupApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Answer<CrossRefsOrArticle> {
-        let want_article = match (mainref.0.is_some(), crossrefs.0.is_some()) {
-            (true, false) => true,
-            (false, true) => false,
+        let kind = match (mainref.0.is_some(), crossrefs.0.is_some()) {
+            (true, false) => LookupKind::Article,
+            (false, true) => LookupKind::CrossReferences,
             (true, true) => {
                 return Err(Problem::bad_parameter(
                     "mainref",
@@ -166,31 +166,7 @@ impl LookupApi {
                 .into());
             }
         };
-        let snapshot = Snapshot::of(&state.store);
-        let kind = if want_article {
-            LookupKind::Article
-        } else {
-            LookupKind::CrossReferences
-        };
-        // Lookups take microseconds: they run on the request's task.
-        let answer = state
-            .answers
-            .answer(&snapshot, kind, &reference, caller.brands(), || {
-                Ok(if want_article {
-                    CrossRefsOrArticle::Article(article_answer(
-                        &snapshot,
-                        &caller,
-                        reference.0.clone(),
-                    )?)
-                } else {
-                    CrossRefsOrArticle::CrossReferences(cross_reference_answer(
-                        &snapshot,
-                        &caller,
-                        reference.0.clone(),
-                    )?)
-                })
-            })?;
-        Ok(answer)
+        cross_refs_or_article(&state, &caller, &reference, kind)
     }
 
     /// The vehicle of a Ktype and the articles linked to it, in article order.
@@ -282,6 +258,36 @@ impl LookupApi {
         )?;
         Ok(answer)
     }
+}
+
+/// The answer of `getCrossRefsOrArticle` for `reference`: the article (`LookupKind::Article`)
+/// or the cross-references, kept in the answer cache. The route and the path before routing
+/// (`direct_lookups`) both answer with it.
+pub(super) fn cross_refs_or_article(
+    state: &AppState,
+    caller: &Caller,
+    reference: &str,
+    kind: LookupKind,
+) -> Answer<CrossRefsOrArticle> {
+    let snapshot = Snapshot::of(&state.store);
+    // Lookups take microseconds: they run on the request's task.
+    let answer = state
+        .answers
+        .answer(&snapshot, kind, reference, caller.brands(), || {
+            Ok(match kind {
+                LookupKind::Article => CrossRefsOrArticle::Article(article_answer(
+                    &snapshot,
+                    caller,
+                    reference.to_owned(),
+                )?),
+                _ => CrossRefsOrArticle::CrossReferences(cross_reference_answer(
+                    &snapshot,
+                    caller,
+                    reference.to_owned(),
+                )?),
+            })
+        })?;
+    Ok(answer)
 }
 
 fn article_answer(

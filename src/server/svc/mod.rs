@@ -2,6 +2,7 @@
 //! generated from this code, so it cannot drift from what the server does.
 
 mod data_set;
+mod direct_lookups;
 mod dmm;
 mod examples;
 mod export_format;
@@ -10,7 +11,6 @@ mod export_writers;
 mod exports;
 mod imports;
 mod job_status;
-mod kept_lookups;
 mod lookups;
 mod media_files;
 mod parameter_examples;

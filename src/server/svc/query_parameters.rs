@@ -88,13 +88,13 @@ static KNOWN: LazyLock<QueryParameters> =
     LazyLock::new(|| QueryParameters::of(&crate::server::openapi(None).spec()));
 
 /// Refuses a `/svc` request whose query its route does not accept, with a 400 naming the
-/// parameter; answers an accepted lookup whose answer is kept (`kept_lookups`) at once.
+/// parameter; answers an accepted lookup by reference at once (`direct_lookups`).
 pub async fn check_query<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
     let query = QueryPairs::of(&req);
     if let Some(problem) = KNOWN.problem(req.uri().path(), &query) {
         return Ok(problem.into_response());
     }
-    if let Some(answer) = super::kept_lookups::kept_answer(&req, &query) {
+    if let Some(answer) = super::direct_lookups::direct_answer(&req, &query) {
         return Ok(answer);
     }
     Ok(next.call(req).await?.into_response())
