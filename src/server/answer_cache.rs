@@ -51,6 +51,37 @@ struct AnswerKey {
     brands: Vec<u32>,
 }
 
+/// An `AnswerKey` borrowed from the request, so that probing the cache allocates nothing. It
+/// hashes as the owned key does: the same fields in the same order, and `str` and `[u32]`
+/// hash as `String` and `Vec<u32>` do.
+#[derive(Hash)]
+struct Probe<'a> {
+    day: crate::catalogue::Date,
+    lookup: LookupKind,
+    key: &'a str,
+    brands: &'a [u32],
+}
+
+impl Probe<'_> {
+    fn owned(&self) -> AnswerKey {
+        AnswerKey {
+            day: self.day,
+            lookup: self.lookup,
+            key: self.key.to_owned(),
+            brands: self.brands.to_vec(),
+        }
+    }
+}
+
+impl quick_cache::Equivalent<AnswerKey> for Probe<'_> {
+    fn equivalent(&self, owned: &AnswerKey) -> bool {
+        self.day == owned.day
+            && self.lookup == owned.lookup
+            && self.key == owned.key
+            && self.brands == owned.brands
+    }
+}
+
 #[derive(Clone)]
 struct ByBytes;
 
@@ -142,17 +173,17 @@ impl AnswerCache {
     }
 
     /// The cache's key, or none when the cache is off.
-    fn key(&self, lookup: LookupKind, key: &str, brands: &[u32]) -> Option<AnswerKey> {
-        self.answers.as_ref().map(|_| AnswerKey {
+    fn key<'a>(&self, lookup: LookupKind, key: &'a str, brands: &'a [u32]) -> Option<Probe<'a>> {
+        self.answers.as_ref().map(|_| Probe {
             day: crate::catalogue::Date::today(),
             lookup,
-            key: key.to_owned(),
-            brands: brands.to_vec(),
+            key,
+            brands,
         })
     }
 
     /// The kept answer of `key`, if the tables it was read from are as `snapshot` holds them.
-    fn kept(&self, key: &Option<AnswerKey>, snapshot: &Snapshot) -> Option<Bytes> {
+    fn kept(&self, key: &Option<Probe>, snapshot: &Snapshot) -> Option<Bytes> {
         let (answers, key) = (self.answers.as_ref()?, key.as_ref()?);
         let Some(kept) = answers.get(key) else {
             self.outcomes.missing.inc();
@@ -166,7 +197,7 @@ impl AnswerCache {
         // the next lookup of it does not walk those commits' changed keys again.
         if let Some(stamp) = snapshot.restamped(&kept.stamp) {
             let bytes = kept.bytes.clone();
-            answers.insert(key.clone(), Arc::new(Kept { stamp, bytes }));
+            answers.insert(key.owned(), Arc::new(Kept { stamp, bytes }));
         }
         self.outcomes.hit.inc();
         Some(kept.bytes.clone())
@@ -176,14 +207,14 @@ impl AnswerCache {
     /// kept without a stamp: it read two generations of one table).
     fn keep<T: Serialize>(
         &self,
-        key: Option<AnswerKey>,
+        key: Option<Probe>,
         stamp: Option<Stamp>,
         answer: &T,
     ) -> Result<JsonBytes<T>, Problem> {
         let bytes = serialised(answer)?;
         if let (Some(answers), Some(key), Some(stamp)) = (&self.answers, key, stamp) {
             let bytes = bytes.clone();
-            answers.insert(key, Arc::new(Kept { stamp, bytes }));
+            answers.insert(key.owned(), Arc::new(Kept { stamp, bytes }));
         }
         Ok(JsonBytes::new(bytes))
     }
@@ -197,4 +228,31 @@ pub enum Fresh<T> {
 
 fn serialised<T: Serialize>(value: &T) -> Result<Bytes, Problem> {
     super::json_body::bounded_json(value).map(Bytes::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_borrowed_probe_finds_what_its_owned_key_keeps_and_nothing_else() {
+        let cache: Cache<AnswerKey, u32> = Cache::new(16);
+        let probe = |key: &'static str, brands: &'static [u32]| Probe {
+            day: crate::catalogue::Date::today(),
+            lookup: LookupKind::Article,
+            key,
+            brands,
+        };
+        cache.insert(probe("0 986 494 048", &[2, 7]).owned(), 1);
+        cache.insert(probe("0 986 494 048", &[]).owned(), 2);
+        assert_eq!(cache.get(&probe("0 986 494 048", &[2, 7])), Some(1));
+        assert_eq!(cache.get(&probe("0 986 494 048", &[])), Some(2));
+        assert_eq!(cache.get(&probe("0 986 494 048", &[2])), None);
+        assert_eq!(cache.get(&probe("0986494048", &[])), None);
+        let other = Probe {
+            lookup: LookupKind::CrossReferences,
+            ..probe("0 986 494 048", &[])
+        };
+        assert_eq!(cache.get(&other), None);
+    }
 }
