@@ -148,8 +148,8 @@ fn draw_demo_pictures(state: &server::AppState) {
     }
 }
 
-/// Loads the demo catalogue if asked (and draws its pictures), reads every table's block index (no lookup waits for
-/// one), then says ready.
+/// Loads the demo catalogue if asked (and draws its pictures), reads every table's block
+/// index (no lookup waits for one), then says ready.
 fn load_then_ready(loader: Arc<server::AppState>, demo: bool) {
     if demo {
         loader.set_loading("loading the demo catalogue");

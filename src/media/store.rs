@@ -21,6 +21,17 @@ use crate::outside::files;
 /// An entry is one line: two hashes' worth, a size, a content type and a URI.
 const MAX_ENTRY_BYTES: u64 = 16 * 1024;
 
+/// The entry of `uri`, relative to the store's directory.
+fn entry_in_store(uri: &str) -> PathBuf {
+    Path::new("uris").join(hex_sha256(uri.as_bytes()))
+}
+
+/// The object of `hash`, relative to the store's directory.
+fn object_in_store(hash: &str) -> PathBuf {
+    let prefix = hash.get(..2).unwrap_or("00");
+    Path::new("objects").join(prefix).join(hash)
+}
+
 /// A file the store holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stored {
@@ -69,13 +80,12 @@ impl MediaStore {
     }
 
     fn entry_path(&self, uri: &str) -> PathBuf {
-        self.dir.join("uris").join(hex_sha256(uri.as_bytes()))
+        self.dir.join(entry_in_store(uri))
     }
 
     /// Where the file of `hash` lives.
     pub fn object_path(&self, hash: &str) -> PathBuf {
-        let prefix = hash.get(..2).unwrap_or("00");
-        self.dir.join("objects").join(prefix).join(hash)
+        self.dir.join(object_in_store(hash))
     }
 
     /// Where a download of `uri` in progress is kept.
@@ -89,8 +99,7 @@ impl MediaStore {
     /// entry is read only as a regular file of the store, and only a sound one counts: a
     /// hash of 64 hex digits (so its object lies where it should) and the URI it names.
     pub fn lookup(&self, uri: &str) -> Option<Stored> {
-        let name = hex_sha256(uri.as_bytes());
-        let file = files::open_regular_in(&self.dir, &Path::new("uris").join(name)).ok()?;
+        let file = files::open_regular_in(&self.dir, &entry_in_store(uri)).ok()?;
         let mut text = String::new();
         file.take(MAX_ENTRY_BYTES).read_to_string(&mut text).ok()?;
         let mut parts = text.trim_end().splitn(4, ' ');
@@ -112,8 +121,7 @@ impl MediaStore {
     /// Opens the file of `stored` for reading: a regular file in its place under `objects/`,
     /// reached through real directories only, and as long as its entry says.
     pub fn open_file(&self, stored: &Stored) -> Result<std::fs::File, files::FolderError> {
-        let prefix = stored.hash.get(..2).unwrap_or("00");
-        let relative = Path::new("objects").join(prefix).join(&stored.hash);
+        let relative = object_in_store(&stored.hash);
         let file = files::open_regular_in(&self.dir, &relative)?;
         let size = file
             .metadata()

@@ -4,7 +4,7 @@
 use super::ServiceError;
 use super::caller::Caller;
 use super::names::Names;
-use crate::catalogue::{Article, ArticleKey};
+use crate::catalogue::{Article, ArticleKey, KitComponent};
 use crate::store::Catalogue;
 
 /// A component of a kit, or a kit an article is a component of.
@@ -29,18 +29,7 @@ pub fn kit_parts(
 ) -> Result<Vec<KitPart>, ServiceError> {
     let mut rows = catalogue.components_of_kit(kit)?;
     rows.sort_by(|a, b| a.component.cmp(&b.component));
-    let mut parts: Vec<KitPart> = Vec::new();
-    for row in rows {
-        if !caller.provider.sees_brand(row.component.brand_id) {
-            continue;
-        }
-        if let Some(last) = parts.last_mut().filter(|p| p.article.key == row.component) {
-            last.quantity = last.quantity.max(row.quantity);
-            continue;
-        }
-        parts.extend(kit_part(catalogue, names, &row.component, row.quantity)?);
-    }
-    Ok(parts)
+    each_once(catalogue, names, caller, rows, |row| &row.component)
 }
 
 /// The kits the caller may see that hold `component`, in the order of their keys, each with
@@ -51,18 +40,33 @@ pub fn kits_holding(
     caller: &Caller,
     component: &ArticleKey,
 ) -> Result<Vec<KitPart>, ServiceError> {
-    let mut kits: Vec<KitPart> = Vec::new();
-    for row in super::lookups::kits_holding(catalogue, component)? {
-        if !caller.provider.sees_brand(row.kit.brand_id) {
+    let rows = super::lookups::kits_holding(catalogue, component)?;
+    each_once(catalogue, names, caller, rows, |row| &row.kit)
+}
+
+/// One part per article that `side` names in `rows` (whose rows of one article are
+/// adjacent), among the brands the caller sees. An article named by several rows (one per
+/// vehicle type) keeps the largest quantity.
+fn each_once(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    caller: &Caller,
+    rows: Vec<KitComponent>,
+    side: impl Fn(&KitComponent) -> &ArticleKey,
+) -> Result<Vec<KitPart>, ServiceError> {
+    let mut parts: Vec<KitPart> = Vec::new();
+    for row in &rows {
+        let key = side(row);
+        if !caller.provider.sees_brand(key.brand_id) {
             continue;
         }
-        if let Some(last) = kits.last_mut().filter(|k| k.article.key == row.kit) {
+        if let Some(last) = parts.last_mut().filter(|p| p.article.key == *key) {
             last.quantity = last.quantity.max(row.quantity);
             continue;
         }
-        kits.extend(kit_part(catalogue, names, &row.kit, row.quantity)?);
+        parts.extend(kit_part(catalogue, names, key, row.quantity)?);
     }
-    Ok(kits)
+    Ok(parts)
 }
 
 /// The article `key` with its names and id, as a kit's list shows it; none where the

@@ -17,7 +17,7 @@ use super::ApiTag;
 use crate::media::MediaStore;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
-use crate::server::problem::{ApiError, Lookup};
+use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::service::caller::Caller;
 use crate::service::media_files::{MediaFile, SAVED_ONLY, media_file};
 
@@ -73,9 +73,15 @@ impl MediaFileApi {
         _credentials: Credentials,
         caller: Data<&Caller>,
     ) -> Result<MediaFileResponse, ApiError<Lookup>> {
-        let media = MediaStore::reading(&state.settings.media.dir);
-        let max_bytes = state.settings.media.max_file_mb.saturating_mul(1024 * 1024);
-        let found = media_file(&state.store, &media, max_bytes, &caller, *article_id, &uri)?;
+        let (state, caller, article_id) = (state.0.clone(), caller.0.clone(), *article_id);
+        // The entry's read and the file's checks touch the disk: off the async threads.
+        let found = tokio::task::spawn_blocking(move || {
+            let media = MediaStore::reading(&state.settings.media.dir);
+            let max_bytes = state.settings.media.max_file_mb.saturating_mul(1024 * 1024);
+            media_file(&state.store, &media, max_bytes, &caller, article_id, &uri)
+        })
+        .await
+        .map_err(Problem::internal)??;
         Ok(MediaFileResponse::of(found, if_none_match.0.as_deref()))
     }
 }
