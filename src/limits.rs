@@ -21,6 +21,8 @@ pub struct Limits {
     pub answer_mb: u64,
     /// One change feed as it arrives, in MiB.
     pub feed_mb: u64,
+    /// The files of one `partscat import` sent to a running server, together, in MiB.
+    pub import_mb: u64,
     /// How long one transfer (a feed, a media file, a published file) may take, in seconds.
     pub transfer_deadline_s: u64,
     /// The slowest a transfer may be over any 30 s, in KiB/s; 0: no minimum.
@@ -36,6 +38,7 @@ impl Default for Limits {
             row_bytes: 64 * 1024,
             answer_mb: 64,
             feed_mb: 8192,
+            import_mb: 65536,
             transfer_deadline_s: 3600,
             transfer_min_rate_kib: 4,
         }
@@ -52,7 +55,7 @@ pub struct LimitSetting {
 }
 
 /// Every bound, in the order of the documented default file.
-pub const LIMIT_SETTINGS: [LimitSetting; 8] = [
+pub const LIMIT_SETTINGS: [LimitSetting; 9] = [
     LimitSetting {
         key: "text_bytes",
         min: 16,
@@ -82,6 +85,11 @@ pub const LIMIT_SETTINGS: [LimitSetting; 8] = [
         key: "feed_mb",
         min: 1,
         field: |l| &mut l.feed_mb,
+    },
+    LimitSetting {
+        key: "import_mb",
+        min: 1,
+        field: |l| &mut l.import_mb,
     },
     LimitSetting {
         key: "transfer_deadline_s",
@@ -124,6 +132,10 @@ impl Limits {
 
     pub fn feed_bytes(&self) -> u64 {
         self.feed_mb << 20
+    }
+
+    pub fn import_bytes(&self) -> u64 {
+        self.import_mb << 20
     }
 
     pub fn transfer_deadline(&self) -> Duration {

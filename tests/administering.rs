@@ -469,3 +469,63 @@ fn a_provider_is_reached_by_its_numeric_alias() {
         .collect();
     assert_eq!(numbered, ["number 22610", "no number"]);
 }
+
+/// A store the service's account made, opened by another account (an operator who forgot
+/// `sudo -u partscat`), is named as that: whose it is and how to run the command, never as a
+/// corrupt store to restore nor as a missing one.
+#[test]
+fn a_store_of_another_account_is_named_as_such_not_as_damage() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let data = dir.path().join("store");
+    let o = partscat(&[
+        "import",
+        "--data",
+        path(&data),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    // SAFETY: geteuid has no failure.
+    let root = unsafe { libc::geteuid() } == 0;
+    let run = |args: &[&str]| {
+        let mut command = if root {
+            // Root may read anything: the command runs as `nobody`, from a copy it may run.
+            let own = dir.path().join("partscat");
+            if !own.exists() {
+                std::fs::copy(common::bin(), &own).unwrap();
+                std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+            let mut c = std::process::Command::new(own);
+            c.uid(65534).gid(65534);
+            c
+        } else {
+            std::process::Command::new(common::bin())
+        };
+        command.args(args).env_remove("PARTSCAT_DATA");
+        common::bounded(command)
+    };
+    if !root {
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/samples/prices.csv");
+    for args in [
+        vec!["import", "--data", path(&data), "--type", "prices", samples],
+        vec!["admin", "--data", path(&data), "provider", "list"],
+        vec!["check", "--data", path(&data)],
+    ] {
+        let o = run(&args);
+        let said = text(&o);
+        assert!(!o.status.success(), "{args:?}: {said}");
+        assert!(said.contains("belongs to the account"), "{args:?}: {said}");
+        assert!(said.contains("may not read and write"), "{args:?}: {said}");
+        assert!(!said.contains("corrupt"), "{args:?}: {said}");
+        assert!(!said.contains("no store"), "{args:?}: {said}");
+    }
+    if !root {
+        std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let (sound, said) = common::check(&data);
+    assert!(sound, "the store is untouched: {said}");
+}

@@ -395,3 +395,57 @@ fn the_import_command_goes_through_the_running_server() {
     let body: Value = r.json().unwrap();
     assert_eq!(body["parameter"], "files", "{body}");
 }
+
+/// A maker's catalogue is far larger than any other request body: `partscat import` streams
+/// its files to the running server (here about 29 MB, over the 16 MiB bound of other bodies),
+/// which serves them once imported. Over the server's `limits.import_mb` the command says so
+/// before it sends a byte, and a raw upload over it is a 413 naming the setting.
+#[test]
+fn a_catalogue_larger_than_any_other_body_imports_through_the_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalogue = dir.path().join("catalogue");
+    generate(60_000, 7, &catalogue);
+    let total: u64 = std::fs::read_dir(&catalogue)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(total > 16 << 20, "{total} bytes");
+    let s = Served::demo(&[]);
+    let data = common::path(&s.data).to_owned();
+    let o = common::partscat(&["import", "--data", &data, common::path(&catalogue)]);
+    let said = common::text(&o);
+    assert!(o.status.success(), "{said}");
+    assert!(
+        said.contains("imported through the running server"),
+        "{said}"
+    );
+    let articles = std::fs::read_to_string(catalogue.join("articles.csv")).unwrap();
+    let last = articles.lines().last().unwrap();
+    let reference = last.split(',').nth(1).unwrap();
+    let found = s.get(&format!("/svc/getCrossRefsOrArticle/{reference}?mainref"));
+    assert_eq!(found.status, 200, "{reference}: {}", found.text());
+
+    let small = Served::demo_with_env(&[], &[("PARTSCAT_LIMIT_IMPORT_MB", "1")]);
+    let data = common::path(&small.data).to_owned();
+    let links = common::path(&catalogue.join("links.csv")).to_owned();
+    let o = common::partscat(&["import", "--data", &data, "--type", "links", &links]);
+    let said = common::text(&o);
+    assert!(!o.status.success(), "{said}");
+    assert!(
+        said.contains("over the running server's limit of 1 MiB (limits.import_mb)"),
+        "{said}"
+    );
+    // A sender that declares more is answered at once, before its body.
+    let mut raw = std::os::unix::net::UnixStream::connect(small.data.join("admin.sock")).unwrap();
+    raw.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    std::io::Write::write_all(
+        &mut raw,
+        b"POST /admin/import HTTP/1.1\r\nHost: partscat\r\nContent-Length: 2097153\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = [0u8; 4096];
+    let n = std::io::Read::read(&mut raw, &mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("(limits.import_mb)"), "{answer}");
+}

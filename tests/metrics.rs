@@ -60,6 +60,15 @@ fn metrics_can_need_an_admin_key_or_be_off() {
     let with_key = guarded.fetch(c.get(format!("{url}?provider=demo&api_key={DEMO_KEY}")));
     assert_eq!(with_key.status, 200);
     assert!(with_key.text().contains("partscat_ready 1"));
+    // A Prometheus on another machine (here relayed, as a proxy would) scrapes with the key:
+    // `metrics = admin` needs the scope, not loopback (which the admin API needs).
+    let remote = guarded.fetch(
+        c.get(format!("{url}?provider=demo&api_key={DEMO_KEY}"))
+            .header("X-Forwarded-For", "203.0.113.9"),
+    );
+    assert_eq!(remote.status, 200, "{}", remote.text());
+    let remote_without = guarded.fetch(c.get(&url).header("X-Forwarded-For", "203.0.113.9"));
+    assert_eq!(remote_without.status, 401);
 
     let off = Served::demo_with_env(&[], &[("PARTSCAT_METRICS", "off")]);
     let gone = off.fetch(c.get(format!("{}/metrics", off.base)));

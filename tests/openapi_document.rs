@@ -325,4 +325,24 @@ fn the_ui_is_served_from_the_binary_alone() {
     for external in ["src=\"http", "href=\"http", "src=\"//", "href=\"//"] {
         assert!(!html.contains(external), "the page loads {external}…");
     }
+    // Never framed by another site (clickjacking), and only its own inline scripts run:
+    // each allowed by its hash, which is the hash of the script the page holds.
+    assert_eq!(page.header("x-frame-options"), "DENY");
+    assert_eq!(page.header("x-content-type-options"), "nosniff");
+    let policy = page.header("content-security-policy");
+    assert!(policy.contains("frame-ancestors 'none'"), "{policy}");
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(!policy.contains("script-src 'unsafe-inline'"), "{policy}");
+    let last = html.rfind("<script>").unwrap() + "<script>".len();
+    let end = last + html[last..].find("</script>").unwrap();
+    use base64::Engine;
+    use sha2::Digest;
+    let hash = base64::engine::general_purpose::STANDARD
+        .encode(sha2::Sha256::digest(&html.as_bytes()[last..end]));
+    assert!(policy.contains(&format!("'sha256-{hash}'")), "{policy}");
+    assert_eq!(policy.matches("'sha256-").count(), 2, "{policy}");
+    for slash in ["/docs/"] {
+        let same = s.fetch(client().get(format!("{}{slash}", s.base)));
+        assert_eq!(same.header("content-security-policy"), policy);
+    }
 }

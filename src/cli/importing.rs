@@ -5,6 +5,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use partscat::config::Settings;
@@ -81,7 +82,18 @@ pub(super) fn import_files(
     })
 }
 
-/// Sends `files` to the running server as a tar, and follows the import job it starts.
+/// The length of the tar `through_server` writes of files of `lengths`: a header block
+/// and the content padded to whole blocks for each, and the two zero blocks that end it.
+fn tar_length(lengths: impl Iterator<Item = u64>) -> u64 {
+    lengths
+        .map(|len| 512 + len.div_ceil(512) * 512)
+        .sum::<u64>()
+        + 1024
+}
+
+/// Sends `files` to the running server as a tar, streamed as it is read, and follows the
+/// import job it starts. The server's bound (`limits.import_mb`) is asked first, so that
+/// files over it are refused before a byte is sent, with the reason.
 fn through_server(
     client: &reqwest::blocking::Client,
     files: &[ImportFile],
@@ -89,6 +101,18 @@ fn through_server(
     json: bool,
 ) -> Result<ExitCode, String> {
     let total: u64 = files.iter().map(|f| f.source.bytes()).sum();
+    let length = tar_length(files.iter().map(|f| f.source.bytes()));
+    let bound = super::server_job::call(client.get("http://partscat/admin/import"))?;
+    if let Some(max) = bound["maxBytes"].as_u64()
+        && length > max
+    {
+        return Err(format!(
+            "the files are {} MiB together, over the running server's limit of {} MiB ({}): raise it in the server's settings and restart it, or import the files in parts",
+            length.div_ceil(1 << 20),
+            max >> 20,
+            bound["setting"].as_str().unwrap_or("limits.import_mb")
+        ));
+    }
     let mode = files.first().map_or(ImportMode::Merge, |f| f.mode);
     let (tar_out, tar_in) =
         std::io::pipe().map_err(|e| format!("cannot prepare the upload: {e}"))?;
@@ -113,7 +137,7 @@ fn through_server(
     });
     let bar = ProgressBar::new(total).with_style(
         ProgressStyle::with_template(
-            "sending to the running server {bar:30} {bytes}/{total_bytes}",
+            "sending to the running server {bar:30} {bytes}/{total_bytes} ({bytes_per_sec})",
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -121,21 +145,28 @@ fn through_server(
         inner: tar_out,
         bar: bar.clone(),
     };
+    // The server holds the sender to a minimum rate; this client waits at least as long
+    // as 1 MiB/s takes, whatever the client's time-out for short calls.
+    let patience = Duration::from_secs(60 + (length >> 20));
     let start = client
         .post(format!(
             "http://partscat/admin/import?dryRun={dry_run}&mode={}",
             mode.name()
         ))
+        .timeout(patience)
         .header("Content-Type", "application/x-tar")
-        .body(reqwest::blocking::Body::new(sent));
+        .body(reqwest::blocking::Body::sized(sent, length));
     let job = super::server_job::follow(client, start);
     bar.finish_and_clear();
-    match writing.join() {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return Err(format!("the files could not be sent whole: {e}")),
-        Err(_) => return Err("the files could not be sent".into()),
-    }
-    let job = job?;
+    let written = writing
+        .join()
+        .unwrap_or_else(|_| Err("the files could not be read".into()));
+    // The server's answer first: where it refused, its reason is what the operator needs.
+    let job = match (job, written) {
+        (Ok(job), Ok(())) => job,
+        (Err(refused), _) => return Err(refused),
+        (Ok(_), Err(e)) => return Err(format!("the files could not be sent whole: {e}")),
+    };
     if json {
         println!(
             "{}",
@@ -200,5 +231,27 @@ impl Read for Sending {
         let n = self.inner.read(buf)?;
         self.bar.inc(n as u64);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declared_length_is_the_length_of_the_tar_written() {
+        let lengths = [0u64, 1, 511, 512, 513, 70_000];
+        let mut tar = tar::Builder::new(Vec::new());
+        for (i, len) in lengths.iter().enumerate() {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(*len);
+            header.set_mode(0o600);
+            header.set_entry_type(tar::EntryType::Regular);
+            let data = vec![b'x'; *len as usize];
+            tar.append_data(&mut header, format!("f{i}.csv"), data.as_slice())
+                .unwrap();
+        }
+        let written = tar.into_inner().unwrap();
+        assert_eq!(written.len() as u64, tar_length(lengths.into_iter()));
     }
 }

@@ -66,6 +66,12 @@ pub(super) fn serve(
     demo: bool,
     demo_key: Option<String>,
 ) -> Result<ExitCode, String> {
+    // SIGHUP reloads; it never ends the process, not even while the store opens.
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let hangups = runtime
+        .block_on(async { server::signals::Hangups::listen(settings.https()) })
+        .map_err(|e| format!("cannot take SIGHUP: {e}"))?;
     // The certificate checked before anything is bound or opened: a wrong file stops here.
     let self_signed = settings.tls_cert.is_none() && settings.tls_self_signed;
     if let Some(files) = server::tls_files(&settings).filter(|_| !self_signed) {
@@ -112,12 +118,10 @@ pub(super) fn serve(
         println!("{line}");
     }
     let state = server::AppState::new(store.clone(), settings);
-    let runtime =
-        tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;
     let result = runtime.block_on(async {
         let loader = state.clone();
         tokio::task::spawn_blocking(move || load_then_ready(loader, demo));
-        server::run(state, listeners).await
+        server::run(state, listeners, hangups).await
     });
     store.flush().map_err(|e| e.to_string())?;
     result.map_err(|e| e.to_string())?;

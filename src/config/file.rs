@@ -13,7 +13,8 @@ pub(super) fn read(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<(&'static Setting, String)>, ConfigError> {
     let fail = |m: String| ConfigError::File(path.into(), m);
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot be read: {e}")))?;
+    let text = crate::outside::files::read_setting_text(path)
+        .map_err(|e| fail(format!("cannot be read: {e}")))?;
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| fail(e.to_string()))?;

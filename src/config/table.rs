@@ -12,7 +12,7 @@ use super::values::*;
 
 /// The server's, the catalogue's, the media store's and the bounds' settings, in the order of
 /// the documented default file (`[sync]`'s are in `sync.rs`).
-pub const SETTINGS: [Setting; 51] = [
+pub const SETTINGS: [Setting; 52] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080", |s, t| {
         s.listen = parse_listen(t)?;
         Ok(())
@@ -362,6 +362,12 @@ pub const SETTINGS: [Setting; 51] = [
         "PARTSCAT_LIMIT_FEED_MB",
         "8192",
         |s, t| s.limits.set("feed_mb", t),
+    ),
+    setting(
+        "limits.import_mb",
+        "PARTSCAT_LIMIT_IMPORT_MB",
+        "65536",
+        |s, t| s.limits.set("import_mb", t),
     ),
     setting(
         "limits.transfer_deadline_s",

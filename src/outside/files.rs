@@ -102,6 +102,49 @@ pub fn open_regular_in(folder: &Path, relative: &Path) -> Result<File, FolderErr
     Ok(file)
 }
 
+/// The largest file an operator names in a setting (a certificate chain, a key, a secret):
+/// far above any real one, so a growing log or a device named by mistake stops at once.
+pub const SETTING_FILE_MAX_BYTES: u64 = 1024 * 1024;
+
+/// Reads a file an operator named in a setting (`tls_cert`, `api_key_file`, …), whole: the
+/// path is followed as given (a certificate manager's links are normal), but what it leads
+/// to must be a regular file of at most `SETTING_FILE_MAX_BYTES`. A FIFO, a socket or a
+/// device is refused without blocking on it. Blocking: call it off the async threads.
+pub fn read_setting_file(path: &Path) -> io::Result<Vec<u8>> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a directory, FIFO, socket or device)",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(SETTING_FILE_MAX_BYTES) as usize);
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, SETTING_FILE_MAX_BYTES + 1),
+        &mut bytes,
+    )?;
+    if bytes.len() as u64 > SETTING_FILE_MAX_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "larger than {} KiB: not a setting's file",
+                SETTING_FILE_MAX_BYTES / 1024
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `read_setting_file` as text.
+pub fn read_setting_text(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_setting_file(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// Whether the entry `name` of a folder is a real directory (not a link to one).
 pub fn is_real_dir(folder: &Path, name: &OsStr) -> bool {
     std::fs::symlink_metadata(folder.join(name)).is_ok_and(|m| m.is_dir())
@@ -157,6 +200,35 @@ mod tests {
             let e = open_regular_in(f, Path::new(path)).unwrap_err().to_string();
             assert!(e.contains(want), "{path}: {e}");
         }
+    }
+
+    #[test]
+    fn a_setting_file_is_a_regular_file_of_bounded_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let pem = dir.path().join("cert.pem");
+        std::fs::write(&pem, "pem").unwrap();
+        let link = dir.path().join("live.pem");
+        std::os::unix::fs::symlink(&pem, &link).unwrap();
+        assert_eq!(read_setting_file(&link).unwrap(), b"pem");
+        let fifo = dir.path().join("fifo");
+        let name = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let refused = read_setting_file(&fifo).unwrap_err();
+        assert!(
+            refused.to_string().contains("not a regular file"),
+            "{refused}"
+        );
+        assert!(read_setting_file(Path::new("/dev/zero")).is_err());
+        assert!(read_setting_file(dir.path()).is_err());
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b'a'; SETTING_FILE_MAX_BYTES as usize + 1]).unwrap();
+        assert!(
+            read_setting_file(&big)
+                .unwrap_err()
+                .to_string()
+                .contains("larger than")
+        );
     }
 
     #[test]

@@ -70,7 +70,8 @@ pub fn read_certificates(
     setting: &str,
     path: &Path,
 ) -> Result<Vec<CertificateDer<'static>>, String> {
-    let pem = std::fs::read(path).map_err(|e| format!("{setting} {}: {e}", path.display()))?;
+    let pem = super::files::read_setting_file(path)
+        .map_err(|e| format!("{setting} {}: {e}", path.display()))?;
     let certificates = CertificateDer::pem_slice_iter(&pem)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("{setting} {}: not a PEM certificate ({e})", path.display()))?;
@@ -85,7 +86,8 @@ pub fn read_certificates(
 
 /// The private key of a PEM file.
 pub fn read_key(setting: &str, path: &Path) -> Result<PrivateKeyDer<'static>, String> {
-    let pem = std::fs::read(path).map_err(|e| format!("{setting} {}: {e}", path.display()))?;
+    let pem = super::files::read_setting_file(path)
+        .map_err(|e| format!("{setting} {}: {e}", path.display()))?;
     PrivateKeyDer::from_pem_slice(&pem)
         .map_err(|e| format!("{setting} {}: not a PEM private key ({e})", path.display()))
 }

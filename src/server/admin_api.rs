@@ -9,7 +9,8 @@
 //! - `POST /admin/sync` (a `SyncOrder`; 202 with the job), `GET /admin/jobs/:id`
 //! - `GET /admin/backup`: the store's backup, streamed
 //! - `POST /admin/dmm` (a `DmmOrder`; 202 with the job)
-//! - `POST /admin/import?dryRun=&mode=` (a tar of import files; 202 with the job)
+//! - `POST /admin/import?dryRun=&mode=` (a tar of import files, streamed; 202 with the job);
+//!   `GET /admin/import`: how large the files may be together (`limits.import_mb`)
 //! - `POST /admin/compact`: compacts the store while it serves; 200 with the bytes before
 //!   and after
 
@@ -43,7 +44,10 @@ pub fn routes() -> Route {
         .at("/backup", get(backup))
         .at("/compact", poem::post(compact))
         .at("/dmm", poem::post(start_dmm))
-        .at("/import", poem::post(super::admin_import::start_import))
+        .at(
+            "/import",
+            get(super::admin_import::import_bound).post(super::admin_import::start_import),
+        )
         .at("/media", get(media_inventory))
 }
 

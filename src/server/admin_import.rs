@@ -1,7 +1,10 @@
 //! `POST /admin/import?dryRun=&mode=`: `partscat import` while the server runs. The body is a
 //! tar of `<data set>.csv` files (the operator's files may be ones the service's account
-//! cannot read, so they come as bytes); they are imported as one change, as a job (202 with
-//! it), as `importArticles` does with a file of the inbox.
+//! cannot read, so they come as bytes), streamed to the store's scratch space as it arrives,
+//! bounded by `limits.import_mb` and the transfer's minimum rate rather than the small bound
+//! of other bodies; they are imported as one change, as a job (202 with it), as
+//! `importArticles` does with a file of the inbox. `GET /admin/import` tells the sender the
+//! bound before it sends.
 
 use std::sync::Arc;
 
@@ -9,7 +12,7 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
 use super::AppState;
-use super::admin_request::{job_started, operator};
+use super::admin_request::{job_started, json_answer, operator};
 use super::problem::Problem;
 use super::query::QueryPairs;
 use crate::import::ImportMode;
@@ -60,16 +63,38 @@ pub async fn start_import(
     let (dry_run, mode) = order(&QueryPairs::of(req))?;
     let started_by = operator(req)?.0;
     let store = state.store.clone();
-    let tar = tokio_util::io::SyncIoBridge::new(body.into_async_read());
-    let uploaded = tokio::task::spawn_blocking(move || upload::unpack(&store, tar, mode))
-        .await
-        .map_err(|_| Problem::internal("the upload could not be received"))?
-        .map_err(Problem::from)?;
+    let mut tar = tokio_util::io::SyncIoBridge::new(body.into_async_read());
+    let uploaded = tokio::task::spawn_blocking(move || {
+        let unpacked = upload::unpack(&store, &mut tar, mode);
+        if unpacked.is_err() {
+            // The rest is read (within the body's bounds) so that the sender, still sending,
+            // reads why instead of a broken pipe.
+            let _ = std::io::copy(&mut tar, &mut std::io::sink());
+        }
+        unpacked
+    })
+    .await
+    .map_err(|_| Problem::internal("the upload could not be received"))?
+    .map_err(Problem::from)?;
     let (job, _) = state
         .jobs
         .start_upload(&state.store, uploaded, dry_run, &started_by)
         .map_err(Problem::from)?;
     Ok(job_started(&state, &job))
+}
+
+/// How large the files of one import may be together, for the sender to check first.
+#[handler]
+pub async fn import_bound(req: &Request, state: Data<&Arc<AppState>>) -> Result<Response, Problem> {
+    operator(req)?;
+    let limits = state.settings.limits;
+    Ok(json_answer(
+        poem::http::StatusCode::OK,
+        &serde_json::json!({
+        "maxBytes": limits.import_bytes(),
+            "setting": "limits.import_mb",
+        }),
+    ))
 }
 
 #[cfg(test)]

@@ -19,11 +19,19 @@ pub struct Document {
     yaml: Bytes,
     /// The Swagger UI page, with this document inside.
     ui: Bytes,
+    /// The page's content security policy: its own inline scripts (by hash) and calls to
+    /// this origin only, never framed.
+    ui_policy: poem::http::HeaderValue,
 }
 
 impl Document {
     /// The document of `api`, its routes under `/{route_prefix}/` (declared under `/svc/`).
-    pub fn new<T: OpenApi, W: Webhook>(api: &OpenApiService<T, W>, route_prefix: &str) -> Document {
+    /// `base_url`, where set, is where the page's "Try it out" calls go.
+    pub fn new<T: OpenApi, W: Webhook>(
+        api: &OpenApiService<T, W>,
+        route_prefix: &str,
+        base_url: Option<&str>,
+    ) -> Document {
         let generated = api.spec();
         let mut doc: Value = serde_json::from_str(&generated).unwrap_or(Value::Null);
         add_error_examples(&mut doc);
@@ -37,10 +45,13 @@ impl Document {
         let yaml = serde_yaml::to_string(&doc).unwrap_or_else(|_| api.spec_yaml());
         // The page embeds the document text as generated; it shows this one instead.
         let ui = api.swagger_ui_html().replacen(&generated, &json, 1);
+        let ui_policy = poem::http::HeaderValue::from_str(&ui_policy(&ui, base_url))
+            .unwrap_or_else(|_| poem::http::HeaderValue::from_static("frame-ancestors 'none'"));
         Document {
             json: json.into(),
             yaml: yaml.into(),
             ui: ui.into(),
+            ui_policy,
         }
     }
 
@@ -54,10 +65,51 @@ impl Document {
         answer("application/yaml; charset=utf-8", self.yaml.clone())
     }
 
-    /// `/docs`: the UI.
+    /// `/docs`: the UI, with its policy; it may not be framed (clickjacking).
     pub fn ui(&self) -> impl Endpoint<Output = Response> + use<> {
-        answer("text/html; charset=utf-8", self.ui.clone())
+        let (body, policy) = (self.ui.clone(), self.ui_policy.clone());
+        make_sync(move |_| {
+            Response::builder()
+                .content_type("text/html; charset=utf-8")
+                .header(poem::http::header::CONTENT_SECURITY_POLICY, policy.clone())
+                .header(poem::http::header::X_FRAME_OPTIONS, "DENY")
+                .header(poem::http::header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+                .header(poem::http::header::REFERRER_POLICY, "no-referrer")
+                .body(body.clone())
+        })
     }
+}
+
+/// The UI page's policy: each of its inline scripts allowed by its SHA-256 (nothing else
+/// runs), its inline styles and data: icons, calls to this origin (and `base_url`'s).
+fn ui_policy(page: &str, base_url: Option<&str>) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let mut scripts = String::new();
+    let mut rest = page;
+    while let Some(open) = rest.find("<script") {
+        let Some(start) = rest[open..].find('>').map(|i| open + i + 1) else {
+            break;
+        };
+        let Some(end) = rest[start..].find("</script>").map(|i| start + i) else {
+            break;
+        };
+        let digest = sha2::Sha256::digest(&rest.as_bytes()[start..end]);
+        scripts.push_str(&format!(
+            " 'sha256-{}'",
+            base64::engine::general_purpose::STANDARD.encode(digest)
+        ));
+        rest = &rest[end..];
+    }
+    let calls = base_url
+        .and_then(|url| url.parse::<poem::http::Uri>().ok())
+        .and_then(|uri| Some(format!(" {}://{}", uri.scheme_str()?, uri.authority()?)))
+        .unwrap_or_default();
+    format!(
+        "default-src 'none'; script-src{scripts}; style-src 'unsafe-inline'; img-src 'self' data:; \
+         font-src 'self' data:; connect-src 'self'{calls}; form-action 'self'; base-uri 'none'; \
+         frame-ancestors 'none'"
+    )
 }
 
 /// An endpoint that answers these bytes (shared, not copied, per request).

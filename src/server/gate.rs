@@ -25,8 +25,11 @@ use crate::store::Scope;
 pub enum Asked {
     /// A `/svc` route.
     Route(&'static registry::Route),
-    /// The admin API over HTTP, or `/metrics` behind the `admin` scope.
+    /// The admin API over HTTP (from loopback only).
     Admin,
+    /// `/metrics` behind the `admin` scope (`metrics = admin`), from anywhere: a remote
+    /// Prometheus scrapes with a key of a provider that has the scope.
+    Metrics,
     /// A SOAP or JSON operation, by name.
     Operation(&'static str),
 }
@@ -67,7 +70,7 @@ pub fn admit(
     asked: Asked,
     provider_in_body: Option<&str>,
 ) -> Result<Admission, Refused> {
-    let catalogue_needed = !matches!(asked, Asked::Admin);
+    let catalogue_needed = !matches!(asked, Asked::Admin | Asked::Metrics);
     if catalogue_needed && !state.is_ready() {
         return Err(Problem::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -119,7 +122,7 @@ fn check_rate(state: &AppState, caller: &Caller) -> Result<(), Refused> {
 fn access_of(asked: Asked) -> Result<Access, Problem> {
     match asked {
         Asked::Route(route) => Ok(Access::Scope(route.scope)),
-        Asked::Admin => Ok(Access::Scope(Scope::Admin)),
+        Asked::Admin | Asked::Metrics => Ok(Access::Scope(Scope::Admin)),
         Asked::Operation(name) => registry::operation_access(name).ok_or_else(|| {
             Problem::new(
                 StatusCode::FORBIDDEN,
@@ -151,6 +154,7 @@ impl Asked {
         match self {
             Asked::Route(route) => route.path,
             Asked::Admin => "the admin API",
+            Asked::Metrics => "/metrics",
             Asked::Operation(name) => name,
         }
     }
@@ -210,7 +214,8 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
         Some(Surface::Metrics) if state.settings.metrics != MetricsAccess::Admin => {
             return Ok(next.call(req).await?.into_response());
         }
-        Some(Surface::Metrics | Surface::Admin) => Asked::Admin,
+        Some(Surface::Metrics) => Asked::Metrics,
+        Some(Surface::Admin) => Asked::Admin,
         Some(Surface::Svc(route)) => Asked::Route(route),
     };
     match admit(&state, &req, asked, None) {

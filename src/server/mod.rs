@@ -25,6 +25,7 @@ mod query;
 mod rate_limit;
 mod registry;
 pub mod self_signed;
+pub mod signals;
 pub mod soap;
 mod state;
 mod streaming;
@@ -56,7 +57,11 @@ pub(crate) fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openap
 /// the answer, problem+json for every error, and the access log.
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi(state.settings.base_url.as_deref());
-    let document = document::Document::new(&api, &state.settings.route_prefix);
+    let document = document::Document::new(
+        &api,
+        &state.settings.route_prefix,
+        state.settings.base_url.as_deref(),
+    );
     let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()
         .at("/health", get(health::health))
@@ -185,8 +190,12 @@ pub fn bind(addresses: &[std::net::SocketAddr]) -> std::io::Result<Vec<std::net:
 }
 
 /// Serves on the bound listeners until SIGTERM or Ctrl-C, then lets running requests finish
-/// (up to 10 s).
-pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std::io::Result<()> {
+/// (up to 10 s); each SIGHUP in `hangups` reloads the TLS files.
+pub async fn run(
+    state: Arc<AppState>,
+    bound: Vec<std::net::TcpListener>,
+    hangups: signals::Hangups,
+) -> std::io::Result<()> {
     let addresses = state.settings.listen.clone();
     let open_files = connection_cap::raise_open_file_limit()?;
     let cap = match state.settings.max_connections {
@@ -195,7 +204,7 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     };
     state.connections.set_cap(cap);
     tracing::info!(open_files, max_connections = cap, "connection limits");
-    let tls = tls_layer(&state)?;
+    let tls = tls_layer(&state, hangups)?;
     let acceptor = connection_cap::CappedAcceptor::new(bound, state.connections.clone(), tls)?;
     let scheme = if state.settings.https() {
         "https"
@@ -212,7 +221,7 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
     start_background_tasks(&state);
     let (stop, stopping) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
-        shutdown_signal().await;
+        signals::stop_requested().await;
         let _ = stop.send(true);
     });
     let stopped = |mut stopping: tokio::sync::watch::Receiver<bool>| async move {
@@ -239,13 +248,16 @@ pub async fn run(state: Arc<AppState>, bound: Vec<std::net::TcpListener>) -> std
 
 /// The TLS layer of the listeners where HTTPS is configured; a warning where plain HTTP
 /// listens beyond loopback.
-fn tls_layer(state: &AppState) -> std::io::Result<Option<tls_acceptor::TlsLayer>> {
+fn tls_layer(
+    state: &AppState,
+    hangups: signals::Hangups,
+) -> std::io::Result<Option<tls_acceptor::TlsLayer>> {
     Ok(match tls_files(&state.settings) {
         Some(files) => {
             let first = files.load().map_err(std::io::Error::other)?;
             Some(tls_acceptor::TlsLayer::new(
                 first,
-                files.renewals()?,
+                files.renewals(hangups),
                 state.client_certificates.clone(),
             ))
         }
@@ -352,20 +364,4 @@ async fn sync_every(state: Arc<AppState>, interval: Duration) {
             Err(e) => tracing::info!(reason = %e, "unattended sync skipped"),
         }
     }
-}
-
-async fn shutdown_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {},
-        _ = terminate => {},
-    }
-    tracing::info!("shutting down");
 }

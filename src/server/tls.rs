@@ -108,22 +108,25 @@ impl TlsFiles {
 
     /// When either file last changed.
     fn stamp(&self) -> Option<(SystemTime, SystemTime)> {
+        // A stat, which never blocks on what the path leads to.
         let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
         Some((modified(&self.cert)?, modified(&self.key)?))
     }
 
-    /// A new configuration each time a SIGHUP comes or the files change and check out.
+    /// A new configuration each time a SIGHUP comes or the files change and check out. The
+    /// files are read off the async threads (a FIFO or a huge file put in their place is
+    /// refused by `read_setting_file`, never waited on).
     pub fn renewals(
         self,
-    ) -> std::io::Result<impl Stream<Item = Arc<ServerConfig>> + Send + Unpin + 'static> {
-        let hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+        hangups: super::signals::Hangups,
+    ) -> impl Stream<Item = Arc<ServerConfig>> + Send + Unpin + 'static {
         let stamp = self.stamp();
-        Ok(Box::pin(futures_util::stream::unfold(
-            (self, stamp, hangup),
-            |(files, mut stamp, mut hangup)| async move {
+        Box::pin(futures_util::stream::unfold(
+            (self, stamp, hangups),
+            |(files, mut stamp, mut hangups)| async move {
                 loop {
                     let why = tokio::select! {
-                        _ = hangup.recv() => "SIGHUP",
+                        _ = hangups.next() => "SIGHUP",
                         _ = tokio::time::sleep(WATCH_EVERY) => {
                             let now = files.stamp();
                             if now == stamp {
@@ -133,10 +136,14 @@ impl TlsFiles {
                             "the files changed"
                         }
                     };
-                    match files.load() {
+                    let reading = files.clone();
+                    let loaded = tokio::task::spawn_blocking(move || reading.load())
+                        .await
+                        .unwrap_or_else(|e| Err(e.to_string()));
+                    match loaded {
                         Ok(config) => {
                             tracing::info!(cert = %files.cert.display(), reason = why, "TLS certificate reloaded");
-                            return Some((config, (files, stamp, hangup)));
+                            return Some((config, (files, stamp, hangups)));
                         }
                         Err(e) => {
                             tracing::warn!(error = %e, reason = why, "TLS certificate not reloaded; the one in use is kept");
@@ -144,6 +151,6 @@ impl TlsFiles {
                     }
                 }
             },
-        )))
+        ))
     }
 }

@@ -108,7 +108,7 @@ impl MediaSetup {
             Some(t) if t.starts_with("http://") || t.starts_with("https://") => {
                 let credentials = match (&settings.publish_user, &settings.publish_password_file) {
                     (Some(user), Some(file)) => {
-                        let password = std::fs::read_to_string(file)
+                        let password = crate::outside::files::read_setting_text(file)
                             .map_err(|e| {
                                 DmmError::PasswordFile(file.display().to_string(), e.to_string())
                             })?

@@ -25,6 +25,16 @@ pub enum StoreError {
     Corrupt(PathBuf, String),
     #[error("cannot open the store at {0}: {1}")]
     Unopenable(PathBuf, String),
+    /// The store is another account's: nothing is wrong with it.
+    #[error(
+        "the store at {store} belongs to the account '{owner}', and this command runs as '{running_as}', which may not read and write {denied}: run it as '{owner}' (for example `sudo -u {owner} partscat …`); the store itself is untouched"
+    )]
+    NoPermission {
+        store: PathBuf,
+        denied: String,
+        owner: String,
+        running_as: String,
+    },
     /// The storage engine failed; its own error is the source.
     #[error("storage engine error: {0}")]
     Engine(#[source] Box<dyn std::error::Error + Send + Sync>),

@@ -2,7 +2,9 @@
 //! alone (`0700`) and its files are created `0600` (the process's file-creation mask).
 //! A store made wider by hand is warned about, not changed.
 
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// New files and directories of this process: the owner's only. Called before the store
@@ -55,6 +57,68 @@ pub fn wider_than_owner(path: &Path) -> Vec<PathBuf> {
     }
     found.sort();
     found
+}
+
+/// Why this process may not use the store at `path` where that is a matter of accounts: the
+/// directory, or a file or directory in it, that this process's account may not read and
+/// write (a store made by the service's account, opened by another). `None` where it may,
+/// or where nothing is there yet.
+pub fn permission_problem(path: &Path) -> Option<(PathBuf, u32)> {
+    let denied = |p: &Path, mode: libc::c_int| {
+        let Ok(name) = CString::new(p.as_os_str().as_bytes()) else {
+            return false;
+        };
+        // SAFETY: a NUL-terminated path; faccessat only reads it. AT_EACCESS: the effective
+        // ids, the ones that open the files.
+        let refused =
+            unsafe { libc::faccessat(libc::AT_FDCWD, name.as_ptr(), mode, libc::AT_EACCESS) } != 0;
+        refused && std::io::Error::last_os_error().kind() == std::io::ErrorKind::PermissionDenied
+    };
+    let everything =
+        |directory: bool| libc::R_OK | libc::W_OK | if directory { libc::X_OK } else { 0 };
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        // A directory on the way may not be entered: the first such one is named.
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            return path.ancestors().skip(1).find_map(|dir| {
+                let meta = std::fs::metadata(dir).ok()?;
+                denied(dir, libc::X_OK).then(|| (dir.to_path_buf(), meta.uid()))
+            });
+        }
+        Err(_) => return None,
+    };
+    if denied(path, everything(meta.is_dir())) {
+        return Some((path.to_path_buf(), meta.uid()));
+    }
+    for entry in std::fs::read_dir(path).ok()?.flatten() {
+        let Ok(inner) = entry.metadata() else {
+            continue;
+        };
+        if denied(&entry.path(), everything(inner.is_dir())) {
+            return Some((entry.path(), inner.uid()));
+        }
+    }
+    None
+}
+
+/// The name of the account with `uid`, as `/etc/passwd` gives it.
+pub fn account_name(uid: u32) -> String {
+    std::fs::read_to_string("/etc/passwd")
+        .ok()
+        .and_then(|passwd| {
+            passwd.lines().find_map(|line| {
+                let mut fields = line.split(':');
+                let name = fields.next()?;
+                (fields.nth(1)?.parse::<u32>().ok()? == uid).then(|| name.to_owned())
+            })
+        })
+        .unwrap_or_else(|| format!("uid {uid}"))
+}
+
+/// This process's effective account.
+pub fn running_as() -> u32 {
+    // SAFETY: geteuid has no failure and reads nothing.
+    unsafe { libc::geteuid() }
 }
 
 #[cfg(test)]

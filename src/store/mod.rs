@@ -122,9 +122,23 @@ impl Default for ChangeRetention {
     }
 }
 
-/// Whether `dir` holds a store's engine files (a store may be there).
+/// Whether `dir` holds a store's engine files (a store may be there), or is a directory this
+/// account may not look into (opening it then says whose it is).
 pub fn exists_at(dir: &Path) -> bool {
-    engine::engine_files::present(dir)
+    engine::engine_files::present(dir) || file_modes::permission_problem(dir).is_some()
+}
+
+/// The store at `path` as another account's, where this process's may not use it.
+fn refuse_other_accounts_store(path: &Path) -> Result<(), StoreError> {
+    match file_modes::permission_problem(path) {
+        None => Ok(()),
+        Some((denied, uid)) => Err(StoreError::NoPermission {
+            store: path.into(),
+            denied: denied.display().to_string(),
+            owner: file_modes::account_name(uid),
+            running_as: file_modes::account_name(file_modes::running_as()),
+        }),
+    }
 }
 
 impl Store {
@@ -136,6 +150,7 @@ impl Store {
 
     /// Like `open`, with the engine's page cache limited to `cache_bytes`.
     pub fn open_with_cache(path: &Path, cache_bytes: u64) -> Result<Store, StoreError> {
+        refuse_other_accounts_store(path)?;
         refuse_foreign_directory(path)?;
         file_modes::create_private_dir(path)
             .map_err(|e| StoreError::Unopenable(path.into(), e.to_string()))?;

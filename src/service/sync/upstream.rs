@@ -39,7 +39,7 @@ impl Upstream {
         let provider = settings.provider.clone().ok_or(SyncError::NotConfigured)?;
         let key = match (&settings.api_key, &settings.api_key_file) {
             (Some(key), _) => key.clone(),
-            (None, Some(file)) => std::fs::read_to_string(file)
+            (None, Some(file)) => crate::outside::files::read_setting_text(file)
                 .map_err(|e| SyncError::KeyFile(file.display().to_string(), e.to_string()))?
                 .lines()
                 .next()
