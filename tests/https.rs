@@ -125,6 +125,7 @@ impl Drop for Running {
 }
 
 #[test]
+#[ignore = "needs curl and openssl: run by tests/with-system-tools.sh, which installs it"]
 fn every_listen_address_serves_https_with_a_certificate_renewed_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -236,6 +237,7 @@ fn every_listen_address_serves_https_with_a_certificate_renewed_in_place() {
 /// opens a new connection for each request, both trusting the CA that signed the old and
 /// the new certificate. None fails; new connections get the new certificate.
 #[test]
+#[ignore = "needs openssl: run by tests/with-system-tools.sh, which installs it"]
 fn a_certificate_renewed_under_load_fails_no_request() {
     use common::pki::{NOW, Pki};
     use std::sync::Arc;

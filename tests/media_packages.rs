@@ -797,6 +797,7 @@ fn kill_9_while_frames_arrive_and_while_the_package_is_published() {
 /// A media source over HTTPS, served by nginx: trusted through its private CA
 /// (`media_ca_file`), refused by name without it.
 #[test]
+#[ignore = "needs nginx: run by tests/with-system-tools.sh, which installs it"]
 fn frames_come_over_https_from_a_source_trusted_by_its_ca() {
     use common::nginx::Nginx;
     use common::pki::{NOW, Pki};

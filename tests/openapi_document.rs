@@ -341,8 +341,6 @@ fn the_ui_is_served_from_the_binary_alone() {
         .encode(sha2::Sha256::digest(&html.as_bytes()[last..end]));
     assert!(policy.contains(&format!("'sha256-{hash}'")), "{policy}");
     assert_eq!(policy.matches("'sha256-").count(), 2, "{policy}");
-    for slash in ["/docs/"] {
-        let same = s.fetch(client().get(format!("{}{slash}", s.base)));
-        assert_eq!(same.header("content-security-policy"), policy);
-    }
+    let slash = s.fetch(client().get(format!("{}/docs/", s.base)));
+    assert_eq!(slash.header("content-security-policy"), policy);
 }

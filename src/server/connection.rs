@@ -2,11 +2,18 @@
 //! connection that moves no bytes, for a request body), tighter when the server is near its
 //! connection cap, and a bound on request bodies that holds for chunked bodies too (poem's
 //! `SizeLimit` reads only `Content-Length`).
+//!
+//! HTTP/1.1 is read as it goes: a request's headers end at an empty line, and while its
+//! handler runs the connection has no deadline. HTTP/2 (its client preface, over TLS by ALPN
+//! or in clear) multiplexes requests in frames, where no empty line ends anything: there the
+//! deadlines apply only while none of the connection's requests is being handled
+//! (`count_in_flight`), so a long poll or a keep-alive connection lasts as over HTTP/1.1.
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -41,19 +48,39 @@ enum Phase {
     Quiet { since: Instant },
 }
 
+/// What the client speaks, once its first bytes tell.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Protocol {
+    /// This many bytes of the HTTP/2 preface seen so far, and nothing else.
+    Undecided(usize),
+    Http1,
+    Http2,
+}
+
+/// How an HTTP/2 client's connection starts (RFC 9113, 3.4); no HTTP/1.1 request does.
+const HTTP2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
+
 /// A client connection with its deadlines; counted by the gauge until dropped.
 pub struct GuardedConnection<T> {
     inner: T,
     gauge: Arc<ConnectionGauge>,
     peer: std::net::SocketAddr,
     phase: Phase,
+    protocol: Protocol,
+    /// The connection's requests being handled (`count_in_flight`).
+    in_flight: Arc<AtomicUsize>,
     /// Whether an answer has gone out: such a connection keeps more time at the cap.
     answered: bool,
     timer: Pin<Box<Sleep>>,
 }
 
 impl<T> GuardedConnection<T> {
-    pub fn new(inner: T, gauge: Arc<ConnectionGauge>, peer: std::net::SocketAddr) -> Self {
+    pub fn new(
+        inner: T,
+        gauge: Arc<ConnectionGauge>,
+        peer: std::net::SocketAddr,
+        in_flight: Arc<AtomicUsize>,
+    ) -> Self {
         let now = Instant::now();
         GuardedConnection {
             inner,
@@ -63,13 +90,42 @@ impl<T> GuardedConnection<T> {
                 since: now,
                 matched: 0,
             },
+            protocol: Protocol::Undecided(0),
+            in_flight,
             answered: false,
             timer: Box::pin(tokio::time::sleep_until(now + HEADER_READ_TIMEOUT)),
         }
     }
 
+    /// Tells HTTP/2 from HTTP/1.1 by the first bytes.
+    fn recognise(&mut self, bytes: &[u8]) {
+        let Protocol::Undecided(mut seen) = self.protocol else {
+            return;
+        };
+        for &b in bytes {
+            if b != HTTP2_PREFACE[seen] {
+                self.protocol = Protocol::Http1;
+                return;
+            }
+            seen += 1;
+            if seen == HTTP2_PREFACE.len() {
+                self.protocol = Protocol::Http2;
+                return;
+            }
+        }
+        self.protocol = Protocol::Undecided(seen);
+    }
+
     fn read(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
+            return;
+        }
+        self.recognise(bytes);
+        if self.protocol == Protocol::Http2 {
+            // Frames: any byte is progress; the deadline waits for the connection to be idle.
+            self.phase = Phase::Quiet {
+                since: Instant::now(),
+            };
             return;
         }
         let matched = match self.phase {
@@ -100,7 +156,11 @@ impl<T> GuardedConnection<T> {
     }
 
     fn wrote(&mut self) {
-        self.answered = true;
+        // An HTTP/2 server writes its settings before any request: answered is what a
+        // request in flight says (`expired`).
+        if self.protocol != Protocol::Http2 {
+            self.answered = true;
+        }
         self.phase = Phase::Quiet {
             since: Instant::now(),
         };
@@ -109,10 +169,24 @@ impl<T> GuardedConnection<T> {
     /// Whether the phase's deadline has passed; otherwise arms the timer to wake the task
     /// at the deadline or the next pressure check, whichever is first.
     fn expired(&mut self, cx: &mut Context<'_>) -> bool {
-        let (since, normal) = match self.phase {
-            Phase::Handling => return false,
-            Phase::Headers { since, .. } => (since, HEADER_READ_TIMEOUT),
-            Phase::Quiet { since } => (since, IDLE_TIMEOUT),
+        let (since, normal) = match (self.protocol, self.phase) {
+            (Protocol::Http2, _) if self.in_flight.load(Ordering::Relaxed) > 0 => {
+                self.answered = true;
+                return false;
+            }
+            // HTTP/2, idle: since its last byte, a first request within the header
+            // deadline, later ones within the idle one.
+            (Protocol::Http2, Phase::Headers { since, .. } | Phase::Quiet { since }) => (
+                since,
+                if self.answered {
+                    IDLE_TIMEOUT
+                } else {
+                    HEADER_READ_TIMEOUT
+                },
+            ),
+            (_, Phase::Handling) => return false,
+            (_, Phase::Headers { since, .. }) => (since, HEADER_READ_TIMEOUT),
+            (_, Phase::Quiet { since }) => (since, IDLE_TIMEOUT),
         };
         let deadline = since + self.gauge.idle_limit(normal, self.answered);
         loop {
@@ -221,6 +295,16 @@ impl<T> GuardedConnection<T> {
             other => other,
         }
     }
+}
+
+/// Counts each request in on its connection while it is handled (and its answer built), so
+/// that an HTTP/2 connection with a request in flight is not idle.
+pub async fn count_in_flight<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let gauge = req
+        .data::<Arc<super::AppState>>()
+        .map(|state| state.connections.clone());
+    let _counted = gauge.map(|g| g.request_started(req.remote_addr().as_socket_addr().copied()));
+    Ok(next.call(req).await?.into_response())
 }
 
 /// The error a bounded body yields once it passes the limit; readers answer 413 for it.

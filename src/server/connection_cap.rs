@@ -3,8 +3,9 @@
 //! it. Near the cap, idle and slow connections get shorter time-outs (see `connection`); at
 //! the cap, connections that have not been answered yet and idle for a moment are closed to
 //! make room, so a flood of idle connections cannot keep the slots from clients that talk. Past a margin over the cap,
-//! newcomers get a short `503` to their request and are closed, and a full file table never
-//! makes the accept loop spin.
+//! newcomers get a short `503` to their request and are closed (on an HTTPS port after
+//! their TLS handshake, offering HTTP/1.1 alone, so that the client reads the status), and
+//! a full file table never makes the accept loop spin.
 
 use std::io;
 use std::net::SocketAddr;
@@ -15,7 +16,7 @@ use std::time::Duration;
 
 use poem::listener::Acceptor;
 use poem::web::{LocalAddr, RemoteAddr};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
@@ -109,8 +110,9 @@ impl CappedAcceptor {
     }
 
     /// Answers 503 and closes, off the accept loop and within a second whatever the peer
-    /// does; the first refusal and every thousandth after it are logged.
-    fn refuse(&self, stream: TcpStream) {
+    /// does (over TLS where the port serves HTTPS); the first refusal and every thousandth
+    /// after it are logged.
+    fn refuse(&self, stream: TcpStream, local: Option<SocketAddr>) {
         let (evict, evicted) = oneshot::channel();
         let (id, refused) = self.gauge.refusing(evict);
         if refused.is_multiple_of(1000) {
@@ -121,10 +123,16 @@ impl CappedAcceptor {
             );
         }
         let gauge = self.gauge.clone();
+        let tls = self.tls.clone().filter(|_| local.is_some());
         tokio::spawn(async move {
             let heard = || gauge.heard_refused(id);
-            let _ = tokio::time::timeout(REFUSAL_TIME, answer_at_capacity(stream, evicted, heard))
-                .await;
+            let answered = async {
+                match tls {
+                    Some(tls) => answer_at_capacity(tls.wrap_refused(stream), evicted, heard).await,
+                    None => answer_at_capacity(stream, evicted, heard).await,
+                }
+            };
+            let _ = tokio::time::timeout(REFUSAL_TIME, answered).await;
             gauge.heard_refused(id);
         });
     }
@@ -134,8 +142,8 @@ impl CappedAcceptor {
 /// gets an answer before it has sent its request takes it for a broken connection. What the
 /// client still sends is read until it closes, so the close is not a reset that discards the
 /// answer before the client reads it.
-async fn answer_at_capacity(
-    mut stream: TcpStream,
+async fn answer_at_capacity<S: AsyncRead + AsyncWrite + Unpin>(
+    mut stream: S,
     evicted: oneshot::Receiver<()>,
     heard: impl FnOnce(),
 ) -> io::Result<()> {
@@ -152,7 +160,7 @@ async fn answer_at_capacity(
 }
 
 /// Reads until the end of a request's headers (an error if the client closes first).
-async fn read_request_head(stream: &mut TcpStream) -> io::Result<()> {
+async fn read_request_head<S: AsyncRead + Unpin>(stream: &mut S) -> io::Result<()> {
     let mut buf = [0u8; 2048];
     let mut tail = [0u8; 4];
     loop {
@@ -197,10 +205,10 @@ impl Acceptor for CappedAcceptor {
                 // A connection reset before it was accepted, and the like: the next one.
                 (Err(_), _) => continue,
             };
-            if !self.gauge.opened(peer, stream.as_raw_fd()) {
-                self.refuse(stream);
+            let Some(in_flight) = self.gauge.opened(peer, stream.as_raw_fd()) else {
+                self.refuse(stream, local.as_socket_addr().copied());
                 continue;
-            }
+            };
             let _ = stream.set_nodelay(true);
             let (transport, scheme) = match (&self.tls, local.as_socket_addr()) {
                 (Some(tls), Some(at)) => (
@@ -210,7 +218,7 @@ impl Acceptor for CappedAcceptor {
                 _ => (Either::Left(stream), poem::http::uri::Scheme::HTTP),
             };
             return Ok((
-                GuardedConnection::new(transport, self.gauge.clone(), peer),
+                GuardedConnection::new(transport, self.gauge.clone(), peer, in_flight),
                 local,
                 RemoteAddr(peer.into()),
                 scheme,
@@ -253,5 +261,55 @@ mod tests {
         assert_eq!(answer, AT_CAPACITY);
         drop(client);
         server.await.unwrap().unwrap();
+    }
+
+    /// Refused on an HTTPS port, a client completes its handshake (offered HTTP/2 too, it
+    /// gets HTTP/1.1) and reads the 503, instead of a TLS connection closed under it.
+    #[tokio::test]
+    async fn a_refused_https_client_reads_its_503_after_the_handshake() {
+        let dir = tempfile::tempdir().unwrap();
+        let listen = ["127.0.0.1:8443".parse().unwrap()];
+        crate::server::self_signed::ensure(dir.path(), &listen, None).unwrap();
+        let files = crate::server::self_signed::files(dir.path(), None);
+        let layer = TlsLayer::new(
+            files.load().unwrap(),
+            futures_util::stream::pending(),
+            Arc::default(),
+        );
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            let (stream, _) = listener.accept().await.unwrap();
+            let (_keep, evicted) = oneshot::channel();
+            answer_at_capacity(layer.wrap_refused(stream), evicted, || ()).await
+        });
+        let mut roots = rustls::RootCertStore::empty();
+        for certificate in crate::outside::tls::read_certificates("tls_cert", &files.cert).unwrap()
+        {
+            roots.add(certificate).unwrap();
+        }
+        let mut config =
+            rustls::ClientConfig::builder_with_provider(crate::outside::tls::provider())
+                .with_protocol_versions(rustls::DEFAULT_VERSIONS)
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_no_client_auth();
+        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+        let tcp = TcpStream::connect(address).await.unwrap();
+        let name =
+            rustls::pki_types::ServerName::IpAddress(std::net::IpAddr::from([127, 0, 0, 1]).into());
+        let mut client = connector.connect(name, tcp).await.unwrap();
+        assert_eq!(client.get_ref().1.alpn_protocol(), Some(&b"http/1.1"[..]));
+        client
+            .write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let mut answer = Vec::new();
+        let _ = client.read_to_end(&mut answer).await;
+        assert_eq!(answer, AT_CAPACITY);
+        drop(client);
+        // The server reads until the client goes, which here closes without a TLS goodbye.
+        let _ = server.await.unwrap();
     }
 }

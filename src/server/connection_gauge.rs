@@ -23,7 +23,37 @@ pub struct ConnectionGauge {
     refused: AtomicU64,
     /// Refused connections waiting for their request (see `CappedAcceptor::refuse`).
     refusals: Mutex<WaitingRefusals>,
-    sockets: Mutex<HashMap<SocketAddr, RawFd>>,
+    sockets: Mutex<HashMap<SocketAddr, Socket>>,
+    /// Requests held waiting (long polls), bounded apart from the cap: see `hold`.
+    held: AtomicUsize,
+}
+
+/// An open connection's socket, and how many of its requests are being handled (HTTP/2
+/// multiplexes many on one connection; its deadlines apply only while none is).
+#[derive(Debug)]
+struct Socket {
+    fd: RawFd,
+    activity: Arc<AtomicUsize>,
+}
+
+/// A request counted in on its connection until dropped.
+pub struct InFlight(Option<Arc<AtomicUsize>>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Some(activity) = &self.0 {
+            activity.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A held request (a long poll) counted until dropped.
+pub struct Held(Arc<ConnectionGauge>);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.held.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl ConnectionGauge {
@@ -34,6 +64,7 @@ impl ConnectionGauge {
             refused: AtomicU64::new(0),
             refusals: Mutex::new(WaitingRefusals::default()),
             sockets: Mutex::new(HashMap::new()),
+            held: AtomicUsize::new(0),
         })
     }
 
@@ -50,7 +81,7 @@ impl ConnectionGauge {
     /// nothing while a handler runs, so the socket is asked directly, without taking data.
     pub fn client_gone(&self, peer: SocketAddr) -> bool {
         let fd = match self.sockets.lock() {
-            Ok(sockets) => sockets.get(&peer).copied(),
+            Ok(sockets) => sockets.get(&peer).map(|s| s.fd),
             Err(_) => None,
         };
         let Some(fd) = fd else {
@@ -116,16 +147,53 @@ impl ConnectionGauge {
         self.open.load(Ordering::Relaxed)
     }
 
-    /// Counts a newcomer in, with its socket, if there is room under the ceiling.
-    pub fn opened(&self, peer: SocketAddr, fd: RawFd) -> bool {
+    /// Counts a newcomer in, with its socket, if there is room under the ceiling: the count
+    /// of its requests in flight (`request_started`).
+    pub fn opened(&self, peer: SocketAddr, fd: RawFd) -> Option<Arc<AtomicUsize>> {
         if self.open.fetch_add(1, Ordering::Relaxed) >= self.ceiling() {
             self.open.fetch_sub(1, Ordering::Relaxed);
-            return false;
+            return None;
         }
+        let activity = Arc::new(AtomicUsize::new(0));
         if let Ok(mut sockets) = self.sockets.lock() {
-            sockets.insert(peer, fd);
+            sockets.insert(
+                peer,
+                Socket {
+                    fd,
+                    activity: activity.clone(),
+                },
+            );
         }
-        true
+        Some(activity)
+    }
+
+    /// Counts a request in on the connection from `peer` while the result lives.
+    pub fn request_started(&self, peer: Option<SocketAddr>) -> InFlight {
+        let activity = peer.and_then(|peer| {
+            let sockets = self.sockets.lock().ok()?;
+            let activity = sockets.get(&peer)?.activity.clone();
+            activity.fetch_add(1, Ordering::Relaxed);
+            Some(activity)
+        });
+        InFlight(activity)
+    }
+
+    /// Requests that wait for something to happen (long polls) may hold at most half the
+    /// cap, so that probes and lookups always find a connection (over HTTP/1.1 each held
+    /// request holds one) and held streams cannot grow without bound over HTTP/2. `None`
+    /// when that many are held.
+    pub fn hold(self: &Arc<Self>) -> Option<Held> {
+        let most = self.most_held();
+        if self.held.fetch_add(1, Ordering::Relaxed) >= most {
+            self.held.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        Some(Held(self.clone()))
+    }
+
+    /// How many requests may be held at once.
+    pub fn most_held(&self) -> usize {
+        (self.cap() / 2).max(1)
     }
 
     /// Notes a newcomer refused, to wait for its request until `evict` says to give up (the

@@ -90,6 +90,8 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
         .boxed()
         .around(connection::bound_body)
+        .around(connection::count_in_flight)
+        .boxed()
         .around(compression::compress_large)
         .around(problem::render_errors)
         .around(metrics::count_requests)
@@ -189,6 +191,10 @@ pub fn bind(addresses: &[std::net::SocketAddr]) -> std::io::Result<Vec<std::net:
         .collect()
 }
 
+/// The requests one HTTP/2 connection may have in flight at once, as its settings advertise
+/// (hyper refuses a stream over it): many multiplexed requests are one client's.
+const HTTP2_STREAMS: u32 = 100;
+
 /// Serves on the bound listeners until SIGTERM or Ctrl-C, then lets running requests finish
 /// (up to 10 s); each SIGHUP in `hangups` reloads the TLS files.
 pub async fn run(
@@ -238,11 +244,9 @@ pub async fn run(
             }
         }
     };
-    let main = Server::new_with_acceptor(acceptor).run_with_graceful_shutdown(
-        app(state),
-        stopped(stopping),
-        Some(Duration::from_secs(10)),
-    );
+    let main = Server::new_with_acceptor(acceptor)
+        .http2_max_concurrent_streams(HTTP2_STREAMS)
+        .run_with_graceful_shutdown(app(state), stopped(stopping), Some(Duration::from_secs(10)));
     tokio::try_join!(main, admin).map(|_| ())
 }
 

@@ -108,13 +108,21 @@ impl From<crate::service::ServiceError> for Problem {
     }
 }
 
+/// How long a client is asked to wait before it retries a 503 (still loading, or too many
+/// held waits).
+pub const RETRY_UNAVAILABLE_S: u64 = 2;
+
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
         let body = serde_json::to_vec(&self.0).unwrap_or_default();
-        Response::builder()
-            .status(self.status())
-            .content_type(PROBLEM_JSON)
-            .body(body)
+        let status = self.status();
+        let mut response = Response::builder()
+            .status(status)
+            .content_type(PROBLEM_JSON);
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response = response.header(poem::http::header::RETRY_AFTER, RETRY_UNAVAILABLE_S);
+        }
+        response.body(body)
     }
 }
 

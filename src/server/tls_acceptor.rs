@@ -45,7 +45,17 @@ impl ClientCertificates {
 #[derive(Clone)]
 pub struct TlsLayer {
     current: Arc<RwLock<tokio_rustls::TlsAcceptor>>,
+    /// The same pair offering HTTP/1.1 alone: a connection refused at the cap is answered
+    /// a plain `503` after its handshake, which an HTTP/2 client could not read.
+    refusing: Arc<RwLock<tokio_rustls::TlsAcceptor>>,
     certificates: Arc<ClientCertificates>,
+}
+
+/// `config` offering HTTP/1.1 alone.
+fn http1_only(config: &Arc<ServerConfig>) -> tokio_rustls::TlsAcceptor {
+    let mut only = ServerConfig::clone(config);
+    only.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Arc::new(only).into()
 }
 
 impl TlsLayer {
@@ -56,17 +66,36 @@ impl TlsLayer {
         renewals: impl Stream<Item = Arc<ServerConfig>> + Send + Unpin + 'static,
         certificates: Arc<ClientCertificates>,
     ) -> TlsLayer {
+        let refusing = Arc::new(RwLock::new(http1_only(&first)));
         let current = Arc::new(RwLock::new(tokio_rustls::TlsAcceptor::from(first)));
-        let renewed = current.clone();
+        let (renewed, renewed_refusing) = (current.clone(), refusing.clone());
         let mut renewals = renewals;
         tokio::spawn(async move {
             while let Some(config) = renewals.next().await {
+                *renewed_refusing.write().unwrap_or_else(|e| e.into_inner()) = http1_only(&config);
                 *renewed.write().unwrap_or_else(|e| e.into_inner()) = config.into();
             }
         });
         TlsLayer {
             current,
+            refusing,
             certificates,
+        }
+    }
+
+    /// A connection refused at the cap, its handshake to come: HTTP/1.1 only, and its
+    /// certificate not recorded.
+    pub fn wrap_refused<IO: AsyncRead + AsyncWrite + Unpin>(&self, io: IO) -> TlsConnection<IO> {
+        let acceptor = self
+            .refusing
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        TlsConnection {
+            state: State::Handshake(Box::new(acceptor.accept(io))),
+            ends: None,
+            registered: false,
+            certificates: self.certificates.clone(),
         }
     }
 

@@ -17,7 +17,7 @@ impl Nginx {
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"]
             .into_iter()
             .find(|p| Path::new(p).exists())
-            .expect("nginx is not installed (apt-get install nginx-light; .ci/run installs it)");
+            .expect("nginx is not installed: tests/with-system-tools.sh installs it");
         let work = dir.join("nginx");
         std::fs::create_dir_all(work.join("tmp")).unwrap();
         let conf = format!(

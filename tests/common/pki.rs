@@ -1,9 +1,9 @@
 //! Certificates for the HTTPS tests: private CAs and what they sign, as PEM files.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use rcgen::{BasicConstraints, CertificateParams, IsCa, Issuer, KeyPair};
+use rustls::pki_types::pem::PemObject;
 
 /// Valid from 2020 to 2099: for a certificate that is in force.
 pub const NOW: (i32, i32) = (2020, 2099);
@@ -65,13 +65,17 @@ impl Pki {
         std::fs::set_permissions(&key_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
 
+    /// The certificate's SHA-256 fingerprint as `AB:CD:…` (`https.rs` checks the server's
+    /// own against openssl's).
     pub fn fingerprint(&self, name: &str) -> String {
-        let o = Command::new("openssl")
-            .args(["x509", "-noout", "-fingerprint", "-sha256", "-in"])
-            .arg(self.file(&format!("{name}.pem")))
-            .output()
-            .unwrap();
-        let line = String::from_utf8_lossy(&o.stdout).trim().to_owned();
-        line.rsplit('=').next().unwrap().to_owned()
+        use sha2::Digest;
+        let pem = std::fs::read(self.file(&format!("{name}.pem"))).unwrap();
+        let der = rustls::pki_types::CertificateDer::from_pem_slice(&pem).unwrap();
+        let digest = sha2::Sha256::digest(der.as_ref());
+        digest
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(":")
     }
 }

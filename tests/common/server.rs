@@ -72,11 +72,16 @@ pub fn client_trusting(ca: &Path) -> reqwest::blocking::Client {
         .unwrap()
 }
 
+/// Sends `signal` to the process `pid`, as `kill` does.
+pub fn signal(pid: u32, signal: libc::c_int) {
+    // SAFETY: kill only sends a signal; the pid is one of this test's children.
+    let sent = unsafe { libc::kill(pid as libc::pid_t, signal) };
+    assert_eq!(sent, 0, "signal {signal} to {pid}");
+}
+
 /// Sends SIGTERM to a server process and waits (up to 30 s) for it to exit.
 pub fn terminate(child: &mut std::process::Child) -> std::process::ExitStatus {
-    let pid = child.id().to_string();
-    let sent = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-    assert!(sent.success());
+    signal(child.id(), libc::SIGTERM);
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         if let Some(status) = child.try_wait().unwrap() {

@@ -18,7 +18,7 @@ use super::imports::{ImportAnswer, answer_when_done};
 use crate::import::ImportType;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
-use crate::server::problem::{ApiError, Feed, Import};
+use crate::server::problem::{ApiError, Feed, Import, Problem};
 use crate::server::streaming::{Streamed, written_body};
 use crate::service::caller::Caller;
 use crate::service::sync::feed::{self, FeedAnswer};
@@ -45,8 +45,10 @@ impl SyncApi {
     /// With `wait`, a `since` that is this store's data version waits up to that many
     /// seconds for the next commit and is answered as soon as it comes: a follower learns of
     /// a change within the moment it is committed instead of polling. Nothing committed by
-    /// then: 204, with the same headers. Needs the `sync` scope and a provider that sees
-    /// every brand.
+    /// then: 204, with the same headers. Waiting requests may hold at most half the
+    /// server's connections (`max_connections`), so that lookups always get in; past that a
+    /// wait is answered 503 with `Retry-After`. Needs the `sync` scope and a provider that
+    /// sees every brand.
     #[oai(path = "/svc/changes", method = "get", operation_id = "getChanges")]
     async fn changes(
         &self,
@@ -73,6 +75,18 @@ impl SyncApi {
         caller: Data<&Caller>,
     ) -> Result<FeedResponse, ApiError<Feed>> {
         let wait = wait.0.map(|w| std::time::Duration::from_secs(w.into()));
+        let _held = match wait {
+            Some(w) if !w.is_zero() => Some(state.connections.hold().ok_or_else(|| {
+                Problem::new(
+                    poem::http::StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "{} requests wait for changes already, the most this server holds (half of max_connections); retry shortly",
+                        state.connections.most_held()
+                    ),
+                )
+            })?),
+            _ => None,
+        };
         match feed::feed(&state.store, &caller, since.0, wait).await? {
             FeedAnswer::Unchanged { version } => Ok(FeedResponse::unchanged(&state.store, version)),
             FeedAnswer::Changes {
