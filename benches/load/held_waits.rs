@@ -5,20 +5,24 @@
 //!
 //!   cargo bench --bench held_waits -- BASE KEY SERVER_PID PROTOCOL [WAITERS] [SECONDS]
 //!
-//! PROTOCOL: `h1` (HTTP/1.1), `h2c` (HTTP/2 in clear), `h2:CA_FILE` (HTTP/2 over TLS,
-//! trusting that CA); BASE as `http://127.0.0.1:8080` or `https://localhost:8443`.
+//! PROTOCOL: `h1` (HTTP/1.1), `h2c` (HTTP/2 in clear), `h2` (HTTP/2 over TLS by ALPN),
+//! each with `:CA_FILE` to trust that CA over TLS; BASE as `http://127.0.0.1:8080` or
+//! `https://localhost:8443`.
 
 use std::time::{Duration, Instant};
 
 fn client(protocol: &str) -> reqwest::Client {
-    let builder = reqwest::Client::builder().timeout(Duration::from_secs(120));
-    let builder = match protocol.split_once(':') {
-        Some(("h2", ca)) => {
-            let pem = std::fs::read(ca).expect("the CA file");
-            builder.add_root_certificate(reqwest::Certificate::from_pem(&pem).expect("PEM"))
-        }
-        _ if protocol == "h2c" => builder.http2_prior_knowledge(),
-        _ => builder.http1_only(),
+    let (kind, ca) = protocol.split_once(':').unwrap_or((protocol, ""));
+    let mut builder = reqwest::Client::builder().timeout(Duration::from_secs(120));
+    if !ca.is_empty() {
+        let pem = std::fs::read(ca).expect("the CA file");
+        builder = builder.add_root_certificate(reqwest::Certificate::from_pem(&pem).expect("PEM"));
+    }
+    let builder = match kind {
+        "h2c" => builder.http2_prior_knowledge(),
+        "h1" => builder.http1_only(),
+        // Over TLS, HTTP/2 by ALPN.
+        _ => builder,
     };
     builder.build().expect("a client")
 }

@@ -306,6 +306,14 @@ pub fn wait_for_upstream(
                 &import::Quiet,
             )?;
             Ok(match fetched {
+                // A feed of nothing newer from the same store (an upstream, or a proxy, that
+                // answered the wait at once with an empty feed): nothing to import.
+                Some(fetched)
+                    if fetched.data_version == since
+                        && mark.upstream == feed_label(&fetched.store_id) =>
+                {
+                    Followed::Nothing
+                }
                 Some(fetched) => Followed::Feed(Box::new(Waited {
                     _scratch: scratch,
                     fetched,
