@@ -86,17 +86,7 @@ impl TlsLayer {
     /// A connection refused at the cap, its handshake to come: HTTP/1.1 only, and its
     /// certificate not recorded.
     pub fn wrap_refused<IO: AsyncRead + AsyncWrite + Unpin>(&self, io: IO) -> TlsConnection<IO> {
-        let acceptor = self
-            .refusing
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        TlsConnection {
-            state: State::Handshake(Box::new(acceptor.accept(io))),
-            ends: None,
-            registered: false,
-            certificates: self.certificates.clone(),
-        }
+        self.handshake(&self.refusing, io, None)
     }
 
     /// A connection accepted between `local` and `remote`, its handshake to come.
@@ -106,14 +96,20 @@ impl TlsLayer {
         local: SocketAddr,
         remote: SocketAddr,
     ) -> TlsConnection<IO> {
-        let acceptor = self
-            .current
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
+        self.handshake(&self.current, io, Some((local, remote)))
+    }
+
+    /// `io` to be greeted by the acceptor `with` holds now.
+    fn handshake<IO: AsyncRead + AsyncWrite + Unpin>(
+        &self,
+        with: &RwLock<tokio_rustls::TlsAcceptor>,
+        io: IO,
+        ends: Option<Ends>,
+    ) -> TlsConnection<IO> {
+        let acceptor = with.read().unwrap_or_else(|e| e.into_inner()).clone();
         TlsConnection {
             state: State::Handshake(Box::new(acceptor.accept(io))),
-            ends: Some((local, remote)),
+            ends,
             registered: false,
             certificates: self.certificates.clone(),
         }

@@ -140,6 +140,8 @@ impl Jobs {
         request: SyncRequest,
         started_by: &str,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
+        // The follower logs its failures once for each change of state (`sync::follow`).
+        let followed = started_by == sync::FOLLOWER;
         self.start(
             store,
             JobRequest::Sync(request),
@@ -153,7 +155,11 @@ impl Jobs {
                     s.sync = Some(report);
                 }
                 Err(e) => {
-                    tracing::error!(error = %e, upstream = %upstream.describe(), "sync job failed");
+                    if followed {
+                        tracing::debug!(error = %e, upstream = %upstream.describe(), "sync job failed");
+                    } else {
+                        tracing::error!(error = %e, upstream = %upstream.describe(), "sync job failed");
+                    }
                     s.state = JobState::Failed;
                     s.error = Some(e.to_string());
                 }
@@ -172,7 +178,7 @@ impl Jobs {
             store,
             JobRequest::Sync(SyncRequest::everything(false)),
             Slot::Catalogue,
-            "sync follow",
+            sync::FOLLOWER,
             move |store, job| {
                 let outcome = sync::import_waited(store, &waited, job);
                 job.update(|s| match outcome {
@@ -181,7 +187,8 @@ impl Jobs {
                         s.sync = Some(report);
                     }
                     Err(e) => {
-                        tracing::warn!(error = %e, "following the upstream: the change was not imported");
+                        // Logged by the follower, once for each change of state.
+                        tracing::debug!(error = %e, "following the upstream: the change was not imported");
                         s.state = JobState::Failed;
                         s.error = Some(e.to_string());
                     }

@@ -10,6 +10,9 @@ use crate::service::ServiceError;
 use crate::service::jobs::{Job, Jobs};
 use crate::store::Store;
 
+/// Who starts the follower's sync jobs, as the jobs and the audit name it.
+pub const FOLLOWER: &str = "sync follow";
+
 /// The pause after a failure or a wait answered early, doubling up to a minute, each with up
 /// to a quarter of itself added at random so that many followers do not ask in step.
 const FIRST_PAUSE: Duration = Duration::from_secs(2);
@@ -129,7 +132,7 @@ async fn follow_once(jobs: &Arc<Jobs>, store: &Arc<Store>, settings: &SyncSettin
             store,
             upstream.clone(),
             SyncRequest::everything(refresh),
-            "sync follow",
+            FOLLOWER,
         )
     };
     let imported = match waited {

@@ -13,7 +13,7 @@ mod upstream;
 
 use deliveries::sync_from_deliveries;
 use fetch::{FeedAddress, Fetched, feed_files, fetch_feed};
-pub use follow::follow;
+pub use follow::{FOLLOWER, follow};
 pub use indexed::{Location, POLL_EVERY};
 pub use upstream::Upstream;
 
