@@ -73,6 +73,5 @@ requests=$(( $(cat "$work/requests") - before_requests ))
 cpu_s=$(echo "($(cpu) - $before_cpu) / $ticks" | bc -l)
 printf 'in %s s caught up behind a proxy answering waits at once: %s feed requests, %.2f CPU-seconds (per minute: %.0f requests, %.2f CPU-s)\n' \
     "$seconds" "$requests" "$cpu_s" "$(echo "$requests * 60 / $seconds" | bc -l)" "$(echo "$cpu_s * 60 / $seconds" | bc -l)"
-cp "$work/down.log" /tmp/pace-down.log
 echo "the follower's log about it:"
 grep -E "pausing|again" "$work/down.log" | sed 's/^/  /' | head -5
