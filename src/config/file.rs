@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use super::ConfigError;
-use super::table::{Setting, by_key, is_table, known_keys, known_table_keys};
+use super::keys::{by_key, is_table, known_keys, known_table_keys};
+use super::table::Setting;
 
 /// The settings a config file sets, each with its value as text, and a warning for every key
 /// no setting has.

@@ -8,12 +8,14 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 mod file;
+mod keys;
 mod setting;
 mod sync;
 mod table;
 mod values;
+pub use keys::{every_setting, settings_help};
 pub use sync::SyncSettings;
-pub use table::{SETTINGS, Setting, every_setting, settings_help};
+pub use table::{SETTINGS, Setting};
 
 /// Where the file is looked for when `--config` is not given.
 pub const DEFAULT_CONFIG_FILE: &str = "/etc/partscat/partscat.toml";
@@ -303,7 +305,7 @@ impl Settings {
             }
         }
 
-        let known = table::known_env();
+        let known = keys::known_env();
         for name in env_names.iter().filter(|n| n.starts_with("PARTSCAT_")) {
             if !known.contains(&name.as_str()) {
                 warnings.push(format!(

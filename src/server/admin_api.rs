@@ -231,7 +231,7 @@ async fn blocking<T: Send + 'static>(
 async fn read_json<T: DeserializeOwned>(body: Body, what: &str) -> Result<T, Problem> {
     let bytes = body.into_bytes().await.map_err(|e| {
         let status = match &e {
-            poem::error::ReadBodyError::Io(io) => super::connection::body_error_status(io),
+            poem::error::ReadBodyError::Io(io) => super::request_body::body_error_status(io),
             _ => StatusCode::BAD_REQUEST,
         };
         Problem::new(status, format!("the body cannot be read: {e}"))
@@ -385,7 +385,7 @@ pub async fn serve_socket(
     tracing::info!(socket = %path.display(), "admin API listening");
     let app = Route::new()
         .nest("/admin", routes())
-        .around(super::connection::bound_body)
+        .around(super::request_body::bound_body)
         .around(super::problem::render_errors)
         .data(AdminChannel::Socket)
         .data(state);

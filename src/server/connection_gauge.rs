@@ -268,6 +268,16 @@ mod tests {
     }
 
     #[test]
+    fn held_waits_take_half_the_cap_and_give_their_place_back() {
+        let gauge = ConnectionGauge::new(8);
+        let held: Vec<Held> = (0..4).map(|_| gauge.hold().unwrap()).collect();
+        assert!(gauge.hold().is_none());
+        drop(held);
+        assert!(gauge.hold().is_some());
+        assert!(ConnectionGauge::new(1).hold().is_some(), "at least one");
+    }
+
+    #[test]
     fn the_oldest_silent_refusal_makes_room() {
         let mut refusals = WaitingRefusals::default();
         let (first, mut first_evicted) = oneshot::channel();

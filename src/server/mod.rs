@@ -24,6 +24,7 @@ mod problem;
 mod query;
 mod rate_limit;
 mod registry;
+pub(crate) mod request_body;
 pub mod self_signed;
 pub mod signals;
 pub mod soap;
@@ -89,7 +90,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         .around(gate::guard)
         // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
         .boxed()
-        .around(connection::bound_body)
+        .around(request_body::bound_body)
         .around(connection::count_in_flight)
         .boxed()
         .around(compression::compress_large)

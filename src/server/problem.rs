@@ -110,7 +110,7 @@ impl From<crate::service::ServiceError> for Problem {
 
 /// How long a client is asked to wait before it retries a 503 (still loading, or too many
 /// held waits).
-pub const RETRY_UNAVAILABLE_S: u64 = 2;
+const RETRY_UNAVAILABLE_S: u64 = 2;
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {

@@ -10,7 +10,7 @@ use poem::{Body, Response};
 use super::envelope::MAX_ENVELOPE_BYTES;
 use super::operations::{self, Operation};
 use super::types::Types;
-use crate::server::connection::body_error_status;
+use crate::server::request_body::body_error_status;
 
 /// The operations and their types, built once.
 pub(super) struct Service {
