@@ -2,6 +2,7 @@
 
 pub mod model;
 pub mod reference;
+pub mod tree;
 pub mod values;
 
 pub use model::*;

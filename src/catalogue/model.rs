@@ -101,6 +101,85 @@ pub struct CrossReference {
     pub number: String,
 }
 
+/// What kind of thing a vehicle type is, by TecDoc's linkage-target codes. Each kind has
+/// its own assembly-group tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetType {
+    /// `P`
+    PassengerCar,
+    /// `L`
+    LightCommercial,
+    /// `B`
+    Motorcycle,
+    /// `C`
+    Commercial,
+    /// `T`
+    Tractor,
+    /// `M`
+    Engine,
+    /// `A`
+    Axle,
+    /// `K`
+    BodyType,
+}
+
+impl TargetType {
+    pub const ALL: [TargetType; 8] = [
+        TargetType::PassengerCar,
+        TargetType::LightCommercial,
+        TargetType::Motorcycle,
+        TargetType::Commercial,
+        TargetType::Tractor,
+        TargetType::Engine,
+        TargetType::Axle,
+        TargetType::BodyType,
+    ];
+
+    /// TecDoc's one-letter code (`linkageTargetType`, `linkingTargetType`).
+    pub fn code(self) -> char {
+        match self {
+            TargetType::PassengerCar => 'P',
+            TargetType::LightCommercial => 'L',
+            TargetType::Motorcycle => 'B',
+            TargetType::Commercial => 'C',
+            TargetType::Tractor => 'T',
+            TargetType::Engine => 'M',
+            TargetType::Axle => 'A',
+            TargetType::BodyType => 'K',
+        }
+    }
+
+    /// The kinds a request's code names: one kind, or TecDoc's groups `V` (passenger cars
+    /// and light commercial vehicles) and `O` (commercial vehicles and tractors).
+    pub fn named_by(code: &str) -> Option<&'static [TargetType]> {
+        Some(match code.to_ascii_uppercase().as_str() {
+            "P" => &[TargetType::PassengerCar],
+            "L" => &[TargetType::LightCommercial],
+            "B" => &[TargetType::Motorcycle],
+            "C" => &[TargetType::Commercial],
+            "T" => &[TargetType::Tractor],
+            "M" => &[TargetType::Engine],
+            "A" => &[TargetType::Axle],
+            "K" => &[TargetType::BodyType],
+            "V" => &[TargetType::PassengerCar, TargetType::LightCommercial],
+            "O" => &[TargetType::Commercial, TargetType::Tractor],
+            _ => return None,
+        })
+    }
+}
+
+/// A vehicle maker's model series (`GOLF VII`), which its vehicle types belong to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelSeries {
+    pub id: u32,
+    /// The vehicle maker (a `vehicle` manufacturer).
+    pub manufacturer_id: u32,
+    pub name: String,
+    pub year_from: YearMonth,
+    pub year_to: Option<YearMonth>,
+}
+
 /// A vehicle type, identified by its Ktype.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Vehicle {
@@ -108,13 +187,54 @@ pub struct Vehicle {
     pub make: String,
     pub model: String,
     pub type_name: String,
-    pub engine: String,
+    /// The engine codes, as the maker writes them (several where one type has several).
+    pub engines: Vec<String>,
     pub fuel: String,
     pub kw: u16,
     pub hp: u16,
     pub ccm: u32,
     pub year_from: YearMonth,
     pub year_to: Option<YearMonth>,
+    /// The model series it belongs to; `None` in catalogues without model series.
+    pub model_series: Option<u32>,
+    pub target_type: TargetType,
+    /// `Hatchback`, `Saloon`, `Estate`…
+    pub body_style: String,
+    /// `Closed Off-Road Vehicle`, `Box`… where the maker says more than the body style.
+    pub construction_type: String,
+    /// The kind of engine (`Otto`, `Diesel`, `Electric`, `Otto/Electric`…).
+    pub engine_kind: String,
+    /// The upper end of the power where a type spans a range.
+    pub kw_to: Option<u16>,
+    pub hp_to: Option<u16>,
+}
+
+impl Vehicle {
+    /// The engine codes as one text (`CZCA, CZDA`), for answers that have one field.
+    pub fn engine_text(&self) -> String {
+        self.engines.join(", ")
+    }
+}
+
+/// A node of an assembly-group tree (*Brake system → Brake pads*): the categories parts are
+/// found under. Each linkage-target type has a tree of its own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AssemblyGroup {
+    pub id: u32,
+    /// `None` for a root.
+    pub parent: Option<u32>,
+    pub target_type: TargetType,
+    pub name: String,
+    /// Siblings are listed by this, then by name.
+    pub sort: u32,
+}
+
+/// A generic article placed under an assembly-group node (one generic article may sit under
+/// several nodes).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct GenartGroup {
+    pub genart: u32,
+    pub node: u32,
 }
 
 /// An article fits a vehicle.

@@ -196,6 +196,7 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
             "over_limits": report.over_limits,
             "over_limit_count": report.over_limit_count,
             "unreclaimed_pages": report.unreclaimed_pages,
+            "lacks": report.lacks,
         });
         println!(
             "{}",
@@ -213,6 +214,9 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
         }
         for p in &report.problems {
             println!("problem: {p}");
+        }
+        for l in &report.lacks {
+            println!("lacks: {l}");
         }
         if report.unreclaimed_pages > 0 {
             println!(

@@ -62,7 +62,10 @@ type Writer = csv::Writer<BufWriter<File>>;
 struct Files {
     brands: Writer,
     manufacturers: Writer,
+    model_series: Writer,
     genarts: Writer,
+    assembly_groups: Writer,
+    genart_groups: Writer,
     vehicles: Writer,
     articles: Writer,
     criteria: Writer,
@@ -157,7 +160,10 @@ impl Files {
         Ok(Files {
             brands: writer(out, ImportType::Brands)?,
             manufacturers: writer(out, ImportType::Manufacturers)?,
+            model_series: writer(out, ImportType::ModelSeries)?,
             genarts: writer(out, ImportType::GenericArticles)?,
+            assembly_groups: writer(out, ImportType::AssemblyGroups)?,
+            genart_groups: writer(out, ImportType::GenartGroups)?,
             vehicles: writer(out, ImportType::Vehicles)?,
             articles: writer(out, ImportType::Articles)?,
             criteria: writer(out, ImportType::Criteria)?,
@@ -175,7 +181,10 @@ impl Files {
         for w in [
             &mut self.brands,
             &mut self.manufacturers,
+            &mut self.model_series,
             &mut self.genarts,
+            &mut self.assembly_groups,
+            &mut self.genart_groups,
             &mut self.vehicles,
             &mut self.articles,
             &mut self.criteria,
@@ -210,6 +219,50 @@ fn write_reference_lists(f: &mut Files) -> csv::Result<()> {
         f.genarts
             .write_record([g.id.to_string().as_str(), g.name])?;
     }
+    write_model_series(f)?;
+    write_assembly_groups(f)
+}
+
+/// Every make's models as model series, built from January of the first year to December
+/// of the last.
+fn write_model_series(f: &mut Files) -> csv::Result<()> {
+    for make in &MAKES {
+        for (i, (name, first, last, _)) in make.models.iter().enumerate() {
+            let to = match last {
+                0 => String::new(),
+                year => format!("{year}-12"),
+            };
+            f.model_series.write_record([
+                model_series_id(make, i).to_string().as_str(),
+                &make.id.to_string(),
+                name,
+                &format!("{first}-01"),
+                &to,
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// The passenger-car tree, and where each generic article sits in it.
+fn write_assembly_groups(f: &mut Files) -> csv::Result<()> {
+    for (sort, (id, parent, name, genarts)) in ASSEMBLY_GROUPS.iter().enumerate() {
+        let parent = match parent {
+            0 => String::new(),
+            p => p.to_string(),
+        };
+        f.assembly_groups.write_record([
+            id.to_string().as_str(),
+            &parent,
+            "passenger_car",
+            name,
+            &(sort + 1).to_string(),
+        ])?;
+        for genart in *genarts {
+            f.genart_groups
+                .write_record([genart.to_string(), id.to_string()])?;
+        }
+    }
     Ok(())
 }
 
@@ -217,7 +270,8 @@ fn write_vehicles(f: &mut Files, rng: &mut Rng, count: usize) -> csv::Result<Vec
     let mut vehicles = Vec::with_capacity(count);
     for i in 0..count {
         let make = rng.below(MAKES.len() as u64) as usize;
-        let (model, first, last) = *rng.pick(MAKES[make].models);
+        let model_index = rng.below(MAKES[make].models.len() as u64) as usize;
+        let (model, first, last, body_style) = MAKES[make].models[model_index];
         let (type_name, engine, fuel, kw, ccm) = ENGINES[*rng.pick(MAKES[make].engines)];
         let ktype = (10_000 + i * 3 + rng.below(3) as usize).to_string();
         let from_year = first as u64 + rng.below(2);
@@ -240,6 +294,13 @@ fn write_vehicles(f: &mut Files, rng: &mut Rng, count: usize) -> csv::Result<Vec
             &ccm.to_string(),
             &year_from,
             &year_to,
+            &model_series_id(&MAKES[make], model_index).to_string(),
+            "passenger_car",
+            body_style,
+            construction_type(body_style),
+            engine_kind(fuel),
+            "",
+            "",
         ])?;
         vehicles.push(Vehicle { ktype, make });
     }

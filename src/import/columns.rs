@@ -20,7 +20,29 @@ const VEHICLES: &[Column] = &[
     may("ccm"),
     must("year_from"),
     may("year_to"),
+    may("model_series_id"),
+    may("target_type"),
+    may("body_style"),
+    may("construction_type"),
+    may("engine_kind"),
+    may("kw_to"),
+    may("hp_to"),
 ];
+const MODEL_SERIES: &[Column] = &[
+    must("model_series_id"),
+    must("manufacturer_id"),
+    must("name"),
+    must("year_from"),
+    may("year_to"),
+];
+const ASSEMBLY_GROUPS: &[Column] = &[
+    must("node_id"),
+    may("parent_id"),
+    may("target_type"),
+    must("name"),
+    may("sort"),
+];
+const GENART_GROUPS: &[Column] = &[must("genart_id"), must("node_id")];
 const ARTICLES: &[Column] = &[
     must("brand_id"),
     must("reference"),
@@ -96,7 +118,10 @@ pub(super) fn of(data_set: ImportType) -> ColumnSpec {
     let columns = match data_set {
         ImportType::Brands => BRANDS,
         ImportType::Manufacturers => MANUFACTURERS,
+        ImportType::ModelSeries => MODEL_SERIES,
         ImportType::GenericArticles => GENERIC_ARTICLES,
+        ImportType::AssemblyGroups => ASSEMBLY_GROUPS,
+        ImportType::GenartGroups => GENART_GROUPS,
         ImportType::Vehicles => VEHICLES,
         ImportType::Articles => ARTICLES,
         ImportType::Criteria => CRITERIA,

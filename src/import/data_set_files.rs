@@ -9,7 +9,7 @@ use std::io::Write;
 
 use super::ImportType;
 use super::csv_source::CHANGE;
-use super::rows::{CROSS_KINDS, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, name_of};
+use super::rows::{CROSS_KINDS, MANUFACTURER_KINDS, MEDIA_KINDS, STATUSES, TARGET_TYPES, name_of};
 use crate::catalogue::LIST_SEPARATOR;
 use crate::catalogue::*;
 use crate::store::{Catalogue, Change, Record, StoreError};
@@ -108,14 +108,60 @@ impl FileRow for Vehicle {
             self.make.clone(),
             self.model.clone(),
             self.type_name.clone(),
-            self.engine.clone(),
+            self.engines.join(LIST_SEPARATOR),
             self.fuel.clone(),
             self.kw.to_string(),
             self.hp.to_string(),
             self.ccm.to_string(),
             self.year_from.to_string(),
             optional(self.year_to),
+            optional(self.model_series),
+            name_of(&TARGET_TYPES, &self.target_type).to_owned(),
+            self.body_style.clone(),
+            self.construction_type.clone(),
+            self.engine_kind.clone(),
+            optional(self.kw_to),
+            optional(self.hp_to),
         ])
+    }
+}
+
+impl FileRow for ModelSeries {
+    fn data_set(&self) -> ImportType {
+        ImportType::ModelSeries
+    }
+    fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
+        Ok(vec![
+            self.id.to_string(),
+            self.manufacturer_id.to_string(),
+            self.name.clone(),
+            self.year_from.to_string(),
+            optional(self.year_to),
+        ])
+    }
+}
+
+impl FileRow for AssemblyGroup {
+    fn data_set(&self) -> ImportType {
+        ImportType::AssemblyGroups
+    }
+    fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
+        Ok(vec![
+            self.id.to_string(),
+            optional(self.parent),
+            name_of(&TARGET_TYPES, &self.target_type).to_owned(),
+            self.name.clone(),
+            self.sort.to_string(),
+        ])
+    }
+}
+
+impl FileRow for GenartGroup {
+    fn data_set(&self) -> ImportType {
+        ImportType::GenartGroups
+    }
+    fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
+        Ok(vec![self.genart.to_string(), self.node.to_string()])
     }
 }
 
@@ -354,7 +400,10 @@ fn of_record_type(data_set: ImportType, rows: impl RowsOf) -> Result<u64, WriteE
     match data_set {
         ImportType::Brands => rows.write::<Brand>(),
         ImportType::Manufacturers => rows.write::<Manufacturer>(),
+        ImportType::ModelSeries => rows.write::<ModelSeries>(),
         ImportType::GenericArticles => rows.write::<GenericArticle>(),
+        ImportType::AssemblyGroups => rows.write::<AssemblyGroup>(),
+        ImportType::GenartGroups => rows.write::<GenartGroup>(),
         ImportType::Vehicles => rows.write::<Vehicle>(),
         ImportType::Articles => rows.write::<Article>(),
         ImportType::Criteria => rows.write::<Criterion>(),

@@ -12,7 +12,10 @@ use crate::store::{Origin, Record, Replace, Staging, StoreError, TreeName};
 pub enum ImportType {
     Brands,
     Manufacturers,
+    ModelSeries,
     GenericArticles,
+    AssemblyGroups,
+    GenartGroups,
     Vehicles,
     Articles,
     Criteria,
@@ -26,10 +29,13 @@ pub enum ImportType {
 }
 
 impl ImportType {
-    pub const ALL: [ImportType; 13] = [
+    pub const ALL: [ImportType; 16] = [
         ImportType::Brands,
         ImportType::Manufacturers,
+        ImportType::ModelSeries,
         ImportType::GenericArticles,
+        ImportType::AssemblyGroups,
+        ImportType::GenartGroups,
         ImportType::Vehicles,
         ImportType::Articles,
         ImportType::Criteria,
@@ -47,7 +53,10 @@ impl ImportType {
         match self {
             ImportType::Brands => "brands",
             ImportType::Manufacturers => "manufacturers",
+            ImportType::ModelSeries => "model_series",
             ImportType::GenericArticles => "genarts",
+            ImportType::AssemblyGroups => "assembly_groups",
+            ImportType::GenartGroups => "genart_groups",
             ImportType::Vehicles => "vehicles",
             ImportType::Articles => "articles",
             ImportType::Criteria => "criteria",
@@ -88,7 +97,10 @@ impl ImportType {
             self,
             ImportType::Brands
                 | ImportType::Manufacturers
+                | ImportType::ModelSeries
                 | ImportType::GenericArticles
+                | ImportType::AssemblyGroups
+                | ImportType::GenartGroups
                 | ImportType::Vehicles
                 | ImportType::Plates
         );
@@ -111,7 +123,10 @@ impl ImportType {
         match self {
             ImportType::Brands => TreeName::Brands,
             ImportType::Manufacturers => TreeName::Manufacturers,
+            ImportType::ModelSeries => TreeName::ModelSeries,
             ImportType::GenericArticles => TreeName::GenericArticles,
+            ImportType::AssemblyGroups => TreeName::AssemblyGroups,
+            ImportType::GenartGroups => TreeName::GenartGroups,
             ImportType::Vehicles => TreeName::Vehicles,
             ImportType::Articles => TreeName::Articles,
             ImportType::Criteria => TreeName::Criteria,
@@ -137,7 +152,10 @@ impl ImportType {
         let parsed = match self {
             ImportType::Brands => brand(row).map(Parsed::Brand),
             ImportType::Manufacturers => manufacturer(row).map(Parsed::Manufacturer),
+            ImportType::ModelSeries => model_series(row).map(Parsed::ModelSeries),
             ImportType::GenericArticles => generic_article(row).map(Parsed::GenericArticle),
+            ImportType::AssemblyGroups => assembly_group(row).map(Parsed::AssemblyGroup),
+            ImportType::GenartGroups => genart_group(row).map(Parsed::GenartGroup),
             ImportType::Vehicles => vehicle(row).map(Parsed::Vehicle),
             ImportType::Articles => article(row).map(Parsed::Article),
             ImportType::Criteria => criterion(row).map(Parsed::Criterion),
@@ -159,16 +177,14 @@ impl ImportType {
             file,
             line: row.line,
         };
-        let change = row.get(CHANGE);
-        if change.eq_ignore_ascii_case("remove") {
-            // What a retired row referred to may be retired by the same feed.
-            parsed.stage(staging, origin, true)?;
-            return Ok(Ok(()));
-        }
-        if !change.is_empty() && !change.eq_ignore_ascii_case("upsert") {
-            return Ok(Err(format!(
-                "column '{CHANGE}': '{change}' is not one of upsert, remove"
-            )));
+        match removes(row) {
+            Err(message) => return Ok(Err(message)),
+            Ok(true) => {
+                // What a retired row referred to may be retired by the same feed.
+                parsed.stage(staging, origin, true)?;
+                return Ok(Ok(()));
+            }
+            Ok(false) => {}
         }
         if let Some(message) = parsed.missing_reference(staging)? {
             return Ok(Err(message));
@@ -178,10 +194,27 @@ impl ImportType {
     }
 }
 
+/// Whether the row retires its key (`change` is `remove`) rather than writes it.
+pub(super) fn removes(row: &Row<'_>) -> Result<bool, String> {
+    let change = row.get(CHANGE);
+    if change.eq_ignore_ascii_case("remove") {
+        return Ok(true);
+    }
+    if !change.is_empty() && !change.eq_ignore_ascii_case("upsert") {
+        return Err(format!(
+            "column '{CHANGE}': '{change}' is not one of upsert, remove"
+        ));
+    }
+    Ok(false)
+}
+
 enum Parsed {
     Brand(Brand),
     Manufacturer(Manufacturer),
+    ModelSeries(ModelSeries),
     GenericArticle(GenericArticle),
+    AssemblyGroup(AssemblyGroup),
+    GenartGroup(GenartGroup),
     Vehicle(Vehicle),
     Article(Article),
     Criterion(Criterion),
@@ -212,6 +245,9 @@ impl Parsed {
             Parsed::Brand(r) => one(s, r, o, retire),
             Parsed::Manufacturer(r) => one(s, r, o, retire),
             Parsed::GenericArticle(r) => one(s, r, o, retire),
+            Parsed::ModelSeries(r) => one(s, r, o, retire),
+            Parsed::AssemblyGroup(r) => one(s, r, o, retire),
+            Parsed::GenartGroup(r) => one(s, r, o, retire),
             Parsed::Vehicle(r) => one(s, r, o, retire),
             Parsed::Article(r) => one(s, r, o, retire),
             Parsed::Criterion(r) => one(s, r, o, retire),
@@ -239,10 +275,36 @@ impl Parsed {
                 .then(|| format!("refers to ktype {ktype} which is not in the catalogue")))
         }
         Ok(match self {
-            Parsed::Brand(_)
-            | Parsed::Manufacturer(_)
-            | Parsed::GenericArticle(_)
-            | Parsed::Vehicle(_) => None,
+            Parsed::Brand(_) | Parsed::Manufacturer(_) | Parsed::GenericArticle(_) => None,
+            // Checked as a whole file (`assembly_tree`): its rows refer to each other.
+            Parsed::AssemblyGroup(_) => None,
+            Parsed::ModelSeries(m) => (!s.has_manufacturer(m.manufacturer_id)?).then(|| {
+                format!(
+                    "refers to manufacturer {} which is not in the catalogue",
+                    m.manufacturer_id
+                )
+            }),
+            Parsed::GenartGroup(g) => {
+                if !s.has_generic_article(g.genart)? {
+                    Some(format!(
+                        "refers to genart {} which is not in the catalogue",
+                        g.genart
+                    ))
+                } else if !s.has_assembly_group(g.node)? {
+                    Some(format!(
+                        "refers to assembly group {} which is not in the catalogue",
+                        g.node
+                    ))
+                } else {
+                    None
+                }
+            }
+            Parsed::Vehicle(v) => match v.model_series {
+                Some(m) if !s.has_model_series(m)? => Some(format!(
+                    "refers to model series {m} which is not in the catalogue"
+                )),
+                _ => None,
+            },
             Parsed::Article(a) => {
                 if !s.has_brand(a.key.brand_id)? {
                     Some(format!(

@@ -1,6 +1,7 @@
 //! CSV imports of catalogue data sets: validated in full, then committed all at once or not
 //! at all. A directory of `<type>.csv` files is one import, taken in dependency order.
 
+mod assembly_tree;
 mod columns;
 mod csv_source;
 mod data_set_files;

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use sha2::{Digest, Sha256};
 
-use super::{FileReport, ImportError, ImportFile, ImportMode, Progress, csv_source};
+use super::assembly_tree::TreeFile;
+use super::{FileReport, ImportError, ImportFile, ImportMode, ImportType, Progress, csv_source};
 use crate::store::{Replace, Staging};
 
 /// Passes what it reads on and hashes it on the way.
@@ -77,6 +78,7 @@ pub(super) fn stage(
         .map_err(file_error)?;
     progress.file_started(import_type, source.bytes_total);
     let mut store_failure = None;
+    let mut tree_file = (import_type == ImportType::AssemblyGroups).then(TreeFile::default);
     let bytes = source.bytes_read_counter();
     source
         .for_each_row(|row| {
@@ -85,6 +87,9 @@ pub(super) fn stage(
                 progress.advanced(bytes.get());
             }
             let outcome = match row {
+                Ok(row) if let Some(held) = tree_file.as_mut() => {
+                    held.take(&row).map_err(|message| (row.line, message))
+                }
                 Ok(row) => match import_type.stage(&row, position, staging) {
                     Ok(result) => result.map_err(|message| (row.line, message)),
                     Err(e) => {
@@ -105,6 +110,11 @@ pub(super) fn stage(
         })?;
     progress.advanced(source.bytes_total);
     drop(source);
+    if let Some(held) = tree_file {
+        for (line, message) in held.stage(staging, position, file.mode != ImportMode::Merge)? {
+            report.reject(line, message);
+        }
+    }
     let (data_set, tree) = (import_type.name(), import_type.tree());
     staging.note_file(data_set, tree, taken(&hash), report.rows, false);
     Ok(report)

@@ -33,6 +33,7 @@ pub mod suggestions;
 pub mod sync;
 pub mod upload;
 pub mod vehicle_articles;
+pub mod vehicle_path;
 
 pub use error::ServiceError;
 pub use snapshot::Snapshot;

@@ -15,7 +15,7 @@ use super::keys::{self, KeyBuf};
 use super::layout::TreeName;
 use super::packed::Space;
 use super::reclaim::FREED_PAGES;
-use super::records::Record;
+use super::records::{self, Record};
 use crate::catalogue::*;
 use crate::limits::Limits;
 
@@ -37,6 +37,9 @@ pub struct CheckReport {
     /// Pages of the store no generation holds and none is about to give back: space lost
     /// until the catalogue is imported afresh (0 unless a delete failed).
     pub unreclaimed_pages: u64,
+    /// What the catalogue lacks for the vehicle → category path (model series, the tree,
+    /// generic articles' places): sound, but those answers are empty.
+    pub lacks: Vec<String>,
 }
 
 impl CheckReport {
@@ -53,6 +56,14 @@ impl CheckReport {
     }
 }
 
+/// Data sets added after the checksum was first given.
+const LATER: [TreeName; 4] = [
+    TreeName::Plates,
+    TreeName::ModelSeries,
+    TreeName::AssemblyGroups,
+    TreeName::GenartGroups,
+];
+
 pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
     let catalogue = store.catalogue();
     let limits = store.limits();
@@ -61,8 +72,8 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
     for &tree in TreeName::DATA {
         let mut listed = 0;
         let mut count = 0u64;
-        // Plates came later: empty, they leave the sum as stores summed before them.
-        if !(tree == TreeName::Plates && catalogue.tree(tree).is_empty()) {
+        // Data sets that came later: empty, they leave the sum as stores summed before them.
+        if !(LATER.contains(&tree) && catalogue.tree(tree).is_empty()) {
             hasher.update(tree.name().as_bytes());
         }
         for entry in catalogue.tree(tree).iter() {
@@ -78,9 +89,9 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
             hasher.update((k.len() as u32).to_be_bytes());
             hasher.update(&k);
             // The record without its version byte: the same rows sum the same in every format.
-            let body = codec::split(&v).map_or(&[][..], |(_, body)| body);
+            let body = summed_body(tree, &k, &v);
             hasher.update((body.len() as u32).to_be_bytes());
-            hasher.update(body);
+            hasher.update(&body);
             if let Some(problem) = check_record(catalogue.as_ref(), tree, &k, &v)? {
                 report.problem(&mut listed, format!("{}: {problem}", tree.label()));
             }
@@ -94,6 +105,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
         report.counts.push((tree.label(), count));
     }
     report.checksum = hex::encode(hasher.finalize());
+    report.lacks = lacks(&catalogue);
     let spill = store.spill_dir()?;
     for &index in TreeName::INDEXES {
         if let Err(e) = check_index(store, &mut report, index, spill.path()) {
@@ -105,6 +117,60 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
     store.space.settle();
     report.unreclaimed_pages = unreclaimed(&store.space, &catalogue)?;
     Ok(report)
+}
+
+/// The bytes a record adds to the checksum: its value without the version byte. A vehicle
+/// that holds nothing format 8 could not sums as format 8 wrote it, so a catalogue sums the
+/// same before and after the migration, and imported again from the same files.
+fn summed_body(tree: TreeName, k: &[u8], v: &[u8]) -> Vec<u8> {
+    if tree == TreeName::Vehicles
+        && let Some(old) = Vehicle::decode(k, v).and_then(|x| records::vehicle_value_v1(&x))
+    {
+        return codec::split(&old).map_or(Vec::new(), |(_, body)| body.to_vec());
+    }
+    codec::split(v).map_or(Vec::new(), |(_, body)| body.to_vec())
+}
+
+/// What the vehicle → category path lacks in this catalogue, one sentence each. A table
+/// that cannot be read is counted as far as it can be (its damage is a problem of its own).
+fn lacks(catalogue: &Catalogue) -> Vec<String> {
+    let mut lacks = Vec::new();
+    let empty = |t: TreeName| catalogue.tree(t).is_empty();
+    if empty(TreeName::Vehicles) {
+        return lacks;
+    }
+    if empty(TreeName::ModelSeries) {
+        lacks.push("no model series: a make's model series are not answered".to_owned());
+    }
+    let mut without_series = 0u64;
+    for vehicle in catalogue.records::<Vehicle>().map_while(Result::ok) {
+        without_series += u64::from(vehicle.model_series.is_none());
+    }
+    if without_series > 0 {
+        lacks.push(format!(
+            "{without_series} vehicles belong to no model series (vehicles.model_series_id)"
+        ));
+    }
+    if empty(TreeName::AssemblyGroups) {
+        lacks.push("no assembly groups: a vehicle's parts are not found by category".to_owned());
+        return lacks;
+    }
+    let placed: HashSet<u32> = catalogue
+        .records::<GenartGroup>()
+        .map_while(Result::ok)
+        .map(|g| g.genart)
+        .collect();
+    let unplaced = catalogue
+        .records::<GenericArticle>()
+        .map_while(Result::ok)
+        .filter(|g| !placed.contains(&g.id))
+        .count();
+    if unplaced > 0 {
+        lacks.push(format!(
+            "{unplaced} generic articles sit under no assembly group (genart_groups): their articles are found under no category"
+        ));
+    }
+    lacks
 }
 
 /// Pages no generation holds and no list frees: space lost to the store until it is rebuilt
@@ -266,7 +332,10 @@ fn check_record(
         TreeName::Brands => decoded::<Brand>(k, v).map(drop),
         TreeName::Manufacturers => decoded::<Manufacturer>(k, v).map(drop),
         TreeName::GenericArticles => decoded::<GenericArticle>(k, v).map(drop),
-        TreeName::Vehicles => decoded::<Vehicle>(k, v).map(drop),
+        TreeName::Vehicles => decoded::<Vehicle>(k, v).and_then(|x| refs.of_vehicle(&x)),
+        TreeName::ModelSeries => decoded::<ModelSeries>(k, v).and_then(|m| refs.maker(&m)),
+        TreeName::AssemblyGroups => decoded::<AssemblyGroup>(k, v).and_then(|n| refs.parent(&n)),
+        TreeName::GenartGroups => decoded::<GenartGroup>(k, v).and_then(|g| refs.placed(&g)),
         TreeName::Articles => decoded::<Article>(k, v).and_then(|a| refs.of_article(&a)),
         TreeName::Criteria => decoded::<Criterion>(k, v).and_then(|x| refs.article(&x.article)),
         TreeName::Links => decoded::<Link>(k, v).and_then(|l| {
@@ -344,6 +413,80 @@ impl<C: DataTrees> Refs<'_, C> {
         Ok(())
     }
 
+    /// A vehicle's model series, where it names one.
+    fn of_vehicle(&self, v: &Vehicle) -> Result<(), String> {
+        match v.model_series {
+            Some(m) if !self.has(TreeName::ModelSeries, KeyBuf::new().u32(m).done())? => {
+                Err(format!(
+                    "Ktype {} refers to model series {m} which does not exist",
+                    v.ktype
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A model series' maker, which must make vehicles.
+    fn maker(&self, m: &ModelSeries) -> Result<(), String> {
+        let key = KeyBuf::new().u32(m.manufacturer_id).done();
+        let maker = self.0.tree(TreeName::Manufacturers).get(&key);
+        match maker.map_err(|e| e.to_string())? {
+            None => Err(format!(
+                "model series {} refers to manufacturer {} which does not exist",
+                m.id, m.manufacturer_id
+            )),
+            Some(v) => match Manufacturer::decode(&key, &v).map(|x| x.kind) {
+                Some(ManufacturerKind::VehicleMaker) => Ok(()),
+                _ => Err(format!(
+                    "model series {} refers to manufacturer {}, which is not a vehicle maker",
+                    m.id, m.manufacturer_id
+                )),
+            },
+        }
+    }
+
+    /// An assembly group's parent: there, of the same target type, and not below the node.
+    fn parent(&self, node: &AssemblyGroup) -> Result<(), String> {
+        let table = self.0.tree(TreeName::AssemblyGroups);
+        let mut tree = std::collections::HashMap::from([(node.id, node.clone())]);
+        let mut up = node.parent;
+        // Up to the root, a node that is not there, or one seen already (a cycle).
+        while let Some(id) = up.filter(|id| !tree.contains_key(id)) {
+            let key = KeyBuf::new().u32(id).done();
+            let Some(v) = table.get(&key).map_err(|e| e.to_string())? else {
+                break;
+            };
+            let above = AssemblyGroup::decode(&key, &v)
+                .ok_or_else(|| format!("assembly group {id} cannot be decoded"))?;
+            up = above.parent;
+            tree.insert(id, above);
+        }
+        match crate::catalogue::tree::place_problem(node, &tree) {
+            Some(problem) => Err(format!("node {}: {problem}", node.id)),
+            None => Ok(()),
+        }
+    }
+
+    /// A generic article's place: the generic article and the node.
+    fn placed(&self, g: &GenartGroup) -> Result<(), String> {
+        if !self.has(
+            TreeName::GenericArticles,
+            KeyBuf::new().u32(g.genart).done(),
+        )? {
+            return Err(format!(
+                "genart {} placed under node {} does not exist",
+                g.genart, g.node
+            ));
+        }
+        if !self.has(TreeName::AssemblyGroups, KeyBuf::new().u32(g.node).done())? {
+            return Err(format!(
+                "genart {} is placed under node {} which does not exist",
+                g.genart, g.node
+            ));
+        }
+        Ok(())
+    }
+
     /// A cross number's manufacturer, where it names one.
     fn of_cross_number(&self, x: &CrossReference) -> Result<(), String> {
         match x.manufacturer_id {
@@ -362,8 +505,11 @@ impl<C: DataTrees> Refs<'_, C> {
 fn referring_to(tree: TreeName) -> &'static [TreeName] {
     use TreeName::*;
     match tree {
-        Brands | GenericArticles => &[Articles],
-        Manufacturers => &[CrossReferences],
+        Brands => &[Articles],
+        GenericArticles => &[Articles, GenartGroups],
+        Manufacturers => &[CrossReferences, ModelSeries],
+        ModelSeries => &[Vehicles],
+        AssemblyGroups => &[AssemblyGroups, GenartGroups],
         Vehicles => &[Links, Kits, Plates],
         Articles => &[Criteria, CrossReferences, Links, Prices, Kits, Media],
         _ => &[],

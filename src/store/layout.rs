@@ -37,10 +37,14 @@ pub enum TreeName {
     ArticleIds,
     ReplacedArticle,
     ComponentKit,
+    ModelSeries,
+    AssemblyGroups,
+    GenartGroups,
 }
 
 impl TreeName {
-    pub const ALL: [TreeName; 23] = [
+    /// In the order of their stored index byte (`index`): a tree added later comes last.
+    pub const ALL: [TreeName; 26] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -64,13 +68,44 @@ impl TreeName {
         TreeName::ArticleIds,
         TreeName::ReplacedArticle,
         TreeName::ComponentKit,
+        TreeName::ModelSeries,
+        TreeName::AssemblyGroups,
+        TreeName::GenartGroups,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
-    pub const DATA: &'static [TreeName] = Self::ALL.split_at(12).0;
+    pub const DATA: &'static [TreeName] = &[
+        TreeName::Brands,
+        TreeName::Manufacturers,
+        TreeName::ModelSeries,
+        TreeName::GenericArticles,
+        TreeName::AssemblyGroups,
+        TreeName::GenartGroups,
+        TreeName::Vehicles,
+        TreeName::Articles,
+        TreeName::Criteria,
+        TreeName::CrossReferences,
+        TreeName::Links,
+        TreeName::Prices,
+        TreeName::Kits,
+        TreeName::Media,
+        TreeName::Plates,
+    ];
 
     /// The indexes, each derived from data sets.
-    pub const INDEXES: &'static [TreeName] = Self::ALL.split_at(12).1;
+    pub const INDEXES: &'static [TreeName] = &[
+        TreeName::RefnormArticle,
+        TreeName::CrossnumArticle,
+        TreeName::KtypeArticle,
+        TreeName::GenartKtypeArticle,
+        TreeName::KtypeKit,
+        TreeName::ManufacturerCompetitorRef,
+        TreeName::RefrevReference,
+        TreeName::CrossrevNumber,
+        TreeName::ArticleIds,
+        TreeName::ReplacedArticle,
+        TreeName::ComponentKit,
+    ];
 
     /// The stored name: what the tree maps, as `key_value`.
     pub fn name(self) -> &'static str {
@@ -98,6 +133,9 @@ impl TreeName {
             TreeName::ArticleIds => "article_ids",
             TreeName::ReplacedArticle => "replacement_article",
             TreeName::ComponentKit => "component_kit",
+            TreeName::ModelSeries => "modelseriesid_modelseries",
+            TreeName::AssemblyGroups => "nodeid_assemblygroup",
+            TreeName::GenartGroups => "genartnode",
         }
     }
 
@@ -128,6 +166,9 @@ impl TreeName {
             TreeName::ArticleIds => "index: numeric article ids",
             TreeName::ReplacedArticle => "index: articles by the numbers replacing them",
             TreeName::ComponentKit => "index: kits by their components",
+            TreeName::ModelSeries => "model_series",
+            TreeName::AssemblyGroups => "assembly_groups",
+            TreeName::GenartGroups => "genart_groups",
         }
     }
 
@@ -136,7 +177,7 @@ impl TreeName {
     }
 
     pub fn is_index(self) -> bool {
-        self >= TreeName::RefnormArticle
+        Self::INDEXES.contains(&self)
     }
 
     /// The data sets an index is derived from: a change to any of them rebuilds it.

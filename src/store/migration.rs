@@ -12,8 +12,9 @@ use super::error::StoreError;
 use super::indexes;
 use super::layout::{Manifest, ManifestV1, ManifestV3, TreeName};
 use super::packed::{PackedWriter, Space, legacy_entries};
-use super::records::VALUE_VERSION;
+use super::records::{Record, VALUE_VERSION};
 use super::{FORMAT_VERSION, KEY_FORMAT, KEY_MANIFEST};
+use crate::catalogue::Vehicle;
 
 /// The manifest of a format-1 store, read as the current kind so its leftovers can be found.
 pub fn manifest_v1(bytes: &[u8]) -> Option<Manifest> {
@@ -87,6 +88,13 @@ pub fn upgrade(
             let rows = build_indexes(space, path, &mut manifest, &[TreeName::ComponentKit])?;
             Ok((manifest.clone(), rows))
         })?;
+    }
+    if (1..9).contains(&from) {
+        manifest = step(
+            8,
+            "model series, the assembly-group tree, vehicles' details",
+            || vehicles_v2(space, &manifest),
+        )?;
     }
     manifest.next_page = space.next_page();
     space.db().flush()?;
@@ -172,6 +180,23 @@ fn version_values(space: &Space, old: &Manifest) -> Result<(Manifest, u64), Stor
             value.push(VALUE_VERSION);
             value.extend_from_slice(&v);
             writer.push(&k, &value)?;
+        }
+        Ok(())
+    })
+}
+
+/// Format 9 holds the model series and the assembly-group tree (new, empty data sets) and
+/// writes vehicles as version 2 values: their engine codes a list, their model series,
+/// target type, body, engine kind and power range. The vehicles are rewritten so that a
+/// re-import of the same rows finds them unchanged.
+fn vehicles_v2(space: &Space, old: &Manifest) -> Result<(Manifest, u64), StoreError> {
+    rewrite(space, old, &[TreeName::Vehicles], |tree, from, writer| {
+        for entry in space.table(tree.name(), from)?.iter() {
+            let (k, v) = entry?;
+            let vehicle = Vehicle::decode(&k, &v).ok_or_else(|| {
+                StoreError::Damaged(format!("vehicle {} cannot be decoded", hex::encode(&k)))
+            })?;
+            writer.push(&k, &vehicle.value())?;
         }
         Ok(())
     })

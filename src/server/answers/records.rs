@@ -228,7 +228,7 @@ impl From<&model::Vehicle> for Vehicle {
             make: v.make.clone(),
             model: v.model.clone(),
             type_name: v.type_name.clone(),
-            engine: v.engine.clone(),
+            engine: v.engine_text(),
             fuel: v.fuel.clone(),
             kw: v.kw,
             hp: v.hp,

@@ -41,7 +41,7 @@ pub fn get_vehicles_by_plate(
                 car_name,
                 country: plate.country.clone(),
                 engine_capacity: v.ccm.to_string(),
-                engine_code: v.engine.clone(),
+                engine_code: v.engine_text(),
                 fuel: v.fuel.clone(),
                 ktype_numbers: car_id,
                 kw1: v.kw.to_string(),

@@ -13,7 +13,7 @@ pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
         mfr_name: v.make.clone(),
         model: v.model.clone(),
         type_name: v.type_name.clone(),
-        engine: v.engine.clone(),
+        engine: v.engine_text(),
         fuel: v.fuel.clone(),
         kw: v.kw.into(),
         hp: v.hp.into(),
@@ -50,13 +50,13 @@ pub fn vehicle_by_ids(v: &crate::catalogue::Vehicle, motor_codes: bool) -> Vehic
     VehicleByIdsRecord {
         car_id,
         motor_codes: motor_codes.then(|| MotorCodeRecordSeq {
-            array: if v.engine.is_empty() {
-                Vec::new()
-            } else {
-                vec![MotorCodeRecord {
-                    motor_code: v.engine.clone(),
-                }]
-            },
+            array: v
+                .engines
+                .iter()
+                .map(|code| MotorCodeRecord {
+                    motor_code: code.clone(),
+                })
+                .collect(),
         }),
         vehicle_details: VehicleDetails {
             car_id,
@@ -65,7 +65,7 @@ pub fn vehicle_by_ids(v: &crate::catalogue::Vehicle, motor_codes: bool) -> Vehic
             fuel_type: v.fuel.clone(),
             manu_name: v.make.clone(),
             model_name: v.model.clone(),
-            motor_type: v.engine.clone(),
+            motor_type: v.engine_kind.clone(),
             power_hp_from: v.hp.into(),
             power_hp_to: v.hp.into(),
             power_kw_from: v.kw.into(),

@@ -38,7 +38,7 @@ fn every_record_round_trips() {
         make: "VW".into(),
         model: "Golf VII".into(),
         type_name: "1.6 TDI".into(),
-        engine: "CLHA".into(),
+        engines: vec!["CLHA".into(), "DDYA".into()],
         fuel: "Diesel".into(),
         kw: 81,
         hp: 110,
@@ -48,6 +48,34 @@ fn every_record_round_trips() {
             month: 8,
         },
         year_to: None,
+        model_series: Some(101),
+        target_type: TargetType::LightCommercial,
+        body_style: "Hatchback".into(),
+        construction_type: "Hatchback".into(),
+        engine_kind: "Diesel".into(),
+        kw_to: Some(85),
+        hp_to: None,
+    });
+    round_trip(ModelSeries {
+        id: 101,
+        manufacturer_id: 1,
+        name: "GOLF VII".into(),
+        year_from: YearMonth {
+            year: 2012,
+            month: 1,
+        },
+        year_to: None,
+    });
+    round_trip(AssemblyGroup {
+        id: 100011,
+        parent: Some(100010),
+        target_type: TargetType::PassengerCar,
+        name: "Brake Pads".into(),
+        sort: 3,
+    });
+    round_trip(GenartGroup {
+        genart: 402,
+        node: 100011,
     });
     round_trip(Article {
         key: art(),
@@ -129,4 +157,30 @@ fn damaged_values_are_refused() {
     v.push(0);
     assert_eq!(Brand::decode(&b.key(), &v), None);
     assert_eq!(Brand::decode(&[1], &b.value()), None);
+}
+
+#[test]
+fn a_vehicle_written_before_format_9_reads_with_one_engine_code() {
+    let value = codec::encode(
+        VALUE_VERSION,
+        &(
+            "VW",
+            "Golf VII",
+            "1.6 TDI",
+            "CLHA",
+            "Diesel",
+            81u16,
+            110u16,
+            1598u32,
+            (2012u16, 8u8),
+            None::<(u16, u8)>,
+        ),
+    );
+    let v = Vehicle::decode(b"12345", &value).unwrap();
+    assert_eq!(v.engines, vec!["CLHA".to_string()]);
+    assert_eq!(
+        (v.model_series, v.target_type),
+        (None, TargetType::PassengerCar)
+    );
+    assert_eq!(v.ktype, "12345");
 }

@@ -27,7 +27,7 @@ use super::packed::{Finder, PackedTable, Space};
 use super::reclaim::Freed;
 use super::records::Record;
 use super::sorter::Sorter;
-use crate::catalogue::ArticleKey;
+use crate::catalogue::{ArticleKey, AssemblyGroup};
 use crate::catalogue::{CrossKind, CrossReference};
 
 /// Where a staged row came from: the import's file (by position) and the line of the row.
@@ -139,10 +139,12 @@ enum StagedSet {
 }
 
 /// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
-const REFERRED_TO: [TreeName; 5] = [
+const REFERRED_TO: [TreeName; 7] = [
     TreeName::Brands,
     TreeName::Manufacturers,
+    TreeName::ModelSeries,
     TreeName::GenericArticles,
+    TreeName::AssemblyGroups,
     TreeName::Vehicles,
     TreeName::Articles,
 ];
@@ -357,6 +359,20 @@ impl<'s> Staging<'s> {
 
     pub fn has_manufacturer(&mut self, id: u32) -> Result<bool, StoreError> {
         self.contains(TreeName::Manufacturers, &KeyBuf::new().u32(id).done())
+    }
+
+    pub fn has_model_series(&mut self, id: u32) -> Result<bool, StoreError> {
+        self.contains(TreeName::ModelSeries, &KeyBuf::new().u32(id).done())
+    }
+
+    pub fn has_assembly_group(&mut self, id: u32) -> Result<bool, StoreError> {
+        self.contains(TreeName::AssemblyGroups, &KeyBuf::new().u32(id).done())
+    }
+
+    /// The assembly groups the catalogue holds before this change (the tree a file of
+    /// assembly groups is checked against).
+    pub fn current_assembly_groups(&self) -> Result<Vec<AssemblyGroup>, StoreError> {
+        self.base.records::<AssemblyGroup>().collect()
     }
 
     pub fn has_generic_article(&mut self, id: u32) -> Result<bool, StoreError> {

@@ -1,0 +1,464 @@
+//! The way shops find parts by vehicle: make → model series → vehicle type → assembly group
+//! → the parts that fit. Makes are the vehicle makers with vehicle types (of the target types
+//! asked for); a vehicle type's maker is its model series' maker, or, in a catalogue without
+//! model series, the vehicle maker of its `make` name. A node's count is the articles the
+//! caller may see that fit the vehicle and whose generic article sits at or below the node.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::ServiceError;
+use super::caller::Caller;
+use crate::catalogue::{
+    ArticleKey, AssemblyGroup, GenartGroup, Manufacturer, ManufacturerKind, ModelSeries,
+    TargetType, Vehicle,
+};
+use crate::store::Catalogue;
+
+/// A vehicle maker with the target types of its vehicle types.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Make {
+    pub maker: Manufacturer,
+    pub target_types: BTreeSet<TargetType>,
+}
+
+/// Which target types a question is about: `None` is every type.
+pub type Targets<'t> = Option<&'t [TargetType]>;
+
+fn wanted(targets: Targets<'_>, t: TargetType) -> bool {
+    targets.is_none_or(|ts| ts.contains(&t))
+}
+
+/// The vehicle makers, by id, and by upper-case name for vehicles without a model series.
+struct Makers {
+    by_id: BTreeMap<u32, Manufacturer>,
+    by_name: HashMap<String, u32>,
+    series: HashMap<u32, ModelSeries>,
+}
+
+impl Makers {
+    fn read(catalogue: &Catalogue) -> Result<Makers, ServiceError> {
+        let mut by_id = BTreeMap::new();
+        let mut by_name = HashMap::new();
+        for m in catalogue.records::<Manufacturer>() {
+            let m = m?;
+            if m.kind == ManufacturerKind::VehicleMaker {
+                by_name.insert(m.name.to_uppercase(), m.id);
+                by_id.insert(m.id, m);
+            }
+        }
+        let series = catalogue
+            .records::<ModelSeries>()
+            .map(|s| s.map(|s| (s.id, s)))
+            .collect::<Result<_, _>>()?;
+        Ok(Makers {
+            by_id,
+            by_name,
+            series,
+        })
+    }
+
+    /// The maker of a vehicle type.
+    fn of(&self, v: &Vehicle) -> Option<u32> {
+        match v.model_series.and_then(|id| self.series.get(&id)) {
+            Some(series) => Some(series.manufacturer_id),
+            None => self.by_name.get(&v.make.to_uppercase()).copied(),
+        }
+    }
+}
+
+/// The maker (`manuId`) and model series (`modId`) of a vehicle type.
+pub fn maker_and_series(
+    catalogue: &Catalogue,
+    v: &Vehicle,
+) -> Result<(Option<u32>, Option<u32>), ServiceError> {
+    let makers = Makers::read(catalogue)?;
+    Ok((makers.of(v), v.model_series))
+}
+
+/// The makers with vehicle types of `targets`, by id.
+pub fn makes(catalogue: &Catalogue, targets: Targets<'_>) -> Result<Vec<Make>, ServiceError> {
+    let makers = Makers::read(catalogue)?;
+    let mut types: BTreeMap<u32, BTreeSet<TargetType>> = BTreeMap::new();
+    for v in catalogue.vehicles() {
+        let v = v?;
+        if let Some(maker) = makers.of(&v) {
+            types.entry(maker).or_default().insert(v.target_type);
+        }
+    }
+    Ok(types
+        .into_iter()
+        .filter(|(_, ts)| ts.iter().any(|t| wanted(targets, *t)))
+        .filter_map(|(id, target_types)| {
+            Some(Make {
+                maker: makers.by_id.get(&id)?.clone(),
+                target_types,
+            })
+        })
+        .collect())
+}
+
+/// A maker's model series with vehicle types of `targets`, by name then id. An unknown
+/// maker has none.
+pub fn model_series(
+    catalogue: &Catalogue,
+    maker: u32,
+    targets: Targets<'_>,
+) -> Result<Vec<ModelSeries>, ServiceError> {
+    let makers = Makers::read(catalogue)?;
+    let mut with_types = BTreeSet::new();
+    for v in catalogue.vehicles() {
+        let v = v?;
+        if wanted(targets, v.target_type)
+            && let Some(series) = v.model_series
+        {
+            with_types.insert(series);
+        }
+    }
+    let mut found: Vec<ModelSeries> = makers
+        .series
+        .into_values()
+        .filter(|s| s.manufacturer_id == maker && with_types.contains(&s.id))
+        .collect();
+    found.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+    Ok(found)
+}
+
+/// The vehicle types of a model series, by Ktype.
+pub fn vehicle_types_of_series(
+    catalogue: &Catalogue,
+    series: u32,
+    targets: Targets<'_>,
+) -> Result<Vec<Vehicle>, ServiceError> {
+    let mut found = Vec::new();
+    for v in catalogue.vehicles() {
+        let v = v?;
+        if v.model_series == Some(series) && wanted(targets, v.target_type) {
+            found.push(v);
+        }
+    }
+    Ok(found)
+}
+
+/// One node of a vehicle's tree, with the articles found at or below it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupCount {
+    pub group: AssemblyGroup,
+    pub articles: usize,
+    /// Whether a node below it has articles for the vehicle (or, without a vehicle, any
+    /// node below it at all).
+    pub has_children: bool,
+}
+
+/// Which nodes of a tree a question wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nodes {
+    /// The children of a node, or the roots.
+    Children(Option<u32>),
+    /// Every node below a node, or the whole tree.
+    Below(Option<u32>),
+}
+
+/// The assembly-group tree of one target type, and where each generic article sits.
+pub struct Tree {
+    nodes: BTreeMap<u32, AssemblyGroup>,
+    children: BTreeMap<Option<u32>, Vec<u32>>,
+    genarts: BTreeMap<u32, BTreeSet<u32>>,
+}
+
+impl Tree {
+    pub fn read(catalogue: &Catalogue, target: TargetType) -> Result<Tree, ServiceError> {
+        let mut nodes = BTreeMap::new();
+        for node in catalogue.records::<AssemblyGroup>() {
+            let node = node?;
+            if node.target_type == target {
+                nodes.insert(node.id, node);
+            }
+        }
+        let mut children: BTreeMap<Option<u32>, Vec<u32>> = BTreeMap::new();
+        for node in nodes.values() {
+            children.entry(node.parent).or_default().push(node.id);
+        }
+        for list in children.values_mut() {
+            list.sort_by_key(|id| (nodes[id].sort, nodes[id].name.clone(), *id));
+        }
+        let mut genarts: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
+        for g in catalogue.records::<GenartGroup>() {
+            let g = g?;
+            if nodes.contains_key(&g.node) {
+                genarts.entry(g.node).or_default().insert(g.genart);
+            }
+        }
+        Ok(Tree {
+            nodes,
+            children,
+            genarts,
+        })
+    }
+
+    pub fn contains(&self, node: u32) -> bool {
+        self.nodes.contains_key(&node)
+    }
+
+    /// `node` and every node below it, parents before children.
+    fn subtree(&self, node: u32) -> Vec<u32> {
+        let mut out = vec![node];
+        let mut at = 0;
+        while at < out.len() {
+            out.extend(self.children.get(&Some(out[at])).into_iter().flatten());
+            at += 1;
+        }
+        out
+    }
+
+    /// The generic articles placed at or below `node`.
+    pub fn genarts_below(&self, node: u32) -> BTreeSet<u32> {
+        self.subtree(node)
+            .iter()
+            .filter_map(|n| self.genarts.get(n))
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    /// The nodes `which` names, in tree order (parents first, siblings by sort).
+    fn select(&self, which: Nodes) -> Result<Vec<u32>, ServiceError> {
+        let start = match which {
+            Nodes::Children(Some(n)) | Nodes::Below(Some(n)) if !self.contains(n) => {
+                return Err(ServiceError::bad_parameter(
+                    "parentNodeId",
+                    format!("{n} is not a node of the vehicle's assembly-group tree"),
+                ));
+            }
+            Nodes::Children(parent) => {
+                return Ok(self.children.get(&parent).cloned().unwrap_or_default());
+            }
+            Nodes::Below(parent) => parent,
+        };
+        let roots = match start {
+            Some(n) => self.children.get(&Some(n)).cloned().unwrap_or_default(),
+            None => self.children.get(&None).cloned().unwrap_or_default(),
+        };
+        let mut out = Vec::new();
+        for root in roots {
+            // Depth first, so each node comes before its children.
+            let mut stack = vec![root];
+            while let Some(n) = stack.pop() {
+                out.push(n);
+                if let Some(kids) = self.children.get(&Some(n)) {
+                    stack.extend(kids.iter().rev());
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The articles the caller may see of each generic article, fitting `ktype`.
+fn fitting_by_genart(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    ktype: &str,
+    genarts: impl IntoIterator<Item = u32>,
+) -> Result<BTreeMap<u32, Vec<ArticleKey>>, ServiceError> {
+    let mut found = BTreeMap::new();
+    for genart in genarts {
+        let keys = caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
+        if !keys.is_empty() {
+            found.insert(genart, keys);
+        }
+    }
+    Ok(found)
+}
+
+/// The vehicle type `ktype`, or a bad parameter naming `field`.
+pub fn vehicle(
+    catalogue: &Catalogue,
+    ktype: &str,
+    field: &'static str,
+) -> Result<Vehicle, ServiceError> {
+    catalogue.vehicle(ktype.trim())?.ok_or_else(|| {
+        ServiceError::bad_parameter(
+            field,
+            format!("{ktype} is not a vehicle type of the catalogue"),
+        )
+    })
+}
+
+/// The nodes of the vehicle's tree that `which` names with their counts; `only_linked`
+/// keeps the nodes with articles for the vehicle.
+pub fn groups_for_vehicle(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    vehicle: &Vehicle,
+    which: Nodes,
+    only_linked: bool,
+) -> Result<Vec<GroupCount>, ServiceError> {
+    let tree = Tree::read(catalogue, vehicle.target_type)?;
+    let placed: BTreeSet<u32> = tree.genarts.values().flatten().copied().collect();
+    let fitting = fitting_by_genart(catalogue, caller, &vehicle.ktype, placed)?;
+    let count = |node: u32| -> usize {
+        tree.genarts_below(node)
+            .iter()
+            .filter_map(|g| fitting.get(g))
+            .map(Vec::len)
+            .sum()
+    };
+    let mut found = Vec::new();
+    for id in tree.select(which)? {
+        let articles = count(id);
+        if only_linked && articles == 0 {
+            continue;
+        }
+        let kids = tree.children.get(&Some(id)).map_or(&[][..], Vec::as_slice);
+        let has_children = kids.iter().any(|k| !only_linked || count(*k) > 0);
+        found.push(GroupCount {
+            group: tree.nodes[&id].clone(),
+            articles,
+            has_children,
+        });
+    }
+    Ok(found)
+}
+
+/// The articles the caller may see that fit `vehicle` and sit at or below any of `nodes`, in
+/// article order. A node outside the vehicle's tree is a bad parameter naming `field`.
+pub fn articles_under(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    vehicle: &Vehicle,
+    nodes: &[u32],
+    field: &'static str,
+) -> Result<Vec<ArticleKey>, ServiceError> {
+    let tree = Tree::read(catalogue, vehicle.target_type)?;
+    let mut genarts = BTreeSet::new();
+    for &node in nodes {
+        if !tree.contains(node) {
+            return Err(ServiceError::bad_parameter(
+                field,
+                format!(
+                    "{node} is not a node of the {} assembly-group tree",
+                    vehicle.target_type.code()
+                ),
+            ));
+        }
+        genarts.extend(tree.genarts_below(node));
+    }
+    let mut keys: Vec<ArticleKey> = fitting_by_genart(catalogue, caller, &vehicle.ktype, genarts)?
+        .into_values()
+        .flatten()
+        .collect();
+    keys.sort();
+    Ok(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::service::caller::Credential;
+    use crate::store::{ProviderRecord, Store};
+
+    fn demo() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("data")).unwrap();
+        crate::demo::load_demo_catalogue(&store, &crate::import::Quiet)
+            .unwrap()
+            .unwrap();
+        (dir, store)
+    }
+
+    fn caller(brands: Vec<u32>) -> Caller {
+        let mut provider = ProviderRecord::new("p", "P", vec![]);
+        provider.brands = brands;
+        Caller {
+            provider: Arc::new(provider),
+            credential: Credential::StaticKey,
+        }
+    }
+
+    #[test]
+    fn make_series_type_group_and_parts_follow_each_other() {
+        let (_dir, store) = demo();
+        let c = store.catalogue();
+        let all = makes(&c, None).unwrap();
+        assert_eq!(all.len(), 12, "every demo make has vehicle types");
+        assert!(
+            makes(&c, Some(&[TargetType::Commercial]))
+                .unwrap()
+                .is_empty()
+        );
+        let vw = all.iter().find(|m| m.maker.name == "VW").unwrap();
+        let series = model_series(&c, vw.maker.id, None).unwrap();
+        assert!(!series.is_empty() && series.iter().all(|s| s.manufacturer_id == vw.maker.id));
+        let types = vehicle_types_of_series(&c, series[0].id, None).unwrap();
+        assert!(!types.is_empty());
+        let vehicle = &types[0];
+        assert_eq!(
+            maker_and_series(&c, vehicle).unwrap(),
+            (Some(vw.maker.id), Some(series[0].id))
+        );
+
+        let everyone = caller(vec![]);
+        let roots =
+            groups_for_vehicle(&c, &everyone, vehicle, Nodes::Children(None), true).unwrap();
+        assert!(!roots.is_empty());
+        let fits = everyone.visible(c.articles_by_ktype(&vehicle.ktype).unwrap());
+        // Every article of the demo sits under one root or two (the oil filter sits under
+        // Filters and Engine): the roots count each article under each of its roots.
+        let under_roots = articles_under(
+            &c,
+            &everyone,
+            vehicle,
+            &roots.iter().map(|g| g.group.id).collect::<Vec<_>>(),
+            "assemblyGroupNodeIds",
+        )
+        .unwrap();
+        assert_eq!(
+            under_roots.len(),
+            fits.len(),
+            "every fitting article is under a root"
+        );
+        for root in &roots {
+            let under = articles_under(&c, &everyone, vehicle, &[root.group.id], "n").unwrap();
+            assert_eq!(under.len(), root.articles, "{root:?}");
+            let below = groups_for_vehicle(
+                &c,
+                &everyone,
+                vehicle,
+                Nodes::Below(Some(root.group.id)),
+                true,
+            )
+            .unwrap();
+            assert_eq!(root.has_children, !below.is_empty());
+        }
+
+        // A provider restricted to one brand counts that brand's articles only.
+        let brand_one = caller(vec![1]);
+        let counted: usize =
+            groups_for_vehicle(&c, &brand_one, vehicle, Nodes::Children(None), true)
+                .unwrap()
+                .iter()
+                .map(|g| g.articles)
+                .sum();
+        // Brand 1 makes brake parts, which sit under one root only.
+        assert_eq!(counted, brand_one.visible(fits.clone()).len());
+
+        let outside = articles_under(&c, &everyone, vehicle, &[42], "assemblyGroupNodeIds");
+        assert!(matches!(
+            outside,
+            Err(ServiceError::BadParameter {
+                parameter: "assemblyGroupNodeIds",
+                ..
+            })
+        ));
+        let unknown = groups_for_vehicle(&c, &everyone, vehicle, Nodes::Children(Some(42)), true);
+        assert!(matches!(
+            unknown,
+            Err(ServiceError::BadParameter {
+                parameter: "parentNodeId",
+                ..
+            })
+        ));
+    }
+}
