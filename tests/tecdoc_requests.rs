@@ -529,10 +529,16 @@ fn vehicle_types_by_ids_as_pegasus_answers_them() {
         assert_eq!(details["manuName"], vehicle["make"], "{answer} {vehicle}");
         assert_eq!(details["modelName"], vehicle["model"]);
         assert_eq!(details["powerKwFrom"], vehicle["kw"]);
-        assert_eq!(
-            found[0]["motorCodes"]["array"][0]["motorCode"],
-            vehicle["engine"]
-        );
+        // Every engine code of the type, each its own record.
+        let codes: Vec<&str> = found[0]["motorCodes"]["array"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["motorCode"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes.join(", "), vehicle["engine"].as_str().unwrap());
+        assert_eq!(codes.len(), 2, "{answer}");
+        assert_eq!(details["motorType"], "Otto", "the engine kind");
         let from = vehicle["yearFrom"].as_str().unwrap().replace('-', "");
         assert!(
             details["yearOfConstrFrom"].to_string().starts_with(&from),
