@@ -9,17 +9,6 @@ use std::path::Path;
 
 use common::*;
 
-fn demo_store(dir: &Path) -> (std::path::PathBuf, String) {
-    let data = dir.join("data");
-    let files = dir.join("files");
-    generate(2000, 2026, &files);
-    let (ok, report) = import(&data, &[path(&files)]);
-    assert!(ok, "{report}");
-    let (sound, checksum) = check(&data);
-    assert!(sound);
-    (data, checksum)
-}
-
 /// Imports `body` as a file of `data_set`; the report's errors as (line, message).
 fn rejected(data: &Path, dir: &Path, data_set: &str, body: &str) -> Vec<(u64, String)> {
     let file = dir.join(format!("{data_set}.csv"));
@@ -42,7 +31,7 @@ fn rejected(data: &Path, dir: &Path, data_set: &str, body: &str) -> Vec<(u64, St
 #[test]
 fn rows_that_break_the_tree_are_rejected_by_their_line_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, checksum) = demo_store(dir.path());
+    let (data, _, checksum) = generated_store(dir.path());
 
     let errors = rejected(
         &data,
@@ -122,7 +111,7 @@ fn rows_that_break_the_tree_are_rejected_by_their_line_and_nothing_is_written() 
 #[test]
 fn a_tree_file_may_list_children_first_and_moves_keep_the_tree_sound() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, _) = demo_store(dir.path());
+    let (data, _, _) = generated_store(dir.path());
     let file = dir.path().join("assembly_groups.csv");
     fs::write(
         &file,
@@ -212,7 +201,7 @@ fn check_says_what_a_catalogue_without_the_tree_lacks() {
     assert!(lacks[2].starts_with("no assembly groups"), "{lacks:?}");
 
     // A generated catalogue has all of it.
-    let (whole, _) = demo_store(&dir.path().join("whole"));
+    let (whole, _, _) = generated_store(&dir.path().join("whole"));
     let o = partscat(&["check", "--json", "--data", path(&whole)]);
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["lacks"], serde_json::json!([]), "{report}");

@@ -7,17 +7,6 @@ use std::path::Path;
 
 use common::*;
 
-fn demo_store(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf, String) {
-    let data = dir.join("data");
-    let files = dir.join("files");
-    generate(2000, 2026, &files);
-    let (ok, report) = import(&data, &[path(&files)]);
-    assert!(ok, "{report}");
-    let (sound, checksum) = check(&data);
-    assert!(sound);
-    (data, files, checksum)
-}
-
 /// Rewrites one line (1 = header) of a file.
 fn with_line(from: &Path, to: &Path, line: usize, edit: impl Fn(&str) -> String) {
     let text = fs::read_to_string(from).unwrap();
@@ -63,7 +52,7 @@ fn a_generated_catalogue_imports_and_its_reimport_changes_nothing() {
 #[test]
 fn a_bad_row_in_the_middle_rejects_the_file_with_its_line_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, files, checksum) = demo_store(dir.path());
+    let (data, files, checksum) = generated_store(dir.path());
     let bad = dir.path().join("prices.csv");
     // Line 500 gets an amount that is not a number; the other rows change prices.
     let text = fs::read_to_string(files.join("prices.csv"))
@@ -92,7 +81,7 @@ type BadRow = (&'static str, usize, fn(&str) -> String, &'static str);
 #[test]
 fn rows_that_break_the_rules_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, files, checksum) = demo_store(dir.path());
+    let (data, files, checksum) = generated_store(dir.path());
     let cases: [BadRow; 10] = [
         (
             "links",
@@ -159,7 +148,7 @@ fn rows_that_break_the_rules_are_named() {
 #[test]
 fn a_dry_run_reports_what_would_change_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, files, checksum) = demo_store(dir.path());
+    let (data, files, checksum) = generated_store(dir.path());
     let changed = dir.path().join("prices.csv");
     fs::write(
         &changed,
@@ -260,7 +249,7 @@ fn a_header_that_does_not_fit_is_refused_with_the_column_named() {
 #[test]
 fn a_directory_is_imported_whole_or_not_at_all() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, _, checksum) = demo_store(dir.path());
+    let (data, _, checksum) = generated_store(dir.path());
     let batch = dir.path().join("batch");
     fs::create_dir(&batch).unwrap();
     fs::write(batch.join("brands.csv"), "brand_id,name\n50,New Brand\n").unwrap();
@@ -322,7 +311,7 @@ fn the_documented_sample_files_import() {
 #[test]
 fn each_sample_file_imports_alone_into_the_demo_catalogue() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, _, _) = demo_store(dir.path());
+    let (data, _, _) = generated_store(dir.path());
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/samples");
     let mut names: Vec<String> = fs::read_dir(&samples)
         .unwrap()
@@ -364,7 +353,7 @@ fn a_repeated_key_is_rejected_naming_the_row_it_repeats() {
 #[test]
 fn a_replace_from_the_command_line_withdraws_rows_and_says_how_many() {
     let dir = tempfile::tempdir().unwrap();
-    let (data, files, checksum) = demo_store(dir.path());
+    let (data, files, checksum) = generated_store(dir.path());
     // The whole catalogue again, replaced: it holds every row, so nothing goes.
     let (ok, same) = import(&data, &["--mode", "replace", path(&files)]);
     assert!(ok, "{same}");

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use super::tables::*;
+use super::vehicle_tables::MAKES;
 use super::{Article, Files, Rng, Vehicle};
 use crate::catalogue::normalise_reference;
 

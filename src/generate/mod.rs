@@ -5,6 +5,7 @@
 mod articles;
 mod kits;
 mod tables;
+mod vehicle_tables;
 
 use std::collections::HashSet;
 use std::fs::File;
@@ -13,6 +14,7 @@ use std::path::Path;
 
 use articles::ArticleMaker;
 use tables::*;
+use vehicle_tables::*;
 
 use crate::import::ImportType;
 

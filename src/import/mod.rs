@@ -6,14 +6,16 @@ mod columns;
 mod csv_source;
 mod data_set_files;
 mod data_sets;
+mod file_rows;
 mod one_file;
 mod report;
 mod rows;
 
 use std::path::{Path, PathBuf};
 
-pub use data_set_files::{FileRow, WriteError, WrittenReferences, write_changes, write_data_set};
+pub use data_set_files::{WriteError, write_changes, write_data_set};
 pub use data_sets::ImportType;
+pub use file_rows::{FileRow, WrittenReferences};
 pub use report::{FileReport, ImportReport, RowError, Verdict};
 
 use crate::store::{Outcome, Store, StoreError, SyncMark, Tally};

@@ -110,6 +110,19 @@ pub fn import(store: &Path, args: &[&str]) -> (bool, serde_json::Value) {
     (o.status.success(), report)
 }
 
+/// The demo-sized generated catalogue (`gen --articles 2000`) imported into `dir/data`, its
+/// files in `dir/files`: the store, the files and the checksum `check` gives (sound).
+pub fn generated_store(dir: &Path) -> (PathBuf, PathBuf, String) {
+    let data = dir.join("data");
+    let files = dir.join("files");
+    generate(2000, 2026, &files);
+    let (ok, report) = import(&data, &[path(&files)]);
+    assert!(ok, "{report}");
+    let (sound, checksum) = check(&data);
+    assert!(sound);
+    (data, files, checksum)
+}
+
 /// Runs `check`: whether the store is sound, and its checksum.
 pub fn check(store: &Path) -> (bool, String) {
     let o = partscat(&["check", "--json", "--data", path(store)]);

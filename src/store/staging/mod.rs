@@ -9,6 +9,7 @@
 //! nothing behind (and a crash leaves only tables and pages the next open drops).
 
 mod commit;
+mod lookups;
 mod seal;
 mod tables;
 mod walk;
@@ -21,13 +22,11 @@ use super::catalogue_view::Catalogue;
 use super::engine;
 use super::error::StoreError;
 use super::index_changes::Touched;
-use super::keys::{self, KeyBuf};
 use super::layout::{ImportedFile, SyncMark, TreeName};
 use super::packed::{Finder, PackedTable, Space};
 use super::reclaim::Freed;
 use super::records::Record;
 use super::sorter::Sorter;
-use crate::catalogue::{ArticleKey, AssemblyGroup};
 use crate::catalogue::{CrossKind, CrossReference};
 
 /// Where a staged row came from: the import's file (by position) and the line of the row.
@@ -351,40 +350,6 @@ impl<'s> Staging<'s> {
             tree_generation: 0,
         };
         self.files.push((tree, file, skipped));
-    }
-
-    pub fn has_brand(&mut self, id: u32) -> Result<bool, StoreError> {
-        self.contains(TreeName::Brands, &KeyBuf::new().u32(id).done())
-    }
-
-    pub fn has_manufacturer(&mut self, id: u32) -> Result<bool, StoreError> {
-        self.contains(TreeName::Manufacturers, &KeyBuf::new().u32(id).done())
-    }
-
-    pub fn has_model_series(&mut self, id: u32) -> Result<bool, StoreError> {
-        self.contains(TreeName::ModelSeries, &KeyBuf::new().u32(id).done())
-    }
-
-    pub fn has_assembly_group(&mut self, id: u32) -> Result<bool, StoreError> {
-        self.contains(TreeName::AssemblyGroups, &KeyBuf::new().u32(id).done())
-    }
-
-    /// The assembly groups the catalogue holds before this change (the tree a file of
-    /// assembly groups is checked against).
-    pub fn current_assembly_groups(&self) -> Result<Vec<AssemblyGroup>, StoreError> {
-        self.base.records::<AssemblyGroup>().collect()
-    }
-
-    pub fn has_generic_article(&mut self, id: u32) -> Result<bool, StoreError> {
-        self.contains(TreeName::GenericArticles, &KeyBuf::new().u32(id).done())
-    }
-
-    pub fn has_vehicle(&mut self, ktype: &str) -> Result<bool, StoreError> {
-        self.contains(TreeName::Vehicles, ktype.as_bytes())
-    }
-
-    pub fn has_article(&mut self, article: &ArticleKey) -> Result<bool, StoreError> {
-        self.contains(TreeName::Articles, &keys::article_key(article))
     }
 }
 

@@ -1,0 +1,106 @@
+use std::sync::Arc;
+
+use super::*;
+use crate::service::caller::Credential;
+use crate::store::{ProviderRecord, Store};
+
+fn demo() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("data")).unwrap();
+    crate::demo::load_demo_catalogue(&store, &crate::import::Quiet)
+        .unwrap()
+        .unwrap();
+    (dir, store)
+}
+
+fn caller(brands: Vec<u32>) -> Caller {
+    let mut provider = ProviderRecord::new("p", "P", vec![]);
+    provider.brands = brands;
+    Caller {
+        provider: Arc::new(provider),
+        credential: Credential::StaticKey,
+    }
+}
+
+#[test]
+fn make_series_type_group_and_parts_follow_each_other() {
+    let (_dir, store) = demo();
+    let c = store.catalogue();
+    let all = makes(&c, None).unwrap();
+    assert_eq!(all.len(), 12, "every demo make has vehicle types");
+    assert!(
+        makes(&c, Some(&[TargetType::Commercial]))
+            .unwrap()
+            .is_empty()
+    );
+    let vw = all.iter().find(|m| m.maker.name == "VW").unwrap();
+    let series = model_series(&c, vw.maker.id, None).unwrap();
+    assert!(!series.is_empty() && series.iter().all(|s| s.manufacturer_id == vw.maker.id));
+    let types = vehicle_types_of_series(&c, series[0].id, None).unwrap();
+    assert!(!types.is_empty());
+    let vehicle = &types[0];
+    assert_eq!(
+        maker_and_series(&c, vehicle).unwrap(),
+        (Some(vw.maker.id), Some(series[0].id))
+    );
+
+    let everyone = caller(vec![]);
+    let roots = groups_for_vehicle(&c, &everyone, vehicle, Nodes::Children(None), true).unwrap();
+    assert!(!roots.is_empty());
+    let fits = everyone.visible(c.articles_by_ktype(&vehicle.ktype).unwrap());
+    // Every article of the demo sits under one root or two (the oil filter sits under
+    // Filters and Engine): the roots count each article under each of its roots.
+    let under_roots = articles_under(
+        &c,
+        &everyone,
+        vehicle,
+        &roots.iter().map(|g| g.group.id).collect::<Vec<_>>(),
+        "assemblyGroupNodeIds",
+    )
+    .unwrap();
+    assert_eq!(
+        under_roots.len(),
+        fits.len(),
+        "every fitting article is under a root"
+    );
+    for root in &roots {
+        let under = articles_under(&c, &everyone, vehicle, &[root.group.id], "n").unwrap();
+        assert_eq!(under.len(), root.articles, "{root:?}");
+        let below = groups_for_vehicle(
+            &c,
+            &everyone,
+            vehicle,
+            Nodes::Below(Some(root.group.id)),
+            true,
+        )
+        .unwrap();
+        assert_eq!(root.has_children, !below.is_empty());
+    }
+
+    // A provider restricted to one brand counts that brand's articles only.
+    let brand_one = caller(vec![1]);
+    let counted: usize = groups_for_vehicle(&c, &brand_one, vehicle, Nodes::Children(None), true)
+        .unwrap()
+        .iter()
+        .map(|g| g.articles)
+        .sum();
+    // Brand 1 makes brake parts, which sit under one root only.
+    assert_eq!(counted, brand_one.visible(fits.clone()).len());
+
+    let outside = articles_under(&c, &everyone, vehicle, &[42], "assemblyGroupNodeIds");
+    assert!(matches!(
+        outside,
+        Err(ServiceError::BadParameter {
+            parameter: "assemblyGroupNodeIds",
+            ..
+        })
+    ));
+    let unknown = groups_for_vehicle(&c, &everyone, vehicle, Nodes::Children(Some(42)), true);
+    assert!(matches!(
+        unknown,
+        Err(ServiceError::BadParameter {
+            parameter: "parentNodeId",
+            ..
+        })
+    ));
+}
