@@ -108,6 +108,20 @@ fn operations() -> Vec<(&'static str, Value)> {
         ("getLinkageTargets", json!({"linkageTargetIds": ["10219"]})),
         ("getVehicleByIds3", json!({"carIds": {"array": [10219]}})),
         ("getVehicleByIds4", json!({"carIds": {"array": [10219]}})),
+        ("getManufacturers2", json!({"linkingTargetType": "P"})),
+        ("getModelSeries", json!({"manuId": 2})),
+        (
+            "getModelSeries2",
+            json!({"manuId": 2, "linkingTargetType": "P"}),
+        ),
+        (
+            "getVehicleIdsByCriteria",
+            json!({"modId": 201, "powerFrom": 100, "powerHpType": true}),
+        ),
+        (
+            "getChildNodesAllLinkingTarget2",
+            json!({"linkingTargetId": 10219, "linked": true, "childNodes": true}),
+        ),
         (
             "getVehiclesByKeyNumberPlates",
             json!({"country": "DE", "keySystemNumber": "0603/BJQ", "keySystemType": 0}),

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 21] = [
+const OPERATIONS: [&str; 26] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -28,6 +28,11 @@ const OPERATIONS: [&str; 21] = [
     "getArticleLinkedAllLinkingTargetsByIds3",
     "getVehiclesByKeyNumberPlates",
     "getLinkageTargets",
+    "getManufacturers2",
+    "getModelSeries",
+    "getModelSeries2",
+    "getVehicleIdsByCriteria",
+    "getChildNodesAllLinkingTarget2",
     "getBrands",
     "getAmBrands",
     "getLanguages",

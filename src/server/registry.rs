@@ -289,7 +289,7 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 21] = [
+pub const OPERATIONS: [Operation; 26] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
@@ -301,6 +301,11 @@ pub const OPERATIONS: [Operation; 21] = [
     operation("getArticleLinkedAllLinkingTargetsByIds3", READ),
     operation("getVehiclesByKeyNumberPlates", READ),
     operation("getLinkageTargets", READ),
+    operation("getManufacturers2", READ),
+    operation("getModelSeries", READ),
+    operation("getModelSeries2", READ),
+    operation("getVehicleIdsByCriteria", READ),
+    operation("getChildNodesAllLinkingTarget2", READ),
     operation("getBrands", READ),
     operation("getAmBrands", READ),
     operation("getLanguages", READ),

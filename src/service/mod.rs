@@ -21,6 +21,7 @@ pub mod jobs;
 pub mod kit_parts;
 pub mod locales;
 pub mod lookups;
+pub mod market;
 pub mod media_files;
 pub mod media_inventory;
 pub mod names;
@@ -33,6 +34,7 @@ pub mod suggestions;
 pub mod sync;
 pub mod upload;
 pub mod vehicle_articles;
+pub mod vehicle_criteria;
 pub mod vehicle_path;
 
 pub use error::ServiceError;

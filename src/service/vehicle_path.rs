@@ -28,15 +28,16 @@ fn wanted(targets: Targets<'_>, t: TargetType) -> bool {
     targets.is_none_or(|ts| ts.contains(&t))
 }
 
-/// The vehicle makers, by id, and by upper-case name for vehicles without a model series.
-struct Makers {
+/// The vehicle makers, by id, and by upper-case name for vehicles without a model series:
+/// read once, asked for each vehicle type of an answer.
+pub struct Makers {
     by_id: BTreeMap<u32, Manufacturer>,
     by_name: HashMap<String, u32>,
     series: HashMap<u32, ModelSeries>,
 }
 
 impl Makers {
-    fn read(catalogue: &Catalogue) -> Result<Makers, ServiceError> {
+    pub fn read(catalogue: &Catalogue) -> Result<Makers, ServiceError> {
         let mut by_id = BTreeMap::new();
         let mut by_name = HashMap::new();
         for m in catalogue.records::<Manufacturer>() {
@@ -58,7 +59,7 @@ impl Makers {
     }
 
     /// The maker of a vehicle type.
-    fn of(&self, v: &Vehicle) -> Option<u32> {
+    pub fn of(&self, v: &Vehicle) -> Option<u32> {
         match v.model_series.and_then(|id| self.series.get(&id)) {
             Some(series) => Some(series.manufacturer_id),
             None => self.by_name.get(&v.make.to_uppercase()).copied(),
@@ -282,6 +283,23 @@ pub fn vehicle(
             format!("{ktype} is not a vehicle type of the catalogue"),
         )
     })
+}
+
+/// The nodes of the `target` tree that `which` names, each with whether a node is below it.
+pub fn groups_of_tree(
+    catalogue: &Catalogue,
+    target: TargetType,
+    which: Nodes,
+) -> Result<Vec<(AssemblyGroup, bool)>, ServiceError> {
+    let tree = Tree::read(catalogue, target)?;
+    Ok(tree
+        .select(which)?
+        .into_iter()
+        .map(|id| {
+            let has_children = tree.children.contains_key(&Some(id));
+            (tree.nodes[&id].clone(), has_children)
+        })
+        .collect())
 }
 
 /// The nodes of the vehicle's tree that `which` names with their counts; `only_linked`

@@ -66,6 +66,13 @@ CALLS = {
         "country": "DE", "keySystemNumber": "0696/SZ7", "keySystemType": 0, "details": True,
     },
     "getLinkageTargets": {"linkageTargetIds": ["10219"]},
+    "getManufacturers2": {"linkingTargetType": "P", "countryGroupFlag": False},
+    "getModelSeries": {"manuId": 2, "countryGroupFlag": False},
+    "getModelSeries2": {"manuId": 2, "linkingTargetType": "P"},
+    "getVehicleIdsByCriteria": {"manuId": 2, "modId": 201, "carType": "P"},
+    "getChildNodesAllLinkingTarget2": {
+        "linkingTargetId": 10219, "linked": True, "childNodes": False,
+    },
     "getPricesByKtype": {"linkageTargetId": "10219"},
     "getKitPrice": {"genericArticleId": 82, "isKit": False, "linkageTargetId": "10219"},
     "getExhaustKitPrice": {"linkageTargetId": "10219"},

@@ -43,8 +43,13 @@ pub fn yyyymm(y: &crate::catalogue::YearMonth) -> i32 {
     i32::from(y.year) * 100 + i32::from(y.month)
 }
 
-/// A vehicle type as `getVehicleByIds3`/`4` answer it; `motor_codes`: with its engine code.
-pub fn vehicle_by_ids(v: &crate::catalogue::Vehicle, motor_codes: bool) -> VehicleByIdsRecord {
+/// A vehicle type as `getVehicleByIds3`/`4` answer it; `motor_codes`: with its engine codes.
+/// `maker` is its maker's id, where the catalogue names it.
+pub fn vehicle_by_ids(
+    v: &crate::catalogue::Vehicle,
+    motor_codes: bool,
+    maker: Option<u32>,
+) -> VehicleByIdsRecord {
     let car_id = v.ktype.trim().parse().unwrap_or(0);
     let ccm = i64::from(v.ccm);
     VehicleByIdsRecord {
@@ -63,13 +68,15 @@ pub fn vehicle_by_ids(v: &crate::catalogue::Vehicle, motor_codes: bool) -> Vehic
             ccm_tech: ccm,
             cylinder_capacity_ccm: ccm,
             fuel_type: v.fuel.clone(),
+            manu_id: maker.map(i64::from),
             manu_name: v.make.clone(),
+            mod_id: v.model_series.map(i64::from),
             model_name: v.model.clone(),
             motor_type: v.engine_kind.clone(),
             power_hp_from: v.hp.into(),
-            power_hp_to: v.hp.into(),
+            power_hp_to: v.hp_to.unwrap_or(v.hp).into(),
             power_kw_from: v.kw.into(),
-            power_kw_to: v.kw.into(),
+            power_kw_to: v.kw_to.unwrap_or(v.kw).into(),
             type_name: v.type_name.clone(),
             year_of_constr_from: yyyymm(&v.year_from),
             year_of_constr_to: v.year_to.as_ref().map(yyyymm),

@@ -56,6 +56,7 @@ mod articles;
 mod linkages;
 mod prices;
 mod reference;
+mod vehicle_tree;
 mod vehicles;
 
 pub use access::*;
@@ -63,6 +64,7 @@ pub use articles::*;
 pub use linkages::*;
 pub use prices::*;
 pub use reference::*;
+pub use vehicle_tree::*;
 pub use vehicles::*;
 
 /// A list of numbers, as Pegasus sends it (`{"array": [...]}`).

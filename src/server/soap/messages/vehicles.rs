@@ -94,19 +94,28 @@ pub struct VehicleDetails {
     pub cylinder_capacity_ccm: i64,
     /// Fuel.
     pub fuel_type: String,
+    /// The maker (`manuId` of `getManufacturers2`); absent where the catalogue does not
+    /// name the make's maker.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manu_id: Option<i64>,
     /// The make.
     pub manu_name: String,
+    /// The model series (`modelId` of `getModelSeries`); absent without model series.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mod_id: Option<i64>,
     /// The model (`A3 Sportback (8VA, 8VF)`).
     pub model_name: String,
-    /// The engine code.
+    /// The engine kind (`Otto`, `Diesel`).
     pub motor_type: String,
     /// Power in HP.
     pub power_hp_from: i32,
-    /// Power in HP: partscat holds one figure.
+    /// Power in HP, the upper end where the type's power is a range.
     pub power_hp_to: i32,
     /// Power in kW.
     pub power_kw_from: i32,
-    /// Power in kW: partscat holds one figure.
+    /// Power in kW, the upper end where the type's power is a range.
     pub power_kw_to: i32,
     /// The type (`1.0 TSI`).
     pub type_name: String,

@@ -14,6 +14,7 @@ mod access;
 mod articles;
 mod prices;
 mod reference;
+mod vehicle_tree;
 mod vehicles;
 
 type Runner = Box<dyn Fn(&Call<'_>, Value) -> Result<Value, Failure> + Send + Sync>;
@@ -114,6 +115,7 @@ pub fn all() -> Vec<Operation> {
         access::operations(),
         articles::operations(),
         vehicles::operations(),
+        vehicle_tree::operations(),
         reference::operations(),
         prices::operations(),
     ]

@@ -6,7 +6,8 @@ use super::{Operation, operation};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
 use crate::server::soap::vehicles::linkage_target;
-use crate::service::reference_lists;
+use crate::service::vehicle_path::Makers;
+use crate::service::{Snapshot, reference_lists};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -62,9 +63,10 @@ fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Valu
     }
     let ktypes: Vec<String> = ids.iter().map(i64::to_string).collect();
     let motor_codes = r.motor_codes.unwrap_or(false);
+    let makers = Makers::read(&Snapshot::of(&call.state.store))?;
     let found = reference_lists::vehicle_types(&call.state.store, &ktypes, None, "carIds")?
         .iter()
-        .map(|v| crate::server::soap::vehicles::vehicle_by_ids(v, motor_codes))
+        .map(|v| crate::server::soap::vehicles::vehicle_by_ids(v, motor_codes, makers.of(v)))
         .collect();
     answer(&VehicleByIdsList::of(found))
 }

@@ -1,0 +1,291 @@
+//! The legacy vehicle tree: makes, model series, vehicle types by criteria, and the
+//! assembly groups of a tree or of a vehicle type. Each maps its request to the service's
+//! calls (`service::vehicle_path`, `vehicle_criteria`; the request's country, country-group
+//! and favoured-list fields through `service::market`) and the answer to Pegasus's records.
+
+use serde_json::Value;
+
+use super::{Operation, operation};
+use crate::catalogue::{TargetType, YearMonth};
+use crate::server::soap::call::{Call, Failure, answer};
+use crate::server::soap::messages::*;
+use crate::server::soap::vehicles::yyyymm;
+use crate::service::vehicle_criteria::{self, Criteria};
+use crate::service::vehicle_path::{self, Nodes};
+use crate::service::{ServiceError, Snapshot, market};
+
+pub(super) fn operations() -> Vec<Operation> {
+    vec![
+        operation::<GetManufacturers2Request, Manufacturer2List>(
+            "getManufacturers2",
+            "The vehicle makers with vehicle types (of linkingTargetType), with the kinds of their types: Pegasus's getManufacturers2.",
+            get_manufacturers2,
+        ).cached(),
+        operation::<GetModelSeriesRequest, ModelSeriesList>(
+            "getModelSeries",
+            "A maker's model series with vehicle types (of linkingTargetType): Pegasus's getModelSeries.",
+            |call, r| get_model_series(call, r, false),
+        ).cached(),
+        operation::<GetModelSeriesRequest, ModelSeriesList>(
+            "getModelSeries2",
+            "getModelSeries with favorFlag: Pegasus's getModelSeries2.",
+            |call, r| get_model_series(call, r, true),
+        ).cached(),
+        operation::<GetVehicleIdsByCriteriaRequest, VehicleIdList>(
+            "getVehicleIdsByCriteria",
+            "The vehicle types of a maker or model series, narrowed by kind, displacement, power, year of construction and name: Pegasus's getVehicleIdsByCriteria.",
+            get_vehicle_ids_by_criteria,
+        ).cached(),
+        operation::<GetChildNodesRequest, ChildNodeList>(
+            "getChildNodesAllLinkingTarget2",
+            "The assembly groups of a tree, or of a vehicle type with the count of its parts under each (linked: only those with parts): Pegasus's getChildNodesAllLinkingTarget2.",
+            get_child_nodes,
+        ).cached(),
+    ]
+}
+
+/// The request's country (`field`), country-group flag and favoured list, checked.
+fn for_the_catalogue(
+    call: &Call<'_>,
+    field: &'static str,
+    country: &Option<String>,
+    group: Option<bool>,
+    favoured: Option<i32>,
+) -> Result<(), ServiceError> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country(field, country.as_deref(), countries)?;
+    market::no_country_group(group)?;
+    market::no_favoured_list(favoured)
+}
+
+/// An id field as the store's `u32`; out of range is a bad parameter naming the field.
+fn id(field: &'static str, value: i64) -> Result<u32, ServiceError> {
+    u32::try_from(value).map_err(|_| {
+        ServiceError::bad_parameter(field, format!("{value} is not an id (1 to 4294967295)"))
+    })
+}
+
+/// A non-negative count field (`cylinderCapacityFrom`, `powerTo`…).
+fn amount(field: &'static str, value: Option<i32>) -> Result<Option<u32>, ServiceError> {
+    value
+        .map(|v| {
+            u32::try_from(v)
+                .map_err(|_| ServiceError::bad_parameter(field, format!("{v} is negative")))
+        })
+        .transpose()
+}
+
+fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Value, Failure> {
+    for_the_catalogue(
+        call,
+        "country",
+        &r.country,
+        r.country_group_flag,
+        r.favoured_list,
+    )?;
+    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let snapshot = Snapshot::of(&call.state.store);
+    let records = vehicle_path::makes(&snapshot, targets)?
+        .into_iter()
+        .map(|make| Manufacturer2Record {
+            favor_flag: 0,
+            linking_target_types: make.target_types.iter().map(|t| t.code()).collect(),
+            manu_id: make.maker.id.into(),
+            manu_name: make.maker.name,
+        })
+        .collect();
+    answer(&Manufacturer2List::of(records))
+}
+
+fn get_model_series(
+    call: &Call<'_>,
+    r: GetModelSeriesRequest,
+    favor_flag: bool,
+) -> Result<Value, Failure> {
+    for_the_catalogue(
+        call,
+        "country",
+        &r.country,
+        r.country_group_flag,
+        r.favoured_list,
+    )?;
+    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let maker = r
+        .manu_id
+        .ok_or_else(|| ServiceError::bad_parameter("manuId", "is required"))?;
+    let snapshot = Snapshot::of(&call.state.store);
+    let records = vehicle_path::model_series(&snapshot, id("manuId", maker)?, targets)?
+        .into_iter()
+        .map(|s| ModelSeriesRecord {
+            favor_flag: favor_flag.then_some(0),
+            model_id: s.id.into(),
+            modelname: s.name,
+            year_of_constr_from: yyyymm(&s.year_from),
+            year_of_constr_to: s.year_to.as_ref().map(yyyymm),
+        })
+        .collect();
+    answer(&ModelSeriesList::of(records))
+}
+
+/// `yearOfConstruction`: YYYY or YYYYMM.
+fn year_of_construction(value: i32) -> Result<YearMonth, ServiceError> {
+    let text = match value {
+        1000..=9999 => value.to_string(),
+        100_000..=999_999 => format!("{}-{:02}", value / 100, value % 100),
+        _ => String::new(),
+    };
+    YearMonth::parse(&text).map_err(|_| {
+        ServiceError::bad_parameter(
+            "yearOfConstruction",
+            format!("{value} is not YYYY or YYYYMM"),
+        )
+    })
+}
+
+fn get_vehicle_ids_by_criteria(
+    call: &Call<'_>,
+    r: GetVehicleIdsByCriteriaRequest,
+) -> Result<Value, Failure> {
+    let countries = &r.countries_car_selection;
+    for_the_catalogue(
+        call,
+        "countriesCarSelection",
+        countries,
+        r.country_group_flag,
+        r.favoured_list,
+    )?;
+    market::not_held(
+        "axisConfigurationId",
+        &r.axis_configuration_id,
+        "is not held: the catalogue has no axle configurations",
+    )?;
+    market::not_held(
+        "constructionTypeId",
+        &r.construction_type_id,
+        "is not held: construction types are named, not numbered (getVehicleByIds3)",
+    )?;
+    market::not_held(
+        "fuelTypeId",
+        &r.fuel_type_id,
+        "is not held: fuels are named, not numbered",
+    )?;
+    market::not_held(
+        "tonnageFrom",
+        &r.tonnage_from,
+        "is not held: the catalogue holds no tonnages",
+    )?;
+    market::not_held(
+        "tonnageTo",
+        &r.tonnage_to,
+        "is not held: the catalogue holds no tonnages",
+    )?;
+    let criteria = Criteria {
+        maker: r.manu_id.map(|m| id("manuId", m)).transpose()?,
+        series: r.mod_id.map(|m| id("modId", m)).transpose()?,
+        targets: market::target_types("carType", r.car_type.as_deref())?,
+        ccm: (
+            amount("cylinderCapacityFrom", r.cylinder_capacity_from)?,
+            amount("cylinderCapacityTo", r.cylinder_capacity_to)?,
+        ),
+        power: (
+            amount("powerFrom", r.power_from)?,
+            amount("powerTo", r.power_to)?,
+        ),
+        power_in_hp: r.power_hp_type.unwrap_or(false),
+        built_in: r
+            .year_of_construction
+            .map(year_of_construction)
+            .transpose()?,
+        name_holds: r
+            .model_description
+            .map(|t| t.trim().to_owned())
+            .filter(|t| !t.is_empty()),
+    };
+    let snapshot = Snapshot::of(&call.state.store);
+    let records = vehicle_criteria::vehicle_types(&snapshot, &criteria)?
+        .into_iter()
+        .map(|v| VehicleIdRecord {
+            car_id: v.ktype.trim().parse().unwrap_or(0),
+            car_name: format!("{} {} {}", v.make, v.model, v.type_name),
+            car_type: v.target_type.code().to_string(),
+        })
+        .collect();
+    answer(&VehicleIdList::of(records))
+}
+
+fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    market::not_held(
+        "shortCutId",
+        &r.short_cut_id,
+        "is not held: the catalogue has no shortcuts into the tree",
+    )?;
+    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let parent = r
+        .parent_node_id
+        .map(|p| id("parentNodeId", p))
+        .transpose()?;
+    let which = match r.child_nodes.unwrap_or(false) {
+        true => Nodes::Below(parent),
+        false => Nodes::Children(parent),
+    };
+    let linked = r.linked.unwrap_or(false);
+    let snapshot = Snapshot::of(&call.state.store);
+    let records: Vec<ChildNodeRecord> = match r.linking_target_id {
+        Some(ktype) => {
+            let vehicle = vehicle_path::vehicle(&snapshot, &ktype.to_string(), "linkingTargetId")?;
+            if targets.is_some_and(|ts| !ts.contains(&vehicle.target_type)) {
+                return Err(ServiceError::bad_parameter(
+                    "linkingTargetType",
+                    format!(
+                        "does not name vehicle type {ktype}'s kind, {}",
+                        vehicle.target_type.code()
+                    ),
+                )
+                .into());
+            }
+            vehicle_path::groups_for_vehicle(&snapshot, call.caller, &vehicle, which, linked)?
+                .into_iter()
+                .map(|g| ChildNodeRecord {
+                    assembly_group_name: g.group.name,
+                    assembly_group_node_id: g.group.id.into(),
+                    has_childs: g.has_children,
+                    parent_node_id: g.group.parent.map(i64::from),
+                    article_count: Some(g.articles as u64),
+                })
+                .collect()
+        }
+        None if linked => {
+            return Err(ServiceError::bad_parameter(
+                "linkingTargetId",
+                "is required when 'linked' is true",
+            )
+            .into());
+        }
+        None => {
+            let target = match targets {
+                None => TargetType::PassengerCar,
+                Some([one]) => *one,
+                Some(_) => {
+                    return Err(ServiceError::bad_parameter(
+                        "linkingTargetType",
+                        "must name one tree (not a group) without 'linkingTargetId'",
+                    )
+                    .into());
+                }
+            };
+            vehicle_path::groups_of_tree(&snapshot, target, which)?
+                .into_iter()
+                .map(|(group, has_childs)| ChildNodeRecord {
+                    assembly_group_name: group.name,
+                    assembly_group_node_id: group.id.into(),
+                    has_childs,
+                    parent_node_id: group.parent.map(i64::from),
+                    article_count: None,
+                })
+                .collect()
+        }
+    };
+    answer(&ChildNodeList::of(records))
+}

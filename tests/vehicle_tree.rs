@@ -1,0 +1,242 @@
+//! A legacy TecDoc shop's vehicle path, replayed step by step against `serve --demo` through
+//! the JSON endpoint, each step's ids taken from the answer before: makes → model series →
+//! vehicle types → the vehicle's details → its assembly groups with parts → a group's
+//! children. And each field that partscat cannot honour refused by name.
+
+mod common;
+
+use common::server::{DEMO_KEY, Reply, Served, client};
+use serde_json::{Value, json};
+
+const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
+const DLB: &str = "/ws/3.0/services/PartsToCatDLB.soapEndpoint";
+
+fn post(s: &Served, operation: &str, mut fields: Value) -> Reply {
+    fields["provider"] = json!("demo");
+    s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({ operation: fields })),
+    )
+}
+
+/// A call that must answer status 200; its records.
+fn records(s: &Served, operation: &str, fields: Value) -> Vec<Value> {
+    let r = post(s, operation, fields);
+    let answer = r.json();
+    assert_eq!(answer["status"], 200, "{operation}: {}", r.text());
+    answer["data"]["array"].as_array().unwrap().clone()
+}
+
+/// A call that must be refused with 400 naming `field`.
+fn refused(s: &Served, operation: &str, fields: Value, field: &str) {
+    let r = post(s, operation, fields);
+    let answer = r.json();
+    assert_eq!(answer["status"], 400, "{operation}: {}", r.text());
+    let text = answer["statusText"].as_str().unwrap();
+    assert!(text.contains(&format!("'{field}'")), "{operation}: {text}");
+}
+
+#[test]
+fn a_legacy_shop_walks_make_series_type_and_assembly_groups() {
+    let s = Served::demo(&[]);
+    let base = json!({"lang": "de", "country": "DE", "countryGroupFlag": false});
+
+    let makes = records(
+        &s,
+        "getManufacturers2",
+        json!({"linkingTargetType": "P", "lang": "de", "country": "DE", "countryGroupFlag": false, "favouredList": 0}),
+    );
+    assert_eq!(makes.len(), 12, "{makes:?}");
+    let vw = makes.iter().find(|m| m["manuName"] == "VW").unwrap();
+    assert_eq!(vw["linkingTargetTypes"], "P");
+    assert!(records(&s, "getManufacturers2", json!({"linkingTargetType": "O"})).is_empty());
+
+    let mut request = base.clone();
+    request["manuId"] = vw["manuId"].clone();
+    request["linkingTargetType"] = json!("P");
+    let series = records(&s, "getModelSeries", request.clone());
+    assert!(!series.is_empty());
+    let golf = series
+        .iter()
+        .find(|m| m["modelname"].as_str().unwrap().starts_with("GOLF"))
+        .unwrap();
+    assert_eq!(golf["yearOfConstrFrom"], 201201, "{golf}");
+    let series2 = records(&s, "getModelSeries2", request);
+    assert_eq!(series2[0]["favorFlag"], 0);
+
+    let types = records(
+        &s,
+        "getVehicleIdsByCriteria",
+        json!({"manuId": vw["manuId"], "modId": golf["modelId"], "countryGroupFlag": false, "carType": "P"}),
+    );
+    assert!(!types.is_empty());
+    let car_id = types[0]["carId"].clone();
+    let diesel = records(
+        &s,
+        "getVehicleIdsByCriteria",
+        json!({"modId": golf["modelId"], "powerFrom": 100, "powerHpType": true}),
+    );
+    assert!(diesel.len() < types.len(), "the power narrows: {diesel:?}");
+
+    let details = records(
+        &s,
+        "getVehicleByIds3",
+        json!({"carIds": {"array": [car_id]}, "motorCodes": true, "country": "DE", "lang": "de", "countryGroupFlag": false}),
+    );
+    let details = &details[0]["vehicleDetails"];
+    assert_eq!(details["manuId"], vw["manuId"], "{details}");
+    assert_eq!(details["modId"], golf["modelId"], "{details}");
+
+    let roots = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linkingTargetId": car_id, "linkingTargetType": "P", "linked": true, "childNodes": false, "articleCountry": "DE", "lang": "de"}),
+    );
+    assert!(!roots.is_empty());
+    assert!(
+        roots
+            .iter()
+            .all(|n| n.get("parentNodeId").is_none() && n["articleCount"].as_u64() > Some(0))
+    );
+    let parent = roots.iter().find(|n| n["hasChilds"] == true).unwrap();
+    let children = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linkingTargetId": car_id, "linked": true, "childNodes": false, "parentNodeId": parent["assemblyGroupNodeId"]}),
+    );
+    assert!(!children.is_empty());
+    assert!(
+        children
+            .iter()
+            .all(|n| n["parentNodeId"] == parent["assemblyGroupNodeId"])
+    );
+    let counted: u64 = children
+        .iter()
+        .map(|n| n["articleCount"].as_u64().unwrap())
+        .sum();
+    assert!(
+        counted >= parent["articleCount"].as_u64().unwrap(),
+        "children hold the parent's parts"
+    );
+
+    // The tree without a vehicle: every node, unlinked.
+    let whole = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"childNodes": true, "linkingTargetType": "P"}),
+    );
+    assert_eq!(whole.len(), 32);
+    assert!(whole.iter().all(|n| n.get("articleCount").is_none()));
+
+    // The same over SOAP.
+    let envelope = format!(
+        r#"<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="urn:partscat:ws:3.0:PartsToCatDLB"><soapenv:Body><tns:getModelSeries><manuId>{}</manuId><provider>demo</provider></tns:getModelSeries></soapenv:Body></soapenv:Envelope>"#,
+        vw["manuId"]
+    );
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB}?api_key={DEMO_KEY}", s.base))
+            .header("content-type", "text/xml; charset=utf-8")
+            .header("SOAPAction", "getModelSeries")
+            .body(envelope),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("GOLF VII"), "{}", r.text());
+}
+
+#[test]
+fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_COUNTRIES", "DE,AT")]);
+    refused(&s, "getManufacturers2", json!({"country": "FR"}), "country");
+    refused(
+        &s,
+        "getManufacturers2",
+        json!({"country": "Germany"}),
+        "country",
+    );
+    refused(
+        &s,
+        "getManufacturers2",
+        json!({"countryGroupFlag": true}),
+        "countryGroupFlag",
+    );
+    refused(
+        &s,
+        "getManufacturers2",
+        json!({"favouredList": 1}),
+        "favouredList",
+    );
+    refused(
+        &s,
+        "getManufacturers2",
+        json!({"linkingTargetType": "X"}),
+        "linkingTargetType",
+    );
+    assert_eq!(
+        records(&s, "getManufacturers2", json!({"country": "at"})).len(),
+        12
+    );
+    refused(&s, "getModelSeries", json!({}), "manuId");
+    refused(&s, "getModelSeries", json!({"manuId": -1}), "manuId");
+    refused(
+        &s,
+        "getVehicleIdsByCriteria",
+        json!({"manuId": 1, "fuelTypeId": 3}),
+        "fuelTypeId",
+    );
+    refused(
+        &s,
+        "getVehicleIdsByCriteria",
+        json!({"manuId": 1, "tonnageTo": 3}),
+        "tonnageTo",
+    );
+    refused(
+        &s,
+        "getVehicleIdsByCriteria",
+        json!({"manuId": 1, "yearOfConstruction": 20}),
+        "yearOfConstruction",
+    );
+    refused(
+        &s,
+        "getVehicleIdsByCriteria",
+        json!({"powerFrom": 3}),
+        "manuId",
+    );
+    refused(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"shortCutId": 1}),
+        "shortCutId",
+    );
+    refused(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linked": true}),
+        "linkingTargetId",
+    );
+    refused(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linkingTargetId": 1}),
+        "linkingTargetId",
+    );
+    refused(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"parentNodeId": 42}),
+        "parentNodeId",
+    );
+    refused(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linkingTargetType": "V"}),
+        "linkingTargetType",
+    );
+    refused(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"articleCountry": "FR"}),
+        "articleCountry",
+    );
+}
