@@ -33,7 +33,9 @@ pub struct Manufacturer2Record {
     pub favor_flag: i32,
     /// The kinds of its vehicle types, one letter each (`P`, `PL`).
     pub linking_target_types: String,
+    /// The maker's id (`manuId` of the other operations).
     pub manu_id: i64,
+    /// The make (`VW`).
     pub manu_name: String,
 }
 
@@ -73,7 +75,9 @@ pub struct ModelSeriesRecord {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub favor_flag: Option<i32>,
+    /// The model series' id (`modId` of the other operations).
     pub model_id: i64,
+    /// Its name (`GOLF VII (5G1, BQ1, BE1, BE2)`).
     pub modelname: String,
     /// First built, YYYYMM.
     pub year_of_constr_from: i32,
@@ -186,7 +190,9 @@ request!(
 #[oai(rename = "childNodesAllLinkingTarget2Record", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ChildNodeRecord {
+    /// The node's name (`Brake Pads`).
     pub assembly_group_name: String,
+    /// The node's id (`assemblyGroupNodeIds` of `getArticles`).
     pub assembly_group_node_id: i64,
     /// Whether a node below it is answered too (with `linked`: has parts for the vehicle).
     pub has_childs: bool,
