@@ -177,6 +177,34 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         records(&s, "getManufacturers2", json!({"country": "at"})).len(),
         12
     );
+    refused(
+        &s,
+        "getManufacturers",
+        json!({"favouredList": 1}),
+        "favouredList",
+    );
+    let vehicle_makers = records(&s, "getManufacturers", json!({"linkingTargetType": "P"}));
+    assert_eq!(vehicle_makers.len(), 12, "the parts makers are left out");
+    assert!(records(&s, "getManufacturers", json!({})).len() > 12);
+    let ids = json!({"array": [10219]});
+    refused(
+        &s,
+        "getVehicleByIds3",
+        json!({"carIds": ids, "axles": true}),
+        "axles",
+    );
+    refused(
+        &s,
+        "getVehicleByIds3",
+        json!({"carIds": ids, "numberplateType": 2}),
+        "numberplateType",
+    );
+    refused(
+        &s,
+        "getVehicleByIds3",
+        json!({"carIds": ids, "country": "FR"}),
+        "country",
+    );
     refused(&s, "getModelSeries", json!({}), "manuId");
     refused(&s, "getModelSeries", json!({"manuId": -1}), "manuId");
     refused(

@@ -79,6 +79,21 @@ pub fn target_types(
     })
 }
 
+/// A flag asking for data partscat has not (`axles`, `kbaData`…): false or absent.
+pub fn flag_not_held(
+    field: &'static str,
+    flag: Option<bool>,
+    why: &str,
+) -> Result<(), ServiceError> {
+    match flag {
+        Some(true) => Err(ServiceError::bad_parameter(
+            field,
+            format!("must be false: {why}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A field partscat has no data for, refused where a request gives it a value.
 pub fn not_held<T>(field: &'static str, value: &Option<T>, why: &str) -> Result<(), ServiceError> {
     match value {

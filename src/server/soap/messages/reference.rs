@@ -51,18 +51,19 @@ request!(
 );
 
 request!(
-    /// `getManufacturers`: vehicle makers and competitor parts makers. Every field of
-    /// Pegasus 3.0's `manufacturersRequest` is taken; none narrows partscat's answer.
+    /// `getManufacturers`: vehicle makers and competitor parts makers, or (with
+    /// `linkingTargetType`) the vehicle makers with vehicle types of that kind.
     GetManufacturersRequest {
-        /// The country. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         country: Option<String>,
-        /// Whether `country` is a country group. Accepted, no effect.
+        /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
-        /// A favoured list. Accepted, no effect.
+        /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
-        /// The language of names. Accepted, no effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
-        /// The kind of vehicle. Accepted, no effect.
+        /// Only the vehicle makers with vehicle types of this kind (`P`, `L`, `B`, `C`, `T`,
+        /// `M`, `A`, `K`; `V` = P and L, `O` = C and T).
         linking_target_type: Option<String>,
     }
 );

@@ -27,39 +27,38 @@ pub struct LinkageTargetList {
 
 request!(
     /// `getVehicleByIds3` and `getVehicleByIds4` (Pegasus's `vehicleByIds3Request`):
-    /// vehicle types by Ktype. Every field is taken; partscat answers each vehicle's details
-    /// and, with `motorCodes`, its engine code, and has no data for the other parts.
+    /// vehicle types by Ktype: each vehicle's details and, with `motorCodes`, its engine
+    /// codes. The flags asking for data partscat has not must be false.
     GetVehicleByIdsRequest {
-        /// The country the articles are sold in. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// Axles. partscat has no axle data: accepted, no effect.
+        /// Must be false: the catalogue has no axle data.
         axles: Option<bool>,
-        /// Cabs. Accepted, no effect.
+        /// Must be false: the catalogue has no cab data.
         cabs: Option<bool>,
         /// The vehicle types (Ktypes).
         car_ids: Option<IntegerList>,
-        /// The countries of the vehicle selection. Accepted, no effect.
+        /// One of the catalogue's countries; others are refused.
         countries_car_selection: Option<String>,
-        /// The country. Accepted, no effect.
+        /// One of the catalogue's countries; others are refused.
         country: Option<String>,
-        /// Whether `country` is a country group. Accepted, no effect.
+        /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
-        /// KBA numbers. partscat has no KBA data: accepted, no effect.
+        /// Must be false: the catalogue has no KBA numbers.
         kba_data: Option<bool>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// true: each vehicle's engine code (`motorCodes`).
         motor_codes: Option<bool>,
-        /// The kind of number plate. Accepted, no effect.
+        /// Must be absent or 0: the catalogue answers no registration data.
         numberplate_type: Option<i32>,
-        /// Prototypes. Accepted, no effect.
+        /// Must be false: the catalogue has no prototypes.
         proto_types: Option<bool>,
-        /// Registration data. Accepted, no effect.
+        /// Must be false: the catalogue has no registration data.
         registration_info: Option<bool>,
-        /// Secondary types. Accepted, no effect.
+        /// Must be false: the catalogue has no secondary types.
         secondary_types: Option<bool>,
-        /// Wheelbases. Accepted, no effect.
+        /// Must be false: the catalogue has no wheelbases.
         wheelbases: Option<bool>,
     }
 );

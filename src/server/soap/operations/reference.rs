@@ -6,7 +6,7 @@ use super::{Operation, operation};
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
-use crate::service::{locales, reference_lists, status};
+use crate::service::{Snapshot, locales, market, reference_lists, status, vehicle_path};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -113,8 +113,20 @@ fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result
     answer(&GenericArticleList::of(generic_articles))
 }
 
-fn get_manufacturers(call: &Call<'_>, _: GetManufacturersRequest) -> Result<Value, Failure> {
-    let manufacturers = reference_lists::manufacturers(&call.state.store)?
+fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("country", r.country.as_deref(), countries)?;
+    market::no_country_group(r.country_group_flag)?;
+    market::no_favoured_list(r.favoured_list)?;
+    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let makers = match targets {
+        None => reference_lists::manufacturers(&call.state.store)?,
+        Some(_) => vehicle_path::makes(&Snapshot::of(&call.state.store), targets)?
+            .into_iter()
+            .map(|make| make.maker)
+            .collect(),
+    };
+    let manufacturers = makers
         .into_iter()
         .map(|m| ManufacturerRecord {
             manu_id: m.id,

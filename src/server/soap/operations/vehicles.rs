@@ -7,7 +7,7 @@ use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
 use crate::server::soap::vehicles::linkage_target;
 use crate::service::vehicle_path::Makers;
-use crate::service::{Snapshot, reference_lists};
+use crate::service::{ServiceError, Snapshot, market, reference_lists};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -54,7 +54,41 @@ fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<V
     answer(&LinkageTargetList { linkage_targets })
 }
 
+/// The fields of a `getVehicleByIds3` request that ask for what the catalogue has not.
+fn vehicle_request_held(call: &Call<'_>, r: &GetVehicleByIdsRequest) -> Result<(), ServiceError> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    market::country("country", r.country.as_deref(), countries)?;
+    let selection = r.countries_car_selection.as_deref();
+    market::country("countriesCarSelection", selection, countries)?;
+    market::no_country_group(r.country_group_flag)?;
+    market::flag_not_held("axles", r.axles, "the catalogue has no axle data")?;
+    market::flag_not_held("cabs", r.cabs, "the catalogue has no cab data")?;
+    market::flag_not_held("kbaData", r.kba_data, "the catalogue has no KBA numbers")?;
+    market::flag_not_held(
+        "protoTypes",
+        r.proto_types,
+        "the catalogue has no prototypes",
+    )?;
+    let registration = "the catalogue has no registration data";
+    market::flag_not_held("registrationInfo", r.registration_info, registration)?;
+    let plate_type = r.numberplate_type.filter(|t| *t != 0);
+    market::not_held(
+        "numberplateType",
+        &plate_type,
+        &format!("must be 0: {registration}"),
+    )?;
+    let secondary = "the catalogue has no secondary types";
+    market::flag_not_held("secondaryTypes", r.secondary_types, secondary)?;
+    market::flag_not_held(
+        "wheelbases",
+        r.wheelbases,
+        "the catalogue has no wheelbases",
+    )
+}
+
 fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Value, Failure> {
+    vehicle_request_held(call, &r)?;
     let ids = r.car_ids.map(|l| l.array).unwrap_or_default();
     if ids.is_empty() {
         return Err(Failure::bad(
