@@ -120,6 +120,41 @@ fn a_legacy_shop_walks_make_series_type_and_assembly_groups() {
         "children hold the parent's parts"
     );
 
+    // A category page: the vehicle's parts under one node, as getArticles narrows them.
+    let linked = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linkingTargetId": car_id, "linked": true, "childNodes": true}),
+    );
+    let leaf = linked.iter().find(|n| n["hasChilds"] == false).unwrap();
+    let articles = |nodes: Value| {
+        let r = post(
+            &s,
+            "getArticles",
+            json!({"linkageTargetId": car_id.to_string(), "linkageTargetType": "P", "assemblyGroupNodeIds": nodes, "perPage": 100}),
+        );
+        r.json()
+    };
+    let page = articles(json!([leaf["assemblyGroupNodeId"]]));
+    assert_eq!(page["status"], 200, "{page}");
+    assert_eq!(
+        page["totalMatchingArticles"], leaf["articleCount"],
+        "{page}"
+    );
+    let all = articles(json!([]));
+    assert!(
+        all["totalMatchingArticles"].as_u64() > leaf["articleCount"].as_u64(),
+        "{all}"
+    );
+    let unknown = articles(json!([42]));
+    assert_eq!(unknown["status"], 400, "{unknown}");
+    assert!(
+        unknown["statusText"]
+            .as_str()
+            .unwrap()
+            .contains("'assemblyGroupNodeIds'")
+    );
+
     // The tree without a vehicle: every node, unlinked.
     let whole = records(
         &s,

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::ServiceError;
 use super::caller::Caller;
+use super::vehicle_path;
 use crate::budget::Budget;
 use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
 use crate::store::{Catalogue, NumberMatch, StoreError};
@@ -60,6 +61,9 @@ pub struct Search<'a> {
     pub genarts: &'a [u32],
     /// Only articles linked to this vehicle.
     pub ktype: Option<&'a str>,
+    /// Only articles whose generic article sits at or below one of these assembly groups
+    /// (none: any).
+    pub groups: &'a [u32],
     /// Count the matches per generic article (reads each match's article).
     pub genart_counts: bool,
 }
@@ -113,6 +117,14 @@ pub fn search(
     let named: Option<HashSet<&ArticleKey>> = s.articles.map(|a| a.iter().collect());
     let brands: HashSet<u32> = s.brands.iter().copied().collect();
     let genarts: HashSet<u32> = s.genarts.iter().copied().collect();
+    let grouped: Option<BTreeSet<u32>> = match s.groups {
+        [] => None,
+        nodes => Some(vehicle_path::genarts_under(
+            catalogue,
+            nodes,
+            "assemblyGroupNodeIds",
+        )?),
+    };
     let linked: Option<HashSet<ArticleKey>> = match s.ktype {
         Some(ktype) => Some(
             catalogue
@@ -124,7 +136,7 @@ pub fn search(
     };
     // An article is read here only when its generic article is needed; the caller reads the
     // articles of the page it shows.
-    let needs_genart = !genarts.is_empty() || s.genart_counts;
+    let needs_genart = !genarts.is_empty() || grouped.is_some() || s.genart_counts;
     let mut found = Found::default();
     for (i, key) in candidates.into_iter().enumerate() {
         budget.check_every(i).map_err(StoreError::from)?;
@@ -139,7 +151,11 @@ pub fn search(
             let Some(article) = catalogue.article(&key)? else {
                 continue;
             };
-            if !genarts.is_empty() && !genarts.contains(&article.genart) {
+            if (!genarts.is_empty() && !genarts.contains(&article.genart))
+                || grouped
+                    .as_ref()
+                    .is_some_and(|g| !g.contains(&article.genart))
+            {
                 continue;
             }
             *found.by_genart.entry(article.genart).or_default() += 1;

@@ -168,10 +168,18 @@ pub struct Tree {
 
 impl Tree {
     pub fn read(catalogue: &Catalogue, target: TargetType) -> Result<Tree, ServiceError> {
+        Tree::read_where(catalogue, |node| node.target_type == target)
+    }
+
+    /// The nodes `keep` keeps (every tree's, where it keeps all).
+    fn read_where(
+        catalogue: &Catalogue,
+        keep: impl Fn(&AssemblyGroup) -> bool,
+    ) -> Result<Tree, ServiceError> {
         let mut nodes = BTreeMap::new();
         for node in catalogue.records::<AssemblyGroup>() {
             let node = node?;
-            if node.target_type == target {
+            if keep(&node) {
                 nodes.insert(node.id, node);
             }
         }
@@ -283,6 +291,29 @@ pub fn vehicle(
             format!("{ktype} is not a vehicle type of the catalogue"),
         )
     })
+}
+
+/// The generic articles placed at or below any of `nodes`, of whichever tree; a node the
+/// catalogue does not hold is a bad parameter naming `field`.
+pub fn genarts_under(
+    catalogue: &Catalogue,
+    nodes: &[u32],
+    field: &'static str,
+) -> Result<BTreeSet<u32>, ServiceError> {
+    let tree = Tree::read_where(catalogue, |_| true)?;
+    let mut genarts = BTreeSet::new();
+    for &node in nodes {
+        if !tree.contains(node) {
+            return Err(ServiceError::bad_parameter(
+                field,
+                format!(
+                    "{node} is not an assembly group of the catalogue (getChildNodesAllLinkingTarget2)"
+                ),
+            ));
+        }
+        genarts.extend(tree.genarts_below(node));
+    }
+    Ok(genarts)
 }
 
 /// The nodes of the `target` tree that `which` names, each with whether a node is below it.

@@ -10,12 +10,12 @@ use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
 use crate::catalogue::{self as model, ArticleKey};
-use crate::service::Snapshot;
 use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::kit_parts::{kit_parts, kits_holding};
 use crate::service::names::Names;
+use crate::service::{ServiceError, Snapshot};
 use crate::store::NumberMatch;
 
 const DEFAULT_PER_PAGE: u32 = 100;
@@ -35,6 +35,15 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     }
     let snapshot = Snapshot::of(&call.state.store);
     let named = named_articles(&snapshot, &r.legacy_article_ids)?;
+    let groups = r
+        .assembly_group_node_ids
+        .iter()
+        .map(|&n| {
+            u32::try_from(n).map_err(|_| {
+                ServiceError::bad_parameter("assemblyGroupNodeIds", format!("{n} is not a node id"))
+            })
+        })
+        .collect::<Result<Vec<u32>, _>>()?;
     let search = Search {
         query: r.search_query.as_deref(),
         kind,
@@ -49,6 +58,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         brands: &r.data_supplier_ids,
         genarts: &r.generic_article_ids,
         ktype: r.linkage_target_id.as_deref(),
+        groups: &groups,
         genart_counts: r.include_generic_article_facets.unwrap_or(false),
     };
     let Found {

@@ -83,7 +83,9 @@ request!(
         /// Only these generic articles; at most 1000 different ones (repeats are merged).
         #[oai(validator(max_items = 1000))]
         generic_article_ids: Vec<u32>,
-        /// Assembly group nodes. partscat has no assembly groups: accepted, no effect.
+        /// Only articles whose generic article sits at or below one of these assembly
+        /// groups (`assemblyGroupNodeId` of `getChildNodesAllLinkingTarget2`).
+        #[oai(validator(max_items = 1000))]
         assembly_group_node_ids: Vec<i64>,
         /// Criterion values the articles must carry. partscat's criteria are named, not
         /// numbered: accepted, no effect.
