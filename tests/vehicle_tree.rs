@@ -155,6 +155,34 @@ fn a_legacy_shop_walks_make_series_type_and_assembly_groups() {
             .contains("'assemblyGroupNodeIds'")
     );
 
+    // The same counts as facets of the vehicle's articles.
+    let facets = |options: Value| {
+        let r = post(
+            &s,
+            "getArticles",
+            json!({"linkageTargetId": car_id.to_string(), "perPage": 0, "assemblyGroupFacetOptions": options}),
+        );
+        r.json()
+    };
+    let answer = facets(json!({"enabled": true, "assemblyGroupType": "P"}));
+    let counts = answer["assemblyGroupFacets"]["counts"].as_array().unwrap();
+    assert_eq!(counts.len(), linked.len(), "{answer}");
+    for (facet, node) in counts.iter().zip(&linked) {
+        assert_eq!(facet["assemblyGroupNodeId"], node["assemblyGroupNodeId"]);
+        assert_eq!(facet["count"], node["articleCount"], "{facet} {node}");
+    }
+    let complete = facets(json!({"enabled": true, "includeCompleteTree": true}));
+    assert_eq!(complete["assemblyGroupFacets"]["total"], 32, "{complete}");
+    let roots_only = facets(json!({"enabled": true, "maxDepth": 1}));
+    let roots_only = roots_only["assemblyGroupFacets"]["counts"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(roots_only.len(), roots.len());
+    assert!(facets(json!({"enabled": false}))["assemblyGroupFacets"].is_null());
+    let group = facets(json!({"enabled": true, "assemblyGroupType": "V"}));
+    assert_eq!(group["status"], 400, "{group}");
+
     // The tree without a vehicle: every node, unlinked.
     let whole = records(
         &s,

@@ -316,6 +316,56 @@ pub fn genarts_under(
     Ok(genarts)
 }
 
+/// One node's count among a search's matches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupFacet {
+    pub group: AssemblyGroup,
+    pub count: u32,
+}
+
+/// A search's matches per node of the `target` tree, from its matches per generic article:
+/// a node counts the matches whose generic article sits at or below it. `complete`: every
+/// node, else those with matches; `max_depth`: the roots are depth 1. Parents first.
+pub fn group_facets(
+    catalogue: &Catalogue,
+    target: TargetType,
+    by_genart: &BTreeMap<u32, u32>,
+    complete: bool,
+    max_depth: Option<u32>,
+) -> Result<Vec<GroupFacet>, ServiceError> {
+    let tree = Tree::read(catalogue, target)?;
+    let mut facets = Vec::new();
+    // Depth first from each root, with each node's depth.
+    let mut stack: Vec<(u32, u32)> = tree
+        .children
+        .get(&None)
+        .into_iter()
+        .flatten()
+        .rev()
+        .map(|&id| (id, 1))
+        .collect();
+    while let Some((id, depth)) = stack.pop() {
+        if max_depth.is_some_and(|max| depth > max) {
+            continue;
+        }
+        let count: u32 = tree
+            .genarts_below(id)
+            .iter()
+            .filter_map(|g| by_genart.get(g))
+            .sum();
+        if complete || count > 0 {
+            facets.push(GroupFacet {
+                group: tree.nodes[&id].clone(),
+                count,
+            });
+        }
+        if let Some(kids) = tree.children.get(&Some(id)) {
+            stack.extend(kids.iter().rev().map(|&k| (k, depth + 1)));
+        }
+    }
+    Ok(facets)
+}
+
 /// The nodes of the `target` tree that `which` names, each with whether a node is below it.
 pub fn groups_of_tree(
     catalogue: &Catalogue,

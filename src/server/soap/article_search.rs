@@ -9,13 +9,14 @@ use super::article_record::{Includes, record};
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
+use crate::catalogue::TargetType;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::kit_parts::{kit_parts, kits_holding};
 use crate::service::names::Names;
-use crate::service::{ServiceError, Snapshot};
+use crate::service::{ServiceError, Snapshot, market, vehicle_path};
 use crate::store::NumberMatch;
 
 const DEFAULT_PER_PAGE: u32 = 100;
@@ -44,6 +45,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             })
         })
         .collect::<Result<Vec<u32>, _>>()?;
+    let group_ask = group_facet_ask(r.assembly_group_facet_options.as_ref())?;
     let search = Search {
         query: r.search_query.as_deref(),
         kind,
@@ -59,7 +61,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         genarts: &r.generic_article_ids,
         ktype: r.linkage_target_id.as_deref(),
         groups: &groups,
-        genart_counts: r.include_generic_article_facets.unwrap_or(false),
+        genart_counts: r.include_generic_article_facets.unwrap_or(false) || group_ask.is_some(),
     };
     let Found {
         matches,
@@ -100,6 +102,10 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         .unwrap_or(false)
         .then(|| brand_facets(&names, by_brand))
         .transpose()?;
+    let assembly_group_facets = match group_ask {
+        Some(ask) => Some(group_facets(&snapshot, &ask, &by_genart)?),
+        None => None,
+    };
     let generic_article_facets = r
         .include_generic_article_facets
         .unwrap_or(false)
@@ -111,6 +117,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         articles,
         data_supplier_facets,
         generic_article_facets,
+        assembly_group_facets,
         next_cursor,
     };
     super::call::answer(&answer)
@@ -131,6 +138,70 @@ fn brand_facets(
         });
     }
     Ok(pegasus::DataSupplierFacets {
+        total: counts.len() as i32,
+        counts,
+    })
+}
+
+/// What `assemblyGroupFacetOptions` asks for, where it is enabled.
+struct GroupFacetAsk {
+    target: TargetType,
+    complete: bool,
+    max_depth: Option<u32>,
+}
+
+fn group_facet_ask(
+    options: Option<&AssemblyGroupFacetOptions>,
+) -> Result<Option<GroupFacetAsk>, ServiceError> {
+    let Some(options) = options.filter(|o| o.enabled == Some(true)) else {
+        return Ok(None);
+    };
+    let field = "assemblyGroupFacetOptions.assemblyGroupType";
+    let target = match market::target_types(field, options.assembly_group_type.as_deref())? {
+        None => TargetType::PassengerCar,
+        Some([one]) => *one,
+        Some(_) => {
+            return Err(ServiceError::bad_parameter(
+                field,
+                "must name one tree, not a group",
+            ));
+        }
+    };
+    let max_depth = match options.max_depth {
+        None => None,
+        Some(d) if d >= 1 => Some(d as u32),
+        Some(d) => {
+            return Err(ServiceError::bad_parameter(
+                "assemblyGroupFacetOptions.maxDepth",
+                format!("{d} is below 1 (the roots)"),
+            ));
+        }
+    };
+    Ok(Some(GroupFacetAsk {
+        target,
+        complete: options.include_complete_tree.unwrap_or(false),
+        max_depth,
+    }))
+}
+
+/// The matches per node of the tree asked for.
+fn group_facets(
+    snapshot: &Snapshot,
+    ask: &GroupFacetAsk,
+    by_genart: &std::collections::BTreeMap<u32, u32>,
+) -> Result<pegasus::AssemblyGroupFacets, Failure> {
+    let counts: Vec<pegasus::AssemblyGroupFacetCount> =
+        vehicle_path::group_facets(snapshot, ask.target, by_genart, ask.complete, ask.max_depth)?
+            .into_iter()
+            .map(|f| pegasus::AssemblyGroupFacetCount {
+                assembly_group_node_id: f.group.id.into(),
+                assembly_group_name: f.group.name,
+                assembly_group_type: f.group.target_type.code().to_string(),
+                parent_node_id: f.group.parent.map(i64::from),
+                count: f.count.into(),
+            })
+            .collect();
+    Ok(pegasus::AssemblyGroupFacets {
         total: counts.len() as i32,
         counts,
     })

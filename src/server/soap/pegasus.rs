@@ -6,8 +6,10 @@
 //! name is given; articles have numeric ids of their own (`legacyArticleId`); the keys partscat assigns (article status, price kind, linkage target
 //! type) are listed in docs/coming-from-tecdoc.md.
 
+mod assembly_groups;
 mod media;
 
+pub use assembly_groups::{AssemblyGroupFacetCount, AssemblyGroupFacets};
 pub use media::{ImageRecord, PdfRecord};
 use poem_openapi::Object;
 use serde::Serialize;

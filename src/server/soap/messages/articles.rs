@@ -41,18 +41,18 @@ pub struct Sort {
     pub direction: String,
 }
 
-/// Assembly group facets. partscat has no assembly groups: accepted, no effect.
+/// Assembly group facets: the matches per node of a tree (`assemblyGroupFacets`).
 #[derive(Debug, Clone, Object, Deserialize, Serialize)]
 #[oai(rename = "AssemblyGroupFacetOptions", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AssemblyGroupFacetOptions {
-    /// Accepted, no effect.
+    /// true: answer `assemblyGroupFacets`.
     pub enabled: Option<bool>,
-    /// Accepted, no effect.
+    /// The tree (`P` by default; one type, not a group).
     pub assembly_group_type: Option<String>,
-    /// Accepted, no effect.
+    /// true: every node of the tree, those without matches with count 0.
     pub include_complete_tree: Option<bool>,
-    /// Accepted, no effect.
+    /// The deepest level answered (the roots are 1).
     pub max_depth: Option<i32>,
 }
 
@@ -160,7 +160,7 @@ request!(
         include_data_supplier_facets: Option<bool>,
         /// Counts of the matches per generic article.
         include_generic_article_facets: Option<bool>,
-        /// Assembly group facets. Accepted, no effect.
+        /// Matches per assembly group (`assemblyGroupFacets`).
         assembly_group_facet_options: Option<AssemblyGroupFacetOptions>,
         /// Criteria facets. partscat's criteria are named, not numbered: accepted,
         /// `criteriaFacets` is not answered.
@@ -287,6 +287,10 @@ pub struct ArticleSearch {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generic_article_facets: Option<pegasus::GenericArticleFacets>,
+    /// Matches per assembly group (with assemblyGroupFacetOptions.enabled).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assembly_group_facets: Option<pegasus::AssemblyGroupFacets>,
     /// Pass it as `cursor` for the next page; absent on the last page.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
