@@ -210,24 +210,43 @@ fn both_soap_versions_and_both_styles_answer_with_status() {
     assert_eq!(first, pegasus);
     assert_eq!(pegasus.len(), 4);
     let am = post_json(&s, DLB_JSON, &json!({"getAmBrands": {"provider": "demo"}})).json();
-    assert_eq!(am["data"], answer["data"]);
+    assert_eq!(
+        am["data"]["array"][0]["brandName"],
+        answer["data"]["array"][0]["brandName"]
+    );
+    assert!(am["data"]["array"][0].get("mfrName").is_none(), "{am}");
     assert!(
         am.get("dataSuppliers").is_none(),
         "Pegasus's own operation, Pegasus's shape"
     );
-    // What a TecDoc client's getBrands request holds besides: one brand, and details partscat
-    // does not keep (accepted, no effect).
+    // What a TecDoc client's getBrands request holds besides: one brand, every detail
+    // partscat keeps, and details it does not keep (refused by name when asked for).
     let one = post_json(
         &s,
         DLB_JSON,
         &json!({"getBrands": {"provider": "demo", "dataSupplierId": 2, "includeAll": true,
-            "includeAddressDetails": true, "includeDataSupplierLogo": true}}),
+            "includeAddressDetails": false, "includeDataSupplierLogo": false}}),
     )
     .json();
     assert_eq!(one["status"], 200, "{one}");
     assert_eq!(one["data"]["array"].as_array().unwrap().len(), 1, "{one}");
-    assert_eq!(one["data"]["array"][0]["brandId"], 2);
+    let record = &one["data"]["array"][0];
+    assert_eq!(record["brandId"], 2);
+    assert_eq!(record["dataSupplierId"], 2, "{record}");
+    assert_eq!(record["mfrName"], record["brandName"], "{record}");
     assert_eq!(one["dataSuppliers"][0]["dataSupplierId"], 2);
+    for (field, value) in [
+        ("includeAddressDetails", json!(true)),
+        ("includeDataSupplierLogo", json!(true)),
+        ("articleCountry", json!("Germany")),
+    ] {
+        let mut request = json!({"provider": "demo"});
+        request[field] = value;
+        let refused = post_json(&s, DLB_JSON, &json!({ "getBrands": request })).json();
+        assert_eq!(refused["status"], 400, "{field}: {refused}");
+        let text = refused["statusText"].as_str().unwrap();
+        assert!(text.contains(&format!("'{field}'")), "{text}");
+    }
     let wrapped = post_json(
         &s,
         DLW_JSON,

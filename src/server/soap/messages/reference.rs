@@ -12,19 +12,17 @@ request!(
     /// `getBrands` and `getAmBrands` (Pegasus's `amBrandsRequest`): the brands (data
     /// suppliers) the provider may see.
     GetBrandsRequest {
-        /// The country the articles are sold in. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// Only this brand (when the provider may see it).
         data_supplier_id: Option<u32>,
-        /// Every detail of each brand. partscat keeps a brand's id and name only: accepted,
-        /// no effect.
+        /// Every detail of each brand partscat keeps: its id and name, as without it.
         include_all: Option<bool>,
-        /// The brands' addresses. partscat keeps none: accepted, no effect.
+        /// Must be false: the catalogue keeps no addresses.
         include_address_details: Option<bool>,
-        /// The brands' logos. partscat keeps none: accepted, no effect.
+        /// Must be false: the catalogue keeps no logos.
         include_data_supplier_logo: Option<bool>,
     }
 );
@@ -90,6 +88,14 @@ pub struct BrandRecord {
     pub brand_id: u32,
     /// The brand's name.
     pub brand_name: String,
+    /// The brand's id again, as `getBrands` answers it (not in `getAmBrands`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data_supplier_id: Option<u32>,
+    /// The brand's name again, as `getBrands` answers it (not in `getAmBrands`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mfr_name: Option<String>,
 }
 
 record_list!(

@@ -75,12 +75,34 @@ fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, 
     })
 }
 
-/// The brands the caller may see (only `only`, where the request names one), as records.
-fn brand_records(call: &Call<'_>, only: Option<u32>) -> Result<Vec<BrandRecord>, Failure> {
+/// The brands the caller may see (only the one the request names, where it names one), as
+/// records; `both_names`: with `getBrands`' `dataSupplierId` and `mfrName` too.
+fn brand_records(
+    call: &Call<'_>,
+    r: &GetBrandsRequest,
+    both_names: bool,
+) -> Result<Vec<BrandRecord>, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let addresses = r.include_address_details;
+    market::flag_not_held(
+        "includeAddressDetails",
+        addresses,
+        "the catalogue keeps no addresses",
+    )?;
+    let logos = r.include_data_supplier_logo;
+    market::flag_not_held(
+        "includeDataSupplierLogo",
+        logos,
+        "the catalogue keeps no logos",
+    )?;
+    let only = r.data_supplier_id;
     Ok(reference_lists::brands(&call.state.store, call.caller)?
         .into_iter()
         .filter(|(brand_id, _)| only.is_none_or(|only| only == *brand_id))
         .map(|(brand_id, brand_name)| BrandRecord {
+            data_supplier_id: both_names.then_some(brand_id),
+            mfr_name: both_names.then(|| brand_name.clone()),
             brand_id,
             brand_name,
         })
@@ -88,11 +110,11 @@ fn brand_records(call: &Call<'_>, only: Option<u32>) -> Result<Vec<BrandRecord>,
 }
 
 fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
-    answer(&Brands::of(brand_records(call, r.data_supplier_id)?))
+    answer(&Brands::of(brand_records(call, &r, true)?))
 }
 
 fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
-    answer(&BrandList::of(brand_records(call, r.data_supplier_id)?))
+    answer(&BrandList::of(brand_records(call, &r, false)?))
 }
 
 fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
