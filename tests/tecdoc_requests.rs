@@ -109,17 +109,38 @@ fn every_field_of_a_pegasus_request_is_taken_null_empty_or_set() {
             "provider": "demo", "articleCountry": "DE", "lang": "de",
             "searchQuery": "0986478379", "searchType": 10, "searchMatchType": "exact",
             "legacyArticleIds": [], "dataSupplierIds": [], "genericArticleIds": [],
-            "assemblyGroupNodeIds": [], "criteriaFilters": [{"criteriaId": 100, "rawValue": "x"}],
+            "assemblyGroupNodeIds": [], "criteriaFilters": [],
             "linkageTargetType": "P", "linkageTargetCountry": "DE",
-            "newArticlesDateFrom": "2020-01-01", "newLinkagesMfrId": 5,
             "perPage": 10, "page": 1, "sort": [],
             "includeMisc": false, "includeArticleText": false, "includeLinks": false,
             "assemblyGroupFacetOptions": {"enabled": false, "assemblyGroupType": "P",
                 "includeCompleteTree": false, "maxDepth": 1},
             "includeCriteriaFacets": false,
         });
-        let answer = call(&s, path, "getArticles", set);
+        let answer = call(&s, path, "getArticles", set.clone());
         assert_eq!(answer["totalMatchingArticles"], 1, "{answer}");
+        // What the catalogue has no data for is refused by name, never taken and ignored.
+        for (field, value) in [
+            (
+                "criteriaFilters",
+                json!([{"criteriaId": 100, "rawValue": "x"}]),
+            ),
+            ("newArticlesDateFrom", json!("2020-01-01")),
+            ("newLinkagesMfrId", json!(5)),
+            ("includeCriteriaFacets", json!(true)),
+            ("linkageTargetCountry", json!("D")),
+        ] {
+            let mut fields = set.clone();
+            fields[field] = value;
+            let body = match path {
+                DLW_JSON => json!({"getArticles": {"arg0": fields}}),
+                _ => json!({ "getArticles": fields }),
+            };
+            let refused = post_json(&s, path, DEMO_KEY, &body).json();
+            assert_eq!(refused["status"], 400, "{field}: {refused}");
+            let text = refused["statusText"].as_str().unwrap();
+            assert!(text.contains(&format!("'{field}'")), "{text}");
+        }
         for (operation, fields) in [
             (
                 "getGenericArticles",

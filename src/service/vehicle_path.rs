@@ -279,6 +279,11 @@ fn fitting_by_genart(
     Ok(found)
 }
 
+/// The kind of the vehicle type `ktype`, if the catalogue holds it.
+pub fn kind_of(catalogue: &Catalogue, ktype: &str) -> Result<Option<TargetType>, ServiceError> {
+    Ok(catalogue.vehicle(ktype.trim())?.map(|v| v.target_type))
+}
+
 /// The vehicle type `ktype`, or a bad parameter naming `field`.
 pub fn vehicle(
     catalogue: &Catalogue,

@@ -21,6 +21,47 @@ use crate::store::NumberMatch;
 
 const DEFAULT_PER_PAGE: u32 = 100;
 
+/// The fields of a `getArticles` request that ask for what the catalogue has not, refused
+/// by name; `linkageTargetType` checked against the vehicle type named.
+fn articles_request_held(
+    call: &Call<'_>,
+    snapshot: &Snapshot,
+    r: &GetArticlesRequest,
+) -> Result<(), ServiceError> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    market::country(
+        "linkageTargetCountry",
+        r.linkage_target_country.as_deref(),
+        countries,
+    )?;
+    if !r.criteria_filters.is_empty() {
+        return Err(ServiceError::bad_parameter(
+            "criteriaFilters",
+            "must be empty: the catalogue's criteria are named, not numbered",
+        ));
+    }
+    let numbered = "the catalogue's criteria are named, not numbered";
+    market::flag_not_held("includeCriteriaFacets", r.include_criteria_facets, numbered)?;
+    let dates = "must be absent: the catalogue keeps no creation dates";
+    market::not_held("newArticlesDateFrom", &r.new_articles_date_from, dates)?;
+    market::not_held("newArticlesDateTo", &r.new_articles_date_to, dates)?;
+    market::not_held("newLinkagesDateFrom", &r.new_linkages_date_from, dates)?;
+    market::not_held("newLinkagesDateTo", &r.new_linkages_date_to, dates)?;
+    market::not_held("newLinkagesMfrId", &r.new_linkages_mfr_id, dates)?;
+    let named = market::target_types("linkageTargetType", r.linkage_target_type.as_deref())?;
+    if let (Some(kinds), Some(ktype)) = (named, r.linkage_target_id.as_deref())
+        && let Some(kind) = vehicle_path::kind_of(snapshot, ktype)?
+        && !kinds.contains(&kind)
+    {
+        return Err(ServiceError::bad_parameter(
+            "linkageTargetType",
+            format!("does not name vehicle type {ktype}'s kind, {}", kind.code()),
+        ));
+    }
+    Ok(())
+}
+
 pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Failure> {
     let paging = Paging {
         per_page: r.per_page.unwrap_or(DEFAULT_PER_PAGE),
@@ -35,6 +76,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         call.caller.require_brand(*brand)?;
     }
     let snapshot = Snapshot::of(&call.state.store);
+    articles_request_held(call, &snapshot, &r)?;
     let named = named_articles(&snapshot, &r.legacy_article_ids)?;
     let groups = r
         .assembly_group_node_ids

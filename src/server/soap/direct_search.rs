@@ -10,12 +10,15 @@ use super::messages::*;
 use super::pegasus::MiscArticleData;
 use crate::service::article_search::NumberKind;
 use crate::service::direct_search::{self, DirectSearch};
+use crate::service::market;
 use crate::store::NumberMatch;
 
 pub fn get_article_direct_search(
     call: &Call<'_>,
     r: GetArticleDirectSearchRequest,
 ) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let kind = number_kind("numberType", r.number_type.map_or(10, i64::from), false)?;
     let how = if r.search_exact.unwrap_or(true) {
         NumberMatch::Exact

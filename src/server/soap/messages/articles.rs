@@ -59,10 +59,9 @@ pub struct AssemblyGroupFacetOptions {
 request!(
     /// `getArticles`: articles by number, with filters, include flags, facets and paging.
     /// Every field of Pegasus 3.0's `articlesRequest` is taken; those partscat has no data
-    /// for say so and change nothing.
+    /// for must be unset, and are refused naming the field otherwise.
     GetArticlesRequest {
-        /// The country the articles are sold in. partscat holds one maker's catalogue for
-        /// one market: accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
         /// The number searched for, written any way.
         search_query: Option<String>,
@@ -87,26 +86,24 @@ request!(
         /// groups (`assemblyGroupNodeId` of `getChildNodesAllLinkingTarget2`).
         #[oai(validator(max_items = 1000))]
         assembly_group_node_ids: Vec<i64>,
-        /// Criterion values the articles must carry. partscat's criteria are named, not
-        /// numbered: accepted, no effect.
+        /// Must be empty: partscat's criteria are named, not numbered.
         criteria_filters: Vec<CriteriaFilter>,
         /// Only articles linked to this vehicle type (Ktype).
         linkage_target_id: Option<String>,
-        /// The kind of `linkageTargetId` (`P`, `V`, `L`, `B`, `O`, `C`, `T`, `M`, `A`, `K`).
-        /// partscat links articles to vehicle types only: accepted, no effect.
+        /// The kind of `linkageTargetId` (`P`, `V`, `L`, `B`, `O`, `C`, `T`, `M`, `A`, `K`):
+        /// a vehicle type of another kind is refused.
         linkage_target_type: Option<String>,
-        /// The country linkages are filtered by. Accepted, no effect.
+        /// One of the catalogue's countries; others are refused.
         linkage_target_country: Option<String>,
-        /// Articles added since (YYYY-MM-DD). partscat keeps no creation dates: accepted, no
-        /// effect.
+        /// Must be absent: partscat keeps no creation dates.
         new_articles_date_from: Option<String>,
-        /// Articles added until (YYYY-MM-DD). Accepted, no effect.
+        /// Must be absent: partscat keeps no creation dates.
         new_articles_date_to: Option<String>,
-        /// Linkages added since (YYYY-MM-DD). Accepted, no effect.
+        /// Must be absent: partscat keeps no creation dates of linkages.
         new_linkages_date_from: Option<String>,
-        /// Linkages added until (YYYY-MM-DD). Accepted, no effect.
+        /// Must be absent: partscat keeps no creation dates of linkages.
         new_linkages_date_to: Option<String>,
-        /// The make of new linkages. Accepted, no effect.
+        /// Must be absent: partscat keeps no creation dates of linkages.
         new_linkages_mfr_id: Option<i32>,
         /// The language of texts. partscat's catalogue has one language: accepted, no
         /// effect.
@@ -162,8 +159,7 @@ request!(
         include_generic_article_facets: Option<bool>,
         /// Matches per assembly group (`assemblyGroupFacets`).
         assembly_group_facet_options: Option<AssemblyGroupFacetOptions>,
-        /// Criteria facets. partscat's criteria are named, not numbered: accepted,
-        /// `criteriaFacets` is not answered.
+        /// Must be false: partscat's criteria are named, not numbered.
         include_criteria_facets: Option<bool>,
         /// Competitor and internal numbers of the article.
         include_comparable_numbers: Option<bool>,
@@ -302,7 +298,7 @@ request!(
     /// `articleDirectSearchAllNumbersWithStateRequest`): articles by any of their numbers, one
     /// record per number that matched.
     GetArticleDirectSearchRequest {
-        /// The country the articles are sold in. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
         /// The number searched for, written any way.
         article_number: Option<String>,
