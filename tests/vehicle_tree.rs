@@ -268,6 +268,38 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         json!({"carIds": ids, "country": "FR"}),
         "country",
     );
+    refused(
+        &s,
+        "getGenericArticles",
+        json!({"searchTreeNodes": true}),
+        "searchTreeNodes",
+    );
+    refused(
+        &s,
+        "getGenericArticles",
+        json!({"linked": true, "linkingTargetId": "10219", "linkingTargetType": "O"}),
+        "linkingTargetType",
+    );
+    refused(
+        &s,
+        "getArticleLinkedAllLinkingTarget4",
+        json!({"articleId": 84, "countryGroupFlag": true}),
+        "countryGroupFlag",
+    );
+    // A kind narrows an article's vehicle types: the demo's are all passenger cars.
+    let of_kind = |kind: &str| {
+        let found = records(
+            &s,
+            "getArticleLinkedAllLinkingTarget4",
+            json!({"articleId": 84, "linkingTargetType": kind}),
+        );
+        found[0]["articleLinkages"]["array"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert!(of_kind("P") > 0);
+    assert_eq!(of_kind("O"), 0);
     refused(&s, "getModelSeries", json!({}), "manuId");
     refused(&s, "getModelSeries", json!({"manuId": -1}), "manuId");
     refused(

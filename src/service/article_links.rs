@@ -4,7 +4,8 @@
 use super::ServiceError;
 use super::caller::Caller;
 use super::lookups;
-use crate::catalogue::{ArticleKey, Link, ManufacturerKind, Vehicle};
+use super::vehicle_path::Makers;
+use crate::catalogue::{ArticleKey, Link, TargetType, Vehicle};
 use crate::store::{Catalogue, Store};
 
 /// Which of an article's vehicle types are wanted.
@@ -14,6 +15,8 @@ pub struct Wanted {
     pub ktype: Option<String>,
     /// Only the vehicles of this vehicle maker (by its manufacturer id).
     pub maker_id: Option<i64>,
+    /// Only vehicle types of these kinds (none: every kind).
+    pub kinds: Option<&'static [TargetType]>,
     /// The kits holding the article too.
     pub kits: bool,
 }
@@ -79,23 +82,16 @@ pub fn links_of(
     let Some((id, article)) = article_of(&catalogue, caller, id)? else {
         return Ok(None);
     };
-    // The maker's vehicles go by its name, as vehicles hold it; an unknown maker has none.
-    let maker = match wanted.maker_id.filter(|&m| m > 0) {
-        Some(m) => Some(
-            u32::try_from(m)
-                .ok()
-                .map(|m| catalogue.manufacturer(m))
-                .transpose()?
-                .flatten()
-                .filter(|m| m.kind == ManufacturerKind::VehicleMaker)
-                .map(|m| m.name.to_lowercase())
-                .unwrap_or_default(),
-        ),
-        None => None,
-    };
+    // A vehicle's maker is its model series' (or its make's, without one); an unknown maker
+    // has no vehicles.
+    let makers = Makers::read(&catalogue)?;
+    let maker = wanted.maker_id.filter(|&m| m > 0);
     let fits = |v: &Vehicle| {
         wanted.ktype.as_ref().is_none_or(|k| v.ktype.trim() == k)
-            && maker.as_ref().is_none_or(|m| v.make.to_lowercase() == *m)
+            && maker.is_none_or(|m| makers.of(v).map(i64::from) == Some(m))
+            && wanted
+                .kinds
+                .is_none_or(|kinds| kinds.contains(&v.target_type))
     };
     let mut links = lookups::applications(&catalogue, &article)?;
     links.retain(|(_, vehicle)| fits(vehicle));

@@ -279,9 +279,27 @@ fn fitting_by_genart(
     Ok(found)
 }
 
-/// The kind of the vehicle type `ktype`, if the catalogue holds it.
-pub fn kind_of(catalogue: &Catalogue, ktype: &str) -> Result<Option<TargetType>, ServiceError> {
-    Ok(catalogue.vehicle(ktype.trim())?.map(|v| v.target_type))
+/// That the kinds a request's `field` names (where it names any) hold the kind of the
+/// vehicle type `ktype` (where it names one the catalogue holds).
+pub fn kind_named(
+    catalogue: &Catalogue,
+    field: &'static str,
+    kinds: Option<&[TargetType]>,
+    ktype: Option<&str>,
+) -> Result<(), ServiceError> {
+    let (Some(kinds), Some(ktype)) = (kinds, ktype) else {
+        return Ok(());
+    };
+    match catalogue.vehicle(ktype.trim())? {
+        Some(v) if !kinds.contains(&v.target_type) => Err(ServiceError::bad_parameter(
+            field,
+            format!(
+                "does not name vehicle type {ktype}'s kind, {}",
+                v.target_type.code()
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The vehicle type `ktype`, or a bad parameter naming `field`.

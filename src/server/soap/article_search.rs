@@ -50,15 +50,8 @@ fn articles_request_held(
     market::not_held("newLinkagesDateTo", &r.new_linkages_date_to, dates)?;
     market::not_held("newLinkagesMfrId", &r.new_linkages_mfr_id, dates)?;
     let named = market::target_types("linkageTargetType", r.linkage_target_type.as_deref())?;
-    if let (Some(kinds), Some(ktype)) = (named, r.linkage_target_id.as_deref())
-        && let Some(kind) = vehicle_path::kind_of(snapshot, ktype)?
-        && !kinds.contains(&kind)
-    {
-        return Err(ServiceError::bad_parameter(
-            "linkageTargetType",
-            format!("does not name vehicle type {ktype}'s kind, {}", kind.code()),
-        ));
-    }
+    let ktype = r.linkage_target_id.as_deref();
+    vehicle_path::kind_named(snapshot, "linkageTargetType", named, ktype)?;
     Ok(())
 }
 

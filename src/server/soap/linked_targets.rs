@@ -13,12 +13,18 @@ use super::messages::*;
 use super::vehicles::yyyymm;
 use crate::catalogue::{Link, Vehicle};
 use crate::service::article_links::{self, LinkDetail, Wanted};
+use crate::service::market;
 
 pub fn get_article_linked_targets(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetRequest,
 ) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    market::country("country", r.country.as_deref(), countries)?;
+    market::no_country_group(r.country_group_flag)?;
     let wanted = Wanted {
+        kinds: market::target_types("linkingTargetType", r.linking_target_type.as_deref())?,
         ktype: r
             .linking_target_id
             .filter(|&k| k > 0)
@@ -35,11 +41,11 @@ pub fn get_article_linked_targets(
     let linked = found
         .links
         .iter()
-        .map(|(link, _)| LinkedTargetRecord {
+        .map(|(link, vehicle)| LinkedTargetRecord {
             article_link_id: link_id(id, &link.ktype),
             linked: true,
             linking_target_id: ktype_number(&link.ktype),
-            linking_target_type: "P".into(),
+            linking_target_type: vehicle.target_type.code().to_string(),
         })
         .collect();
     let main = found
@@ -74,6 +80,12 @@ pub fn get_links_by_ids(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetsByIdsRequest,
 ) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let plate_type = r.numberplate_type.filter(|t| *t != 0);
+    let no_plates = "must be 0: the catalogue answers no registration data";
+    market::not_held("numberplateType", &plate_type, no_plates)?;
     let pairs = r.linked_article_pairs.map(|p| p.array).unwrap_or_default();
     // A link of another article, or one whose Ktype the pair misnames, is not this one's.
     let asked = |id: u32, link: &Link| {
@@ -90,6 +102,7 @@ pub fn get_links_by_ids(
     let id = r.article_id.unwrap_or(0);
     let fits: HashMap<i64, LinkDetail> = details
         .into_iter()
+        .filter(|detail| kinds.is_none_or(|k| k.contains(&detail.vehicle.target_type)))
         .map(|detail| (link_id(id, &detail.link.ktype), detail))
         .collect();
     let attributes = r.immediate_attributs.unwrap_or(false);
@@ -114,7 +127,7 @@ pub fn get_links_by_ids(
                 array: vec![linked_vehicle(&detail.vehicle, detail.maker_id)],
             },
             linking_target_id: pair.linking_target_id,
-            linking_target_type: "P".into(),
+            linking_target_type: detail.vehicle.target_type.code().to_string(),
         });
     }
     answer(&LinkDetailsList::of(records))
@@ -144,7 +157,7 @@ fn linked_vehicle(v: &Vehicle, maker_id: Option<u32>) -> LinkedVehicleRecord {
         car_id: ktype_number(&v.ktype),
         car_desc: v.type_name.clone(),
         cylinder_capacity: v.ccm.into(),
-        linking_target_type: "P".into(),
+        linking_target_type: v.target_type.code().to_string(),
         manu_desc: v.make.clone(),
         manu_id: maker_id.map_or(0, i64::from),
         model_desc: v.model.clone(),

@@ -35,7 +35,7 @@ pub fn get_vehicles_by_plate(
             car_id,
             car_name: car_name.clone(),
             country: plate.country.clone(),
-            linking_target_type: "P".into(),
+            linking_target_type: v.target_type.code().to_string(),
             manu_id,
             vehicle_details: details.then(|| PlateVehicleDetails {
                 car_name,
@@ -45,7 +45,7 @@ pub fn get_vehicles_by_plate(
                 fuel: v.fuel.clone(),
                 ktype_numbers: car_id,
                 kw1: v.kw.to_string(),
-                linking_target_type: "P".into(),
+                linking_target_type: v.target_type.code().to_string(),
                 manu_id,
                 mark: v.make.clone(),
                 model: v.model.clone(),

@@ -306,8 +306,7 @@ request!(
         brand_id: Option<i64>,
         /// Only this generic article; absent or 0: every one.
         generic_article_id: Option<i64>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// 0 article number, 1 OE, 2 trade, 3 comparable, 4 replacement (the articles
         /// replacing it), 5 replaced (the articles it replaces), 6 EAN, 10 any (default).

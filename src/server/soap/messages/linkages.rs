@@ -47,24 +47,23 @@ request!(
     /// `articleLinkedAllLinkingTarget4Request`): the vehicle types an article fits, by the
     /// article's numeric id (`legacyArticleId` of `getArticles`).
     GetArticleLinkedAllLinkingTargetRequest {
-        /// The country the articles are sold in. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,
-        /// The country. Accepted, no effect.
+        /// One of the catalogue's countries; others are refused.
         country: Option<String>,
-        /// Whether `country` is a country group. Accepted, no effect.
+        /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// Only this vehicle type (Ktype); absent or 0: every one.
         linking_target_id: Option<i64>,
         /// Only vehicles of this maker (`manuId` of `getManufacturers`); absent, 0 or -1:
         /// every maker.
         linking_target_manu_id: Option<i64>,
-        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
-        /// accepted, no effect.
+        /// Only vehicle types of this kind (`P`, `L`, `B`, `C`, `T`, `M`, `A`, `K`; `V` = P
+        /// and L, `O` = C and T).
         linking_target_type: Option<String>,
         /// true: also the vehicle types of the kits the article is part of
         /// (`mainArticleLinkages`).
@@ -148,23 +147,21 @@ request!(
     /// `articleLinkedAllLinkingTargetsByIds3Request`): how an article fits the vehicle types
     /// named by the links `getArticleLinkedAllLinkingTarget4` answered.
     GetArticleLinkedAllLinkingTargetsByIdsRequest {
-        /// The country the articles are sold in. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,
         /// true: the position, quantity and notes of each fit
         /// (`linkedArticleImmediateAttributs`).
         immediate_attributs: Option<bool>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// The links: `articleLinkId` and `linkingTargetId` as
         /// `getArticleLinkedAllLinkingTarget4` answered them.
         linked_article_pairs: Option<LinkedArticlePairList>,
-        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
-        /// accepted, no effect.
+        /// Only the links to vehicle types of this kind.
         linking_target_type: Option<String>,
-        /// The kind of number plate. Accepted, no effect.
+        /// Must be absent or 0: the catalogue answers no registration data.
         numberplate_type: Option<i32>,
     }
 );

@@ -29,21 +29,21 @@ request!(
 
 request!(
     /// `getGenericArticles`: every generic article, or those of the articles linked to a
-    /// vehicle type. Every field of Pegasus 3.0's `genericArticlesRequest` is taken.
+    /// vehicle type. Every field of Pegasus 3.0's `genericArticlesRequest` is taken; those
+    /// the catalogue cannot honour are refused naming the field.
     GetGenericArticlesRequest {
-        /// The country the articles are sold in. Accepted, no effect.
+        /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// true: only the generic articles of articles linked to `linkingTargetId`.
         linked: Option<bool>,
         /// The vehicle type (Ktype) `linked` refers to.
         linking_target_id: Option<String>,
-        /// The kind of `linkingTargetId`. partscat links to vehicle types only: accepted, no
-        /// effect.
+        /// The kind of `linkingTargetId`: a vehicle type of another kind is refused.
         linking_target_type: Option<String>,
-        /// Search tree nodes. partscat has no search tree: accepted, no effect.
+        /// Must be false: the catalogue has no search tree (its assembly groups are
+        /// `getChildNodesAllLinkingTarget2`'s).
         search_tree_nodes: Option<bool>,
     }
 );

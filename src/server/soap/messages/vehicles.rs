@@ -177,8 +177,7 @@ request!(
         /// The kind of number (`key_system` of the plates file); rows without one match any.
         /// Absent or 0: any kind.
         key_system_type: Option<i64>,
-        /// The language of names. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
         /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
         /// accepted, no effect.

@@ -118,6 +118,14 @@ fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure>
 }
 
 fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let no_tree = "the catalogue has no search tree (getChildNodesAllLinkingTarget2)";
+    market::flag_not_held("searchTreeNodes", r.search_tree_nodes, no_tree)?;
+    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let snapshot = Snapshot::of(&call.state.store);
+    let ktype = r.linking_target_id.as_deref();
+    vehicle_path::kind_named(&snapshot, "linkingTargetType", kinds, ktype)?;
     // `linked`: the generic articles of the articles that fit the vehicle.
     let fitting = r
         .linked
