@@ -84,11 +84,15 @@ pub fn links_of(
     };
     // A vehicle's maker is its model series' (or its make's, without one); an unknown maker
     // has no vehicles.
-    let makers = Makers::read(&catalogue)?;
-    let maker = wanted.maker_id.filter(|&m| m > 0);
+    let maker = match wanted.maker_id.filter(|&m| m > 0) {
+        Some(m) => Some((m, Makers::read(&catalogue)?)),
+        None => None,
+    };
     let fits = |v: &Vehicle| {
         wanted.ktype.as_ref().is_none_or(|k| v.ktype.trim() == k)
-            && maker.is_none_or(|m| makers.of(v).map(i64::from) == Some(m))
+            && maker
+                .as_ref()
+                .is_none_or(|(m, makers)| makers.of(v).map(i64::from) == Some(*m))
             && wanted
                 .kinds
                 .is_none_or(|kinds| kinds.contains(&v.target_type))
