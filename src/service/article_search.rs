@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::ServiceError;
 use super::caller::Caller;
-use super::vehicle_path;
+use super::category_tree;
 use crate::budget::Budget;
 use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
 use crate::store::{Catalogue, NumberMatch, StoreError};
@@ -119,7 +119,7 @@ pub fn search(
     let genarts: HashSet<u32> = s.genarts.iter().copied().collect();
     let grouped: Option<BTreeSet<u32>> = match s.groups {
         [] => None,
-        nodes => Some(vehicle_path::genarts_under(
+        nodes => Some(category_tree::genarts_under(
             catalogue,
             nodes,
             "assemblyGroupNodeIds",

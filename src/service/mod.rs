@@ -11,6 +11,7 @@ pub mod article_links;
 pub mod article_page;
 pub mod article_search;
 pub mod caller;
+pub mod category_tree;
 pub mod compaction;
 pub mod deliveries;
 pub mod direct_search;

@@ -8,9 +8,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::ServiceError;
 use super::caller::Caller;
+use super::category_tree::{Nodes, Tree};
 use crate::catalogue::{
-    ArticleKey, AssemblyGroup, GenartGroup, Manufacturer, ManufacturerKind, ModelSeries,
-    TargetType, Vehicle,
+    ArticleKey, AssemblyGroup, Manufacturer, ManufacturerKind, ModelSeries, TargetType, Vehicle,
 };
 use crate::store::Catalogue;
 
@@ -150,118 +150,6 @@ pub struct GroupCount {
     pub has_children: bool,
 }
 
-/// Which nodes of a tree a question wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Nodes {
-    /// The children of a node, or the roots.
-    Children(Option<u32>),
-    /// Every node below a node, or the whole tree.
-    Below(Option<u32>),
-}
-
-/// The assembly-group tree of one target type, and where each generic article sits.
-pub struct Tree {
-    nodes: BTreeMap<u32, AssemblyGroup>,
-    children: BTreeMap<Option<u32>, Vec<u32>>,
-    genarts: BTreeMap<u32, BTreeSet<u32>>,
-}
-
-impl Tree {
-    pub fn read(catalogue: &Catalogue, target: TargetType) -> Result<Tree, ServiceError> {
-        Tree::read_where(catalogue, |node| node.target_type == target)
-    }
-
-    /// The nodes `keep` keeps (every tree's, where it keeps all).
-    fn read_where(
-        catalogue: &Catalogue,
-        keep: impl Fn(&AssemblyGroup) -> bool,
-    ) -> Result<Tree, ServiceError> {
-        let mut nodes = BTreeMap::new();
-        for node in catalogue.records::<AssemblyGroup>() {
-            let node = node?;
-            if keep(&node) {
-                nodes.insert(node.id, node);
-            }
-        }
-        let mut children: BTreeMap<Option<u32>, Vec<u32>> = BTreeMap::new();
-        for node in nodes.values() {
-            children.entry(node.parent).or_default().push(node.id);
-        }
-        for list in children.values_mut() {
-            list.sort_by_key(|id| (nodes[id].sort, nodes[id].name.clone(), *id));
-        }
-        let mut genarts: BTreeMap<u32, BTreeSet<u32>> = BTreeMap::new();
-        for g in catalogue.records::<GenartGroup>() {
-            let g = g?;
-            if nodes.contains_key(&g.node) {
-                genarts.entry(g.node).or_default().insert(g.genart);
-            }
-        }
-        Ok(Tree {
-            nodes,
-            children,
-            genarts,
-        })
-    }
-
-    pub fn contains(&self, node: u32) -> bool {
-        self.nodes.contains_key(&node)
-    }
-
-    /// `node` and every node below it, parents before children.
-    fn subtree(&self, node: u32) -> Vec<u32> {
-        let mut out = vec![node];
-        let mut at = 0;
-        while at < out.len() {
-            out.extend(self.children.get(&Some(out[at])).into_iter().flatten());
-            at += 1;
-        }
-        out
-    }
-
-    /// The generic articles placed at or below `node`.
-    pub fn genarts_below(&self, node: u32) -> BTreeSet<u32> {
-        self.subtree(node)
-            .iter()
-            .filter_map(|n| self.genarts.get(n))
-            .flatten()
-            .copied()
-            .collect()
-    }
-
-    /// The nodes `which` names, in tree order (parents first, siblings by sort).
-    fn select(&self, which: Nodes) -> Result<Vec<u32>, ServiceError> {
-        let start = match which {
-            Nodes::Children(Some(n)) | Nodes::Below(Some(n)) if !self.contains(n) => {
-                return Err(ServiceError::bad_parameter(
-                    "parentNodeId",
-                    format!("{n} is not a node of the vehicle's assembly-group tree"),
-                ));
-            }
-            Nodes::Children(parent) => {
-                return Ok(self.children.get(&parent).cloned().unwrap_or_default());
-            }
-            Nodes::Below(parent) => parent,
-        };
-        let roots = match start {
-            Some(n) => self.children.get(&Some(n)).cloned().unwrap_or_default(),
-            None => self.children.get(&None).cloned().unwrap_or_default(),
-        };
-        let mut out = Vec::new();
-        for root in roots {
-            // Depth first, so each node comes before its children.
-            let mut stack = vec![root];
-            while let Some(n) = stack.pop() {
-                out.push(n);
-                if let Some(kids) = self.children.get(&Some(n)) {
-                    stack.extend(kids.iter().rev());
-                }
-            }
-        }
-        Ok(out)
-    }
-}
-
 /// The articles the caller may see of each generic article, fitting `ktype`.
 fn fitting_by_genart(
     catalogue: &Catalogue,
@@ -314,96 +202,6 @@ pub fn vehicle(
             format!("{ktype} is not a vehicle type of the catalogue"),
         )
     })
-}
-
-/// The generic articles placed at or below any of `nodes`, of whichever tree; a node the
-/// catalogue does not hold is a bad parameter naming `field`.
-pub fn genarts_under(
-    catalogue: &Catalogue,
-    nodes: &[u32],
-    field: &'static str,
-) -> Result<BTreeSet<u32>, ServiceError> {
-    let tree = Tree::read_where(catalogue, |_| true)?;
-    let mut genarts = BTreeSet::new();
-    for &node in nodes {
-        if !tree.contains(node) {
-            return Err(ServiceError::bad_parameter(
-                field,
-                format!(
-                    "{node} is not an assembly group of the catalogue (getChildNodesAllLinkingTarget2)"
-                ),
-            ));
-        }
-        genarts.extend(tree.genarts_below(node));
-    }
-    Ok(genarts)
-}
-
-/// One node's count among a search's matches.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GroupFacet {
-    pub group: AssemblyGroup,
-    pub count: u32,
-}
-
-/// A search's matches per node of the `target` tree, from its matches per generic article:
-/// a node counts the matches whose generic article sits at or below it. `complete`: every
-/// node, else those with matches; `max_depth`: the roots are depth 1. Parents first.
-pub fn group_facets(
-    catalogue: &Catalogue,
-    target: TargetType,
-    by_genart: &BTreeMap<u32, u32>,
-    complete: bool,
-    max_depth: Option<u32>,
-) -> Result<Vec<GroupFacet>, ServiceError> {
-    let tree = Tree::read(catalogue, target)?;
-    let mut facets = Vec::new();
-    // Depth first from each root, with each node's depth.
-    let mut stack: Vec<(u32, u32)> = tree
-        .children
-        .get(&None)
-        .into_iter()
-        .flatten()
-        .rev()
-        .map(|&id| (id, 1))
-        .collect();
-    while let Some((id, depth)) = stack.pop() {
-        if max_depth.is_some_and(|max| depth > max) {
-            continue;
-        }
-        let count: u32 = tree
-            .genarts_below(id)
-            .iter()
-            .filter_map(|g| by_genart.get(g))
-            .sum();
-        if complete || count > 0 {
-            facets.push(GroupFacet {
-                group: tree.nodes[&id].clone(),
-                count,
-            });
-        }
-        if let Some(kids) = tree.children.get(&Some(id)) {
-            stack.extend(kids.iter().rev().map(|&k| (k, depth + 1)));
-        }
-    }
-    Ok(facets)
-}
-
-/// The nodes of the `target` tree that `which` names, each with whether a node is below it.
-pub fn groups_of_tree(
-    catalogue: &Catalogue,
-    target: TargetType,
-    which: Nodes,
-) -> Result<Vec<(AssemblyGroup, bool)>, ServiceError> {
-    let tree = Tree::read(catalogue, target)?;
-    Ok(tree
-        .select(which)?
-        .into_iter()
-        .map(|id| {
-            let has_children = tree.children.contains_key(&Some(id));
-            (tree.nodes[&id].clone(), has_children)
-        })
-        .collect())
 }
 
 /// The nodes of the vehicle's tree that `which` names with their counts; `only_linked`

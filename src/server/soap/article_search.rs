@@ -16,7 +16,7 @@ use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::kit_parts::{kit_parts, kits_holding};
 use crate::service::names::Names;
-use crate::service::{ServiceError, Snapshot, market, vehicle_path};
+use crate::service::{ServiceError, Snapshot, category_tree, market, vehicle_path};
 use crate::store::NumberMatch;
 
 const DEFAULT_PER_PAGE: u32 = 100;
@@ -226,7 +226,7 @@ fn group_facets(
     by_genart: &std::collections::BTreeMap<u32, u32>,
 ) -> Result<pegasus::AssemblyGroupFacets, Failure> {
     let counts: Vec<pegasus::AssemblyGroupFacetCount> =
-        vehicle_path::group_facets(snapshot, ask.target, by_genart, ask.complete, ask.max_depth)?
+        category_tree::group_facets(snapshot, ask.target, by_genart, ask.complete, ask.max_depth)?
             .into_iter()
             .map(|f| pegasus::AssemblyGroupFacetCount {
                 assembly_group_node_id: f.group.id.into(),

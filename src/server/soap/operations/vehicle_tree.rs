@@ -10,8 +10,9 @@ use crate::catalogue::{TargetType, YearMonth};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
 use crate::server::soap::vehicles::yyyymm;
+use crate::service::category_tree::{self, Nodes};
 use crate::service::vehicle_criteria::{self, Criteria};
-use crate::service::vehicle_path::{self, Nodes};
+use crate::service::vehicle_path;
 use crate::service::{ServiceError, Snapshot, market};
 
 pub(super) fn operations() -> Vec<Operation> {
@@ -275,7 +276,7 @@ fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Fa
                     .into());
                 }
             };
-            vehicle_path::groups_of_tree(&snapshot, target, which)?
+            category_tree::groups_of_tree(&snapshot, target, which)?
                 .into_iter()
                 .map(|(group, has_childs)| ChildNodeRecord {
                     assembly_group_name: group.name,
