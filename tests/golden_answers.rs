@@ -193,6 +193,23 @@ fn every_answer_is_the_reviewed_one() {
             json_call(&s, operation, fields),
         );
     }
+    // A shop's vehicle selector: the makes, then a page of a model series' types.
+    for (name, fields) in [
+        (
+            "makes",
+            json!({"linkageTargetType": "V", "perPage": 0, "includeMfrFacets": true}),
+        ),
+        (
+            "series_page",
+            json!({"mfrIds": 2, "vehicleModelSeriesIds": [201], "perPage": 2, "page": 2,
+                   "includeVehicleModelSeriesFacets": true}),
+        ),
+    ] {
+        golden(
+            &format!("json_getLinkageTargets_{name}"),
+            json_call(&s, "getLinkageTargets", fields),
+        );
+    }
     for (operation, fields) in [
         (
             "addDynamicAddress",

@@ -428,8 +428,8 @@ fn failures_are_answers_that_name_the_field() {
             "address",
         ),
         (
-            json!({"getLinkageTargets": {"provider": "demo"}}),
-            "linkageTargetIds",
+            json!({"getLinkageTargets": {"provider": "demo", "perPage": 101}}),
+            "perPage",
         ),
     ] {
         let r = post_json(&s, DLB_JSON, &request);

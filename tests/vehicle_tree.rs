@@ -208,6 +208,173 @@ fn a_legacy_shop_walks_make_series_type_and_assembly_groups() {
     assert!(r.text().contains("GOLF VII"), "{}", r.text());
 }
 
+/// A call that must answer status 200.
+fn answered(s: &Served, operation: &str, fields: Value) -> Value {
+    let r = post(s, operation, fields);
+    let answer = r.json();
+    assert_eq!(answer["status"], 200, "{operation}: {}", r.text());
+    answer
+}
+
+#[test]
+fn a_modern_shop_walks_linkage_target_facets_to_a_category_page() {
+    let s = Served::demo(&[]);
+    let base = json!({"linkageTargetCountry": "DE", "lang": "de", "linkageTargetType": "V"});
+    let with = |extra: Value| {
+        let mut fields = base.clone();
+        for (k, v) in extra.as_object().unwrap() {
+            fields[k] = v.clone();
+        }
+        fields
+    };
+
+    // Makes: the maker facet alone, the same makers as getManufacturers2 names.
+    let makes = answered(
+        &s,
+        "getLinkageTargets",
+        with(json!({"perPage": 0, "page": 1, "includeMfrFacets": true})),
+    );
+    assert!(makes["linkageTargets"].as_array().unwrap().is_empty());
+    let counts = makes["mfrFacets"]["counts"].as_array().unwrap();
+    let legacy = records(&s, "getManufacturers2", json!({"linkingTargetType": "V"}));
+    assert_eq!(counts.len(), legacy.len(), "{makes}");
+    let total: u64 = counts.iter().map(|c| c["count"].as_u64().unwrap()).sum();
+    assert_eq!(makes["total"].as_u64(), Some(total));
+    let vw = counts.iter().find(|c| c["name"] == "VW").unwrap();
+
+    // Model series: the series facet of one make, as getModelSeries lists them.
+    let series = answered(
+        &s,
+        "getLinkageTargets",
+        with(json!({"perPage": 0, "mfrIds": vw["id"], "includeVehicleModelSeriesFacets": true})),
+    );
+    let series = series["vehicleModelSeriesFacets"]["counts"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let legacy = records(&s, "getModelSeries", json!({"manuId": vw["id"]}));
+    let ids = |list: &[Value], field: &str| -> Vec<u64> {
+        let mut ids: Vec<u64> = list.iter().map(|r| r[field].as_u64().unwrap()).collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&series, "id"), ids(&legacy, "modelId"));
+    let golf = series
+        .iter()
+        .find(|c| c["name"].as_str().unwrap().starts_with("GOLF VII"))
+        .unwrap();
+
+    // The series' types, page by page: every type once, as many as the facet counted.
+    let mut types = Vec::new();
+    for page in 1.. {
+        let answer = answered(
+            &s,
+            "getLinkageTargets",
+            with(
+                json!({"mfrIds": [vw["id"]], "vehicleModelSeriesIds": golf["id"], "perPage": 2, "page": page}),
+            ),
+        );
+        assert_eq!(answer["total"], golf["count"]);
+        let rows = answer["linkageTargets"].as_array().unwrap().clone();
+        if rows.is_empty() {
+            break;
+        }
+        types.extend(rows);
+    }
+    assert_eq!(Some(types.len() as u64), golf["count"].as_u64());
+    let mut distinct = ids(&types, "linkageTargetId");
+    distinct.dedup();
+    assert_eq!(distinct.len(), types.len(), "pages overlap");
+    let by_criteria = records(&s, "getVehicleIdsByCriteria", json!({"modId": golf["id"]}));
+    assert_eq!(ids(&types, "linkageTargetId"), ids(&by_criteria, "carId"));
+    let car = &types[0];
+    assert_eq!(car["linkageTargetType"], "V");
+    assert_eq!(car["subLinkageTargetType"], "P");
+    assert_eq!(car["mfrName"], "VW");
+    assert_eq!(car["vehicleModelSeriesName"], golf["name"]);
+    assert!(car["engines"][0]["code"].is_string(), "{car}");
+    assert!(car["beginYearMonth"].as_str().unwrap().len() >= 4);
+
+    // By id, as a number, a text or a typed id; a typed id of another kind is not answered.
+    let car_id = car["linkageTargetId"].clone();
+    for named in [
+        json!(car_id),
+        json!(car_id.to_string()),
+        json!({"type": "P", "id": car_id}),
+    ] {
+        let one = answered(
+            &s,
+            "getLinkageTargets",
+            json!({"linkageTargetIds": [named]}),
+        );
+        assert_eq!(one["total"], 1, "{named}: {one}");
+        assert_eq!(one["linkageTargets"][0]["linkageTargetId"], car_id);
+    }
+    let other_kind = answered(
+        &s,
+        "getLinkageTargets",
+        json!({"linkageTargetIds": [{"type": "O", "id": car_id}]}),
+    );
+    assert_eq!(other_kind["total"], 0, "{other_kind}");
+
+    // The category page: the vehicle's assembly-group facets, then one node's parts.
+    let kind = car["subLinkageTargetType"].clone();
+    let facets = answered(
+        &s,
+        "getArticles",
+        json!({"linkageTargetId": car_id, "linkageTargetType": kind, "perPage": 0,
+               "assemblyGroupFacetOptions": {"enabled": true, "assemblyGroupType": "P"}}),
+    );
+    let nodes = facets["assemblyGroupFacets"]["counts"].as_array().unwrap();
+    let node = nodes
+        .iter()
+        .find(|n| n["count"].as_u64() > Some(0))
+        .unwrap();
+    let page = answered(
+        &s,
+        "getArticles",
+        json!({"linkageTargetId": car_id, "linkageTargetType": kind,
+               "assemblyGroupNodeIds": node["assemblyGroupNodeId"], "perPage": 100}),
+    );
+    assert_eq!(page["totalMatchingArticles"], node["count"], "{page}");
+
+    // Over SOAP, with a typed id.
+    let envelope = format!(
+        r#"<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="urn:partscat:ws:3.0:PartsToCatDLB"><soapenv:Body><tns:getLinkageTargets><tns:provider>demo</tns:provider><tns:linkageTargetIds><tns:type>P</tns:type><tns:id>{car_id}</tns:id></tns:linkageTargetIds></tns:getLinkageTargets></soapenv:Body></soapenv:Envelope>"#
+    );
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB}?api_key={DEMO_KEY}", s.base))
+            .header("content-type", "text/xml; charset=utf-8")
+            .header("SOAPAction", "getLinkageTargets")
+            .body(envelope),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(
+        r.text().contains("<tns:vehicleModelSeriesName>GOLF VII"),
+        "{}",
+        r.text()
+    );
+
+    // What it cannot honour, refused by name.
+    for (fields, field) in [
+        (
+            json!({"linkageTargetCountry": "DEU"}),
+            "linkageTargetCountry",
+        ),
+        (json!({"linkageTargetType": "X"}), "linkageTargetType"),
+        (
+            json!({"linkageTargetIds": [{"type": "X", "id": 1}]}),
+            "linkageTargetIds",
+        ),
+        (json!({"perPage": 101}), "perPage"),
+        (json!({"page": 0}), "page"),
+        (json!({"sort": "description"}), "sort"),
+    ] {
+        refused(&s, "getLinkageTargets", fields, field);
+    }
+}
+
 #[test]
 fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
     let s = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_COUNTRIES", "DE,AT")]);

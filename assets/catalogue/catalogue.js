@@ -471,7 +471,12 @@ const SHOWN_TYPES = 200;
 
 async function typesOf(make) {
   if (kept.make !== make || kept.provider !== provider()) {
-    const types = (await call("getLinkageTargets", { mfrName: make })).linkageTargets || [];
+    const types = [];
+    for (let page = 1; ; page++) {
+      const found = await call("getLinkageTargets", { mfrName: make, perPage: 100, page });
+      types.push(...(found.linkageTargets || []));
+      if (!found.linkageTargets?.length || types.length >= found.total) break;
+    }
     kept = { make, provider: provider(), types };
   }
   return kept.types;

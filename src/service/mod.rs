@@ -20,6 +20,7 @@ mod error;
 pub mod exports;
 pub mod jobs;
 pub mod kit_parts;
+pub mod linkage_targets;
 pub mod locales;
 pub mod lookups;
 pub mod market;

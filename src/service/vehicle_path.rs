@@ -65,6 +65,16 @@ impl Makers {
             None => self.by_name.get(&v.make.to_uppercase()).copied(),
         }
     }
+
+    /// A vehicle maker by id.
+    pub fn maker(&self, id: u32) -> Option<&Manufacturer> {
+        self.by_id.get(&id)
+    }
+
+    /// A model series by id.
+    pub fn series(&self, id: u32) -> Option<&ModelSeries> {
+        self.series.get(&id)
+    }
 }
 
 /// The maker (`manuId`) and model series (`modId`) of a vehicle type.

@@ -52,7 +52,9 @@ const CALLS = {
   getVehiclesByKeyNumberPlates: {
     country: 'DE', keySystemNumber: '0696/SZ7', keySystemType: 0, details: true,
   },
-  getLinkageTargets: { linkageTargetIds: ['10219'] },
+  getLinkageTargets: {
+    linkageTargetIds: [{ type: 'P', id: '10219' }], mfrIds: [2], includeVehicleModelSeriesFacets: true,
+  },
   getManufacturers2: { linkingTargetType: 'P', countryGroupFlag: false },
   getModelSeries: { manuId: 2, countryGroupFlag: false },
   getModelSeries2: { manuId: 2, linkingTargetType: 'P' },

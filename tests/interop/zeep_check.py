@@ -65,7 +65,10 @@ CALLS = {
     "getVehiclesByKeyNumberPlates": {
         "country": "DE", "keySystemNumber": "0696/SZ7", "keySystemType": 0, "details": True,
     },
-    "getLinkageTargets": {"linkageTargetIds": ["10219"]},
+    "getLinkageTargets": {
+        "linkageTargetIds": [{"type": "P", "id": "10219"}], "mfrIds": [2],
+        "includeVehicleModelSeriesFacets": True,
+    },
     "getManufacturers2": {"linkingTargetType": "P", "countryGroupFlag": False},
     "getModelSeries": {"manuId": 2, "countryGroupFlag": False},
     "getModelSeries2": {"manuId": 2, "linkingTargetType": "P"},

@@ -321,7 +321,7 @@ impl Types {
                 continue;
             }
             let one = |v: &Value| match &p.shape {
-                Shape::Object(n) => self.read_json(n, v),
+                Shape::Object(n) => self.read_json(n, &self.bare_id(n, v)),
                 Shape::Enum(n) => self.read_enum(n, p.name, v),
                 Shape::Scalar(s) => s.read(p.name, v),
             };
@@ -347,6 +347,16 @@ impl Types {
             map.insert(key.clone(), read);
         }
         finish(props, map)
+    }
+
+    /// Pegasus's shorthand: a record of an `id` (and optional qualifiers) may be given as the
+    /// bare id (`"linkageTargetIds": [10219]`).
+    fn bare_id(&self, type_name: &str, value: &Value) -> Value {
+        let has_id = self.fields(type_name).iter().any(|p| p.name == "id");
+        match value {
+            Value::Number(_) | Value::String(_) if has_id => serde_json::json!({ "id": value }),
+            _ => value.clone(),
+        }
     }
 
     fn read_enum(&self, type_name: &str, field: &str, value: &Value) -> Result<Value, String> {

@@ -2,9 +2,12 @@
 //! fits.
 
 use super::messages::{
-    ArticleLinkage, MotorCodeRecord, MotorCodeRecordSeq, VehicleByIdsRecord, VehicleDetails,
+    ArticleLinkage, LinkageTargetEngine, LinkageTargetFacet, LinkageTargetFacetCount,
+    LinkageTargetList, LinkageTargetRecord, MotorCodeRecord, MotorCodeRecordSeq,
+    VehicleByIdsRecord, VehicleDetails,
 };
 use super::pegasus::LinkageTarget;
+use crate::service::linkage_targets::{TargetCount, TargetPage, TargetRow};
 
 /// A vehicle type as a linkage target.
 pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
@@ -81,5 +84,71 @@ pub fn vehicle_by_ids(
             year_of_constr_from: yyyymm(&v.year_from),
             year_of_constr_to: v.year_to.as_ref().map(yyyymm),
         },
+    }
+}
+
+/// A page of `getLinkageTargets`; `group` is the kind asked for where it was a group (`V`,
+/// `O`), which each record answers as its kind.
+pub fn target_list(page: TargetPage, group: Option<&str>) -> LinkageTargetList {
+    let facet = |counts: Vec<TargetCount>| LinkageTargetFacet {
+        total: counts.len() as i64,
+        counts: counts
+            .into_iter()
+            .map(|c| LinkageTargetFacetCount {
+                id: c.id.into(),
+                name: c.name,
+                count: c.count as i64,
+            })
+            .collect(),
+    };
+    LinkageTargetList {
+        total: page.total as i64,
+        linkage_targets: page
+            .rows
+            .into_iter()
+            .map(|row| target_record(row, group))
+            .collect(),
+        mfr_facets: page.maker_counts.map(facet),
+        vehicle_model_series_facets: page.series_counts.map(facet),
+    }
+}
+
+fn target_record(row: TargetRow, group: Option<&str>) -> LinkageTargetRecord {
+    let v = row.vehicle;
+    let own = v.target_type.code().to_string();
+    LinkageTargetRecord {
+        linkage_target_id: v.ktype.trim().parse().unwrap_or(0),
+        linkage_target_type: group.map_or_else(|| own.clone(), str::to_owned),
+        sub_linkage_target_type: own,
+        description: v.type_name.clone(),
+        mfr_id: row.maker.as_ref().map(|m| m.id.into()),
+        mfr_name: row.maker.map_or_else(|| v.make.clone(), |m| m.name),
+        vehicle_model_series_id: row.series.as_ref().map(|s| s.id.into()),
+        vehicle_model_series_name: row.series.map_or_else(|| v.model.clone(), |s| s.name),
+        begin_year_month: v.year_from.to_string(),
+        end_year_month: v.year_to.map(|y| y.to_string()),
+        kilo_watts_from: v.kw.into(),
+        kilo_watts_to: v.kw_to.unwrap_or(v.kw).into(),
+        horse_power_from: v.hp.into(),
+        horse_power_to: v.hp_to.unwrap_or(v.hp).into(),
+        capacity_cc: v.ccm.into(),
+        fuel_type: v.fuel.clone(),
+        engine_type: v.engine_kind,
+        body_style: v.body_style,
+        construction_type: v.construction_type,
+        engine: v.engines.join(", "),
+        engines: v
+            .engines
+            .into_iter()
+            .map(|code| LinkageTargetEngine { code })
+            .collect(),
+        model: v.model,
+        type_name: v.type_name,
+        fuel: v.fuel,
+        kw: v.kw.into(),
+        hp: v.hp.into(),
+        ccm: v.ccm.into(),
+        year_from: v.year_from.to_string(),
+        year_to: v.year_to.map(|y| y.to_string()),
     }
 }

@@ -53,6 +53,7 @@ macro_rules! record_list {
 
 mod access;
 mod articles;
+mod linkage_targets;
 mod linkages;
 mod prices;
 mod reference;
@@ -61,6 +62,7 @@ mod vehicles;
 
 pub use access::*;
 pub use articles::*;
+pub use linkage_targets::*;
 pub use linkages::*;
 pub use prices::*;
 pub use reference::*;

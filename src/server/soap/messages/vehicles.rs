@@ -1,29 +1,8 @@
 //! Vehicle types: by id, by make, by registration plate or key number.
 
 use super::IntegerList;
-use crate::server::soap::pegasus::LinkageTarget;
 use poem_openapi::Object;
 use serde::Serialize;
-
-request!(
-    /// `getLinkageTargets`: vehicle types by id or by make.
-    GetLinkageTargetsRequest {
-        /// Vehicle types (Ktypes) to return; at most 100 different ones.
-        #[oai(validator(max_items = 100))]
-        linkage_target_ids: Vec<String>,
-        /// Or every vehicle type of this make (case-insensitive).
-        mfr_name: Option<String>,
-    }
-);
-
-/// `getLinkageTargets`.
-#[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename_all = "camelCase")]
-#[serde(rename_all = "camelCase")]
-pub struct LinkageTargetList {
-    /// The vehicle types found.
-    pub linkage_targets: Vec<LinkageTarget>,
-}
 
 request!(
     /// `getVehicleByIds3` and `getVehicleByIds4` (Pegasus's `vehicleByIds3Request`):

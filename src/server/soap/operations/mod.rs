@@ -53,7 +53,11 @@ impl Operation {
             "getArticleDirectSearchAllNumbersWithState" => {
                 fields.get("searchExact").and_then(Value::as_bool) == Some(false)
             }
-            "getLinkageTargets" => text("mfrName").is_some(),
+            // Without ids every vehicle type is read.
+            "getLinkageTargets" => fields
+                .get("linkageTargetIds")
+                .and_then(Value::as_array)
+                .is_none_or(Vec::is_empty),
             // Kits holding an article are found by reading every kit.
             "getArticleLinkedAllLinkingTarget4" => {
                 fields.get("withMainArticles").and_then(Value::as_bool) == Some(true)

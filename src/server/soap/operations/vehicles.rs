@@ -5,7 +5,8 @@ use serde_json::Value;
 use super::{Operation, operation};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
-use crate::server::soap::vehicles::linkage_target;
+use crate::server::soap::vehicles::target_list;
+use crate::service::linkage_targets::{self, MAX_PER_PAGE, NamedTarget, TargetQuery};
 use crate::service::vehicle_path::Makers;
 use crate::service::{ServiceError, Snapshot, market, reference_lists};
 
@@ -28,30 +29,46 @@ pub(super) fn operations() -> Vec<Operation> {
         ).cached(),
         operation::<GetLinkageTargetsRequest, LinkageTargetList>(
             "getLinkageTargets",
-            "Vehicle types by Ktype or by make, with their details.",
+            "Vehicle types narrowed by kind, Ktype, maker and model series, a page of them with their details, and the counts of their makers and model series: Pegasus's getLinkageTargets.",
             get_linkage_targets,
         ).cached(),
     ]
 }
 
 fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<Value, Failure> {
-    let make = r
-        .mfr_name
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty());
-    if r.linkage_target_ids.is_empty() && make.is_none() {
-        return Err(Failure::bad(
-            "Field 'linkageTargetIds' or 'mfrName' is required",
-        ));
-    }
-    let store = &call.state.store;
-    let ids = &r.linkage_target_ids;
-    let linkage_targets = reference_lists::vehicle_types(store, ids, make, "linkageTargetIds")?
+    let countries = &call.state.settings.catalogue_countries;
+    market::country(
+        "linkageTargetCountry",
+        r.linkage_target_country.as_deref(),
+        countries,
+    )?;
+    let asked = r.linkage_target_type.as_deref().map(str::trim);
+    let kinds = market::target_types("linkageTargetType", asked)?;
+    let ids = r
+        .linkage_target_ids
         .iter()
-        .map(linkage_target)
-        .collect();
-    answer(&LinkageTargetList { linkage_targets })
+        .map(|named| {
+            let kinds = market::target_types("linkageTargetIds", named.kind.as_deref())?;
+            Ok(NamedTarget {
+                ktype: named.id.trim().to_owned(),
+                kinds,
+            })
+        })
+        .collect::<Result<Vec<_>, ServiceError>>()?;
+    let question = TargetQuery {
+        kinds,
+        ids,
+        makers: r.mfr_ids,
+        model_series: r.vehicle_model_series_ids,
+        make_name: r.mfr_name.as_deref().filter(|m| !m.trim().is_empty()),
+        page: r.page.unwrap_or(1) as usize,
+        per_page: r.per_page.map_or(MAX_PER_PAGE, |n| n as usize),
+        maker_counts: r.include_mfr_facets.unwrap_or(false),
+        series_counts: r.include_vehicle_model_series_facets.unwrap_or(false),
+    };
+    let found = linkage_targets::linkage_targets(&Snapshot::of(&call.state.store), &question)?;
+    let group = asked.filter(|a| matches!(*a, "V" | "O"));
+    answer(&target_list(found, group))
 }
 
 /// The fields of a `getVehicleByIds3` request that ask for what the catalogue has not.

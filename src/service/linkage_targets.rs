@@ -1,0 +1,231 @@
+//! Vehicle types as a shop's vehicle selector asks for them (Pegasus's `getLinkageTargets`):
+//! narrowed by kind, id, maker and model series; one page of them in a stable order; and the
+//! makers and model series of everything that matched, with their counts, so that one call
+//! fills a make or a model-series list (`perPage` 0: the counts alone).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::ServiceError;
+use super::vehicle_path::{Makers, Targets};
+use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
+use crate::store::Catalogue;
+
+/// The most vehicle types one page holds.
+pub const MAX_PER_PAGE: usize = 100;
+/// The most vehicle types one question may name.
+pub const MAX_IDS: usize = 100;
+
+/// A vehicle type named by id, with the kinds it was named as (`{type, id}`), if any.
+#[derive(Debug, Clone)]
+pub struct NamedTarget {
+    pub ktype: String,
+    pub kinds: Option<&'static [TargetType]>,
+}
+
+/// What is asked: every narrowing left empty or `None` narrows nothing.
+#[derive(Debug, Clone, Default)]
+pub struct TargetQuery<'q> {
+    pub kinds: Targets<'q>,
+    pub ids: Vec<NamedTarget>,
+    pub makers: Vec<u32>,
+    pub model_series: Vec<u32>,
+    /// The make as the vehicle rows write it (case-insensitive).
+    pub make_name: Option<&'q str>,
+    /// From 1.
+    pub page: usize,
+    /// 0: no rows, the counts only.
+    pub per_page: usize,
+    pub maker_counts: bool,
+    pub series_counts: bool,
+}
+
+/// A vehicle type with its maker and model series, where the catalogue names them.
+#[derive(Debug, Clone)]
+pub struct TargetRow {
+    pub vehicle: Vehicle,
+    pub maker: Option<Manufacturer>,
+    pub series: Option<ModelSeries>,
+}
+
+/// A maker or model series and how many matching vehicle types it has.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetCount {
+    pub id: u32,
+    pub name: String,
+    pub count: usize,
+}
+
+/// One page of the matching vehicle types, their total, and the counts asked for.
+#[derive(Debug, Clone)]
+pub struct TargetPage {
+    pub total: usize,
+    pub rows: Vec<TargetRow>,
+    pub maker_counts: Option<Vec<TargetCount>>,
+    pub series_counts: Option<Vec<TargetCount>>,
+}
+
+fn check(q: &TargetQuery<'_>) -> Result<(), ServiceError> {
+    if q.ids.len() > MAX_IDS {
+        return Err(ServiceError::bad_parameter(
+            "linkageTargetIds",
+            format!("must hold at most {MAX_IDS} ids"),
+        ));
+    }
+    if q.per_page > MAX_PER_PAGE {
+        return Err(ServiceError::bad_parameter(
+            "perPage",
+            format!("must be 0 to {MAX_PER_PAGE}"),
+        ));
+    }
+    if q.page == 0 {
+        return Err(ServiceError::bad_parameter("page", "must be 1 or more"));
+    }
+    Ok(())
+}
+
+/// The vehicle types the question names, before the page is cut.
+fn matching(
+    catalogue: &Catalogue,
+    makers: &Makers,
+    q: &TargetQuery<'_>,
+) -> Result<Vec<Vehicle>, ServiceError> {
+    let keep = |v: &Vehicle| {
+        q.kinds.is_none_or(|ks| ks.contains(&v.target_type))
+            && (q.makers.is_empty() || makers.of(v).is_some_and(|m| q.makers.contains(&m)))
+            && (q.model_series.is_empty()
+                || v.model_series.is_some_and(|s| q.model_series.contains(&s)))
+            && q.make_name
+                .is_none_or(|m| v.make.eq_ignore_ascii_case(m.trim()))
+    };
+    let mut found = Vec::new();
+    if q.ids.is_empty() {
+        for v in catalogue.vehicles() {
+            let v = v?;
+            if keep(&v) {
+                found.push(v);
+            }
+        }
+        return Ok(found);
+    }
+    let mut seen = BTreeSet::new();
+    for named in &q.ids {
+        let Some(v) = catalogue.vehicle(named.ktype.trim())? else {
+            continue;
+        };
+        let of_kind = named.kinds.is_none_or(|ks| ks.contains(&v.target_type));
+        if of_kind && keep(&v) && seen.insert(v.ktype.clone()) {
+            found.push(v);
+        }
+    }
+    Ok(found)
+}
+
+/// Counts by key, named by `name`, by name then id.
+fn counted(counts: BTreeMap<u32, usize>, name: impl Fn(u32) -> String) -> Vec<TargetCount> {
+    let mut out: Vec<TargetCount> = counts
+        .into_iter()
+        .map(|(id, count)| TargetCount {
+            id,
+            name: name(id),
+            count,
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+    out
+}
+
+/// The page of vehicle types `q` asks for: ordered by make, model series, type name and
+/// Ktype, so that pages do not overlap.
+pub fn linkage_targets(
+    catalogue: &Catalogue,
+    q: &TargetQuery<'_>,
+) -> Result<TargetPage, ServiceError> {
+    check(q)?;
+    let makers = Makers::read(catalogue)?;
+    let found = matching(catalogue, &makers, q)?;
+    let count_by = |key: &dyn Fn(&Vehicle) -> Option<u32>| {
+        let mut counts = BTreeMap::new();
+        for v in &found {
+            if let Some(k) = key(v) {
+                *counts.entry(k).or_insert(0) += 1;
+            }
+        }
+        counts
+    };
+    let maker_counts = q.maker_counts.then(|| {
+        counted(count_by(&|v| makers.of(v)), |id| {
+            makers.maker(id).map(|m| m.name.clone()).unwrap_or_default()
+        })
+    });
+    let series_counts = q.series_counts.then(|| {
+        counted(count_by(&|v| v.model_series), |id| {
+            makers
+                .series(id)
+                .map(|s| s.name.clone())
+                .unwrap_or_default()
+        })
+    });
+    let mut rows: Vec<TargetRow> = found
+        .into_iter()
+        .map(|vehicle| TargetRow {
+            maker: makers.of(&vehicle).and_then(|m| makers.maker(m)).cloned(),
+            series: vehicle.model_series.and_then(|s| makers.series(s)).cloned(),
+            vehicle,
+        })
+        .collect();
+    let total = rows.len();
+    let order = |r: &TargetRow| {
+        (
+            r.maker
+                .as_ref()
+                .map_or_else(|| r.vehicle.make.clone(), |m| m.name.clone()),
+            r.series
+                .as_ref()
+                .map(|s| s.name.clone())
+                .unwrap_or_default(),
+            r.vehicle.type_name.clone(),
+            r.vehicle.ktype.parse::<u64>().unwrap_or(u64::MAX),
+            r.vehicle.ktype.clone(),
+        )
+    };
+    rows.sort_by_cached_key(order);
+    let start = (q.page - 1).saturating_mul(q.per_page);
+    let rows = rows.into_iter().skip(start).take(q.per_page).collect();
+    Ok(TargetPage {
+        total,
+        rows,
+        maker_counts,
+        series_counts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_beyond_its_bounds_is_refused_by_field() {
+        let mut q = TargetQuery {
+            page: 1,
+            per_page: MAX_PER_PAGE + 1,
+            ..TargetQuery::default()
+        };
+        let named = |q: &TargetQuery<'_>| match check(q) {
+            Err(ServiceError::BadParameter { parameter, .. }) => parameter,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(named(&q), "perPage");
+        q.per_page = 10;
+        q.page = 0;
+        assert_eq!(named(&q), "page");
+        q.page = 1;
+        q.ids = vec![
+            NamedTarget {
+                ktype: "1".into(),
+                kinds: None,
+            };
+            MAX_IDS + 1
+        ];
+        assert_eq!(named(&q), "linkageTargetIds");
+    }
+}
