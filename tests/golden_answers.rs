@@ -109,6 +109,21 @@ fn operations() -> Vec<(&'static str, Value)> {
         ("getVehicleByIds3", json!({"carIds": {"array": [10219]}})),
         ("getVehicleByIds4", json!({"carIds": {"array": [10219]}})),
         ("getManufacturers2", json!({"linkingTargetType": "P"})),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": 10219, "assemblyGroupNodeId": 100010}),
+        ),
+        (
+            "getDirectArticlesByIds6",
+            json!({"articleId": {"array": [39, 84]}, "basicData": true, "attributs": true,
+                   "documents": true, "eanNumbers": true, "oeNumbers": true, "prices": true,
+                   "thumbnails": true, "mainArticles": true, "replacedByNumbers": true,
+                   "replacedNumbers": true, "usageNumbers": true, "info": true}),
+        ),
+        (
+            "getAutoCompleteSuggestions",
+            json!({"searchQuery": "brake"}),
+        ),
         ("getModelSeries", json!({"manuId": 2})),
         (
             "getModelSeries2",

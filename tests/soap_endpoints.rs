@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 26] = [
+const OPERATIONS: [&str; 29] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -33,6 +33,9 @@ const OPERATIONS: [&str; 26] = [
     "getModelSeries2",
     "getVehicleIdsByCriteria",
     "getChildNodesAllLinkingTarget2",
+    "getArticleIdsWithState",
+    "getDirectArticlesByIds6",
+    "getAutoCompleteSuggestions",
     "getBrands",
     "getAmBrands",
     "getLanguages",

@@ -376,6 +376,233 @@ fn a_modern_shop_walks_linkage_target_facets_to_a_category_page() {
 }
 
 #[test]
+fn a_legacy_shop_lists_a_category_then_opens_its_articles() {
+    let s = Served::demo(&[]);
+    let car_id = 10219;
+    let linked = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"linkingTargetId": car_id, "linked": true, "childNodes": true}),
+    );
+    let root = linked.iter().find(|n| n["parentNodeId"].is_null()).unwrap();
+    let category = |extra: Value| {
+        let mut fields = json!({"linkingTargetId": car_id, "linkingTargetType": "P",
+            "articleCountry": "DE", "lang": "de",
+            "assemblyGroupNodeId": root["assemblyGroupNodeId"]});
+        for (k, v) in extra.as_object().unwrap() {
+            fields[k] = v.clone();
+        }
+        records(&s, "getArticleIdsWithState", fields)
+    };
+
+    // The category page: as many parts as the tree counted, by brand then number.
+    let parts = category(json!({}));
+    assert_eq!(
+        Some(parts.len() as u64),
+        root["articleCount"].as_u64(),
+        "{parts:?}"
+    );
+    let order: Vec<(String, String)> = parts
+        .iter()
+        .map(|p| (p["brandName"].to_string(), p["articleNo"].to_string()))
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
+    assert_eq!(parts[0]["sortNo"], 1);
+    // Narrowed by generic article and brand; ordered by generic article.
+    let genart = parts[0]["genericArticleId"].clone();
+    let brand = parts[0]["brandNo"].clone();
+    let narrowed =
+        category(json!({"genericArticleId": {"array": [genart]}, "brandNo": {"array": [brand]}}));
+    assert!(!narrowed.is_empty() && narrowed.len() < parts.len());
+    assert!(
+        narrowed
+            .iter()
+            .all(|p| p["genericArticleId"] == genart && p["brandNo"] == brand)
+    );
+    let by_genart = category(json!({"sort": 2}));
+    let names: Vec<String> = by_genart
+        .iter()
+        .map(|p| p["genericArticleName"].to_string())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    // Without a node: every part of the vehicle.
+    let every = category(json!({"assemblyGroupNodeId": null}));
+    assert!(every.len() > parts.len());
+
+    // The article page: each part by id, with what each flag asks for.
+    let ids: Vec<Value> = parts.iter().map(|p| p["articleId"].clone()).collect();
+    let flags = json!({"articleId": {"array": ids}, "basicData": true, "attributs": true,
+        "documents": true, "eanNumbers": true, "oeNumbers": true, "prices": true,
+        "thumbnails": true, "immediateAttributs": false, "immediateInfo": false, "info": false,
+        "mainArticles": false, "normalAustauschPrice": false, "replacedByNumbers": false,
+        "replacedNumbers": false, "usageNumbers": false, "articleCountry": "DE", "lang": "de"});
+    let articles = records(&s, "getDirectArticlesByIds6", flags);
+    assert_eq!(articles.len(), parts.len());
+    for (article, part) in articles.iter().zip(&parts) {
+        let basic = &article["directArticle"];
+        assert_eq!(basic["articleId"], part["articleId"]);
+        assert_eq!(basic["articleNo"], part["articleNo"]);
+        assert_eq!(basic["hasVehicleLink"], true);
+        assert!(article["articleAttributes"]["array"].is_array());
+        assert!(article.get("mainArticle").is_none(), "{article}");
+    }
+    assert!(
+        articles
+            .iter()
+            .any(|a| !a["oenNumbers"]["array"].as_array().unwrap().is_empty())
+    );
+    assert!(
+        articles
+            .iter()
+            .any(|a| !a["eanNumber"]["array"].as_array().unwrap().is_empty())
+    );
+
+    // Replacements and kits agree with each other across the demo catalogue's first articles.
+    let mut all = Vec::new();
+    for first in [1, 101, 201] {
+        let ids: Vec<u32> = (first..first + 100).collect();
+        all.extend(records(
+            &s,
+            "getDirectArticlesByIds6",
+            json!({"articleId": {"array": ids}, "basicData": true, "mainArticles": true,
+                   "replacedByNumbers": true, "replacedNumbers": true, "usageNumbers": true}),
+        ));
+    }
+    let by_id = |id: &Value| all.iter().find(|a| a["directArticle"]["articleId"] == *id);
+    let mut replacements = 0;
+    for a in &all {
+        for newer in a["replacedByNumber"]["array"].as_array().unwrap() {
+            let Some(b) = by_id(&newer["replaceArticleId"]) else {
+                continue;
+            };
+            let older = b["replacedNumber"]["array"].as_array().unwrap();
+            assert!(
+                older
+                    .iter()
+                    .any(|o| o["replaceArticleId"] == a["directArticle"]["articleId"]),
+                "{a} {b}"
+            );
+            replacements += 1;
+        }
+    }
+    assert!(replacements > 0);
+    let kit = all
+        .iter()
+        .flat_map(|a| a["mainArticle"]["array"].as_array().unwrap())
+        .next()
+        .unwrap();
+    let kit = records(
+        &s,
+        "getDirectArticlesByIds6",
+        json!({"articleId": {"array": [kit["articleId"]]}, "basicData": true}),
+    );
+    assert_eq!(kit[0]["directArticle"]["hasPartList"], true, "{kit:?}");
+    assert!(
+        all.iter()
+            .any(|a| !a["usageNumbers2"]["array"].as_array().unwrap().is_empty())
+    );
+
+    // What the two cannot honour, refused by name.
+    for (operation, fields, field) in [
+        ("getArticleIdsWithState", json!({}), "linkingTargetId"),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": 999999999}),
+            "linkingTargetId",
+        ),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": car_id, "sort": 3}),
+            "sort",
+        ),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": car_id, "linkingTargetType": "O"}),
+            "linkingTargetType",
+        ),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": car_id, "assemblyGroupNodeId": 42}),
+            "assemblyGroupNodeId",
+        ),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": car_id, "articleCountry": "DEU"}),
+            "articleCountry",
+        ),
+        (
+            "getDirectArticlesByIds6",
+            json!({"articleId": {"array": [1]}, "priceDate": 2026}),
+            "priceDate",
+        ),
+        (
+            "getDirectArticlesByIds6",
+            json!({"articleId": {"array": (1..=101).collect::<Vec<u32>>()}}),
+            "array",
+        ),
+        ("getAutoCompleteSuggestions", json!({}), "searchQuery"),
+        (
+            "getAutoCompleteSuggestions",
+            json!({"searchQuery": " -- "}),
+            "searchQuery",
+        ),
+    ] {
+        refused(&s, operation, fields, field);
+    }
+}
+
+#[test]
+fn a_search_box_is_completed_with_names_then_numbers() {
+    let s = Served::demo(&[]);
+    let complete = |typed: &str| -> Vec<String> {
+        let r = post(
+            &s,
+            "getAutoCompleteSuggestions",
+            json!({"searchQuery": typed, "lang": "de"}),
+        );
+        let answer = r.json();
+        assert_eq!(answer["status"], 200, "{}", r.text());
+        serde_json::from_value(answer["suggestions"].clone()).unwrap()
+    };
+    let names = complete("fil");
+    assert!(names.contains(&"Oil Filter".to_owned()), "{names:?}");
+    assert!(
+        names.iter().all(|n| n.to_lowercase().contains("fil")),
+        "{names:?}"
+    );
+    // A name that starts with the text comes before one with a later word that does.
+    let first_later = names
+        .iter()
+        .position(|n| !n.to_lowercase().starts_with("fil"));
+    let last_starting = names
+        .iter()
+        .rposition(|n| n.to_lowercase().starts_with("fil"));
+    if let (Some(later), Some(starting)) = (first_later, last_starting) {
+        assert!(starting < later, "{names:?}");
+    }
+    let numbers = complete("0 986 47");
+    assert_eq!(numbers.len(), 20, "{numbers:?}");
+    assert!(
+        numbers
+            .iter()
+            .all(|n| n.replace(' ', "").starts_with("098647")),
+        "{numbers:?}"
+    );
+    // What a completion gives, a search finds.
+    let found = post(
+        &s,
+        "getArticles",
+        json!({"searchQuery": numbers[0], "searchType": 10}),
+    );
+    assert!(found.json()["totalMatchingArticles"].as_u64() >= Some(1));
+    assert!(complete("zzqx").is_empty());
+}
+
+#[test]
 fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
     let s = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_COUNTRIES", "DE,AT")]);
     refused(&s, "getManufacturers2", json!({"country": "FR"}), "country");

@@ -289,7 +289,7 @@ const fn operation(name: &'static str, access: Access) -> Operation {
 const READ: Access = Access::Scope(Scope::Read);
 
 /// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 26] = [
+pub const OPERATIONS: [Operation; 29] = [
     operation("addDynamicAddress", Access::OwnCredentials),
     operation("addDynamicAPIKey", Access::OwnCredentials),
     operation("getArticles", READ),
@@ -306,6 +306,9 @@ pub const OPERATIONS: [Operation; 26] = [
     operation("getModelSeries2", READ),
     operation("getVehicleIdsByCriteria", READ),
     operation("getChildNodesAllLinkingTarget2", READ),
+    operation("getArticleIdsWithState", READ),
+    operation("getDirectArticlesByIds6", READ),
+    operation("getAutoCompleteSuggestions", READ),
     operation("getBrands", READ),
     operation("getAmBrands", READ),
     operation("getLanguages", READ),

@@ -10,6 +10,8 @@ pub mod article_detail;
 pub mod article_links;
 pub mod article_page;
 pub mod article_search;
+pub mod articles_by_ids;
+pub mod autocomplete;
 pub mod caller;
 pub mod category_tree;
 pub mod compaction;
@@ -37,6 +39,7 @@ pub mod sync;
 pub mod upload;
 pub mod vehicle_articles;
 pub mod vehicle_criteria;
+pub mod vehicle_parts;
 pub mod vehicle_path;
 
 pub use error::ServiceError;

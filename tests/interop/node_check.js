@@ -60,6 +60,16 @@ const CALLS = {
   getModelSeries2: { manuId: 2, linkingTargetType: 'P' },
   getVehicleIdsByCriteria: { manuId: 2, modId: 201, carType: 'P' },
   getChildNodesAllLinkingTarget2: { linkingTargetId: 10219, linked: true, childNodes: false },
+  getArticleIdsWithState: {
+    linkingTargetId: 10219, linkingTargetType: 'P', assemblyGroupNodeId: 100010, sort: 1,
+  },
+  getDirectArticlesByIds6: {
+    articleId: { array: [39, 84] }, attributs: true, basicData: true, documents: true, eanNumbers: true,
+    immediateAttributs: true, immediateInfo: false, info: false, mainArticles: true,
+    normalAustauschPrice: false, oeNumbers: true, prices: true, replacedByNumbers: true,
+    replacedNumbers: true, thumbnails: true, usageNumbers: true,
+  },
+  getAutoCompleteSuggestions: { lang: 'en', searchQuery: 'fil' },
   getPricesByKtype: { linkageTargetId: '10219' },
   getKitPrice: { genericArticleId: 82, isKit: false, linkageTargetId: '10219' },
   getExhaustKitPrice: { linkageTargetId: '10219' },

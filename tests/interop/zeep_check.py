@@ -76,6 +76,17 @@ CALLS = {
     "getChildNodesAllLinkingTarget2": {
         "linkingTargetId": 10219, "linked": True, "childNodes": False,
     },
+    "getArticleIdsWithState": {
+        "linkingTargetId": 10219, "linkingTargetType": "P", "assemblyGroupNodeId": 100010, "sort": 1,
+    },
+    "getDirectArticlesByIds6": {
+        "articleId": {"array": [39, 84]}, "attributs": True, "basicData": True, "documents": True,
+        "eanNumbers": True, "immediateAttributs": True, "immediateInfo": False, "info": False,
+        "mainArticles": True, "normalAustauschPrice": False, "oeNumbers": True, "prices": True,
+        "replacedByNumbers": True, "replacedNumbers": True, "thumbnails": True,
+        "usageNumbers": True,
+    },
+    "getAutoCompleteSuggestions": {"lang": "en", "searchQuery": "fil"},
     "getPricesByKtype": {"linkageTargetId": "10219"},
     "getKitPrice": {"genericArticleId": 82, "isKit": False, "linkageTargetId": "10219"},
     "getExhaustKitPrice": {"linkageTargetId": "10219"},

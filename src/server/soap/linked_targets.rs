@@ -66,13 +66,13 @@ pub fn get_article_linked_targets(
 }
 
 /// A Ktype as Pegasus's numeric `linkingTargetId` (0 where it is not a number).
-fn ktype_number(ktype: &str) -> i64 {
+pub fn ktype_number(ktype: &str) -> i64 {
     ktype.trim().parse().unwrap_or(0)
 }
 
 /// An article's link to a vehicle type as one number: the article's id in the high 32 bits,
 /// the Ktype in the low ones.
-fn link_id(article_id: i64, ktype: &str) -> i64 {
+pub fn link_id(article_id: i64, ktype: &str) -> i64 {
     (article_id << 32) | (ktype_number(ktype) & 0xFFFF_FFFF)
 }
 

@@ -10,7 +10,7 @@ mod assembly_groups;
 mod media;
 
 pub use assembly_groups::{AssemblyGroupFacetCount, AssemblyGroupFacets};
-pub use media::{ImageRecord, PdfRecord};
+pub use media::{ImageRecord, PdfRecord, file_name};
 use poem_openapi::Object;
 use serde::Serialize;
 
@@ -49,13 +49,18 @@ pub struct MiscArticleData {
     pub quantity_per_package: i32,
 }
 
+/// An article state as Pegasus numbers it, and its name.
+pub fn status(status: ArticleStatus) -> (i32, &'static str) {
+    match status {
+        ArticleStatus::Active => (1, "active"),
+        ArticleStatus::Announced => (2, "announced"),
+        ArticleStatus::Discontinued => (3, "discontinued"),
+    }
+}
+
 impl MiscArticleData {
     pub fn of(a: &model::Article) -> MiscArticleData {
-        let (id, name) = match a.status {
-            ArticleStatus::Active => (1, "active"),
-            ArticleStatus::Announced => (2, "announced"),
-            ArticleStatus::Discontinued => (3, "discontinued"),
-        };
+        let (id, name) = status(a.status);
         MiscArticleData {
             additional_description: a.description.clone(),
             article_status_id: id,
@@ -288,7 +293,7 @@ pub struct PriceRecord {
     pub amount: String,
 }
 
-fn yyyymmdd(day: &model::Date) -> i32 {
+pub fn yyyymmdd(day: &model::Date) -> i32 {
     day.to_string().replace('-', "").parse().unwrap_or(0)
 }
 

@@ -53,6 +53,7 @@ macro_rules! record_list {
 
 mod access;
 mod articles;
+mod legacy_articles;
 mod linkage_targets;
 mod linkages;
 mod prices;
@@ -62,6 +63,7 @@ mod vehicles;
 
 pub use access::*;
 pub use articles::*;
+pub use legacy_articles::*;
 pub use linkage_targets::*;
 pub use linkages::*;
 pub use prices::*;

@@ -12,6 +12,7 @@ use crate::server::registry::OPERATIONS;
 
 mod access;
 mod articles;
+mod legacy_articles;
 mod prices;
 mod reference;
 mod vehicle_tree;
@@ -118,6 +119,7 @@ pub fn all() -> Vec<Operation> {
     let mut all: Vec<Operation> = [
         access::operations(),
         articles::operations(),
+        legacy_articles::operations(),
         vehicles::operations(),
         vehicle_tree::operations(),
         reference::operations(),

@@ -58,7 +58,7 @@ pub struct ImageRecord {
     pub position: u32,
 }
 
-fn file_name(uri: &str) -> String {
+pub fn file_name(uri: &str) -> String {
     uri.rsplit('/').next().unwrap_or(uri).to_owned()
 }
 

@@ -1,0 +1,367 @@
+//! A shop's category page and article page in the legacy operations, and its search box:
+//! `getArticleIdsWithState`, `getDirectArticlesByIds6` and `getAutoCompleteSuggestions`.
+//! Each maps its request to one service call (`service::vehicle_parts`, `articles_by_ids`,
+//! `autocomplete`) and the answer to Pegasus's records.
+
+use serde_json::Value;
+
+use super::{Operation, operation};
+use crate::catalogue::{CrossKind, Date, MediaKind, Price};
+use crate::server::soap::call::{Call, Failure, answer};
+use crate::server::soap::linked_targets::link_id;
+use crate::server::soap::messages::*;
+use crate::server::soap::pegasus::{CriteriaRecord, file_name, status, yyyymmdd};
+use crate::service::article_detail::Parts;
+use crate::service::articles_by_ids::{self, ArticleById, ByIds};
+use crate::service::vehicle_parts::{self, PartsOrder, PartsQuestion};
+use crate::service::{ServiceError, Snapshot, autocomplete, market, vehicle_path};
+
+pub(super) fn operations() -> Vec<Operation> {
+    vec![
+        operation::<GetAutoCompleteSuggestionsRequest, AutoCompleteSuggestions>(
+            "getAutoCompleteSuggestions",
+            "Completions of what is typed into a search box: generic-article names, then article and cross numbers: Pegasus's getAutoCompleteSuggestions.",
+            get_auto_complete_suggestions,
+        ).cached(),
+        operation::<GetArticleIdsWithStateRequest, ArticleIdsWithStateList>(
+            "getArticleIdsWithState",
+            "The parts that fit a vehicle type, optionally under an assembly group and of some brands and generic articles, with their ids, names and state: Pegasus's getArticleIdsWithState.",
+            get_article_ids_with_state,
+        ).cached(),
+        operation::<GetDirectArticlesByIds6Request, ArticlesByIds6List>(
+            "getDirectArticlesByIds6",
+            "Articles by numeric id with their basic data, criteria, documents, pictures, EAN, OE and trade numbers, prices, replacements and kits, as the flags ask: Pegasus's getDirectArticlesByIds6.",
+            get_direct_articles_by_ids,
+        ).cached(),
+    ]
+}
+
+fn get_auto_complete_suggestions(
+    call: &Call<'_>,
+    r: GetAutoCompleteSuggestionsRequest,
+) -> Result<Value, Failure> {
+    let typed = r
+        .search_query
+        .ok_or_else(|| ServiceError::bad_parameter("searchQuery", "is required"))?;
+    let suggestions = autocomplete::completions(&call.state.store, call.caller, &typed)?;
+    answer(&AutoCompleteSuggestions { suggestions })
+}
+
+fn get_article_ids_with_state(
+    call: &Call<'_>,
+    r: GetArticleIdsWithStateRequest,
+) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let ktype = r
+        .linking_target_id
+        .ok_or_else(|| ServiceError::bad_parameter("linkingTargetId", "is required"))?
+        .to_string();
+    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let snapshot = Snapshot::of(&call.state.store);
+    vehicle_path::kind_named(&snapshot, "linkingTargetType", kinds, Some(&ktype))?;
+    let order = match r.sort.unwrap_or(1) {
+        0 | 1 => PartsOrder::Brand,
+        2 => PartsOrder::GenericArticle,
+        other => {
+            return Err(ServiceError::bad_parameter(
+                "sort",
+                format!("{other} is not an order (1 brand, 2 generic article)"),
+            )
+            .into());
+        }
+    };
+    let node = r
+        .assembly_group_node_id
+        .map(|n| {
+            u32::try_from(n).map_err(|_| {
+                ServiceError::bad_parameter("assemblyGroupNodeId", format!("{n} is not a node"))
+            })
+        })
+        .transpose()?;
+    let ids = |list: Option<IntegerList>| -> Vec<u32> {
+        list.map(|l| l.array)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect()
+    };
+    let (genarts, brands) = (ids(r.generic_article_id), ids(r.brand_no));
+    let question = PartsQuestion {
+        ktype: &ktype,
+        node,
+        genarts: &genarts,
+        brands: &brands,
+        order,
+    };
+    let records = vehicle_parts::parts(&snapshot, call.caller, &question)?
+        .into_iter()
+        .enumerate()
+        .map(|(place, part)| ArticleIdWithStateRecord {
+            article_id: part.id.into(),
+            article_link_id: link_id(part.id.into(), &ktype),
+            article_no: part.article.reference,
+            article_state_id: status(part.article.status).0,
+            brand_name: part.brand_name,
+            brand_no: part.article.key.brand_id.into(),
+            generic_article_id: part.article.genart.into(),
+            generic_article_name: part.genart_name,
+            sort_no: i32::try_from(place + 1).unwrap_or(i32::MAX),
+        })
+        .collect();
+    answer(&ArticleIdsWithStateList::of(records))
+}
+
+fn get_direct_articles_by_ids(
+    call: &Call<'_>,
+    r: GetDirectArticlesByIds6Request,
+) -> Result<Value, Failure> {
+    let countries = &call.state.settings.catalogue_countries;
+    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let on = |flag: Option<bool>| flag.unwrap_or(false);
+    let price_day = r.price_date.map(price_date).transpose()?;
+    let wanted = Wanted {
+        attributes: on(r.attributs),
+        basic: on(r.basic_data),
+        documents: on(r.documents),
+        eans: on(r.ean_numbers),
+        immediate_attributes: on(r.immediate_attributs),
+        immediate_info: on(r.immediate_info),
+        info: on(r.info),
+        kits: on(r.main_articles),
+        exchange_prices: on(r.normal_austausch_price),
+        oe: on(r.oe_numbers),
+        prices: on(r.prices),
+        replaced_by: on(r.replaced_by_numbers),
+        replaced: on(r.replaced_numbers),
+        thumbnails: on(r.thumbnails),
+        usage: on(r.usage_numbers),
+    };
+    let asked = ByIds {
+        parts: Parts {
+            numbers: true,
+            criteria: wanted.attributes || wanted.immediate_attributes,
+            prices: true,
+            media: true,
+            applications: false,
+            id: true,
+            replaced: wanted.replaced_by || wanted.replaced,
+        },
+        kits: wanted.kits,
+        price_day,
+    };
+    let ids = r.article_id.map(|l| l.array).unwrap_or_default();
+    let found = articles_by_ids::articles_by_ids(
+        &Snapshot::of(&call.state.store),
+        call.caller,
+        &ids,
+        asked,
+    )?;
+    let records = found
+        .into_iter()
+        .map(|a| by_id_record(a, &wanted))
+        .collect();
+    answer(&ArticlesByIds6List::of(records))
+}
+
+/// `priceDate`: YYYYMMDD.
+fn price_date(value: i32) -> Result<Date, ServiceError> {
+    let text = value.to_string();
+    let dashed = match text.len() {
+        8 => format!("{}-{}-{}", &text[..4], &text[4..6], &text[6..]),
+        _ => text,
+    };
+    Date::parse(&dashed).map_err(|_| {
+        ServiceError::bad_parameter("priceDate", format!("{value} is not a date (YYYYMMDD)"))
+    })
+}
+
+/// Which of an article's lists the request's flags ask for.
+struct Wanted {
+    attributes: bool,
+    basic: bool,
+    documents: bool,
+    eans: bool,
+    immediate_attributes: bool,
+    immediate_info: bool,
+    info: bool,
+    kits: bool,
+    exchange_prices: bool,
+    oe: bool,
+    prices: bool,
+    replaced_by: bool,
+    replaced: bool,
+    thumbnails: bool,
+    usage: bool,
+}
+
+fn price_record(p: &Price) -> ArticlePriceRecord {
+    ArticlePriceRecord {
+        currency: p.currency.clone(),
+        price: p.amount.cents(),
+        price_type_name: p.price_type.clone(),
+        valid_date_from: p.valid_from.as_ref().map(yyyymmdd),
+        valid_date_to: p.valid_to.as_ref().map(yyyymmdd),
+    }
+}
+
+fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
+    let d = &a.detail;
+    let criteria = || {
+        d.criteria
+            .iter()
+            .map(|c| CriteriaRecord::new(&c.name, &c.value, &c.unit))
+    };
+    let numbers = |kind: CrossKind| d.numbers.iter().filter(move |n| n.number.kind == kind);
+    let exchange = |p: &&Price| p.price_type.eq_ignore_ascii_case("exchange");
+    let images = || d.media.iter().filter(|m| m.kind != MediaKind::Document);
+    let id = i64::from(d.id);
+    ArticleByIdRecord {
+        article_attributes: w.attributes.then(|| ArticleAttributeRecordSeq {
+            array: criteria()
+                .map(|c| ArticleAttributeRecord {
+                    attr_id: 0,
+                    attr_is_interval: false,
+                    attr_name: c.criteria_description,
+                    attr_type: c.criteria_type,
+                    attr_unit: c.criteria_unit_description.unwrap_or_default(),
+                    attr_value: c.raw_value,
+                })
+                .collect(),
+        }),
+        article_documents: w.documents.then(|| ArticleDocumentRecordSeq {
+            array: d
+                .media
+                .iter()
+                .map(|m| ArticleDocumentRecord {
+                    doc_file_name: file_name(&m.uri),
+                    doc_file_type_name: match m.kind {
+                        MediaKind::Image => "image",
+                        MediaKind::Spin360 => "image360",
+                        MediaKind::Document => "document",
+                    }
+                    .into(),
+                    doc_id: m.uri.clone(),
+                    doc_text: m.description.clone(),
+                    doc_url: m.uri.clone(),
+                })
+                .collect(),
+        }),
+        article_info: w.info.then(|| ArticleInfoRecordSeq { array: Vec::new() }),
+        article_prices: w.prices.then(|| ArticlePriceRecordSeq {
+            array: d
+                .prices
+                .iter()
+                .filter(|p| !exchange(p))
+                .map(price_record)
+                .collect(),
+        }),
+        article_thumbnails: w.thumbnails.then(|| ThumbnailRecordSeq {
+            array: images()
+                .map(|m| ThumbnailRecord {
+                    thumb_doc_id: m.uri.clone(),
+                    thumb_file_name: file_name(&m.uri),
+                })
+                .collect(),
+        }),
+        direct_article: w.basic.then(|| {
+            let (state, state_name) = status(d.article.status);
+            DirectArticleRecord {
+                article_add_name: d.article.description.clone(),
+                article_id: id,
+                article_name: d.genart_name.clone(),
+                article_no: d.article.reference.clone(),
+                article_state: state.into(),
+                article_state_name: state_name.into(),
+                brand_name: d.brand_name.clone(),
+                brand_no: d.article.key.brand_id.into(),
+                generic_article_id: d.article.genart.into(),
+                has_axle_link: false,
+                has_documents: !d.media.is_empty(),
+                has_oen: numbers(CrossKind::Oe).next().is_some(),
+                has_part_list: a.is_kit,
+                has_prices: !d.prices.is_empty(),
+                has_usage: numbers(CrossKind::Trade).next().is_some(),
+                has_vehicle_link: a.linked,
+                packing_unit: i32::try_from(d.article.packaging_unit).unwrap_or(i32::MAX),
+            }
+        }),
+        ean_number: w.eans.then(|| EanRecordSeq {
+            array: d
+                .article
+                .eans
+                .iter()
+                .map(|e| EanRecord {
+                    ean_number: e.clone(),
+                })
+                .collect(),
+        }),
+        immediate_attributs: w.immediate_attributes.then(|| ImmediateAttributeRecordSeq {
+            array: criteria()
+                .map(|c| ImmediateAttributeRecord {
+                    attr_id: 0,
+                    attr_name: c.criteria_description,
+                    attr_type: c.criteria_type,
+                    attr_unit: c.criteria_unit_description.unwrap_or_default(),
+                    attr_value: c.raw_value,
+                })
+                .collect(),
+        }),
+        immediate_info: w
+            .immediate_info
+            .then(|| ImmediateInfoRecordSeq { array: Vec::new() }),
+        main_article: w.kits.then(|| MainArticleRecordSeq {
+            array: a
+                .kits
+                .iter()
+                .map(|k| MainArticleRecord {
+                    article_add_name: k.article.description.clone(),
+                    article_id: k.id.into(),
+                    article_name: k.genart_name.clone(),
+                    article_number: k.article.reference.clone(),
+                })
+                .collect(),
+        }),
+        normal_austausch_price: w.exchange_prices.then(|| ArticlePriceRecordSeq {
+            array: d.prices.iter().filter(exchange).map(price_record).collect(),
+        }),
+        oen_numbers: w.oe.then(|| OeNumberRecordSeq {
+            array: numbers(CrossKind::Oe)
+                .enumerate()
+                .map(|(place, n)| OeNumberRecord {
+                    brand_name: n.manufacturer_name.clone().unwrap_or_default(),
+                    oe_number: n.number.number.clone(),
+                    sort_number: i32::try_from(place + 1).unwrap_or(i32::MAX),
+                })
+                .collect(),
+        }),
+        replaced_by_number: w.replaced_by.then(|| ReplacementRecordSeq {
+            array: a
+                .replaced_by
+                .iter()
+                .map(|(number, id)| ReplacementRecord {
+                    replace_article_id: id.map_or(0, i64::from),
+                    replace_number: number.clone(),
+                })
+                .collect(),
+        }),
+        replaced_number: w.replaced.then(|| ReplacementRecordSeq {
+            array: a
+                .replaced
+                .iter()
+                .map(|(number, older_id)| ReplacementRecord {
+                    replace_article_id: i64::from(*older_id),
+                    replace_number: number.clone(),
+                })
+                .collect(),
+        }),
+        usage_numbers2: w.usage.then(|| UsageNumberRecordSeq {
+            array: numbers(CrossKind::Trade)
+                .map(|n| UsageNumberRecord {
+                    display_immediate: true,
+                    usage_number: n.number.number.clone(),
+                })
+                .collect(),
+        }),
+    }
+}

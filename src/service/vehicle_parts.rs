@@ -1,0 +1,89 @@
+//! A vehicle type's parts as a legacy shop lists them (Pegasus's `getArticleIdsWithState`):
+//! those the caller may see that fit the vehicle, under an assembly-group node, of some
+//! generic articles and brands, each with its id, names and state, in the order asked.
+
+use std::collections::BTreeSet;
+
+use super::ServiceError;
+use super::caller::Caller;
+use super::names::Names;
+use super::vehicle_path::{articles_under, vehicle};
+use crate::catalogue::{Article, ArticleKey};
+use crate::store::Catalogue;
+
+/// What narrows the parts; empty lists narrow nothing.
+#[derive(Debug, Clone, Default)]
+pub struct PartsQuestion<'q> {
+    pub ktype: &'q str,
+    pub node: Option<u32>,
+    pub genarts: &'q [u32],
+    pub brands: &'q [u32],
+    pub order: PartsOrder,
+}
+
+/// The order of the answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PartsOrder {
+    /// By brand name, then article number.
+    #[default]
+    Brand,
+    /// By generic-article name, then brand name and article number.
+    GenericArticle,
+}
+
+/// A part that fits, with what a list shows of it.
+#[derive(Debug, Clone)]
+pub struct Part {
+    pub article: Article,
+    /// Its numeric id (`legacyArticleId`), 0 where it has none.
+    pub id: u32,
+    pub brand_name: String,
+    pub genart_name: String,
+}
+
+/// The parts `q` asks for. An unknown vehicle type names `linkingTargetId`; a node outside
+/// its tree, `assemblyGroupNodeId`.
+pub fn parts(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    q: &PartsQuestion<'_>,
+) -> Result<Vec<Part>, ServiceError> {
+    let v = vehicle(catalogue, q.ktype, "linkingTargetId")?;
+    let keys: Vec<ArticleKey> = match q.node {
+        Some(node) => articles_under(catalogue, caller, &v, &[node], "assemblyGroupNodeId")?,
+        None => caller.visible(catalogue.articles_by_ktype(&v.ktype)?),
+    };
+    let genarts: BTreeSet<u32> = q.genarts.iter().copied().collect();
+    let names = Names::new(catalogue);
+    let mut found = Vec::new();
+    for key in keys {
+        if !q.brands.is_empty() && !q.brands.contains(&key.brand_id) {
+            continue;
+        }
+        let Some(article) = catalogue.article(&key)? else {
+            continue;
+        };
+        if !genarts.is_empty() && !genarts.contains(&article.genart) {
+            continue;
+        }
+        found.push(Part {
+            id: catalogue.article_id(&key)?.unwrap_or(0),
+            brand_name: names.brand(key.brand_id)?,
+            genart_name: names.genart(article.genart)?,
+            article,
+        });
+    }
+    match q.order {
+        PartsOrder::Brand => found.sort_by(|a, b| {
+            (&a.brand_name, &a.article.reference).cmp(&(&b.brand_name, &b.article.reference))
+        }),
+        PartsOrder::GenericArticle => found.sort_by(|a, b| {
+            (&a.genart_name, &a.brand_name, &a.article.reference).cmp(&(
+                &b.genart_name,
+                &b.brand_name,
+                &b.article.reference,
+            ))
+        }),
+    }
+    Ok(found)
+}
