@@ -51,7 +51,7 @@ fn golden(name: &str, mut answer: Value) {
 /// The `/svc` lookups, each with a path of the demo catalogue. (Kit prices take the list
 /// prices valid today: the demo's are valid from 2026-01-01 with no end, so any later day
 /// answers the same.)
-const LOOKUPS: [(&str, &str); 8] = [
+const LOOKUPS: [(&str, &str); 13] = [
     ("article", "/svc/getCrossRefsOrArticle/0986494958?mainref"),
     (
         "cross_references",
@@ -61,6 +61,17 @@ const LOOKUPS: [(&str, &str); 8] = [
     (
         "articles_by_ktype_and_genart",
         "/svc/getArticlesByKtype/10219?genart=82",
+    ),
+    (
+        "vehicle_makes",
+        "/svc/getVehicleMakes?linkage_target_type=P",
+    ),
+    ("model_series", "/svc/getModelSeries/1"),
+    ("vehicle_types", "/svc/getVehicleTypes/101?per_page=2"),
+    ("assembly_groups", "/svc/getAssemblyGroups/10219"),
+    (
+        "articles_by_ktype_and_assembly_group",
+        "/svc/getArticlesByKtype/10219?assembly_group=100010&limit=3",
     ),
     ("prices_by_ktype", "/svc/getPricesByKtype/10219?limit=3"),
     ("exhaust_kit", "/svc/e/k/10219"),

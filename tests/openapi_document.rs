@@ -14,7 +14,7 @@ type Route = (
     &'static [(&'static str, bool)],
 );
 
-const ROUTES: [Route; 18] = [
+const ROUTES: [Route; 22] = [
     (
         "/svc/exportGolda",
         &[],
@@ -76,9 +76,34 @@ const ROUTES: [Route; 18] = [
         &[
             ("genart", false),
             ("brand_id", false),
+            ("assembly_group", false),
             ("limit", false),
             ("after", false),
         ],
+    ),
+    (
+        "/svc/getVehicleMakes",
+        &[],
+        &[("linkage_target_type", false)],
+    ),
+    (
+        "/svc/getModelSeries/{mfr_id}",
+        &["mfr_id"],
+        &[("linkage_target_type", false)],
+    ),
+    (
+        "/svc/getVehicleTypes/{model_series_id}",
+        &["model_series_id"],
+        &[
+            ("linkage_target_type", false),
+            ("page", false),
+            ("per_page", false),
+        ],
+    ),
+    (
+        "/svc/getAssemblyGroups/{ktype}",
+        &["ktype"],
+        &[("linked", false)],
     ),
     (
         "/svc/DMM",

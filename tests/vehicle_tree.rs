@@ -603,6 +603,104 @@ fn a_search_box_is_completed_with_names_then_numbers() {
 }
 
 #[test]
+fn people_walk_make_series_type_and_category_to_parts_over_svc() {
+    let s = Served::demo(&[]);
+    let get = |path: &str| -> Value {
+        let r = s.get(path);
+        assert_eq!(r.status, 200, "{path}: {}", r.text());
+        r.json()
+    };
+    let makes = get("/svc/getVehicleMakes?linkage_target_type=V");
+    let makes = makes["makes"].as_array().unwrap();
+    assert_eq!(makes.len(), 12);
+    let vw = makes.iter().find(|m| m["name"] == "VW").unwrap();
+    let series = get(&format!("/svc/getModelSeries/{}", vw["mfrId"]));
+    let series = series["modelSeries"].as_array().unwrap();
+    let counted: u64 = series
+        .iter()
+        .map(|s| s["vehicleTypes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(counted), vw["vehicleTypes"].as_u64());
+
+    // A series' types, a page at a time: every type once.
+    let golf = &series[0];
+    let mut types = Vec::new();
+    for page in 1.. {
+        let answer = get(&format!(
+            "/svc/getVehicleTypes/{}?per_page=2&page={page}",
+            golf["id"]
+        ));
+        assert_eq!(answer["modelSeries"]["vehicleTypes"], golf["vehicleTypes"]);
+        let rows = answer["vehicleTypes"].as_array().unwrap().clone();
+        if rows.is_empty() {
+            break;
+        }
+        types.extend(rows);
+    }
+    assert_eq!(Some(types.len() as u64), golf["vehicleTypes"].as_u64());
+
+    // The vehicle's categories with counts, then one category's parts, page by page.
+    let ktype = types[0]["ktype"].as_str().unwrap();
+    let groups = get(&format!("/svc/getAssemblyGroups/{ktype}"));
+    let groups = groups["assemblyGroups"].as_array().unwrap().clone();
+    assert!(groups.iter().all(|g| g["articles"].as_u64() > Some(0)));
+    let every = get(&format!("/svc/getAssemblyGroups/{ktype}?linked=false"));
+    assert!(every["assemblyGroups"].as_array().unwrap().len() > groups.len());
+    let leaf = groups.iter().find(|g| g["hasChildren"] == false).unwrap();
+    let mut parts = Vec::new();
+    let mut after = String::new();
+    loop {
+        let page = get(&format!(
+            "/svc/getArticlesByKtype/{ktype}?assembly_group={}&limit=2{after}",
+            leaf["id"]
+        ));
+        parts.extend(page["articles"].as_array().unwrap().clone());
+        match page["next"].as_str() {
+            Some(next) => after = format!("&after={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(Some(parts.len() as u64), leaf["articles"].as_u64());
+    // The same category with a generic-article filter keeps only that generic article.
+    let genart = &parts[0]["genart"];
+    let narrowed = get(&format!(
+        "/svc/getArticlesByKtype/{ktype}?assembly_group={}&genart={genart}",
+        leaf["id"]
+    ));
+    let narrowed = narrowed["articles"].as_array().unwrap();
+    assert!(!narrowed.is_empty() && narrowed.iter().all(|a| a["genart"] == *genart));
+
+    // Unknown ids are 404, bad ones 400 naming the parameter.
+    for (path, status, parameter) in [
+        ("/svc/getModelSeries/999", 404, None),
+        ("/svc/getVehicleTypes/999", 404, None),
+        ("/svc/getAssemblyGroups/999999", 404, None),
+        (
+            "/svc/getVehicleMakes?linkage_target_type=Q",
+            400,
+            Some("linkage_target_type"),
+        ),
+        ("/svc/getModelSeries/x", 400, Some("mfr_id")),
+        (
+            "/svc/getVehicleTypes/101?per_page=101",
+            400,
+            Some("per_page"),
+        ),
+        (
+            "/svc/getArticlesByKtype/10219?assembly_group=42",
+            400,
+            Some("assembly_group"),
+        ),
+    ] {
+        let r = s.get(path);
+        assert_eq!(r.status, status, "{path}: {}", r.text());
+        if let Some(parameter) = parameter {
+            assert_eq!(r.json()["parameter"], parameter, "{path}");
+        }
+    }
+}
+
+#[test]
 fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
     let s = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_COUNTRIES", "DE,AT")]);
     refused(&s, "getManufacturers2", json!({"country": "FR"}), "country");

@@ -26,7 +26,7 @@ const fn route(path: &'static str, scope: Scope) -> Route {
 /// Every route: lookups and prices need `read`, exports and DMM `export`, imports, jobs,
 /// synchronisation and apiDMM `admin`, the change feed `sync`. A path not here is refused
 /// (`auth`).
-pub const ROUTES: [Route; 18] = [
+pub const ROUTES: [Route; 22] = [
     route("/svc/getCrossRefsOrArticle/:reference", Scope::Read),
     route("/svc/suggestNumbers/:number", Scope::Read),
     Route {
@@ -35,6 +35,24 @@ pub const ROUTES: [Route; 18] = [
         parameter_rules: &[("articleId", "must be an article id from 1 to 2147483647")],
     },
     route("/svc/getArticlesByKtype/:ktype", Scope::Read),
+    route("/svc/getVehicleMakes", Scope::Read),
+    Route {
+        path: "/svc/getModelSeries/:mfr_id",
+        scope: Scope::Read,
+        parameter_rules: &[(
+            "mfr_id",
+            "must be a vehicle maker's id from 1 to 4294967295",
+        )],
+    },
+    Route {
+        path: "/svc/getVehicleTypes/:model_series_id",
+        scope: Scope::Read,
+        parameter_rules: &[(
+            "model_series_id",
+            "must be a model series' id from 1 to 4294967295",
+        )],
+    },
+    route("/svc/getAssemblyGroups/:ktype", Scope::Read),
     route("/svc/getPricesByKtype/:ktype", Scope::Read),
     Route {
         path: "/svc/price/:genart/:is_kit/:ktype",

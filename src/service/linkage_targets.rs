@@ -199,6 +199,30 @@ pub fn linkage_targets(
     })
 }
 
+/// A page of a model series' vehicle types (of `kinds`), with the series; an unknown series
+/// is not found.
+pub fn types_of_series(
+    catalogue: &Catalogue,
+    series: u32,
+    kinds: Targets<'_>,
+    page: usize,
+    per_page: usize,
+) -> Result<(ModelSeries, TargetPage), ServiceError> {
+    let found = catalogue
+        .records::<ModelSeries>()
+        .find(|s| s.as_ref().is_ok_and(|s| s.id == series))
+        .transpose()?
+        .ok_or_else(|| ServiceError::NotFound(format!("no model series has id {series}")))?;
+    let q = TargetQuery {
+        kinds,
+        model_series: vec![series],
+        page,
+        per_page,
+        ..TargetQuery::default()
+    };
+    Ok((found, linkage_targets(catalogue, &q)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

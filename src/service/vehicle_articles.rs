@@ -9,6 +9,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::ServiceError;
 use super::caller::Caller;
+use super::vehicle_path::articles_under;
 use crate::catalogue::ArticleKey;
 use crate::store::Catalogue;
 
@@ -38,6 +39,9 @@ pub fn streams(paging: &Paging, keys: &[ArticleKey]) -> bool {
 pub struct Selection {
     pub genart: Option<u32>,
     pub brand_id: Option<u32>,
+    /// Only articles whose generic article sits at or below this node of the vehicle's
+    /// assembly-group tree.
+    pub assembly_group: Option<u32>,
 }
 
 impl Selection {
@@ -48,11 +52,22 @@ impl Selection {
         caller: &Caller,
         ktype: &str,
     ) -> Result<Vec<ArticleKey>, ServiceError> {
-        let keys = match self.genart {
-            Some(genart) => catalogue.articles_by_genart_ktype(genart, ktype)?,
-            None => catalogue.articles_by_ktype(ktype)?,
+        let keys = match (self.assembly_group, self.genart) {
+            (Some(node), _) => match catalogue.vehicle(ktype)? {
+                Some(v) => articles_under(catalogue, caller, &v, &[node], "assembly_group")?,
+                None => Vec::new(),
+            },
+            (None, Some(genart)) => catalogue.articles_by_genart_ktype(genart, ktype)?,
+            (None, None) => catalogue.articles_by_ktype(ktype)?,
         };
         let mut keys = caller.visible(keys);
+        if let (Some(_), Some(genart)) = (self.assembly_group, self.genart) {
+            keys = catalogue
+                .articles_by_genart_ktype(genart, ktype)?
+                .into_iter()
+                .filter(|k| keys.binary_search(k).is_ok())
+                .collect();
+        }
         if let Some(brand) = self.brand_id {
             keys.retain(|k| k.brand_id == brand);
         }
@@ -62,8 +77,8 @@ impl Selection {
     /// What distinguishes one selection's answers from another's in the answer cache.
     pub fn cache_key(&self, ktype: &str, paging: &Paging) -> String {
         format!(
-            "{ktype}\u{1f}{:?}\u{1f}{:?}\u{1f}{paging:?}",
-            self.genart, self.brand_id
+            "{ktype}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{paging:?}",
+            self.genart, self.brand_id, self.assembly_group
         )
     }
 }

@@ -14,11 +14,20 @@ use crate::catalogue::{
 };
 use crate::store::Catalogue;
 
-/// A vehicle maker with the target types of its vehicle types.
+/// A vehicle maker with the target types of its vehicle types, and how many of its types
+/// are of the target types asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Make {
     pub maker: Manufacturer,
     pub target_types: BTreeSet<TargetType>,
+    pub vehicle_types: usize,
+}
+
+/// A model series and how many of its vehicle types are of the target types asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeriesCount {
+    pub series: ModelSeries,
+    pub vehicle_types: usize,
 }
 
 /// Which target types a question is about: `None` is every type.
@@ -89,65 +98,74 @@ pub fn maker_and_series(
 /// The makers with vehicle types of `targets`, by id.
 pub fn makes(catalogue: &Catalogue, targets: Targets<'_>) -> Result<Vec<Make>, ServiceError> {
     let makers = Makers::read(catalogue)?;
-    let mut types: BTreeMap<u32, BTreeSet<TargetType>> = BTreeMap::new();
+    let mut types: BTreeMap<u32, (BTreeSet<TargetType>, usize)> = BTreeMap::new();
     for v in catalogue.vehicles() {
         let v = v?;
         if let Some(maker) = makers.of(&v) {
-            types.entry(maker).or_default().insert(v.target_type);
+            let (kinds, count) = types.entry(maker).or_default();
+            kinds.insert(v.target_type);
+            *count += usize::from(wanted(targets, v.target_type));
         }
     }
     Ok(types
         .into_iter()
-        .filter(|(_, ts)| ts.iter().any(|t| wanted(targets, *t)))
-        .filter_map(|(id, target_types)| {
+        .filter(|(_, (_, count))| *count > 0)
+        .filter_map(|(id, (target_types, vehicle_types))| {
             Some(Make {
                 maker: makers.by_id.get(&id)?.clone(),
                 target_types,
+                vehicle_types,
             })
         })
         .collect())
 }
 
-/// A maker's model series with vehicle types of `targets`, by name then id. An unknown
-/// maker has none.
+/// A maker's model series with vehicle types of `targets`, by name then id, with their
+/// counts. An unknown maker has none.
 pub fn model_series(
     catalogue: &Catalogue,
     maker: u32,
     targets: Targets<'_>,
-) -> Result<Vec<ModelSeries>, ServiceError> {
+) -> Result<Vec<SeriesCount>, ServiceError> {
     let makers = Makers::read(catalogue)?;
-    let mut with_types = BTreeSet::new();
+    let mut counts: HashMap<u32, usize> = HashMap::new();
     for v in catalogue.vehicles() {
         let v = v?;
         if wanted(targets, v.target_type)
             && let Some(series) = v.model_series
         {
-            with_types.insert(series);
+            *counts.entry(series).or_default() += 1;
         }
     }
-    let mut found: Vec<ModelSeries> = makers
+    let mut found: Vec<SeriesCount> = makers
         .series
         .into_values()
-        .filter(|s| s.manufacturer_id == maker && with_types.contains(&s.id))
+        .filter(|s| s.manufacturer_id == maker)
+        .filter_map(|series| {
+            let vehicle_types = *counts.get(&series.id)?;
+            Some(SeriesCount {
+                series,
+                vehicle_types,
+            })
+        })
         .collect();
-    found.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+    found.sort_by(|a, b| (&a.series.name, a.series.id).cmp(&(&b.series.name, b.series.id)));
     Ok(found)
 }
 
-/// The vehicle types of a model series, by Ktype.
-pub fn vehicle_types_of_series(
+/// A vehicle maker's model series as `model_series` finds them; an unknown maker is not
+/// found.
+pub fn maker_series(
     catalogue: &Catalogue,
-    series: u32,
+    maker: u32,
     targets: Targets<'_>,
-) -> Result<Vec<Vehicle>, ServiceError> {
-    let mut found = Vec::new();
-    for v in catalogue.vehicles() {
-        let v = v?;
-        if v.model_series == Some(series) && wanted(targets, v.target_type) {
-            found.push(v);
-        }
+) -> Result<Vec<SeriesCount>, ServiceError> {
+    if Makers::read(catalogue)?.maker(maker).is_none() {
+        return Err(ServiceError::NotFound(format!(
+            "no vehicle maker has id {maker}"
+        )));
     }
-    Ok(found)
+    model_series(catalogue, maker, targets)
 }
 
 /// One node of a vehicle's tree, with the articles found at or below it.
@@ -248,6 +266,21 @@ pub fn groups_for_vehicle(
         });
     }
     Ok(found)
+}
+
+/// The vehicle type `ktype` and its tree's nodes with their counts (`linked`: only those
+/// with parts); an unknown vehicle type is not found.
+pub fn vehicle_tree(
+    catalogue: &Catalogue,
+    caller: &Caller,
+    ktype: &str,
+    linked: bool,
+) -> Result<(Vehicle, Vec<GroupCount>), ServiceError> {
+    let vehicle = catalogue
+        .vehicle(ktype.trim())?
+        .ok_or_else(|| ServiceError::NotFound(format!("no vehicle type has Ktype {ktype}")))?;
+    let groups = groups_for_vehicle(catalogue, caller, &vehicle, Nodes::Below(None), linked)?;
+    Ok((vehicle, groups))
 }
 
 /// The articles the caller may see that fit `vehicle` and sit at or below any of `nodes`, in

@@ -42,6 +42,9 @@ from partscat_client.api.lookups import (  # noqa: E402
 )
 from partscat_client.api.prices import exhaust_kit_price, get_prices_by_ktype, price  # noqa: E402
 from partscat_client.api.synchronisation import api_dmm, get_changes, sync_tecdoc  # noqa: E402
+from partscat_client.api.vehicles import (  # noqa: E402
+    get_assembly_groups, get_model_series, get_vehicle_makes, get_vehicle_types,
+)
 from partscat_client import models  # noqa: E402
 
 client = AuthenticatedClient(base_url=base, token=key, prefix="", auth_header_name="X-Api-Key")
@@ -76,6 +79,16 @@ calls = [
     ("suggestNumbers", lambda: suggest_numbers.sync_detailed("0986 494", limit=10, **P),
      200, models.NumberSuggestions),
     ("getArticlesByKtype", lambda: get_articles_by_ktype.sync_detailed(KTYPE, limit=10, **P),
+     200, models.KtypeArticles),
+    ("getVehicleMakes", lambda: get_vehicle_makes.sync_detailed(linkage_target_type="P", **P),
+     200, models.VehicleMakes),
+    ("getModelSeries", lambda: get_model_series.sync_detailed(1, **P), 200, models.MakeModelSeries),
+    ("getVehicleTypes", lambda: get_vehicle_types.sync_detailed(101, per_page=10, **P),
+     200, models.SeriesVehicleTypes),
+    ("getAssemblyGroups", lambda: get_assembly_groups.sync_detailed(KTYPE, **P),
+     200, models.VehicleAssemblyGroups),
+    ("getArticlesByKtype?assembly_group",
+     lambda: get_articles_by_ktype.sync_detailed(KTYPE, assembly_group=100010, limit=10, **P),
      200, models.KtypeArticles),
     ("getPricesByKtype", lambda: get_prices_by_ktype.sync_detailed(KTYPE, limit=10, **P),
      200, models.KtypePrices),

@@ -172,7 +172,7 @@ impl LookupApi {
     /// The vehicle of a Ktype and the articles linked to it, in article order.
     ///
     /// An unknown Ktype is 404; a known one without articles answers an empty list.
-    /// `genart` and `brand_id` narrow the list. With `limit` or `after` the answer is one page:
+    /// `genart`, `brand_id` and `assembly_group` (a category) narrow the list. With `limit` or `after` the answer is one page:
     /// give its `next` as `after` for the following page until `next` is absent. Without them
     /// the whole list is answered; a long one is streamed.
     #[oai(
@@ -201,6 +201,10 @@ impl LookupApi {
         /// Only articles of this brand.
         #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
         brand_id: Query<Option<u32>>,
+        /// Only articles whose generic article sits at or below this node of the vehicle's
+        /// assembly-group tree (`getAssemblyGroups`); a node outside it is refused.
+        #[oai(validator(minimum(value = "1"), maximum(value = "4294967295")))]
+        assembly_group: Query<Option<u32>>,
         /// At most this many articles (a page; 1000 when only `after` is given).
         #[oai(validator(minimum(value = "1"), maximum(value = "10000")))]
         limit: Query<Option<u32>>,
@@ -214,6 +218,7 @@ impl LookupApi {
         let selection = Selection {
             genart: genart.0,
             brand_id: brand_id.0,
+            assembly_group: assembly_group.0,
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
         let answer = state.answers.answer_or_stream(

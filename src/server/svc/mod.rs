@@ -18,6 +18,7 @@ mod prices;
 mod query_parameters;
 mod suggestions;
 mod sync;
+mod vehicle_path;
 
 use poem_openapi::{OpenApi, Tags};
 
@@ -25,6 +26,8 @@ use poem_openapi::{OpenApi, Tags};
 pub enum ApiTag {
     /// Articles and cross-references by reference, articles by vehicle.
     Lookups,
+    /// The vehicle path: makes, model series, vehicle types and their assembly groups.
+    Vehicles,
     /// Prices by vehicle, kit prices and exhaust kit prices.
     Prices,
     /// Streamed exports per brand or competitor manufacturer, as JSON or CSV.
@@ -43,6 +46,7 @@ pub fn api() -> impl OpenApi {
     (
         lookups::LookupApi,
         suggestions::SuggestionApi,
+        vehicle_path::VehiclePathApi,
         media_files::MediaFileApi,
         prices::PriceApi,
         exports::ExportApi,

@@ -30,6 +30,16 @@ pub fn ktype() -> String {
     "10219".into()
 }
 
+/// The demo's VW.
+pub fn vehicle_maker() -> u32 {
+    1
+}
+
+/// The demo's GOLF VII.
+pub fn model_series() -> u32 {
+    101
+}
+
 pub fn brand_id() -> u32 {
     1
 }

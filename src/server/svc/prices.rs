@@ -113,6 +113,7 @@ impl PriceApi {
         let selection = Selection {
             genart: genart.0,
             brand_id: brand_id.0,
+            assembly_group: None,
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
         Ok(ktype_prices(&state, &caller, &ktype, &selection, &paging)?)

@@ -34,11 +34,16 @@ fn make_series_type_group_and_parts_follow_each_other() {
             .is_empty()
     );
     let vw = all.iter().find(|m| m.maker.name == "VW").unwrap();
-    let series = model_series(&c, vw.maker.id, None).unwrap();
+    let series: Vec<ModelSeries> = model_series(&c, vw.maker.id, None)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.series)
+        .collect();
     assert!(!series.is_empty() && series.iter().all(|s| s.manufacturer_id == vw.maker.id));
-    let types = vehicle_types_of_series(&c, series[0].id, None).unwrap();
-    assert!(!types.is_empty());
-    let vehicle = &types[0];
+    let (_, types) =
+        crate::service::linkage_targets::types_of_series(&c, series[0].id, None, 1, 100).unwrap();
+    assert!(!types.rows.is_empty());
+    let vehicle = &types.rows[0].vehicle;
     assert_eq!(
         maker_and_series(&c, vehicle).unwrap(),
         (Some(vw.maker.id), Some(series[0].id))

@@ -117,12 +117,15 @@ fn get_model_series(
     let snapshot = Snapshot::of(&call.state.store);
     let records = vehicle_path::model_series(&snapshot, id("manuId", maker)?, targets)?
         .into_iter()
-        .map(|s| ModelSeriesRecord {
-            favor_flag: favor_flag.then_some(0),
-            model_id: s.id.into(),
-            modelname: s.name,
-            year_of_constr_from: yyyymm(&s.year_from),
-            year_of_constr_to: s.year_to.as_ref().map(yyyymm),
+        .map(|found| {
+            let s = found.series;
+            ModelSeriesRecord {
+                favor_flag: favor_flag.then_some(0),
+                model_id: s.id.into(),
+                modelname: s.name,
+                year_of_constr_from: yyyymm(&s.year_from),
+                year_of_constr_to: s.year_to.as_ref().map(yyyymm),
+            }
         })
         .collect();
     answer(&ModelSeriesList::of(records))
