@@ -453,101 +453,102 @@ async function articleView(id) {
   );
 }
 
-function selectOf(label, name, values, current, onchange) {
-  return h(
-    "label",
-    {},
-    label,
-    h("select", { name, onchange }, h("option", { value: "" }, "Any"),
-      values.map((v) => h("option", { value: v, selected: String(v) === current }, v))),
-  );
-}
+// ---- the vehicle path: make → model series → type → category → parts, each step its own
+// address (`view=vehicle&make=…&series=…`, then `ktype=…&group=…`)
 
-// A make's types, kept while the clerk narrows them down: a large make has thousands (1.5 MB
-// for 8,400 types at a million articles), and every filter is a new view of the same list.
-let kept = { make: null, provider: null, types: [] };
-// Types listed at most: beyond, the clerk narrows by model first.
-const SHOWN_TYPES = 200;
+/** Each choice a link with its count, as a list of cards. */
+const choices = (items) => h("ul", { class: "cards choices" }, items.map(([fields, text, count]) =>
+  h("li", {}, view(fields, text), h("span", { class: "quiet" }, " " + count))));
 
-async function typesOf(make) {
-  if (kept.make !== make || kept.provider !== provider()) {
-    const types = [];
-    for (let page = 1; ; page++) {
-      const found = await call("getLinkageTargets", { mfrName: make, perPage: 100, page });
-      types.push(...(found.linkageTargets || []));
-      if (!found.linkageTargets?.length || types.length >= found.total) break;
-    }
-    kept = { make, provider: provider(), types };
-  }
-  return kept.types;
-}
+/** The path walked so far, each step a link back to it. */
+const trail = (steps) => h("nav", { "aria-label": "Path", class: "trail" },
+  steps.flatMap(([fields, text], i) => [i ? " › " : "", view(fields, text)]));
 
 async function vehicleView(q) {
-  const makes = (await call("getManufacturers", {})).data.array.filter((m) => m.kind === "vehicle");
-  const make = q.get("make") || "";
-  const change = (event) => {
-    const fields = Object.fromEntries(query());
-    fields[event.target.name] = event.target.value;
-    if (event.target.name === "make") for (const f of ["model", "fuel", "kw", "year"]) delete fields[f];
-    delete fields.provider;
-    go(fields);
-  };
-  const makeSelect = selectOf("Make", "make", makes.map((m) => m.manuName).sort(), make, change);
-  if (!make) return show("Find by vehicle", h("div", { class: "filters" }, makeSelect), h("p", { class: "quiet" }, "Choose the make."));
-  const types = await typesOf(make);
-  const model = q.get("model") || "";
-  const fuel = q.get("fuel") || "";
-  const kw = q.get("kw") || "";
-  const year = q.get("year") || "";
-  const within = (t) => {
-    if (!year) return true;
-    const from = Number((t.yearFrom || "0").slice(0, 4));
-    const to = t.yearTo ? Number(t.yearTo.slice(0, 4)) : 9999;
-    return from <= Number(year) && Number(year) <= to;
-  };
-  const shown = types.filter((t) => (!model || t.model === model) && (!fuel || t.fuel === fuel) &&
-    (!kw || String(t.kw) === kw) && within(t));
-  const distinct = (f) => [...new Set(types.map(f).filter(Boolean))].sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true }));
-  const years = distinct((t) => t.yearFrom?.slice(0, 4));
+  const facets = (fields) => call("getLinkageTargets", { linkageTargetType: "V", perPage: 0, ...fields });
+  const makes = (await facets({ includeMfrFacets: true })).mfrFacets?.counts || [];
+  const asked = q.get("make") || "";
+  // A make by id, or by name as older addresses give it.
+  const make = makes.find((m) => String(m.id) === asked || m.name.toUpperCase() === asked.toUpperCase());
+  const everyMake = [{ view: "vehicle" }, "All makes"];
+  if (!make) {
+    return show("Find by vehicle", h("p", { class: "quiet" }, "Choose the make."),
+      choices(makes.map((m) => [{ view: "vehicle", make: m.id }, m.name, "(" + m.count + " types)"])));
+  }
+  const series = (await facets({ mfrIds: [make.id], includeVehicleModelSeriesFacets: true }))
+    .vehicleModelSeriesFacets?.counts || [];
+  const chosen = series.find((s) => String(s.id) === q.get("series"));
+  if (!chosen) {
+    return show(make.name, trail([everyMake]), h("p", { class: "quiet" }, "Choose the model."),
+      choices(series.map((s) => [{ view: "vehicle", make: make.id, series: s.id }, s.name, "(" + s.count + " types)"])));
+  }
+  const page = Math.max(1, Number(q.get("page")) || 1);
+  const found = await call("getLinkageTargets", { linkageTargetType: "V", vehicleModelSeriesIds: [chosen.id], perPage: 100, page });
+  const here = { view: "vehicle", make: make.id, series: chosen.id };
   show(
-    "Find by vehicle",
-    h(
-      "div",
-      { class: "filters" },
-      makeSelect,
-      selectOf("Model", "model", distinct((t) => t.model), model, change),
-      selectOf("Fuel", "fuel", distinct((t) => t.fuel), fuel, change),
-      selectOf("Power (kW)", "kw", distinct((t) => t.kw), kw, change),
-      selectOf("Built in", "year", years.length ? range(Number(years[0]), new Date().getFullYear()) : [], year, change),
-    ),
-    h("p", { class: "quiet" }, shown.length + " of " + types.length + " types",
-      shown.length > SHOWN_TYPES ? "; the first " + SHOWN_TYPES + " below: choose a model to narrow them" : ""),
-    table(["Type", "Years", "Fuel", "Power"], shown.slice(0, SHOWN_TYPES).map(vehicleCells)),
+    make.name + " " + chosen.name,
+    trail([everyMake, [{ view: "vehicle", make: make.id }, make.name]]),
+    h("p", { class: "quiet" }, found.total + " types; choose one to see its parts by category."),
+    table(["Type", "Years", "Fuel", "Power"], (found.linkageTargets || []).map(vehicleCells)),
+    h("div", { class: "pager" },
+      page > 1 ? view({ ...here, page: page - 1 }, "Previous page") : null,
+      page * 100 < found.total ? view({ ...here, page: page + 1 }, "Next page") : null),
   );
 }
 
-const range = (from, to) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => to - i);
+/** The vehicle type's category tree as nested lists, each category a link with its count. */
+function categoryTree(ktype, nodes, parent) {
+  const below = nodes.filter((n) => (n.parentNodeId ?? null) === parent);
+  if (!below.length) return null;
+  return h("ul", { class: "tree" }, below.map((n) => h("li", {},
+    view({ ktype, group: n.assemblyGroupNodeId }, n.assemblyGroupName),
+    h("span", { class: "quiet" }, " (" + n.articleCount + ")"),
+    categoryTree(ktype, nodes, n.assemblyGroupNodeId))));
+}
 
 async function ktypeView(q) {
   const ktype = q.get("ktype");
   const genart = q.get("genart") || "";
   const brand = q.get("brand") || "";
   const after = q.get("after") || "";
-  const [vehicle, page] = await Promise.all([
+  // Older addresses filter every part without a category.
+  const group = q.get("group") || (genart || brand || after ? "all" : "");
+  const [vehicle, tree] = await Promise.all([
     call("getLinkageTargets", { linkageTargetIds: [ktype] }),
-    articles({
-      linkageTargetId: ktype,
-      perPage: 25,
-      cursor: after || undefined,
-      genericArticleIds: genart ? [Number(genart)] : [],
-      dataSupplierIds: brand ? [Number(brand)] : [],
-      includeGenericArticleFacets: true,
-      includeDataSupplierFacets: true,
-    }),
+    call("getChildNodesAllLinkingTarget2", { linkingTargetId: Number(ktype), linked: true, childNodes: true })
+      .catch(() => ({ data: { array: [] } })),
   ]);
   const t = vehicle.linkageTargets?.[0];
   if (!t) return show("No vehicle " + ktype, h("p", {}, "No vehicle type has this number."));
-  const here = { ktype, genart, brand };
+  const nodes = tree.data?.array || [];
+  const title = [t.mfrName, t.model, t.typeName].join(" ");
+  const facts = h("p", { class: "quiet" }, [t.engine, t.fuel, t.kw && t.kw + " kW", years(t)].filter(Boolean).join(" · "));
+  const vehicleSteps = [[{ view: "vehicle" }, "All makes"]];
+  if (t.mfrId) vehicleSteps.push([{ view: "vehicle", make: t.mfrId }, t.mfrName]);
+  if (t.mfrId && t.vehicleModelSeriesId) {
+    vehicleSteps.push([{ view: "vehicle", make: t.mfrId, series: t.vehicleModelSeriesId }, t.vehicleModelSeriesName]);
+  }
+  if (!group) {
+    const roots = nodes.filter((n) => n.parentNodeId === undefined).length;
+    return show(title, trail(vehicleSteps), facts,
+      h("p", {}, view({ ktype, group: "all" }, "Every part of this vehicle")),
+      h("h2", {}, "Categories"),
+      roots ? categoryTree(ktype, nodes, null) : h("p", { class: "quiet" }, "The catalogue places none of this vehicle's parts in a category."));
+  }
+  const node = nodes.find((n) => String(n.assemblyGroupNodeId) === group);
+  const path = [];
+  for (let n = node; n; n = nodes.find((p) => p.assemblyGroupNodeId === n.parentNodeId)) path.unshift(n);
+  const page = await articles({
+    linkageTargetId: ktype,
+    assemblyGroupNodeIds: node ? [node.assemblyGroupNodeId] : [],
+    perPage: 25,
+    cursor: after || undefined,
+    genericArticleIds: genart ? [Number(genart)] : [],
+    dataSupplierIds: brand ? [Number(brand)] : [],
+    includeGenericArticleFacets: true,
+    includeDataSupplierFacets: true,
+  });
+  const here = { ktype, group, genart, brand };
   const change = (event) => go({ ...here, [event.target.name]: event.target.value });
   const facet = (label, name, counts, id, text, current) =>
     h("label", {}, label, h("select", { name, onchange: change }, h("option", { value: "" }, "All"),
@@ -559,8 +560,10 @@ async function ktypeView(q) {
     groups.get(name).push(a);
   }
   show(
-    [t.mfrName, t.model, t.typeName].join(" "),
-    h("p", { class: "quiet" }, [t.engine, t.fuel, t.kw && t.kw + " kW", years(t)].filter(Boolean).join(" · ")),
+    node ? title + ": " + node.assemblyGroupName : title,
+    trail([...vehicleSteps, [{ ktype }, title],
+      ...path.slice(0, -1).map((n) => [{ ktype, group: n.assemblyGroupNodeId }, n.assemblyGroupName])]),
+    facts,
     h(
       "div",
       { class: "filters" },
@@ -609,7 +612,7 @@ async function home() {
   show(
     "Find a part",
     h("p", {}, "Type any number above: the maker's reference, an OE, competitor or trade number, or an EAN, written any way."),
-    h("ul", {}, h("li", {}, view({ view: "vehicle" }, "Find by vehicle: make, model, type")),
+    h("ul", {}, h("li", {}, view({ view: "vehicle" }, "Find by vehicle: make, model, type, category")),
       h("li", {}, view({ view: "plate" }, "Find by registration plate or key number"))),
     h("p", { class: "quiet" }, "Brands in this catalogue: ", brands.map((b) => b.brandName).join(", ")),
   );

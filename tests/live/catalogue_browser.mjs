@@ -117,31 +117,45 @@ await check("suggestions as one types, exact first, grouped by kind", async (pag
   expect((await options.first().innerText()).includes("0 986 494 958"), await options.first().innerText());
 });
 
-await check("by vehicle: make, model, type, then a part", async (page) => {
+await check("by vehicle: make, model series, type, category, then a part", async (page) => {
   await signIn(page, "demo", demoKey);
   await page.getByRole("link", { name: "By vehicle", exact: true }).click();
-  await page.getByLabel("Make").selectOption("AUDI");
-  await page.getByLabel("Model").selectOption("A3 Sportback (8VA, 8VF)");
-  await page.getByLabel("Fuel").selectOption("Petrol");
+  await drawn(page, "view=vehicle");
+  await page.getByRole("link", { name: "AUDI", exact: true }).click();
+  await drawn(page, "make=");
+  await page.getByRole("link", { name: "A3 Sportback (8VA, 8VF)", exact: true }).click();
+  await drawn(page, "series=");
   await page.screenshot({ path: `${shots}/vehicle.png`, fullPage: true });
   await page.getByRole("link", { name: "AUDI A3 Sportback (8VA, 8VF) 1.0 TSI" }).first().click();
-  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("AUDI A3"));
-  await page.getByLabel("Generic article").selectOption("402");
-  await drawn(page, "genart=402");
+  await drawn(page, "ktype=");
+  // The vehicle's categories with their counts; each step has its own address.
+  expect((await page.locator("main h2").allInnerTexts()).includes("Categories"), "the category tree");
+  const ktypeAddress = page.url();
+  await page.screenshot({ path: `${shots}/vehicle-categories.png`, fullPage: true });
+  const pads = page.locator("main .tree a", { hasText: "Brake Pads" });
+  const counted = Number((await pads.locator("xpath=following-sibling::span[1]").innerText()).replace(/\D/g, ""));
+  await pads.click();
+  await drawn(page, "group=");
+  expect((await heading(page)).endsWith("Brake Pads"), await heading(page));
+  expect((await page.locator("main p.quiet").last().innerText()) === counted + " parts",
+    "the category's count is its parts: " + counted);
   const sections = await page.locator("main section h2").allInnerTexts();
   expect(sections.length === 1 && sections[0].startsWith("Brake Pad Set"), sections.join(", "));
   await page.screenshot({ path: `${shots}/vehicle-parts.png`, fullPage: true });
   await page.locator("main tbody tr a").first().click();
   await drawn(page, "article=");
   expect((await page.locator("main h2").allInnerTexts()).includes("Criteria"), "an article page");
-  // Back, twice: the filtered list, then the whole one.
+  // Back, twice: the category's parts, then the vehicle's categories.
   await page.goBack();
-  await drawn(page, "genart=402");
-  expect((await heading(page)).startsWith("AUDI A3"), await heading(page));
+  await drawn(page, "group=");
   await page.goBack();
-  await page.waitForFunction(() => !location.search.includes("genart") && location.search.includes("ktype=") &&
-    !document.querySelector("main").hasAttribute("aria-busy"));
-  expect((await page.locator("main section h2").count()) > 1, "the whole list, grouped");
+  await page.waitForFunction((a) => location.href === a && !document.querySelector("main").hasAttribute("aria-busy"), ktypeAddress);
+  // The trail leads back to the model series.
+  await page.getByRole("navigation", { name: "Path" }).getByRole("link", { name: "A3 Sportback (8VA, 8VF)" }).click();
+  await drawn(page, "series=");
+  // An address shared from before the categories (a make by name) still opens.
+  await page.goto(`${base}/catalogue?provider=demo&view=vehicle&make=AUDI`);
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "AUDI");
 });
 
 await check("by plate: a key number to the vehicle's parts, page by page", async (page) => {
@@ -151,6 +165,8 @@ await check("by plate: a key number to the vehicle's parts, page by page", async
   await page.getByRole("button", { name: "Find" }).click();
   await page.getByRole("link", { name: "OPEL INSIGNIA B (Z18) 1.4 TSI" }).click();
   await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("OPEL INSIGNIA"));
+  await page.getByRole("link", { name: "Every part of this vehicle" }).click();
+  await drawn(page, "group=all");
   const first = await page.locator("main tbody tr").first().innerText();
   const next = page.getByRole("link", { name: "Next page" });
   if (await next.count()) {
@@ -246,8 +262,14 @@ await check("a whitelisted counter PC needs no key", async (page) => {
 await check("a brand-restricted provider never sees another brand", async (page) => {
   await signIn(page, "brand2", brand2Key, "/catalogue?q=0986494958");
   expect((await heading(page)).startsWith("No article has the number"), await heading(page));
+  // Its categories count its own parts only: no brakes, its filters.
   await page.goto(`${base}/catalogue?provider=brand2&ktype=10219`);
-  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("AUDI"));
+  await page.waitForFunction(() => document.querySelector("main .tree"));
+  const tree = await page.locator("main .tree").first().innerText();
+  expect(!tree.includes("Brake System") && tree.includes("Filters"), tree);
+  await page.goto(`${base}/catalogue?provider=brand2&ktype=10219&group=all`);
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent.startsWith("AUDI") &&
+    document.querySelector("main section"));
   const text = await page.locator("main").innerText();
   for (const other of ["Veltra Brakes", "Astrel Exhaust", "Korda Chassis"]) {
     expect(!text.includes(other), `${other} shown to brand2`);
@@ -282,7 +304,9 @@ for (const [name, path] of [
   ["search", "/catalogue?provider=counter&q=0986494958"],
   ["article", "/catalogue?provider=counter&q=0986494958"],
   ["vehicle", "/catalogue?provider=counter&view=vehicle&make=AUDI"],
-  ["vehicle parts", "/catalogue?provider=counter&ktype=10219"],
+  ["vehicle series", "/catalogue?provider=counter&view=vehicle&make=2&series=201"],
+  ["vehicle categories", "/catalogue?provider=counter&ktype=10219"],
+  ["vehicle parts", "/catalogue?provider=counter&ktype=10219&group=100011"],
   ["plate", "/catalogue?provider=counter&view=plate&plate=0696/SZ7"],
   ["sign-in", "/catalogue"],
 ]) {

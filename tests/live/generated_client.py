@@ -80,7 +80,8 @@ calls = [
      200, models.NumberSuggestions),
     ("getArticlesByKtype", lambda: get_articles_by_ktype.sync_detailed(KTYPE, limit=10, **P),
      200, models.KtypeArticles),
-    ("getVehicleMakes", lambda: get_vehicle_makes.sync_detailed(linkage_target_type="P", **P),
+    ("getVehicleMakes", lambda: get_vehicle_makes.sync_detailed(
+        linkage_target_type=models.LinkageTargetType.P, **P),
      200, models.VehicleMakes),
     ("getModelSeries", lambda: get_model_series.sync_detailed(1, **P), 200, models.MakeModelSeries),
     ("getVehicleTypes", lambda: get_vehicle_types.sync_detailed(101, per_page=10, **P),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
-use poem_openapi::{Object, OpenApi};
+use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
@@ -19,10 +19,43 @@ use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup};
 use crate::service::caller::Caller;
 use crate::service::linkage_targets::{MAX_PER_PAGE, types_of_series};
-use crate::service::vehicle_path::{self, SeriesCount};
+use crate::service::vehicle_path::{self, SeriesCount, Targets};
 use crate::service::{Snapshot, market};
 
 type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
+
+/// A kind of vehicle type, by TecDoc's linkage-target codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename = "LinkageTargetType")]
+pub enum Kind {
+    /// Passenger car.
+    P,
+    /// Light commercial vehicle.
+    L,
+    /// Motorcycle.
+    B,
+    /// Commercial vehicle.
+    C,
+    /// Tractor.
+    T,
+    /// Engine.
+    M,
+    /// Axle.
+    A,
+    /// Body type.
+    K,
+    /// P and L.
+    V,
+    /// C and T.
+    O,
+}
+
+/// The kinds a route's `linkage_target_type` names; none: every kind.
+fn kinds(kind: Option<Kind>) -> Targets<'static> {
+    let code = kind.map(|k| format!("{k:?}"));
+    // Every variant is a code `market::target_types` knows.
+    market::target_types("linkage_target_type", code.as_deref()).unwrap_or(None)
+}
 
 /// A vehicle maker with vehicle types.
 #[derive(Debug, Object, Serialize)]
@@ -154,10 +187,10 @@ impl VehiclePathApi {
         /// Only vehicle types of this kind: `P` passenger car, `L` light commercial, `B`
         /// motorcycle, `C` commercial vehicle, `T` tractor, `M` engine, `A` axle, `K` body
         /// type; `V` is P and L, `O` is C and T. Default: every kind.
-        linkage_target_type: Query<Option<String>>,
+        linkage_target_type: Query<Option<Kind>>,
         _credentials: Credentials,
     ) -> Answer<VehicleMakes> {
-        let kinds = market::target_types("linkage_target_type", linkage_target_type.as_deref())?;
+        let kinds = kinds(linkage_target_type.0);
         let makes = vehicle_path::makes(&Snapshot::of(&state.store), kinds)?
             .into_iter()
             .map(|m| VehicleMake {
@@ -195,10 +228,10 @@ impl VehiclePathApi {
         )]
         _provider: Query<String>,
         /// Only vehicle types of this kind (as `getVehicleMakes`).
-        linkage_target_type: Query<Option<String>>,
+        linkage_target_type: Query<Option<Kind>>,
         _credentials: Credentials,
     ) -> Answer<MakeModelSeries> {
-        let kinds = market::target_types("linkage_target_type", linkage_target_type.as_deref())?;
+        let kinds = kinds(linkage_target_type.0);
         let found = vehicle_path::maker_series(&Snapshot::of(&state.store), mfr_id.0, kinds)?;
         Ok(JsonBody(MakeModelSeries {
             mfr_id: mfr_id.0,
@@ -238,7 +271,7 @@ impl VehiclePathApi {
         )]
         _provider: Query<String>,
         /// Only vehicle types of this kind (as `getVehicleMakes`).
-        linkage_target_type: Query<Option<String>>,
+        linkage_target_type: Query<Option<Kind>>,
         /// The page, from 1 (default 1).
         #[oai(validator(minimum(value = "1"), maximum(value = "100000")))]
         page: Query<Option<u32>>,
@@ -247,7 +280,7 @@ impl VehiclePathApi {
         per_page: Query<Option<u32>>,
         _credentials: Credentials,
     ) -> Answer<SeriesVehicleTypes> {
-        let kinds = market::target_types("linkage_target_type", linkage_target_type.as_deref())?;
+        let kinds = kinds(linkage_target_type.0);
         let page = page.0.unwrap_or(1);
         let per_page = per_page.0.unwrap_or(MAX_PER_PAGE as u32);
         let (series, found) = types_of_series(
