@@ -9,11 +9,15 @@ use common::server::{DEMO_KEY, Reply, Served, client, client_from};
 use serde_json::{Value, json};
 
 /// One call per `/svc` route (every path of the OpenAPI document), with the scope it needs.
-const SVC_ROUTES: [(&str, &str); 18] = [
+const SVC_ROUTES: [(&str, &str); 22] = [
     ("/svc/getCrossRefsOrArticle/0986494958?mainref", "read"),
     ("/svc/suggestNumbers/0986", "read"),
     ("/svc/mediaFile/462?uri=media/1/0986494958.jpg", "read"),
     ("/svc/getArticlesByKtype/10219", "read"),
+    ("/svc/getVehicleMakes", "read"),
+    ("/svc/getModelSeries/1", "read"),
+    ("/svc/getVehicleTypes/101", "read"),
+    ("/svc/getAssemblyGroups/10219", "read"),
     ("/svc/getPricesByKtype/10219", "read"),
     ("/svc/price/82/0/10219", "read"),
     ("/svc/e/k/10219", "read"),
@@ -50,6 +54,32 @@ fn operations() -> Vec<(&'static str, Value, bool)> {
         (
             "getLinkageTargets",
             json!({"linkageTargetIds": ["10219"]}),
+            false,
+        ),
+        (
+            "getManufacturers2",
+            json!({"linkingTargetType": "P"}),
+            false,
+        ),
+        ("getModelSeries", json!({"manuId": 1}), false),
+        (
+            "getChildNodesAllLinkingTarget2",
+            json!({"linkingTargetId": 10219, "linked": true}),
+            false,
+        ),
+        (
+            "getArticleIdsWithState",
+            json!({"linkingTargetId": 10219, "assemblyGroupNodeId": 100010}),
+            false,
+        ),
+        (
+            "getDirectArticlesByIds6",
+            json!({"articleId": {"array": [39]}, "basicData": true}),
+            false,
+        ),
+        (
+            "getAutoCompleteSuggestions",
+            json!({"searchQuery": "fil"}),
             false,
         ),
         ("getBrands", json!({}), false),

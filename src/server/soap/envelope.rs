@@ -74,6 +74,9 @@ fn malformed(text: impl Into<String>) -> Malformed {
 pub struct Envelope {
     pub version: SoapVersion,
     pub operation: Element,
+    /// The namespace of the operation element, where it has one: a client built from
+    /// TecDoc's WSDL names TecDoc's, and is answered in TecDoc's form.
+    pub operation_namespace: Option<String>,
 }
 
 /// Parses an envelope. `Err` carries the fault text, and the version when it could be told.
@@ -88,7 +91,7 @@ pub fn parse(bytes: &[u8]) -> Result<Envelope, (Option<SoapVersion>, Malformed)>
     }
     let text = std::str::from_utf8(bytes)
         .map_err(|_| (None, malformed("the envelope is not UTF-8 text")))?;
-    let (version, root) = read_tree(text)?;
+    let (version, root, operation_namespace) = read_tree(text)?;
     let version = version.ok_or_else(|| {
         (
             None,
@@ -112,13 +115,16 @@ pub fn parse(bytes: &[u8]) -> Result<Envelope, (Option<SoapVersion>, Malformed)>
     Ok(Envelope {
         version,
         operation: operation.clone(),
+        operation_namespace,
     })
 }
 
-/// Reads the document into a tree; the version is that of the root `Envelope`'s namespace.
-fn read_tree(
-    text: &str,
-) -> Result<(Option<SoapVersion>, Element), (Option<SoapVersion>, Malformed)> {
+/// What the reader found: the version (that of the root `Envelope`'s namespace), the tree,
+/// and the namespace of the body's first element.
+type Read = (Option<SoapVersion>, Element, Option<String>);
+
+/// Reads the document into a tree.
+fn read_tree(text: &str) -> Result<Read, (Option<SoapVersion>, Malformed)> {
     let mut reader = NsReader::from_str(text);
     let config = reader.config_mut();
     config.expand_empty_elements = false;
@@ -132,6 +138,14 @@ fn read_tree(
             .map_err(|e| fail(format!("the envelope is not well-formed XML: {e}")))?;
         // The namespace, read before the reader is asked about attributes.
         let soap = soap_version(&ns);
+        // Envelope and Body are open: this is the operation element.
+        if tree.stack.len() == 2
+            && tree.operation_namespace.is_none()
+            && matches!(event, Event::Start(_) | Event::Empty(_))
+            && let ResolveResult::Bound(n) = &ns
+        {
+            tree.operation_namespace = Some(n.0.to_owned());
+        }
         match event {
             Event::Start(start) => tree.open(soap, &start, &reader, false).map_err(fail)?,
             Event::Empty(start) => tree.open(soap, &start, &reader, true).map_err(fail)?,
@@ -165,13 +179,14 @@ fn read_tree(
         version,
         stack,
         root,
+        operation_namespace,
         ..
     } = tree;
     if !stack.is_empty() {
         return Err((version, malformed("the envelope ends inside an element")));
     }
     let root = root.ok_or_else(|| (version, malformed("the body is empty")))?;
-    Ok((version, root))
+    Ok((version, root, operation_namespace))
 }
 
 /// The tree as it is read: the elements open, the root once closed, and the bounds' counts.
@@ -181,6 +196,7 @@ struct Tree {
     stack: Vec<Element>,
     root: Option<Element>,
     elements: usize,
+    operation_namespace: Option<String>,
 }
 
 impl Tree {

@@ -17,6 +17,7 @@ mod perform;
 mod plates;
 mod service;
 mod soap_endpoint;
+mod tecdoc_form;
 mod types;
 mod vehicles;
 mod wsdl;

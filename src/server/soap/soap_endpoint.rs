@@ -12,6 +12,7 @@ use super::envelope::{self, Element, SoapVersion};
 use super::exchange::{add_retry_after, read_bounded, service, xml};
 use super::operations::Operation;
 use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
+use super::tecdoc_form;
 use super::types::Types;
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
@@ -30,6 +31,7 @@ pub(super) async fn soap_call(
         Err(fault) => return fault,
     };
     let version = parsed.version;
+    let tecdoc = parsed.operation_namespace.as_deref() == Some(tecdoc_form::TECDOC_NS);
     let service = service();
     let name = parsed.operation.name.as_str();
     let Some(op) = service.operations.iter().find(|o| o.name == name) else {
@@ -54,15 +56,20 @@ pub(super) async fn soap_call(
         Ok(fields) => perform(&state, req, op, fields).await,
         Err(failure) => (Outcome::Failed(failure), None),
     };
-    let (status, body) = match &outcome {
-        Outcome::Done(value) => (
+    let (status, body) = match (&outcome, tecdoc) {
+        (Outcome::Done(value), false) => (
             StatusCode::OK,
             soap_success(names, op, &service.types, value),
         ),
-        Outcome::Failed(f) => (
+        (Outcome::Done(value), true) => (
+            StatusCode::OK,
+            tecdoc_form::success(op.name, &op.answer_type, &service.types, value),
+        ),
+        (Outcome::Failed(f), false) => (
             http_status(f),
             soap_answer(names, &format!("{}Response", op.name), f),
         ),
+        (Outcome::Failed(f), true) => (http_status(f), tecdoc_form::failure(op.name, f)),
     };
     let mut response = xml(
         status,
