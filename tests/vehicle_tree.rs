@@ -792,6 +792,18 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
     };
     assert!(of_kind("P") > 0);
     assert_eq!(of_kind("O"), 0);
+    // A plate's vehicle types, narrowed by kind; no pictures of vehicles.
+    let plate = json!({"country": "DE", "keySystemNumber": "0696/SZ7"});
+    let by_plate = |kind: &str| {
+        let mut fields = plate.clone();
+        fields["linkingTargetType"] = json!(kind);
+        records(&s, "getVehiclesByKeyNumberPlates", fields).len()
+    };
+    assert!(by_plate("V") > 0);
+    assert_eq!(by_plate("O"), 0);
+    let mut with_picture = plate.clone();
+    with_picture["picture"] = json!(true);
+    refused(&s, "getVehiclesByKeyNumberPlates", with_picture, "picture");
     refused(&s, "getModelSeries", json!({}), "manuId");
     refused(&s, "getModelSeries", json!({"manuId": -1}), "manuId");
     refused(

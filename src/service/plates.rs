@@ -3,6 +3,7 @@
 
 use super::ServiceError;
 use super::lookups;
+use super::vehicle_path::Targets;
 use crate::catalogue::{Plate, Vehicle, normalise_reference};
 use crate::store::Store;
 
@@ -17,12 +18,13 @@ pub struct PlateVehicle {
 
 /// The vehicles `written` (a plate or key number, as the client wrote it) names in `country`
 /// (ISO 3166-1 alpha-2), of the kind `key_system` where one is given (a plate of no named
-/// kind matches any).
+/// kind matches any), of the vehicle kinds `targets`.
 pub fn vehicles_of_plate(
     store: &Store,
     country: &str,
     written: &str,
     key_system: Option<i64>,
+    targets: Targets<'_>,
 ) -> Result<Vec<PlateVehicle>, ServiceError> {
     let country = country.trim();
     if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {
@@ -47,6 +49,9 @@ pub fn vehicles_of_plate(
         let Some(vehicle) = catalogue.vehicle(&plate.ktype)? else {
             continue;
         };
+        if targets.is_some_and(|kinds| !kinds.contains(&vehicle.target_type)) {
+            continue;
+        }
         let maker_id = lookups::vehicle_maker_id(&catalogue, &vehicle.make)?;
         found.push(PlateVehicle {
             plate,

@@ -24,6 +24,7 @@ pub struct Includes {
     linkages: bool,
     pub parts_list: bool,
     pub part_of_kits: bool,
+    text: bool,
 }
 
 impl Includes {
@@ -46,6 +47,7 @@ impl Includes {
             linkages: flag(r.include_linkages),
             parts_list: flag(r.include_parts_list_articles),
             part_of_kits: flag(r.include_part_of_kits),
+            text: flag(r.include_article_text),
         }
     }
 }
@@ -107,7 +109,16 @@ pub fn record(
         } else {
             Vec::new()
         },
-        article_text: Vec::new(),
+        // The article's description is its one text.
+        article_text: if inc.text && !a.description.is_empty() {
+            vec![pegasus::ArticleText {
+                information_type_key: 0,
+                is_immediate_display: true,
+                text: vec![a.description.clone()],
+            }]
+        } else {
+            Vec::new()
+        },
         gtins: if inc.gtins {
             a.eans.clone()
         } else {

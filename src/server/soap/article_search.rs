@@ -41,6 +41,11 @@ fn articles_request_held(
             "must be empty: the catalogue's criteria are named, not numbered",
         ));
     }
+    market::flag_not_held(
+        "includeLinks",
+        r.include_links,
+        "the catalogue keeps no links",
+    )?;
     let numbered = "the catalogue's criteria are named, not numbered";
     market::flag_not_held("includeCriteriaFacets", r.include_criteria_facets, numbered)?;
     let dates = "must be absent: the catalogue keeps no creation dates";

@@ -10,7 +10,7 @@ use super::messages::*;
 use super::pegasus::MiscArticleData;
 use crate::service::article_search::NumberKind;
 use crate::service::direct_search::{self, DirectSearch};
-use crate::service::market;
+use crate::service::{ServiceError, market};
 use crate::store::NumberMatch;
 
 pub fn get_article_direct_search(
@@ -19,6 +19,13 @@ pub fn get_article_direct_search(
 ) -> Result<Value, Failure> {
     let countries = &call.state.settings.catalogue_countries;
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    if let Some(other) = r.sort_type.filter(|t| !matches!(t, 0 | 1)) {
+        return Err(ServiceError::bad_parameter(
+            "sortType",
+            format!("{other} is not an order partscat keeps (1: brand, then number)"),
+        )
+        .into());
+    }
     let kind = number_kind("numberType", r.number_type.map_or(10, i64::from), false)?;
     let how = if r.search_exact.unwrap_or(true) {
         NumberMatch::Exact

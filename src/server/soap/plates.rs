@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
+use crate::service::market;
 use crate::service::plates::{self, PlateVehicle};
 
 pub fn get_vehicles_by_plate(
@@ -16,12 +17,15 @@ pub fn get_vehicles_by_plate(
     let written = r.key_system_number.as_deref().unwrap_or("");
     let kind = r.key_system_type.filter(|&k| k > 0);
     let details = r.details.unwrap_or(false);
+    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let no_pictures = "the catalogue has no pictures of vehicles";
+    market::flag_not_held("picture", r.picture, no_pictures)?;
     let mut found = Vec::new();
     for PlateVehicle {
         plate,
         vehicle: v,
         maker_id,
-    } in plates::vehicles_of_plate(&call.state.store, country, written, kind)?
+    } in plates::vehicles_of_plate(&call.state.store, country, written, kind, kinds)?
     {
         let car_name = [v.make.as_str(), &v.model, &v.type_name]
             .iter()

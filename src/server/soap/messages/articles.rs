@@ -126,8 +126,7 @@ request!(
         include_misc: Option<bool>,
         /// The article's generic article (`genericArticles`).
         include_generic_articles: Option<bool>,
-        /// Article texts. partscat's articles have one description, given in `misc`:
-        /// accepted, `articleText` stays empty.
+        /// Article texts: partscat's articles have one, their description (also in `misc`).
         include_article_text: Option<bool>,
         /// The article's GTINs (EANs).
         #[oai(rename = "includeGTINs")]
@@ -163,7 +162,7 @@ request!(
         include_criteria_facets: Option<bool>,
         /// Competitor and internal numbers of the article.
         include_comparable_numbers: Option<bool>,
-        /// Links. partscat keeps no links: accepted, `links` stays empty.
+        /// Must be false: the catalogue keeps no links (`includeAll` answers `links` empty).
         include_links: Option<bool>,
         /// Every price of the article.
         include_prices: Option<bool>,
@@ -313,8 +312,8 @@ request!(
         number_type: Option<i32>,
         /// true (default): the whole number; false: numbers that start or end with it.
         search_exact: Option<bool>,
-        /// Pegasus's order. partscat answers in brand, then number order: accepted, no
-        /// effect.
+        /// The order: absent, 0 or 1, brand then number (partscat's one order); others are
+        /// refused.
         sort_type: Option<i32>,
     }
 );

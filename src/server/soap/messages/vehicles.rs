@@ -133,22 +133,22 @@ request!(
     /// `getVehiclesByKeyNumberPlates` (Pegasus's `vehiclesByKeyNumberPlatesRequest`): the
     /// vehicle types a registration plate or key number names in a country, from the
     /// catalogue's `plates` data set. Pegasus forwards this call to plate services with their
-    /// own credentials; partscat answers from its own data, so those fields are taken and
-    /// have no effect.
+    /// own credentials; partscat is its own plate service and needs none, so those fields are
+    /// taken and not used.
     GetVehiclesByKeyNumberPlatesRequest {
-        /// A plate service's customer name. Accepted, no effect.
+        /// A plate service's customer name; not used: partscat is its own plate service.
         company_name: Option<String>,
         /// The country of the plate or key number (ISO 3166-1 alpha-2, `DE`).
         country: Option<String>,
         /// true: each vehicle type's details (`vehicleDetails`).
         details: Option<bool>,
-        /// A plate service's end-customer password. Accepted, no effect.
+        /// A plate service's end-customer password; not used: partscat is its own plate service.
         end_customer_password: Option<String>,
-        /// A plate service's end-customer user. Accepted, no effect.
+        /// A plate service's end-customer user; not used: partscat is its own plate service.
         end_customer_username: Option<String>,
-        /// A plate service's key. Accepted, no effect.
+        /// A plate service's key; not used: partscat is its own plate service.
         id_key: Option<String>,
-        /// A plate service's user initials. Accepted, no effect.
+        /// A plate service's user initials; not used: partscat is its own plate service.
         initials: Option<String>,
         /// The plate or key number as written (`AB12 CDE`, `0603/BJQ`); letters and digits
         /// are compared.
@@ -158,18 +158,18 @@ request!(
         key_system_type: Option<i64>,
         /// Taken: names are in the catalogue's one language (`getLanguages`).
         lang: Option<String>,
-        /// The kind of vehicle. partscat's vehicle types are one kind, answered as `P`:
-        /// accepted, no effect.
+        /// Only vehicle types of this kind (`P`, `L`, `B`, `C`, `T`, `M`, `A`, `K`, or the
+        /// groups `V`, `O`).
         linking_target_type: Option<String>,
-        /// A plate service's password. Accepted, no effect.
+        /// A plate service's password; not used: partscat is its own plate service.
         mandator_password: Option<String>,
-        /// A plate service's user. Accepted, no effect.
+        /// A plate service's user; not used: partscat is its own plate service.
         mandator_username: Option<String>,
-        /// Pictures of the vehicle. partscat has none: accepted, no effect.
+        /// Must be false: the catalogue has no pictures of vehicles.
         picture: Option<bool>,
-        /// A plate service's product. Accepted, no effect.
+        /// A plate service's product; not used: partscat is its own plate service.
         product_id: Option<String>,
-        /// A plate service's name. Accepted, no effect.
+        /// A plate service's name; not used: partscat is its own plate service.
         service_name: Option<String>,
     }
 );
