@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::ServiceError;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
-use crate::store::Catalogue;
+use crate::store::{Catalogue, VehicleEntry};
 
 /// The most vehicle types one page holds.
 pub const MAX_PER_PAGE: usize = 100;
@@ -83,38 +83,49 @@ fn check(q: &TargetQuery<'_>) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// The vehicle types the question names, before the page is cut.
+/// The vehicle types the question names, before the page is cut: from the catalogue's
+/// vehicle summary, or, for ids, from their rows.
 fn matching(
     catalogue: &Catalogue,
     makers: &Makers,
     q: &TargetQuery<'_>,
-) -> Result<Vec<Vehicle>, ServiceError> {
-    let keep = |v: &Vehicle| {
+) -> Result<Vec<VehicleEntry>, ServiceError> {
+    let keep = |v: &VehicleEntry| {
         q.kinds.is_none_or(|ks| ks.contains(&v.target_type))
-            && (q.makers.is_empty() || makers.of(v).is_some_and(|m| q.makers.contains(&m)))
+            && (q.makers.is_empty()
+                || makers
+                    .maker_of(&v.make, v.model_series)
+                    .is_some_and(|m| q.makers.contains(&m)))
             && (q.model_series.is_empty()
                 || v.model_series.is_some_and(|s| q.model_series.contains(&s)))
             && q.make_name
                 .is_none_or(|m| v.make.eq_ignore_ascii_case(m.trim()))
     };
-    let mut found = Vec::new();
     if q.ids.is_empty() {
-        for v in catalogue.vehicles() {
-            let v = v?;
-            if keep(&v) {
-                found.push(v);
-            }
-        }
-        return Ok(found);
+        let summary = catalogue.vehicle_summary()?;
+        return Ok(summary
+            .entries
+            .iter()
+            .filter(|v| keep(v))
+            .cloned()
+            .collect());
     }
+    let mut found = Vec::new();
     let mut seen = BTreeSet::new();
     for named in &q.ids {
         let Some(v) = catalogue.vehicle(named.ktype.trim())? else {
             continue;
         };
-        let of_kind = named.kinds.is_none_or(|ks| ks.contains(&v.target_type));
-        if of_kind && keep(&v) && seen.insert(v.ktype.clone()) {
-            found.push(v);
+        let entry = VehicleEntry {
+            ktype: v.ktype,
+            make: v.make,
+            model_series: v.model_series,
+            target_type: v.target_type,
+            type_name: v.type_name,
+        };
+        let of_kind = named.kinds.is_none_or(|ks| ks.contains(&entry.target_type));
+        if of_kind && keep(&entry) && seen.insert(entry.ktype.clone()) {
+            found.push(entry);
         }
     }
     Ok(found)
@@ -135,15 +146,16 @@ fn counted(counts: BTreeMap<u32, usize>, name: impl Fn(u32) -> String) -> Vec<Ta
 }
 
 /// The page of vehicle types `q` asks for: ordered by make, model series, type name and
-/// Ktype, so that pages do not overlap.
+/// Ktype, so that pages do not overlap. Only the page's vehicle rows are read.
 pub fn linkage_targets(
     catalogue: &Catalogue,
     q: &TargetQuery<'_>,
 ) -> Result<TargetPage, ServiceError> {
     check(q)?;
     let makers = Makers::read(catalogue)?;
-    let found = matching(catalogue, &makers, q)?;
-    let count_by = |key: &dyn Fn(&Vehicle) -> Option<u32>| {
+    let mut found = matching(catalogue, &makers, q)?;
+    let maker = |v: &VehicleEntry| makers.maker_of(&v.make, v.model_series);
+    let count_by = |key: &dyn Fn(&VehicleEntry) -> Option<u32>| {
         let mut counts = BTreeMap::new();
         for v in &found {
             if let Some(k) = key(v) {
@@ -153,7 +165,7 @@ pub fn linkage_targets(
         counts
     };
     let maker_counts = q.maker_counts.then(|| {
-        counted(count_by(&|v| makers.of(v)), |id| {
+        counted(count_by(&maker), |id| {
             makers.maker(id).map(|m| m.name.clone()).unwrap_or_default()
         })
     });
@@ -165,32 +177,36 @@ pub fn linkage_targets(
                 .unwrap_or_default()
         })
     });
-    let mut rows: Vec<TargetRow> = found
-        .into_iter()
-        .map(|vehicle| TargetRow {
-            maker: makers.of(&vehicle).and_then(|m| makers.maker(m)).cloned(),
-            series: vehicle.model_series.and_then(|s| makers.series(s)).cloned(),
-            vehicle,
-        })
-        .collect();
-    let total = rows.len();
-    let order = |r: &TargetRow| {
-        (
-            r.maker
-                .as_ref()
-                .map_or_else(|| r.vehicle.make.clone(), |m| m.name.clone()),
-            r.series
-                .as_ref()
-                .map(|s| s.name.clone())
-                .unwrap_or_default(),
-            r.vehicle.type_name.clone(),
-            r.vehicle.ktype.parse::<u64>().unwrap_or(u64::MAX),
-            r.vehicle.ktype.clone(),
-        )
-    };
-    rows.sort_by_cached_key(order);
-    let start = (q.page - 1).saturating_mul(q.per_page);
-    let rows = rows.into_iter().skip(start).take(q.per_page).collect();
+    let total = found.len();
+    let mut rows = Vec::new();
+    if q.per_page > 0 {
+        let order = |v: &VehicleEntry| {
+            (
+                maker(v)
+                    .and_then(|m| makers.maker(m))
+                    .map_or_else(|| v.make.clone(), |m| m.name.clone()),
+                v.model_series
+                    .and_then(|s| makers.series(s))
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default(),
+                v.type_name.clone(),
+                v.ktype.parse::<u64>().unwrap_or(u64::MAX),
+                v.ktype.clone(),
+            )
+        };
+        found.sort_by_cached_key(order);
+        let start = (q.page - 1).saturating_mul(q.per_page);
+        for entry in found.iter().skip(start).take(q.per_page) {
+            let Some(vehicle) = catalogue.vehicle(&entry.ktype)? else {
+                continue;
+            };
+            rows.push(TargetRow {
+                maker: maker(entry).and_then(|m| makers.maker(m)).cloned(),
+                series: vehicle.model_series.and_then(|s| makers.series(s)).cloned(),
+                vehicle,
+            });
+        }
+    }
     Ok(TargetPage {
         total,
         rows,

@@ -69,9 +69,14 @@ impl Makers {
 
     /// The maker of a vehicle type.
     pub fn of(&self, v: &Vehicle) -> Option<u32> {
-        match v.model_series.and_then(|id| self.series.get(&id)) {
+        self.maker_of(&v.make, v.model_series)
+    }
+
+    /// The maker of a vehicle type of `make` and `series`.
+    pub fn maker_of(&self, make: &str, series: Option<u32>) -> Option<u32> {
+        match series.and_then(|id| self.series.get(&id)) {
             Some(series) => Some(series.manufacturer_id),
-            None => self.by_name.get(&v.make.to_uppercase()).copied(),
+            None => self.by_name.get(&make.to_uppercase()).copied(),
         }
     }
 
@@ -99,9 +104,8 @@ pub fn maker_and_series(
 pub fn makes(catalogue: &Catalogue, targets: Targets<'_>) -> Result<Vec<Make>, ServiceError> {
     let makers = Makers::read(catalogue)?;
     let mut types: BTreeMap<u32, (BTreeSet<TargetType>, usize)> = BTreeMap::new();
-    for v in catalogue.vehicles() {
-        let v = v?;
-        if let Some(maker) = makers.of(&v) {
+    for v in &catalogue.vehicle_summary()?.entries {
+        if let Some(maker) = makers.maker_of(&v.make, v.model_series) {
             let (kinds, count) = types.entry(maker).or_default();
             kinds.insert(v.target_type);
             *count += usize::from(wanted(targets, v.target_type));
@@ -129,8 +133,7 @@ pub fn model_series(
 ) -> Result<Vec<SeriesCount>, ServiceError> {
     let makers = Makers::read(catalogue)?;
     let mut counts: HashMap<u32, usize> = HashMap::new();
-    for v in catalogue.vehicles() {
-        let v = v?;
+    for v in &catalogue.vehicle_summary()?.entries {
         if wanted(targets, v.target_type)
             && let Some(series) = v.model_series
         {

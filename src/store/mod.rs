@@ -40,7 +40,9 @@ use std::sync::{Arc, Mutex, RwLock};
 
 pub use audit::AuditEntry;
 pub use backup::{BackupSummary, RestoreError, restore};
-pub use catalogue_view::{Catalogue, Change, CrossHit, Names, NumberMatch};
+pub use catalogue_view::{
+    Catalogue, Change, CrossHit, Names, NumberMatch, VehicleEntry, VehicleSummary,
+};
 pub use compact::{Compacted, compact};
 pub use engine::Compaction;
 pub use error::StoreError;

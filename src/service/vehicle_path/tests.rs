@@ -109,3 +109,43 @@ fn make_series_type_group_and_parts_follow_each_other() {
         })
     ));
 }
+
+#[test]
+fn a_make_s_counts_follow_a_vehicle_import_and_outlive_other_imports() {
+    use crate::import::{ImportFile, ImportMode, ImportType, Quiet, Source, import};
+    let (_dir, store) = demo();
+    let file = |set: ImportType, text: &'static str| ImportFile {
+        import_type: set,
+        source: Source::Embedded {
+            name: format!("{set:?}"),
+            bytes: std::borrow::Cow::Borrowed(text.as_bytes()),
+        },
+        mode: ImportMode::Merge,
+    };
+    let types_of = |store: &Store, name: &str| {
+        let found = makes(&store.catalogue(), None).unwrap();
+        found
+            .iter()
+            .find(|m| m.maker.name == name)
+            .unwrap()
+            .vehicle_types
+    };
+    let opel = types_of(&store, "OPEL");
+    let before = store.catalogue().vehicle_summary().unwrap();
+    // A price commit keeps the summary; a new OPEL type is counted at once.
+    let prices = "brand_id,reference,price_type,currency,amount,valid_from,valid_to\n2,WK 138,list,EUR,20.00,2026-01-01,\n";
+    import(&store, &[file(ImportType::Prices, prices)], false, &Quiet).unwrap();
+    assert!(Arc::ptr_eq(
+        &before,
+        &store.catalogue().vehicle_summary().unwrap()
+    ));
+    let vehicles = "ktype,make,model,type,engine,fuel,kw,hp,ccm,year_from,year_to,model_series_id,target_type,body_style,construction_type,engine_kind,kw_to,hp_to\n99001,OPEL,INSIGNIA B (Z18),2.0 CDTI,B20DTH,Diesel,125,170,1956,2018-04,,803,passenger_car,Saloon,Saloon,Diesel,,\n";
+    import(
+        &store,
+        &[file(ImportType::Vehicles, vehicles)],
+        false,
+        &Quiet,
+    )
+    .unwrap();
+    assert_eq!(types_of(&store, "OPEL"), opel + 1);
+}

@@ -6,6 +6,9 @@ use std::sync::{Arc, OnceLock};
 mod changes;
 mod kits;
 mod numbers;
+mod vehicle_summary;
+
+pub use vehicle_summary::{VehicleEntry, VehicleSummary};
 
 pub(super) use changes::CHANGE_REMOVED;
 pub use changes::Change;
@@ -37,6 +40,8 @@ pub struct Catalogue {
     names: OnceLock<Arc<Names>>,
     /// The keys the last commits changed (`Stamp`s read under prefixes are checked with it).
     recent: Arc<Recent>,
+    /// Shared with the next generation while the vehicles table stays the same.
+    vehicle_summary: OnceLock<Arc<VehicleSummary>>,
 }
 
 /// The names of the small reference tables, read once per generation: every answer names
@@ -96,6 +101,7 @@ impl Catalogue {
             retirement: Retirement::new(space.clone()),
             names: OnceLock::new(),
             recent: Arc::default(),
+            vehicle_summary: OnceLock::new(),
         })
     }
 
@@ -133,6 +139,11 @@ impl Catalogue {
             .all(|t| self.generations[t.index()] == next.generations[t.index()]);
         if let (true, Some(names)) = (same_names, self.names.get()) {
             let _ = next.names.set(names.clone());
+        }
+        let vehicles = TreeName::Vehicles.index();
+        let same_vehicles = self.generations[vehicles] == next.generations[vehicles];
+        if let (true, Some(summary)) = (same_vehicles, self.vehicle_summary.get()) {
+            let _ = next.vehicle_summary.set(summary.clone());
         }
         Ok(next)
     }
