@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::ServiceError;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
-use crate::store::{Catalogue, VehicleEntry};
+use crate::store::{Catalogue, VehicleEntry, VehicleSummary};
 
 /// The most vehicle types one page holds.
 pub const MAX_PER_PAGE: usize = 100;
@@ -83,13 +83,16 @@ fn check(q: &TargetQuery<'_>) -> Result<(), ServiceError> {
     Ok(())
 }
 
-/// The vehicle types the question names, before the page is cut: from the catalogue's
-/// vehicle summary, or, for ids, from their rows.
-fn matching(
+/// The vehicle types the question names, before the page is cut: for ids, their rows
+/// (`owned`); else the places of the catalogue's vehicle summary that a model series or a
+/// maker narrows to, or every place.
+fn matching<'s>(
+    summary: &'s VehicleSummary,
+    owned: &'s mut Vec<VehicleEntry>,
     catalogue: &Catalogue,
     makers: &Makers,
     q: &TargetQuery<'_>,
-) -> Result<Vec<VehicleEntry>, ServiceError> {
+) -> Result<Vec<&'s VehicleEntry>, ServiceError> {
     let keep = |v: &VehicleEntry| {
         q.kinds.is_none_or(|ks| ks.contains(&v.target_type))
             && (q.makers.is_empty()
@@ -101,34 +104,53 @@ fn matching(
             && q.make_name
                 .is_none_or(|m| v.make.eq_ignore_ascii_case(m.trim()))
     };
-    if q.ids.is_empty() {
-        let summary = catalogue.vehicle_summary()?;
-        return Ok(summary
-            .entries
-            .iter()
-            .filter(|v| keep(v))
-            .cloned()
-            .collect());
-    }
-    let mut found = Vec::new();
-    let mut seen = BTreeSet::new();
-    for named in &q.ids {
-        let Some(v) = catalogue.vehicle(named.ktype.trim())? else {
-            continue;
-        };
-        let entry = VehicleEntry {
-            ktype: v.ktype,
-            make: v.make,
-            model_series: v.model_series,
-            target_type: v.target_type,
-            type_name: v.type_name,
-        };
-        let of_kind = named.kinds.is_none_or(|ks| ks.contains(&entry.target_type));
-        if of_kind && keep(&entry) && seen.insert(entry.ktype.clone()) {
-            found.push(entry);
+    if !q.ids.is_empty() {
+        let mut seen = BTreeSet::new();
+        for named in &q.ids {
+            let Some(v) = catalogue.vehicle(named.ktype.trim())? else {
+                continue;
+            };
+            let of_kind = named.kinds.is_none_or(|ks| ks.contains(&v.target_type));
+            if of_kind && seen.insert(v.ktype.clone()) {
+                owned.push(VehicleEntry {
+                    ktype: v.ktype,
+                    make: v.make,
+                    model_series: v.model_series,
+                    target_type: v.target_type,
+                    type_name: v.type_name,
+                });
+            }
         }
+        return Ok(owned.iter().filter(|v| keep(v)).collect());
     }
-    Ok(found)
+    // The places a model series or a maker narrows to, in Ktype order.
+    let mut places: Vec<usize> = if !q.model_series.is_empty() {
+        q.model_series
+            .iter()
+            .flat_map(|s| summary.by_series.get(s).into_iter().flatten().copied())
+            .collect()
+    } else if !q.makers.is_empty() {
+        let mut places = Vec::new();
+        for &maker in &q.makers {
+            let (series, names) = makers.parts_of(maker);
+            for s in series {
+                places.extend(summary.by_series.get(&s).into_iter().flatten());
+            }
+            for name in names {
+                places.extend(summary.by_make.get(name).into_iter().flatten());
+            }
+        }
+        places
+    } else {
+        return Ok(summary.entries.iter().filter(|v| keep(v)).collect());
+    };
+    places.sort_unstable();
+    places.dedup();
+    Ok(places
+        .into_iter()
+        .map(|p| &summary.entries[p])
+        .filter(|v| keep(v))
+        .collect())
 }
 
 /// Counts by key, named by `name`, by name then id.
@@ -153,7 +175,9 @@ pub fn linkage_targets(
 ) -> Result<TargetPage, ServiceError> {
     check(q)?;
     let makers = Makers::read(catalogue)?;
-    let mut found = matching(catalogue, &makers, q)?;
+    let summary = catalogue.vehicle_summary()?;
+    let mut owned = Vec::new();
+    let mut found = matching(&summary, &mut owned, catalogue, &makers, q)?;
     let maker = |v: &VehicleEntry| makers.maker_of(&v.make, v.model_series);
     let count_by = |key: &dyn Fn(&VehicleEntry) -> Option<u32>| {
         let mut counts = BTreeMap::new();
@@ -180,7 +204,7 @@ pub fn linkage_targets(
     let total = found.len();
     let mut rows = Vec::new();
     if q.per_page > 0 {
-        let order = |v: &VehicleEntry| {
+        let order = |v: &&VehicleEntry| {
             (
                 maker(v)
                     .and_then(|m| makers.maker(m))

@@ -89,6 +89,24 @@ impl Makers {
     pub fn series(&self, id: u32) -> Option<&ModelSeries> {
         self.series.get(&id)
     }
+
+    /// The model series of a maker, and the make names (upper case) whose types without a
+    /// model series are its.
+    pub fn parts_of(&self, maker: u32) -> (Vec<u32>, Vec<&str>) {
+        let series = self
+            .series
+            .values()
+            .filter(|s| s.manufacturer_id == maker)
+            .map(|s| s.id)
+            .collect();
+        let names = self
+            .by_name
+            .iter()
+            .filter(|(_, id)| **id == maker)
+            .map(|(name, _)| name.as_str())
+            .collect();
+        (series, names)
+    }
 }
 
 /// The maker (`manuId`) and model series (`modId`) of a vehicle type.

@@ -3,6 +3,7 @@
 //! that table stays the same: a make's or a model series' types and their counts are found
 //! from it without decoding every vehicle on each request.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::Catalogue;
@@ -20,10 +21,15 @@ pub struct VehicleEntry {
     pub type_name: String,
 }
 
-/// Every vehicle type, in Ktype order.
+/// Every vehicle type, in Ktype order, and where to find those of a model series or, without
+/// one, of a make.
 #[derive(Debug, Default)]
 pub struct VehicleSummary {
     pub entries: Vec<VehicleEntry>,
+    /// Places in `entries`, by model series.
+    pub by_series: HashMap<u32, Vec<usize>>,
+    /// Places in `entries` of the types without a model series, by make in upper case.
+    pub by_make: HashMap<String, Vec<usize>>,
 }
 
 impl Catalogue {
@@ -43,7 +49,22 @@ impl Catalogue {
                 type_name: v.type_name,
             });
         }
-        let summary = Arc::new(VehicleSummary { entries });
+        let mut by_series: HashMap<u32, Vec<usize>> = HashMap::new();
+        let mut by_make: HashMap<String, Vec<usize>> = HashMap::new();
+        for (place, v) in entries.iter().enumerate() {
+            match v.model_series {
+                Some(series) => by_series.entry(series).or_default().push(place),
+                None => by_make
+                    .entry(v.make.to_uppercase())
+                    .or_default()
+                    .push(place),
+            }
+        }
+        let summary = Arc::new(VehicleSummary {
+            entries,
+            by_series,
+            by_make,
+        });
         Ok(self.vehicle_summary.get_or_init(|| summary).clone())
     }
 }
