@@ -867,3 +867,35 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         "articleCountry",
     );
 }
+
+#[test]
+fn a_kept_answer_about_makes_and_series_gives_way_to_a_vehicle_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let inbox = dir.path().join("inbox");
+    std::fs::create_dir(&inbox).unwrap();
+    // Answers kept (the answer cache is on by default); the import answers once done.
+    let s = Served::demo_with_env(
+        &["--inbox", common::path(&inbox)],
+        &[("PARTSCAT_IMPORT_WAIT_MS", "120000")],
+    );
+    let counts = || {
+        let answer = answered(
+            &s,
+            "getLinkageTargets",
+            json!({"mfrIds": [8], "perPage": 0, "includeVehicleModelSeriesFacets": true}),
+        );
+        answer["total"].as_u64().unwrap()
+    };
+    // The vehicle summary read first by another question, so the kept answer reads it ready.
+    assert_eq!(s.get("/svc/getVehicleMakes").status, 200);
+    let before = counts();
+    assert_eq!(counts(), before);
+    std::fs::write(
+        inbox.join("vehicles.csv"),
+        "ktype,make,model,type,engine,fuel,kw,hp,ccm,year_from,year_to,model_series_id,target_type,body_style,construction_type,engine_kind,kw_to,hp_to\n99001,OPEL,INSIGNIA B (Z18),2.0 CDTI,B20DTH,Diesel,125,170,1956,2018-04,,803,passenger_car,Saloon,Saloon,Diesel,,\n",
+    )
+    .unwrap();
+    let r = s.get("/svc/importArticles?fileId=vehicles.csv&importType=vehicles&dryRun=false");
+    assert_eq!(r.json()["state"], "succeeded", "{}", r.text());
+    assert_eq!(counts(), before + 1);
+}

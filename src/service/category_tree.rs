@@ -87,6 +87,19 @@ impl Tree {
             .collect()
     }
 
+    /// The generic articles placed at or below any of `nodes`; `Err` names the first node the
+    /// tree does not hold.
+    pub fn genarts_below_all(&self, nodes: &[u32]) -> Result<BTreeSet<u32>, u32> {
+        let mut genarts = BTreeSet::new();
+        for &node in nodes {
+            if !self.contains(node) {
+                return Err(node);
+            }
+            genarts.extend(self.genarts_below(node));
+        }
+        Ok(genarts)
+    }
+
     /// The nodes `which` names, in tree order (parents first, siblings by sort).
     pub(super) fn select(&self, which: Nodes) -> Result<Vec<u32>, ServiceError> {
         let start = match which {
@@ -128,19 +141,14 @@ pub fn genarts_under(
     field: &'static str,
 ) -> Result<BTreeSet<u32>, ServiceError> {
     let tree = Tree::read_where(catalogue, |_| true)?;
-    let mut genarts = BTreeSet::new();
-    for &node in nodes {
-        if !tree.contains(node) {
-            return Err(ServiceError::bad_parameter(
-                field,
-                format!(
-                    "{node} is not an assembly group of the catalogue (getChildNodesAllLinkingTarget2)"
-                ),
-            ));
-        }
-        genarts.extend(tree.genarts_below(node));
-    }
-    Ok(genarts)
+    tree.genarts_below_all(nodes).map_err(|node| {
+        ServiceError::bad_parameter(
+            field,
+            format!(
+                "{node} is not an assembly group of the catalogue (getChildNodesAllLinkingTarget2)"
+            ),
+        )
+    })
 }
 
 /// One node's count among a search's matches.

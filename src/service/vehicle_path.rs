@@ -314,19 +314,15 @@ pub fn articles_under(
     field: &'static str,
 ) -> Result<Vec<ArticleKey>, ServiceError> {
     let tree = Tree::read(catalogue, vehicle.target_type)?;
-    let mut genarts = BTreeSet::new();
-    for &node in nodes {
-        if !tree.contains(node) {
-            return Err(ServiceError::bad_parameter(
-                field,
-                format!(
-                    "{node} is not a node of the {} assembly-group tree",
-                    vehicle.target_type.code()
-                ),
-            ));
-        }
-        genarts.extend(tree.genarts_below(node));
-    }
+    let genarts = tree.genarts_below_all(nodes).map_err(|node| {
+        ServiceError::bad_parameter(
+            field,
+            format!(
+                "{node} is not a node of the {} assembly-group tree",
+                vehicle.target_type.code()
+            ),
+        )
+    })?;
     let mut keys: Vec<ArticleKey> = fitting_by_genart(catalogue, caller, &vehicle.ktype, genarts)?
         .into_values()
         .flatten()

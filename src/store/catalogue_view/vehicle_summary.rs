@@ -9,6 +9,8 @@ use std::sync::Arc;
 use super::Catalogue;
 use crate::catalogue::TargetType;
 use crate::store::error::StoreError;
+use crate::store::indexes::DataTrees;
+use crate::store::layout::TreeName;
 
 /// One vehicle type, as the vehicle path narrows and orders it.
 #[derive(Debug, Clone)]
@@ -35,6 +37,9 @@ pub struct VehicleSummary {
 impl Catalogue {
     /// The vehicle types' summary, read on first use in this generation.
     pub fn vehicle_summary(&self) -> Result<Arc<VehicleSummary>, StoreError> {
+        // An answer read from the summary is an answer read from the vehicles table: the
+        // answer cache must see that read whether or not this call decodes a row.
+        self.tree(TreeName::Vehicles);
         if let Some(summary) = self.vehicle_summary.get() {
             return Ok(summary.clone());
         }

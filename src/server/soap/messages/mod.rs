@@ -53,6 +53,7 @@ macro_rules! record_list {
 
 mod access;
 mod articles;
+mod articles_by_ids;
 mod legacy_articles;
 mod linkage_targets;
 mod linkages;
@@ -63,6 +64,7 @@ mod vehicles;
 
 pub use access::*;
 pub use articles::*;
+pub use articles_by_ids::*;
 pub use legacy_articles::*;
 pub use linkage_targets::*;
 pub use linkages::*;
