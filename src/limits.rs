@@ -146,7 +146,7 @@ impl Limits {
     pub fn of_column(&self, column: &str) -> FieldLimit {
         match column {
             "name" | "make" | "model" | "type" | "engine" | "description" | "value" | "unit"
-            | "notes" | "fuel" | "position" | "set" => FieldLimit {
+            | "notes" | "fuel" | "position" | "set" | "text" | "key" => FieldLimit {
                 bytes: self.text_bytes,
                 setting: "text_bytes",
                 item_bytes: None,

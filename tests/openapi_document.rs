@@ -23,6 +23,7 @@ const ROUTES: [Route; 22] = [
             ("is_csv_export", false),
             ("bom", false),
             ("spreadsheet", false),
+            ("lang", false),
         ],
     ),
     (
@@ -34,6 +35,7 @@ const ROUTES: [Route; 22] = [
             ("is_flat_export", false),
             ("bom", false),
             ("spreadsheet", false),
+            ("lang", false),
         ],
     ),
     (
@@ -43,6 +45,7 @@ const ROUTES: [Route; 22] = [
             ("manufacturer_id", true),
             ("bom", false),
             ("spreadsheet", false),
+            ("lang", false),
         ],
     ),
     (
@@ -53,17 +56,18 @@ const ROUTES: [Route; 22] = [
             ("brand_id", true),
             ("bom", false),
             ("spreadsheet", false),
+            ("lang", false),
         ],
     ),
     (
         "/svc/getCrossRefsOrArticle/{reference}",
         &["reference"],
-        &[("mainref", false), ("crossrefs", false)],
+        &[("mainref", false), ("crossrefs", false), ("lang", false)],
     ),
     (
         "/svc/suggestNumbers/{number}",
         &["number"],
-        &[("limit", false)],
+        &[("limit", false), ("lang", false)],
     ),
     (
         "/svc/mediaFile/{articleId}",
@@ -79,17 +83,18 @@ const ROUTES: [Route; 22] = [
             ("assembly_group", false),
             ("limit", false),
             ("after", false),
+            ("lang", false),
         ],
     ),
     (
         "/svc/getVehicleMakes",
         &[],
-        &[("linkage_target_type", false)],
+        &[("linkage_target_type", false), ("lang", false)],
     ),
     (
         "/svc/getModelSeries/{mfr_id}",
         &["mfr_id"],
-        &[("linkage_target_type", false)],
+        &[("linkage_target_type", false), ("lang", false)],
     ),
     (
         "/svc/getVehicleTypes/{model_series_id}",
@@ -98,17 +103,23 @@ const ROUTES: [Route; 22] = [
             ("linkage_target_type", false),
             ("page", false),
             ("per_page", false),
+            ("lang", false),
         ],
     ),
     (
         "/svc/getAssemblyGroups/{ktype}",
         &["ktype"],
-        &[("linked", false)],
+        &[("linked", false), ("lang", false)],
     ),
     (
         "/svc/DMM",
         &[],
-        &[("brand_id", true), ("bom", false), ("spreadsheet", false)],
+        &[
+            ("brand_id", true),
+            ("bom", false),
+            ("spreadsheet", false),
+            ("lang", false),
+        ],
     ),
     (
         "/svc/importArticles",
@@ -138,6 +149,7 @@ const ROUTES: [Route; 22] = [
             ("is_csv_export", false),
             ("bom", false),
             ("spreadsheet", false),
+            ("lang", false),
         ],
     ),
     (
@@ -157,14 +169,15 @@ const ROUTES: [Route; 22] = [
             ("brand_id", false),
             ("limit", false),
             ("after", false),
+            ("lang", false),
         ],
     ),
     (
         "/svc/price/{genart}/{is_kit}/{ktype}",
         &["genart", "is_kit", "ktype"],
-        &[],
+        &[("lang", false)],
     ),
-    ("/svc/e/k/{ktype}", &["ktype"], &[]),
+    ("/svc/e/k/{ktype}", &["ktype"], &[("lang", false)]),
     ("/svc/jobs/{id}", &["id"], &[]),
 ];
 
@@ -256,7 +269,7 @@ fn the_document_describes_every_route_as_the_spec_does() {
     assert_eq!(parameter(lookup, "reference")["schema"]["minLength"], 1);
     let import = &doc["paths"]["/svc/importArticles"]["get"];
     let import_type = resolve(&doc, &parameter(import, "importType")["schema"]);
-    assert_eq!(import_type["enum"].as_array().unwrap().len(), 16);
+    assert_eq!(import_type["enum"].as_array().unwrap().len(), 18);
     assert!(import["responses"]["409"].is_object());
     let headers = import["responses"]["202"]["headers"].as_object().unwrap();
     assert!(headers.keys().any(|h| h.eq_ignore_ascii_case("location")));

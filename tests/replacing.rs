@@ -258,7 +258,8 @@ fn rows_that_others_still_refer_to_are_not_retired() {
     assert_eq!(store.catalogue().data_version(), version);
     assert_eq!(count(&store, "articles"), articles_before);
 
-    // With every data set that refers to brand 4's articles replaced in the same import
+    // With every data set that refers to brand 4's articles (its descriptions in other
+    // languages too) replaced in the same import
     // (brand 4 has no kits), the article goes, and with it its rows.
     let (brand, reference) = brand_and_reference(&first);
     let not_first =
@@ -269,6 +270,7 @@ fn rows_that_others_still_refer_to_are_not_retired() {
     let links = demo_rows(ImportType::Links, not_first);
     let prices = demo_rows(ImportType::Prices, not_first);
     let media = demo_rows(ImportType::Media, not_first);
+    let article_texts = demo_rows(ImportType::ArticleTexts, not_first);
     let report = import_as(
         &store,
         dir.path(),
@@ -280,6 +282,7 @@ fn rows_that_others_still_refer_to_are_not_retired() {
             (ImportType::Links, &links),
             (ImportType::Prices, &prices),
             (ImportType::Media, &media),
+            (ImportType::ArticleTexts, &article_texts),
         ],
         ImportMode::Replace,
         false,

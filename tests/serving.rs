@@ -160,7 +160,15 @@ fn the_demo_appliance_serves_probes_on_every_address_and_stops_cleanly() {
 
     // The embedded demo is what the generator makes for its size and seed.
     let files = dir.path().join("demo-files");
-    generate(2000, 2026, &files);
+    let o = partscat(&[
+        "gen",
+        "--articles",
+        "2000",
+        "--translated",
+        "--out",
+        path(&files),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
     let fresh = dir.path().join("fresh");
     assert!(import(&fresh, &[path(&files)]).0);
     assert_eq!(check(&fresh).1, checksum);

@@ -581,7 +581,7 @@ fn languages_and_countries_are_the_catalogues() {
     let s = Served::demo_with_env(
         &[],
         &[
-            ("PARTSCAT_CATALOGUE_LANGUAGE", "de"),
+            ("PARTSCAT_CATALOGUE_LANGUAGES", "de,en"),
             ("PARTSCAT_CATALOGUE_COUNTRIES", "DE, at,CH"),
         ],
     );
@@ -593,7 +593,24 @@ fn languages_and_countries_are_the_catalogues() {
     );
     assert_eq!(
         languages["data"]["array"],
-        json!([{"languageCode": "de", "languageName": "German"}])
+        json!([
+            {"languageCode": "de", "languageName": "German"},
+            {"languageCode": "en", "languageName": "English"}
+        ])
+    );
+    // A language the catalogue does not hold is refused, naming those it holds.
+    let refused = post_json(
+        &s,
+        DLB_JSON,
+        DEMO_KEY,
+        &json!({"getLanguages": {"provider": "demo", "lang": "fr"}}),
+    )
+    .json();
+    assert_eq!(refused["status"], 400, "{refused}");
+    let text = refused["statusText"].as_str().unwrap();
+    assert!(
+        text.contains("lang 'fr'") && text.contains("de, en"),
+        "{text}"
     );
     let countries = call(
         &s,
@@ -829,7 +846,7 @@ fn articles_by_any_number_one_record_per_number() {
         DLB_JSON,
         "getArticles",
         json!({"provider": "demo", "searchQuery": "0986478379", "searchType": 0,
-            "includeAll": true}),
+            "includeAll": true, "lang": "de"}),
     )["articles"][0]
         .clone();
     for path in [DLB_JSON, DLW_JSON] {

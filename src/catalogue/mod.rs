@@ -2,9 +2,11 @@
 
 pub mod model;
 pub mod reference;
+pub mod texts;
 pub mod tree;
 pub mod values;
 
 pub use model::*;
-pub use reference::normalise_reference;
+pub use reference::{CrossHit, NumberMatch, normalise_reference};
+pub use texts::{ArticleText, TextKind, Translation};
 pub use values::{Amount, Date, LIST_SEPARATOR, YearMonth, utc_timestamp};

@@ -1,5 +1,8 @@
 //! The one reference normaliser: every write and every lookup goes through it, so that
-//! `0 986 494 048`, `0986-494.048` and `0986494048` name the same article.
+//! `0 986 494 048`, `0986-494.048` and `0986494048` name the same article; and how a searched
+//! number matches, and what it finds through a cross number.
+
+use super::{ArticleKey, CrossKind};
 
 /// Upper-cases a reference and drops everything that is not an ASCII letter or digit.
 ///
@@ -11,6 +14,36 @@ pub fn normalise_reference(written: &str) -> String {
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_uppercase())
         .collect()
+}
+
+/// How a searched number must match a stored one; both are normalised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberMatch {
+    Exact,
+    Prefix,
+    Suffix,
+    PrefixOrSuffix,
+}
+
+impl NumberMatch {
+    pub fn accepts(self, stored: &[u8], query: &[u8]) -> bool {
+        match self {
+            NumberMatch::Exact => stored == query,
+            NumberMatch::Prefix => stored.starts_with(query),
+            NumberMatch::Suffix => stored.ends_with(query),
+            NumberMatch::PrefixOrSuffix => stored.starts_with(query) || stored.ends_with(query),
+        }
+    }
+}
+
+/// An article found through a cross number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrossHit {
+    pub article: ArticleKey,
+    pub kind: CrossKind,
+    pub manufacturer_id: Option<u32>,
+    /// The cross number as written.
+    pub number: String,
 }
 
 #[cfg(test)]

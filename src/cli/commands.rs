@@ -219,5 +219,9 @@ pub(crate) enum Command {
         /// rows as short as a fitment file's.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
         links_per_article: Option<u32>,
+        /// Also write the texts in German and French, and some in Bulgarian (`texts.csv`,
+        /// `article_texts.csv`), as the demo catalogue holds them.
+        #[arg(long)]
+        translated: bool,
     },
 }

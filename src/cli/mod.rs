@@ -168,7 +168,14 @@ fn run(command: Command) -> Result<ExitCode, String> {
             out,
             seed,
             links_per_article,
-        } => generate_catalogue(articles, seed, links_per_article, &out),
+            translated,
+        } => {
+            let shape = generate::Shape {
+                links_per_article,
+                translated,
+            };
+            generate_catalogue(articles, seed, shape, &out)
+        }
     }
 }
 
@@ -290,11 +297,10 @@ fn show_certificate(settings: Settings, tls_cert: Option<PathBuf>) -> Result<Exi
 fn generate_catalogue(
     articles: usize,
     seed: u64,
-    links_per_article: Option<u32>,
+    shape: generate::Shape,
     out: &std::path::Path,
 ) -> Result<ExitCode, String> {
     init_logging("info", LogFormat::Text);
-    let shape = generate::Shape { links_per_article };
     let summary = generate::generate_shaped(articles, seed, shape, out)
         .map_err(|e| format!("{}: {e}", out.display()))?;
     println!(

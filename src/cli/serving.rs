@@ -62,10 +62,15 @@ fn prepare_demo(store: &Store, settings: &Settings, demo_key: Option<&str>) -> R
 }
 
 pub(super) fn serve(
-    settings: Settings,
+    mut settings: Settings,
     demo: bool,
     demo_key: Option<String>,
 ) -> Result<ExitCode, String> {
+    // The demo catalogue holds its texts in four languages: served in all of them unless
+    // the settings name others than the default English alone.
+    if demo && settings.catalogue_languages == ["en"] {
+        settings.catalogue_languages = demo::DEMO_LANGUAGES.map(str::to_owned).to_vec();
+    }
     // SIGHUP reloads; it never ends the process, not even while the store opens.
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| format!("cannot start the runtime: {e}"))?;

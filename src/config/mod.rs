@@ -66,8 +66,9 @@ pub struct Settings {
     pub max_connections: u32,
     /// Generic articles that count as exhaust-system parts.
     pub exhaust_genarts: Vec<u32>,
-    /// The language of the catalogue's texts (ISO 639-1).
-    pub catalogue_language: String,
+    /// The languages of the catalogue's texts (ISO 639-1 or TecDoc's own two-letter codes),
+    /// in fallback order; the first is the default.
+    pub catalogue_languages: Vec<String>,
     /// The countries the catalogue is for (ISO 3166-1 alpha-2).
     pub catalogue_countries: Vec<String>,
     /// The store's page cache, in MiB.
@@ -180,7 +181,7 @@ impl Default for Settings {
             work_budget_ms: 10_000,
             max_connections: 0,
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
-            catalogue_language: "en".into(),
+            catalogue_languages: vec!["en".into()],
             catalogue_countries: Vec::new(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::new(),

@@ -308,11 +308,11 @@ pub const SETTINGS: [Setting; 52] = [
         },
     ),
     setting(
-        "catalogue.language",
-        "PARTSCAT_CATALOGUE_LANGUAGE",
+        "catalogue.languages",
+        "PARTSCAT_CATALOGUE_LANGUAGES",
         "en",
         |s, t| {
-            s.catalogue_language = parse_language(t)?;
+            s.catalogue_languages = parse_languages(t)?;
             Ok(())
         },
     ),

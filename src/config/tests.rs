@@ -123,6 +123,11 @@ fn the_file_and_the_environment_read_a_setting_through_one_row() {
             "de, at",
         ),
         (
+            "[catalogue]\nlanguages = [\"de\", \"EN\", \"qd\"]",
+            "PARTSCAT_CATALOGUE_LANGUAGES",
+            "de,en, qd",
+        ),
+        (
             "[limits]\ntext_bytes = 300",
             "PARTSCAT_LIMIT_TEXT_BYTES",
             "300",
@@ -164,4 +169,32 @@ fn a_bad_value_in_a_table_names_its_key_in_the_file_and_its_variable_in_the_envi
     assert!(e.to_string().contains("cache_mb"), "{e}");
     let e = load(Some("listen = []\n"), &[], Overrides::default()).unwrap_err();
     assert!(e.to_string().contains("at least one address"), "{e}");
+}
+
+#[test]
+fn the_catalogues_languages_are_distinct_codes_and_at_least_one() {
+    let (languages, _) = load(
+        None,
+        &[("PARTSCAT_CATALOGUE_LANGUAGES", "de, fr ,EN")],
+        Overrides::default(),
+    )
+    .unwrap();
+    assert_eq!(languages.catalogue_languages, ["de", "fr", "en"]);
+    for (bad, says) in [
+        ("de,fr,de", "'de' is given twice"),
+        ("", "no language"),
+        ("deu", "'deu'"),
+    ] {
+        let e = load(
+            None,
+            &[("PARTSCAT_CATALOGUE_LANGUAGES", bad)],
+            Overrides::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains(says) && e.contains("PARTSCAT_CATALOGUE_LANGUAGES"),
+            "{e}"
+        );
+    }
 }

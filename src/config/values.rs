@@ -127,8 +127,27 @@ pub(super) fn parse_prefix(text: &str) -> Result<String, String> {
     }
 }
 
-/// An ISO 639-1 language code, lower case.
-pub(super) fn parse_language(text: &str) -> Result<String, String> {
+/// Two-letter language codes (ISO 639-1, or TecDoc's own such as `qd`), lower case, none
+/// twice, at least one.
+pub(super) fn parse_languages(text: &str) -> Result<Vec<String>, String> {
+    let codes = list(text)
+        .map(parse_language)
+        .collect::<Result<Vec<_>, _>>()?;
+    if codes.is_empty() {
+        return Err("no language given: the catalogue holds its texts in at least one".into());
+    }
+    if let Some(twice) = codes
+        .iter()
+        .enumerate()
+        .find(|(at, c)| codes[..*at].contains(c))
+    {
+        return Err(format!("'{}' is given twice", twice.1));
+    }
+    Ok(codes)
+}
+
+/// A two-letter language code, lower case.
+fn parse_language(text: &str) -> Result<String, String> {
     let code = text.trim().to_ascii_lowercase();
     if code.len() == 2 && code.bytes().all(|b| b.is_ascii_lowercase()) {
         Ok(code)

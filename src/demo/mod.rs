@@ -1,6 +1,6 @@
 //! The demo catalogue the binary carries, so a new appliance works with one command.
 //! The files under `assets/demo/` are the generator's output for `DEMO_ARTICLES` and
-//! `DEMO_SEED`; a test keeps them so. Its pictures are drawn (`pictures`).
+//! `DEMO_SEED`, with texts in other languages (`generate_demo`); a test keeps them so. Its pictures are drawn (`pictures`).
 
 mod pictures;
 
@@ -68,6 +68,10 @@ pub fn load_demo_catalogue(
     }
     import::import(store, &demo_files(), false, progress).map(Some)
 }
+
+/// The languages of the demo catalogue's texts: English, German and French in full, and
+/// Bulgarian in part (its generic articles' names), in fallback order.
+pub const DEMO_LANGUAGES: [&str; 4] = ["en", "de", "fr", "bg"];
 
 /// The demo provider's id.
 pub const DEMO_PROVIDER: &str = "demo";
@@ -147,12 +151,7 @@ mod tests {
     #[test]
     fn the_demo_files_are_the_generators_output() {
         let dir = tempfile::tempdir().unwrap();
-        crate::generate::generate(
-            crate::generate::DEMO_ARTICLES,
-            crate::generate::DEMO_SEED,
-            dir.path(),
-        )
-        .unwrap();
+        crate::generate::generate_demo(dir.path()).unwrap();
         for data_set in ImportType::ALL {
             let name = format!("{}.csv", data_set.name());
             let generated = std::fs::read(dir.path().join(&name)).unwrap();

@@ -174,6 +174,9 @@ impl ArticleMaker {
         } else {
             "1"
         };
+        if let Some(t) = &mut f.translated {
+            super::translations::write_article_texts(t, &b, r, g)?;
+        }
         f.articles.write_record([
             &b,
             r,

@@ -5,6 +5,7 @@
 mod articles;
 mod kits;
 mod tables;
+mod translations;
 mod vehicle_tables;
 
 use std::collections::HashSet;
@@ -14,6 +15,7 @@ use std::path::Path;
 
 use articles::ArticleMaker;
 use tables::*;
+use translations::TextFiles;
 use vehicle_tables::*;
 
 use crate::import::ImportType;
@@ -78,6 +80,8 @@ struct Files {
     kits: Writer,
     media: Writer,
     plates: Writer,
+    /// The texts in other languages, where the shape asks for them.
+    translated: Option<TextFiles>,
 }
 
 /// The file of a data set, named and headed as imports read it. A record with more or fewer
@@ -118,11 +122,23 @@ pub struct Shape {
     /// vehicles, its link rows as short as a fitment file's (no position, quantity or note).
     /// `None`: 3 to 7 vehicles, with positions and quantities.
     pub links_per_article: Option<u32>,
+    /// With the texts in German and French, and some in Bulgarian (`texts`,
+    /// `article_texts`), as the demo catalogue holds them.
+    pub translated: bool,
 }
 
 /// Writes a catalogue of `articles` articles into `out` (created if missing).
 pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> {
     generate_shaped(articles, seed, Shape::default(), out)
+}
+
+/// The demo catalogue's files: `DEMO_ARTICLES` of `DEMO_SEED`, with texts in other languages.
+pub fn generate_demo(out: &Path) -> csv::Result<Summary> {
+    let shape = Shape {
+        translated: true,
+        ..Shape::default()
+    };
+    generate_shaped(DEMO_ARTICLES, DEMO_SEED, shape, out)
 }
 
 /// `generate`, in the given shape.
@@ -133,7 +149,7 @@ pub fn generate_shaped(
     out: &Path,
 ) -> csv::Result<Summary> {
     std::fs::create_dir_all(out)?;
-    let mut f = Files::open(out)?;
+    let mut f = Files::open(out, shape.translated)?;
     let mut rng = Rng(seed);
     let mut summary = Summary::default();
     write_reference_lists(&mut f)?;
@@ -158,7 +174,7 @@ pub fn generate_shaped(
 }
 
 impl Files {
-    fn open(out: &Path) -> csv::Result<Files> {
+    fn open(out: &Path, translated: bool) -> csv::Result<Files> {
         Ok(Files {
             brands: writer(out, ImportType::Brands)?,
             manufacturers: writer(out, ImportType::Manufacturers)?,
@@ -176,6 +192,13 @@ impl Files {
             kits: writer(out, ImportType::Kits)?,
             media: writer(out, ImportType::Media)?,
             plates: writer(out, ImportType::Plates)?,
+            translated: match translated {
+                true => Some(TextFiles {
+                    texts: writer(out, ImportType::Texts)?,
+                    article_texts: writer(out, ImportType::ArticleTexts)?,
+                }),
+                false => None,
+            },
         })
     }
 
@@ -200,6 +223,10 @@ impl Files {
         ] {
             w.flush()?;
         }
+        if let Some(t) = &mut self.translated {
+            t.texts.flush()?;
+            t.article_texts.flush()?;
+        }
         Ok(())
     }
 }
@@ -222,7 +249,11 @@ fn write_reference_lists(f: &mut Files) -> csv::Result<()> {
             .write_record([g.id.to_string().as_str(), g.name])?;
     }
     write_model_series(f)?;
-    write_assembly_groups(f)
+    write_assembly_groups(f)?;
+    match &mut f.translated {
+        Some(t) => translations::write_texts(t),
+        None => Ok(()),
+    }
 }
 
 /// Every make's models as model series, built from January of the first year to December

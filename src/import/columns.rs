@@ -43,6 +43,13 @@ const ASSEMBLY_GROUPS: &[Column] = &[
     may("sort"),
 ];
 const GENART_GROUPS: &[Column] = &[must("genart_id"), must("node_id")];
+const TEXTS: &[Column] = &[must("kind"), must("key"), must("language"), must("text")];
+const ARTICLE_TEXTS: &[Column] = &[
+    must("brand_id"),
+    must("reference"),
+    must("language"),
+    must("description"),
+];
 const ARTICLES: &[Column] = &[
     must("brand_id"),
     must("reference"),
@@ -123,6 +130,8 @@ pub(super) fn of(data_set: ImportType) -> ColumnSpec {
         ImportType::AssemblyGroups => ASSEMBLY_GROUPS,
         ImportType::GenartGroups => GENART_GROUPS,
         ImportType::Vehicles => VEHICLES,
+        ImportType::Texts => TEXTS,
+        ImportType::ArticleTexts => ARTICLE_TEXTS,
         ImportType::Articles => ARTICLES,
         ImportType::Criteria => CRITERIA,
         ImportType::CrossReferences => CROSS_REFERENCES,

@@ -82,6 +82,8 @@ fn of_record_type(data_set: ImportType, rows: impl RowsOf) -> Result<u64, WriteE
         ImportType::AssemblyGroups => rows.write::<AssemblyGroup>(),
         ImportType::GenartGroups => rows.write::<GenartGroup>(),
         ImportType::Vehicles => rows.write::<Vehicle>(),
+        ImportType::Texts => rows.write::<Translation>(),
+        ImportType::ArticleTexts => rows.write::<ArticleText>(),
         ImportType::Articles => rows.write::<Article>(),
         ImportType::Criteria => rows.write::<Criterion>(),
         ImportType::CrossReferences | ImportType::CompetitorReferences => {

@@ -17,7 +17,9 @@ pub enum ImportType {
     AssemblyGroups,
     GenartGroups,
     Vehicles,
+    Texts,
     Articles,
+    ArticleTexts,
     Criteria,
     CrossReferences,
     CompetitorReferences,
@@ -29,7 +31,7 @@ pub enum ImportType {
 }
 
 impl ImportType {
-    pub const ALL: [ImportType; 16] = [
+    pub const ALL: [ImportType; 18] = [
         ImportType::Brands,
         ImportType::Manufacturers,
         ImportType::ModelSeries,
@@ -37,7 +39,9 @@ impl ImportType {
         ImportType::AssemblyGroups,
         ImportType::GenartGroups,
         ImportType::Vehicles,
+        ImportType::Texts,
         ImportType::Articles,
+        ImportType::ArticleTexts,
         ImportType::Criteria,
         ImportType::CrossReferences,
         ImportType::CompetitorReferences,
@@ -58,6 +62,8 @@ impl ImportType {
             ImportType::AssemblyGroups => "assembly_groups",
             ImportType::GenartGroups => "genart_groups",
             ImportType::Vehicles => "vehicles",
+            ImportType::Texts => "texts",
+            ImportType::ArticleTexts => "article_texts",
             ImportType::Articles => "articles",
             ImportType::Criteria => "criteria",
             ImportType::CrossReferences => "crossrefs",
@@ -102,6 +108,7 @@ impl ImportType {
                 | ImportType::AssemblyGroups
                 | ImportType::GenartGroups
                 | ImportType::Vehicles
+                | ImportType::Texts
                 | ImportType::Plates
         );
         let kinds = match self {
@@ -128,6 +135,8 @@ impl ImportType {
             ImportType::AssemblyGroups => TreeName::AssemblyGroups,
             ImportType::GenartGroups => TreeName::GenartGroups,
             ImportType::Vehicles => TreeName::Vehicles,
+            ImportType::Texts => TreeName::Texts,
+            ImportType::ArticleTexts => TreeName::ArticleTexts,
             ImportType::Articles => TreeName::Articles,
             ImportType::Criteria => TreeName::Criteria,
             ImportType::CrossReferences | ImportType::CompetitorReferences => {
@@ -157,6 +166,8 @@ impl ImportType {
             ImportType::AssemblyGroups => assembly_group(row).map(Parsed::AssemblyGroup),
             ImportType::GenartGroups => genart_group(row).map(Parsed::GenartGroup),
             ImportType::Vehicles => vehicle(row).map(Parsed::Vehicle),
+            ImportType::Texts => translation(row).map(Parsed::Translation),
+            ImportType::ArticleTexts => article_text(row).map(Parsed::ArticleText),
             ImportType::Articles => article(row).map(Parsed::Article),
             ImportType::Criteria => criterion(row).map(Parsed::Criterion),
             ImportType::CrossReferences => cross_reference(row).map(Parsed::CrossReference),
@@ -216,7 +227,9 @@ enum Parsed {
     AssemblyGroup(AssemblyGroup),
     GenartGroup(GenartGroup),
     Vehicle(Vehicle),
+    Translation(Translation),
     Article(Article),
+    ArticleText(ArticleText),
     Criterion(Criterion),
     CrossReference(CrossReference),
     Link(Link),
@@ -224,6 +237,20 @@ enum Parsed {
     KitComponent(KitComponent),
     Media(Media),
     Plate(Plate),
+}
+
+/// What a translation names, where the catalogue lacks it (a term names nothing).
+fn named_by(s: &mut Staging<'_>, t: &Translation) -> Result<Option<String>, StoreError> {
+    let Ok(id) = t.key.parse::<u32>() else {
+        return Ok(None);
+    };
+    let (held, what) = match t.kind {
+        TextKind::GenericArticle => (s.has_generic_article(id)?, "genart"),
+        TextKind::AssemblyGroup => (s.has_assembly_group(id)?, "assembly group"),
+        TextKind::ModelSeries => (s.has_model_series(id)?, "model series"),
+        TextKind::Term => return Ok(None),
+    };
+    Ok((!held).then(|| format!("refers to {what} {id} which is not in the catalogue")))
 }
 
 fn show(a: &ArticleKey) -> String {
@@ -249,6 +276,8 @@ impl Parsed {
             Parsed::AssemblyGroup(r) => one(s, r, o, retire),
             Parsed::GenartGroup(r) => one(s, r, o, retire),
             Parsed::Vehicle(r) => one(s, r, o, retire),
+            Parsed::Translation(r) => one(s, r, o, retire),
+            Parsed::ArticleText(r) => one(s, r, o, retire),
             Parsed::Article(r) => one(s, r, o, retire),
             Parsed::Criterion(r) => one(s, r, o, retire),
             Parsed::CrossReference(r) => one(s, r, o, retire),
@@ -320,6 +349,8 @@ impl Parsed {
                     None
                 }
             }
+            Parsed::Translation(t) => named_by(s, t)?,
+            Parsed::ArticleText(t) => article(s, &t.article)?,
             Parsed::Criterion(c) => article(s, &c.article)?,
             Parsed::CrossReference(c) => match c.manufacturer_id {
                 Some(m) if !s.has_manufacturer(m)? => Some(format!(

@@ -197,6 +197,38 @@ impl FileRow for Criterion {
     }
 }
 
+impl FileRow for Translation {
+    fn data_set(&self) -> ImportType {
+        ImportType::Texts
+    }
+    fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
+        Ok(vec![
+            self.kind.name().to_owned(),
+            self.key.clone(),
+            self.language.clone(),
+            self.text.clone(),
+        ])
+    }
+}
+
+impl FileRow for ArticleText {
+    fn data_set(&self) -> ImportType {
+        ImportType::ArticleTexts
+    }
+    fn cells(
+        &self,
+        c: &Catalogue,
+        refs: &mut WrittenReferences,
+    ) -> Result<Vec<String>, StoreError> {
+        Ok(vec![
+            self.article.brand_id.to_string(),
+            refs.of(c, &self.article)?,
+            self.language.clone(),
+            self.description.clone(),
+        ])
+    }
+}
+
 impl FileRow for CrossReference {
     fn data_set(&self) -> ImportType {
         match self.kind {

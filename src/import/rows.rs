@@ -304,8 +304,10 @@ pub(super) fn media(row: &Row<'_>) -> Result<Media, String> {
     })
 }
 
+mod texts;
 mod vehicles;
 
+pub(super) use texts::{article_text, translation};
 pub(super) use vehicles::{TARGET_TYPES, assembly_group, genart_group, model_series, vehicle};
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use poem::{IntoResponse, Request, Response};
 use super::AppState;
 use super::problem::Problem;
 use crate::service::admin::Operator;
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 
 /// How a request reached the admin API, which says who acts.
 #[derive(Debug, Clone, Copy)]
@@ -34,10 +34,10 @@ pub(super) fn operator(req: &Request) -> Result<Operator, Problem> {
             Ok(Operator(format!("admin socket ({named})")))
         }
         Some(AdminChannel::Loopback) => {
-            let caller = req
+            let context = req
                 .extensions()
-                .get::<Caller>()
-                .ok_or_else(|| Problem::internal("admin request without a caller"))?;
+                .get::<Context>()
+                .ok_or_else(|| Problem::internal("admin request without a context"))?;
             let from = req
                 .remote_addr()
                 .as_socket_addr()
@@ -45,7 +45,7 @@ pub(super) fn operator(req: &Request) -> Result<Operator, Problem> {
                 .unwrap_or_default();
             Ok(Operator(format!(
                 "provider {} from {from}",
-                caller.provider.id
+                context.caller().provider.id
             )))
         }
         None => Err(Problem::internal("admin request without a channel")),

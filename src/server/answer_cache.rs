@@ -1,7 +1,8 @@
 //! Finished lookup answers, as the bytes that went out, with the tables they were read from.
 //!
 //! The catalogue changes only when an import commits, and every answer is a function of the
-//! route, its key, the tables it reads and (for kit prices) the day. Keeping the serialised
+//! route, its key, its request's context (`service::Context`: the brands the caller may see
+//! and the language), the tables it reads and (for kit prices) the day. Keeping the serialised
 //! answer of recent keys turns a repeated lookup into a map probe: the lookup routes then cost
 //! what `/health` costs plus authentication. Each answer keeps the stamp of what it read
 //! (`store::reads`): it is answered again while those tables are at the same generation, so a
@@ -21,6 +22,8 @@ pub use super::json_body::JsonBytes;
 use super::json_body::MaybeStreamed;
 use super::problem::Problem;
 use crate::service::Snapshot;
+use crate::service::context::{Context, ContextKey};
+use crate::service::language::Language;
 use crate::store::reads::{self, Stamp};
 use poem::Response;
 
@@ -47,28 +50,43 @@ struct AnswerKey {
     lookup: LookupKind,
     /// The path parameter as the client wrote it (answers echo it).
     key: String,
-    /// The brands the caller may see (empty: all): a restricted provider's answers are its own.
-    brands: Vec<u32>,
+    /// What of the request's context the answer depends on: a restricted provider's answers
+    /// are its own, and each language's are its own.
+    context: ContextKey,
 }
 
 /// An `AnswerKey` borrowed from the request, so that probing the cache allocates nothing. It
-/// hashes as the owned key does: the same fields in the same order, and `str` and `[u32]`
-/// hash as `String` and `Vec<u32>` do.
+/// hashes as the owned key does: the same fields in the same order (a `ContextKey`'s are its
+/// brands, then its language), and `str` and `[u32]` hash as `String` and `Vec<u32>` do.
 #[derive(Hash)]
 struct Probe<'a> {
     day: crate::catalogue::Date,
     lookup: LookupKind,
     key: &'a str,
     brands: &'a [u32],
+    language: &'a Language,
 }
 
-impl Probe<'_> {
+impl<'a> Probe<'a> {
+    fn of(lookup: LookupKind, key: &'a str, context: &'a Context) -> Probe<'a> {
+        Probe {
+            day: crate::catalogue::Date::today(),
+            lookup,
+            key,
+            brands: context.caller().brands(),
+            language: context.language(),
+        }
+    }
+
     fn owned(&self) -> AnswerKey {
         AnswerKey {
             day: self.day,
             lookup: self.lookup,
             key: self.key.to_owned(),
-            brands: self.brands.to_vec(),
+            context: ContextKey {
+                brands: self.brands.to_vec(),
+                language: self.language.clone(),
+            },
         }
     }
 }
@@ -78,7 +96,8 @@ impl quick_cache::Equivalent<AnswerKey> for Probe<'_> {
         self.day == owned.day
             && self.lookup == owned.lookup
             && self.key == owned.key
-            && self.brands == owned.brands
+            && self.brands == owned.context.brands
+            && *self.language == owned.context.language
     }
 }
 
@@ -93,7 +112,8 @@ struct Kept {
 
 impl Weighter<AnswerKey, Arc<Kept>> for ByBytes {
     fn weight(&self, key: &AnswerKey, kept: &Arc<Kept>) -> u64 {
-        (key.key.len() + key.brands.len() * 4 + kept.bytes.len() + kept.stamp.weight() + 96) as u64
+        (key.key.len() + key.context.brands.len() * 4 + kept.bytes.len() + kept.stamp.weight() + 96)
+            as u64
     }
 }
 
@@ -124,17 +144,16 @@ impl AnswerCache {
         AnswerCache { answers, outcomes }
     }
 
-    /// The answer for `key` from `snapshot`: from the cache or from `build`.
+    /// The answer for `key` in `context`: from the cache or from `build`.
     pub fn answer<T: Serialize>(
         &self,
-        snapshot: &Snapshot,
+        context: &Context,
         lookup: LookupKind,
         key: &str,
-        brands: &[u32],
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
-        let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, snapshot) {
+        let key = self.key(lookup, key, context);
+        if let Some(bytes) = self.kept(&key, context.snapshot()) {
             return Ok(JsonBytes::new(bytes));
         }
         let (answer, stamp) = self.built(build);
@@ -146,14 +165,13 @@ impl AnswerCache {
     /// asked before anything is read.
     pub fn answer_or_stream<T: Serialize>(
         &self,
-        snapshot: &Snapshot,
+        context: &Context,
         lookup: LookupKind,
         key: &str,
-        brands: &[u32],
         build: impl FnOnce() -> Result<Fresh<T>, Problem>,
     ) -> Result<MaybeStreamed<T>, Problem> {
-        let key = self.key(lookup, key, brands);
-        if let Some(bytes) = self.kept(&key, snapshot) {
+        let key = self.key(lookup, key, context);
+        if let Some(bytes) = self.kept(&key, context.snapshot()) {
             return Ok(MaybeStreamed::Whole(JsonBytes::new(bytes)));
         }
         let (answer, stamp) = self.built(build);
@@ -173,13 +191,10 @@ impl AnswerCache {
     }
 
     /// The cache's key, or none when the cache is off.
-    fn key<'a>(&self, lookup: LookupKind, key: &'a str, brands: &'a [u32]) -> Option<Probe<'a>> {
-        self.answers.as_ref().map(|_| Probe {
-            day: crate::catalogue::Date::today(),
-            lookup,
-            key,
-            brands,
-        })
+    fn key<'a>(&self, lookup: LookupKind, key: &'a str, context: &'a Context) -> Option<Probe<'a>> {
+        self.answers
+            .as_ref()
+            .map(|_| Probe::of(lookup, key, context))
     }
 
     /// The kept answer of `key`, if the tables it was read from are as `snapshot` holds them.
@@ -236,22 +251,32 @@ mod tests {
 
     #[test]
     fn a_borrowed_probe_finds_what_its_owned_key_keeps_and_nothing_else() {
+        use crate::service::language::Languages;
+        let held = Languages::new(vec!["en".into(), "de".into()]);
+        let (en, de) = (
+            held.default_language(),
+            held.choose("lang", Some("de")).unwrap(),
+        );
         let cache: Cache<AnswerKey, u32> = Cache::new(16);
-        let probe = |key: &'static str, brands: &'static [u32]| Probe {
+        let probe = |key: &'static str, brands: &'static [u32], language| Probe {
             day: crate::catalogue::Date::today(),
             lookup: LookupKind::Article,
             key,
             brands,
+            language,
         };
-        cache.insert(probe("0 986 494 048", &[2, 7]).owned(), 1);
-        cache.insert(probe("0 986 494 048", &[]).owned(), 2);
-        assert_eq!(cache.get(&probe("0 986 494 048", &[2, 7])), Some(1));
-        assert_eq!(cache.get(&probe("0 986 494 048", &[])), Some(2));
-        assert_eq!(cache.get(&probe("0 986 494 048", &[2])), None);
-        assert_eq!(cache.get(&probe("0986494048", &[])), None);
+        cache.insert(probe("0 986 494 048", &[2, 7], &en).owned(), 1);
+        cache.insert(probe("0 986 494 048", &[], &en).owned(), 2);
+        cache.insert(probe("0 986 494 048", &[], &de).owned(), 3);
+        assert_eq!(cache.get(&probe("0 986 494 048", &[2, 7], &en)), Some(1));
+        assert_eq!(cache.get(&probe("0 986 494 048", &[], &en)), Some(2));
+        assert_eq!(cache.get(&probe("0 986 494 048", &[], &de)), Some(3));
+        assert_eq!(cache.get(&probe("0 986 494 048", &[2, 7], &de)), None);
+        assert_eq!(cache.get(&probe("0 986 494 048", &[2], &en)), None);
+        assert_eq!(cache.get(&probe("0986494048", &[], &en)), None);
         let other = Probe {
             lookup: LookupKind::CrossReferences,
-            ..probe("0 986 494 048", &[])
+            ..probe("0 986 494 048", &[], &en)
         };
         assert_eq!(cache.get(&other), None);
     }

@@ -1,9 +1,11 @@
 //! The one gate every request for an endpoint of the registry passes: `admit` decides, for
 //! `/svc`, the SOAP and JSON operations, `/admin` and a guarded `/metrics` alike, whether the
 //! catalogue is ready, who calls (`auth::authenticate`), whether they may use the endpoint
-//! (its scope or its operation's access), the brand they name, and their rate. `guard` runs
-//! it before routing; a SOAP or JSON call runs it once its body names the operation. A path
-//! the registry does not know is a 404 here, before anything else (fail closed).
+//! (its scope or its operation's access), the brand they name, their rate, and the language
+//! they read; it builds the request's context (`service::Context`) that every answer of the
+//! request is given. `guard` runs it before routing; a SOAP or JSON call runs it once its body
+//! names the operation. A path the registry does not know is a 404 here, before anything else
+//! (fail closed).
 
 use std::sync::Arc;
 
@@ -17,7 +19,10 @@ use super::problem::Problem;
 use super::query::QueryPairs;
 use super::registry::{self, Access, Surface};
 use crate::config::MetricsAccess;
+use crate::service::Snapshot;
 use crate::service::caller::Caller;
+use crate::service::context::Context;
+use crate::service::language::Language;
 use crate::store::Scope;
 
 /// What a request asks to use.
@@ -62,14 +67,26 @@ impl IntoResponse for Refused {
     }
 }
 
-/// Admits `req` to what it `asked` for, or says why not. `provider_in_body` is a SOAP or
-/// JSON request's own `provider` field.
+/// A SOAP or JSON request's own fields the gate reads: `provider` and `lang`.
+#[derive(Clone, Copy, Default)]
+pub struct FromBody<'a> {
+    pub provider: Option<&'a str>,
+    pub lang: Option<&'a str>,
+}
+
+/// A request admitted: its context, and the client's address as authentication saw it.
+pub struct Admitted {
+    pub context: Context,
+    pub client_ip: Option<std::net::IpAddr>,
+}
+
+/// Admits `req` to what it `asked` for and builds its context, or says why not.
 pub fn admit(
     state: &AppState,
     req: &Request,
     asked: Asked,
-    provider_in_body: Option<&str>,
-) -> Result<Admission, Refused> {
+    body: FromBody,
+) -> Result<Admitted, Refused> {
     let catalogue_needed = !matches!(asked, Asked::Admin | Asked::Metrics);
     if catalogue_needed && !state.is_ready() {
         return Err(Problem::new(
@@ -88,17 +105,44 @@ pub fn admit(
         .into());
     }
     let access = access_of(asked)?;
-    let admission = auth::authenticate(state, req, provider_in_body)?;
-    may_use(&admission.caller, asked, access)?;
+    let Admission { caller, client_ip } = auth::authenticate(state, req, body.provider)?;
+    may_use(&caller, asked, access)?;
     if let Access::Scope(scope) = access {
         check_client_certificate(state, req, scope)?;
     }
-    let caller = &admission.caller;
     if let Some(brand) = requested_brand(req) {
-        auth::check_brand(caller, brand)?;
+        auth::check_brand(&caller, brand)?;
     }
-    check_rate(state, caller)?;
-    Ok(admission)
+    check_rate(state, &caller)?;
+    let language = reader_language(state, req, asked, body)?;
+    Ok(Admitted {
+        context: Context::new(Snapshot::of(&state.store), caller, language),
+        client_ip,
+    })
+}
+
+/// The language the reader asks for: a SOAP or JSON request's `lang`; a `/svc` request's
+/// `lang` parameter, else its `Accept-Language` header; else the catalogue's default. A `lang`
+/// the catalogue does not hold is refused; a header never is (it states a preference).
+fn reader_language(
+    state: &AppState,
+    req: &Request,
+    asked: Asked,
+    body: FromBody,
+) -> Result<Language, Problem> {
+    let held = &state.languages;
+    let chosen = match asked {
+        Asked::Operation(_) => held.choose("lang", body.lang),
+        _ => match QueryPairs::of(req).first("lang") {
+            Some(lang) => held.choose("lang", Some(lang)),
+            None => Ok(req
+                .headers()
+                .get(poem::http::header::ACCEPT_LANGUAGE)
+                .and_then(|h| h.to_str().ok())
+                .map_or_else(|| held.default_language(), |h| held.negotiate(h))),
+        },
+    };
+    chosen.map_err(Problem::from)
 }
 
 /// 429, with how long to wait, when the caller's provider is over its rate limit.
@@ -218,9 +262,9 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
         Some(Surface::Admin) => Asked::Admin,
         Some(Surface::Svc(route)) => Asked::Route(route),
     };
-    match admit(&state, &req, asked, None) {
-        Ok(admission) => {
-            req.extensions_mut().insert(admission.caller);
+    match admit(&state, &req, asked, FromBody::default()) {
+        Ok(admitted) => {
+            req.extensions_mut().insert(admitted.context);
             Ok(next.call(req).await?.into_response())
         }
         Err(refused) => Ok(refused.into_response()),

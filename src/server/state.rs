@@ -6,12 +6,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{answer_cache, connection_cap, connection_gauge, metrics, rate_limit, tls_acceptor};
 use crate::config::Settings;
+use crate::service::language::Languages;
 use crate::store::Store;
 
 /// What every handler can reach.
 pub struct AppState {
     pub store: Arc<Store>,
     pub settings: Settings,
+    /// The languages the catalogue's texts are held in (`catalogue.languages`).
+    pub languages: Languages,
     pub(super) ready: AtomicBool,
     /// What the server does before it is ready, for `/ready` to say.
     pub(super) loading: std::sync::Mutex<&'static str>,
@@ -42,6 +45,7 @@ impl AppState {
                 u64::MAX,
             )),
             clock: Arc::new(crate::clock::SystemClock),
+            languages: Languages::new(settings.catalogue_languages.clone()),
             settings,
             ready: AtomicBool::new(false),
             loading: std::sync::Mutex::new("opening the catalogue"),

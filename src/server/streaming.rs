@@ -17,7 +17,7 @@ use poem_openapi::registry::{
 use poem_openapi::types::Type;
 use serde::Serialize;
 
-use crate::service::Snapshot;
+use crate::service::context::Context;
 use crate::store::StoreError;
 
 mod csv;
@@ -112,12 +112,12 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
 
 /// Writes the rows of one item of an export (an article, a competitor number).
 pub type WriteItem<T, R> =
-    Box<dyn FnMut(&Snapshot, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send>;
+    Box<dyn FnMut(&Context, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send>;
 
 /// An export under way: the items still to read, and the rows of the next chunk.
 struct Producer<T, R> {
     name: String,
-    snapshot: Snapshot,
+    context: Context,
     items: Box<dyn Iterator<Item = Result<T, StoreError>> + Send>,
     write_item: WriteItem<T, R>,
     writer: RowWriter<R>,
@@ -133,7 +133,7 @@ impl<T, R: Serialize + CsvRow> Producer<T, R> {
         }
         while !self.writer.full() {
             match self.items.next() {
-                Some(item) => (self.write_item)(&self.snapshot, item?, &mut self.writer)?,
+                Some(item) => (self.write_item)(&self.context, item?, &mut self.writer)?,
                 None => {
                     self.writer.finish();
                     self.done = true;
@@ -224,12 +224,12 @@ impl JsonList {
 
 /// Writes the items of one batch of a streamed list.
 pub type WriteBatch<T> =
-    Box<dyn FnMut(&Snapshot, T, &mut JsonList) -> Result<(), StoreError> + Send>;
+    Box<dyn FnMut(&Context, T, &mut JsonList) -> Result<(), StoreError> + Send>;
 
 /// A JSON object whose one long list is streamed.
 struct ListProducer<T> {
     name: String,
-    snapshot: Snapshot,
+    context: Context,
     batches: Box<dyn Iterator<Item = T> + Send>,
     write_batch: WriteBatch<T>,
     list: JsonList,
@@ -244,7 +244,7 @@ impl<T: Send + 'static> Chunks for ListProducer<T> {
         }
         while self.list.buffer.len() < CHUNK_BYTES {
             match self.batches.next() {
-                Some(batch) => (self.write_batch)(&self.snapshot, batch, &mut self.list)?,
+                Some(batch) => (self.write_batch)(&self.context, batch, &mut self.list)?,
                 None => {
                     self.list.buffer.extend_from_slice(self.tail);
                     self.done = true;
@@ -268,13 +268,13 @@ pub fn stream_json_list<T: Send + 'static>(
     name: &str,
     head: Vec<u8>,
     tail: &'static [u8],
-    snapshot: Snapshot,
+    context: Context,
     batches: impl Iterator<Item = T> + Send + 'static,
-    write_batch: impl FnMut(&Snapshot, T, &mut JsonList) -> Result<(), StoreError> + Send + 'static,
+    write_batch: impl FnMut(&Context, T, &mut JsonList) -> Result<(), StoreError> + Send + 'static,
 ) -> Response {
     let producer = ListProducer {
         name: name.to_owned(),
-        snapshot,
+        context,
         batches: Box::new(batches),
         write_batch: Box::new(write_batch),
         list: JsonList {
@@ -308,9 +308,9 @@ pub struct Streamed;
 pub fn stream<T, R, J>(
     format: Format,
     file_stem: &str,
-    snapshot: Snapshot,
+    context: Context,
     items: impl Iterator<Item = Result<T, StoreError>> + Send + 'static,
-    write_item: impl FnMut(&Snapshot, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send + 'static,
+    write_item: impl FnMut(&Context, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send + 'static,
 ) -> ExportResponse<J>
 where
     T: Send + 'static,
@@ -318,7 +318,7 @@ where
 {
     let producer = Producer {
         name: file_stem.to_owned(),
-        snapshot,
+        context,
         items: Box::new(items),
         write_item: Box::new(write_item),
         writer: RowWriter::<R>::new(format),

@@ -1,7 +1,8 @@
 //! An article with the parts of it an answer asks for: its cross numbers with their makers'
 //! names, criteria, prices, media, the vehicles it fits, its numeric id and the articles it
 //! replaces. The `/svc` lookups and exports take every part; `getArticles` the parts its
-//! include flags name.
+//! include flags name. Its texts (the description, the criteria, fitting positions and
+//! notes, media captions, the vehicles' body styles and fuels) are in the names' language.
 
 use super::names::Names;
 use crate::catalogue::{Article, Criterion, CrossReference, Link, Media, Price, Vehicle};
@@ -60,9 +61,10 @@ pub struct ArticleDetail {
 pub fn detail(
     catalogue: &Catalogue,
     names: &Names<'_>,
-    article: Article,
+    mut article: Article,
     parts: Parts,
 ) -> Result<ArticleDetail, StoreError> {
+    article.description = names.description(&article)?;
     let key = &article.key;
     let mut numbers = Vec::new();
     if parts.numbers {
@@ -87,18 +89,74 @@ pub fn detail(
         brand_name: names.brand(key.brand_id)?,
         genart_name: names.genart(article.genart)?,
         numbers,
-        criteria: when(parts.criteria, || catalogue.criteria_of(key))?,
+        criteria: when(parts.criteria, || catalogue.criteria_of(key))?
+            .into_iter()
+            .map(|c| criterion_in(names, c))
+            .collect::<Result<_, _>>()?,
         prices: when(parts.prices, || catalogue.prices_of(key))?,
-        media: when(parts.media, || catalogue.media_of(key))?,
-        applications: when(parts.applications, || {
-            super::lookups::applications(catalogue, key)
-        })?,
+        media: when(parts.media, || catalogue.media_of(key))?
+            .into_iter()
+            .map(|m| {
+                Ok(Media {
+                    description: names.term(&m.description)?,
+                    ..m
+                })
+            })
+            .collect::<Result<_, StoreError>>()?,
+        applications: applications_in(
+            names,
+            when(parts.applications, || {
+                super::lookups::applications(catalogue, key)
+            })?,
+        )?,
         id: match parts.id {
             true => catalogue.article_id(key)?.unwrap_or(0),
             false => 0,
         },
         replaced,
         article,
+    })
+}
+
+/// A criterion's name, value and unit in the names' language.
+pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, StoreError> {
+    Ok(Criterion {
+        name: names.term(&c.name)?,
+        value: names.term(&c.value)?,
+        unit: names.term(&c.unit)?,
+        ..c
+    })
+}
+
+/// A link's fitting position and notes in the names' language.
+pub fn link_in(names: &Names<'_>, link: Link) -> Result<Link, StoreError> {
+    Ok(Link {
+        position: names.term(&link.position)?,
+        notes: names.term(&link.notes)?,
+        ..link
+    })
+}
+
+/// Links with their vehicles, their words in the names' language.
+pub fn applications_in(
+    names: &Names<'_>,
+    applications: Vec<(Link, Vehicle)>,
+) -> Result<Vec<(Link, Vehicle)>, StoreError> {
+    applications
+        .into_iter()
+        .map(|(link, vehicle)| Ok((link_in(names, link)?, vehicle_in(names, vehicle)?)))
+        .collect()
+}
+
+/// A vehicle's words (fuel, body style, construction type, engine kind) in the names'
+/// language; its names (make, model, type) are proper names.
+pub fn vehicle_in(names: &Names<'_>, v: Vehicle) -> Result<Vehicle, StoreError> {
+    Ok(Vehicle {
+        fuel: names.term(&v.fuel)?,
+        body_style: names.term(&v.body_style)?,
+        construction_type: names.term(&v.construction_type)?,
+        engine_kind: names.term(&v.engine_kind)?,
+        ..v
     })
 }
 

@@ -2,11 +2,10 @@
 //! that hold it for a vehicle type (Pegasus's "main articles").
 
 use super::ServiceError;
-use super::caller::Caller;
+use super::context::Context;
 use super::lookups;
 use super::vehicle_path::Makers;
 use crate::catalogue::{ArticleKey, Link, TargetType, Vehicle};
-use crate::store::{Catalogue, Store};
 
 /// Which of an article's vehicle types are wanted.
 #[derive(Debug, Clone, Default)]
@@ -42,10 +41,11 @@ pub struct LinkDetail {
 
 /// The article `id` names, if the catalogue holds it and the caller may see its brand.
 fn article_of(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     id: Option<i64>,
 ) -> Result<Option<(u32, ArticleKey)>, ServiceError> {
+    let catalogue = context.snapshot();
+    let caller = context.caller();
     let id = match id {
         Some(id) if id > 0 => id,
         Some(id) => {
@@ -73,19 +73,19 @@ fn article_of(
 /// The links of the article `id` to the vehicle types `wanted`; `None` where the caller sees
 /// no such article.
 pub fn links_of(
-    store: &Store,
-    caller: &Caller,
+    context: &Context,
     id: Option<i64>,
     wanted: &Wanted,
 ) -> Result<Option<ArticleLinks>, ServiceError> {
-    let catalogue = store.catalogue();
-    let Some((id, article)) = article_of(&catalogue, caller, id)? else {
+    let caller = context.caller();
+    let catalogue = context.snapshot();
+    let Some((id, article)) = article_of(context, id)? else {
         return Ok(None);
     };
     // A vehicle's maker is its model series' (or its make's, without one); an unknown maker
     // has no vehicles.
     let maker = match wanted.maker_id.filter(|&m| m > 0) {
-        Some(m) => Some((m, Makers::read(&catalogue)?)),
+        Some(m) => Some((m, Makers::read(catalogue)?)),
         None => None,
     };
     let fits = |v: &Vehicle| {
@@ -97,11 +97,11 @@ pub fn links_of(
                 .kinds
                 .is_none_or(|kinds| kinds.contains(&v.target_type))
     };
-    let mut links = lookups::applications(&catalogue, &article)?;
+    let mut links = lookups::applications(catalogue, &article)?;
     links.retain(|(_, vehicle)| fits(vehicle));
     let mut kits = Vec::new();
     if wanted.kits {
-        for kit in lookups::kits_holding(&catalogue, &article)? {
+        for kit in lookups::kits_holding(catalogue, &article)? {
             if !caller.provider.sees_brand(kit.kit.brand_id) {
                 continue;
             }
@@ -122,19 +122,19 @@ pub fn links_of(
 /// The links of the article `id` that `pick` (given the article's id and a link) chooses,
 /// with their vehicles and makers; `None` where the caller sees no such article.
 pub fn link_details(
-    store: &Store,
-    caller: &Caller,
+    context: &Context,
     id: Option<i64>,
     pick: impl Fn(u32, &Link) -> bool,
 ) -> Result<Option<Vec<LinkDetail>>, ServiceError> {
-    let catalogue = store.catalogue();
-    let Some((id, article)) = article_of(&catalogue, caller, id)? else {
+    let _caller = context.caller();
+    let catalogue = context.snapshot();
+    let Some((id, article)) = article_of(context, id)? else {
         return Ok(None);
     };
     let mut details = Vec::new();
-    for (link, vehicle) in lookups::applications(&catalogue, &article)? {
+    for (link, vehicle) in lookups::applications(catalogue, &article)? {
         if pick(id, &link) {
-            let maker_id = lookups::vehicle_maker_id(&catalogue, &vehicle.make)?;
+            let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
             details.push(LinkDetail {
                 link,
                 vehicle,

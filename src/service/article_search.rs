@@ -10,8 +10,9 @@ use super::ServiceError;
 use super::caller::Caller;
 use super::category_tree;
 use crate::budget::Budget;
-use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
-use crate::store::{Catalogue, NumberMatch, StoreError};
+use crate::catalogue::NumberMatch;
+use crate::catalogue::{ArticleKey, ArticleText, CrossKind, TextKind, normalise_reference};
+use crate::store::{Catalogue, StoreError};
 
 /// Which numbers a query is matched against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,15 +90,23 @@ pub fn search(
     budget: &Budget,
 ) -> Result<Found, ServiceError> {
     let mut matched_numbers = BTreeMap::new();
+    // Free text may be in any script; a number is ASCII letters and digits.
+    let words = |text: &str| text.chars().any(char::is_alphanumeric);
+    let free_text = s.kind == NumberKind::FreeText && s.query.is_some_and(words);
     let candidates = match s.query.map(normalise_reference) {
-        Some(q) if q.is_empty() => {
+        Some(q) if q.is_empty() && !free_text => {
             return Err(ServiceError::bad_parameter(
                 "searchQuery",
                 "must hold at least one letter or digit",
             ));
         }
         Some(q) => {
-            for hit in number_hits(catalogue, s.kind, s.how, &q, budget)? {
+            // Words without a letter or digit of a number match descriptions only.
+            let hits = match q.is_empty() {
+                true => Vec::new(),
+                false => number_hits(catalogue, s.kind, s.how, &q, budget)?,
+            };
+            for hit in hits {
                 matched_numbers
                     .entry(hit.article.clone())
                     .or_insert_with(Vec::new)
@@ -292,31 +301,66 @@ impl NumberHit {
     }
 }
 
-/// Articles whose description or generic article name holds every word of `text`, case
-/// aside: a read of every article, bounded by the budget.
+/// Articles whose description or generic article name, in any of the catalogue's languages,
+/// holds every word of `text`, case aside: a read of every article and of every description
+/// in another language, bounded by the budget.
 fn described(
     catalogue: &Catalogue,
     text: &str,
     budget: &Budget,
 ) -> Result<BTreeSet<ArticleKey>, StoreError> {
     let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
-    let genart_names: BTreeMap<u32, String> = catalogue
-        .names()?
-        .generic_articles
-        .iter()
-        .map(|(id, name)| (*id, name.to_lowercase()))
-        .collect();
+    let holds_all = |texts: &[&str]| {
+        words
+            .iter()
+            .all(|w| texts.iter().any(|t| t.contains(w.as_str())))
+    };
+    // Each generic article's names, in every language, lower case.
+    let mut genart_names: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for (id, name) in &catalogue.names()?.generic_articles {
+        genart_names
+            .entry(*id)
+            .or_default()
+            .push(name.to_lowercase());
+    }
+    for (id, _, name) in catalogue.translations()?.all_of(TextKind::GenericArticle) {
+        genart_names
+            .entry(id)
+            .or_default()
+            .push(name.to_lowercase());
+    }
+    let genart_of = |id: u32| -> Vec<&str> {
+        genart_names
+            .get(&id)
+            .map(|names| names.iter().map(String::as_str).collect())
+            .unwrap_or_default()
+    };
     let mut found = BTreeSet::new();
     for (i, article) in catalogue.articles().enumerate() {
         budget.check_every(i)?;
         let a = article?;
         let description = a.description.to_lowercase();
-        let genart = genart_names.get(&a.genart).map_or("", String::as_str);
-        if words
-            .iter()
-            .all(|w| description.contains(w.as_str()) || genart.contains(w.as_str()))
-        {
+        let mut texts = genart_of(a.genart);
+        texts.push(&description);
+        if holds_all(&texts) {
             found.insert(a.key);
+        }
+    }
+    // A description in another language, with its generic article's names.
+    for (i, described) in catalogue.records::<ArticleText>().enumerate() {
+        budget.check_every(i)?;
+        let t = described?;
+        if found.contains(&t.article) {
+            continue;
+        }
+        let description = t.description.to_lowercase();
+        let Some(article) = catalogue.article(&t.article)? else {
+            continue;
+        };
+        let mut texts = genart_of(article.genart);
+        texts.push(&description);
+        if holds_all(&texts) {
+            found.insert(t.article);
         }
     }
     Ok(found)

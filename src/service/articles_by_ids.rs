@@ -6,10 +6,9 @@ use std::collections::BTreeSet;
 
 use super::ServiceError;
 use super::article_detail::{ArticleDetail, Parts, detail};
-use super::caller::Caller;
+use super::context::Context;
 use super::names::Names;
 use crate::catalogue::{Article, ArticleKey, Date, normalise_reference};
-use crate::store::Catalogue;
 
 /// Ids one question may name at most.
 pub const MAX_IDS: usize = 100;
@@ -50,18 +49,19 @@ pub struct ArticleById {
 /// The articles of `ids` the caller may see, in the order asked, each once; an id the
 /// catalogue lacks or of a brand the caller may not see is left out.
 pub fn articles_by_ids(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     ids: &[i64],
     asked: ByIds,
 ) -> Result<Vec<ArticleById>, ServiceError> {
+    let catalogue = context.snapshot();
+    let caller = context.caller();
     if ids.len() > MAX_IDS {
         return Err(ServiceError::bad_parameter(
             "articleId",
             format!("must hold at most {MAX_IDS} ids"),
         ));
     }
-    let names = Names::new(catalogue);
+    let names = context.names();
     let mut seen = BTreeSet::new();
     let mut found = Vec::new();
     for &id in ids {
@@ -78,18 +78,19 @@ pub fn articles_by_ids(
         let Some(article) = catalogue.article(&key)? else {
             continue;
         };
-        found.push(one(catalogue, caller, &names, article, asked)?);
+        found.push(one(context, &names, article, asked)?);
     }
     Ok(found)
 }
 
 fn one(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     names: &Names<'_>,
     article: Article,
     asked: ByIds,
 ) -> Result<ArticleById, ServiceError> {
+    let catalogue = context.snapshot();
+    let caller = context.caller();
     let key = article.key.clone();
     let replaced_by = if asked.parts.replaced {
         let mut found = Vec::new();

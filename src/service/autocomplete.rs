@@ -1,15 +1,14 @@
 //! Completions while a shop's search box is typed into (Pegasus's
 //! `getAutoCompleteSuggestions`): the generic-article names with a word that starts with the
-//! text, then the numbers (references and cross numbers) the caller may see that are or start
+//! text (in the reader's language first, then in the catalogue's others), then the numbers (references and cross numbers) the caller may see that are or start
 //! with it. Each is a text to put in the box; a search for it finds the parts.
 
 use std::collections::HashSet;
 
 use super::ServiceError;
-use super::caller::Caller;
+use super::context::Context;
 use super::suggestions::suggestions;
-use crate::catalogue::{GenericArticle, normalise_reference};
-use crate::store::Store;
+use crate::catalogue::{GenericArticle, TextKind, normalise_reference};
 
 /// Completions answered at most.
 pub const MAX_COMPLETIONS: usize = 20;
@@ -26,11 +25,8 @@ fn a_word_starts_with(name: &str, typed: &str) -> bool {
 
 /// The completions of `typed`: names first (those that start with it before those with a
 /// later word that does, each by name), then numbers (exact before longer).
-pub fn completions(
-    store: &Store,
-    caller: &Caller,
-    typed: &str,
-) -> Result<Vec<String>, ServiceError> {
+pub fn completions(context: &Context, typed: &str) -> Result<Vec<String>, ServiceError> {
+    let _caller = context.caller();
     let typed = typed.trim();
     if typed.chars().count() > MAX_TYPED {
         return Err(ServiceError::bad_parameter(
@@ -45,25 +41,36 @@ pub fn completions(
         ));
     }
     let lower = typed.to_lowercase();
-    let mut names: Vec<(bool, String)> = Vec::new();
-    for genart in store.catalogue().records::<GenericArticle>() {
-        let name = genart?.name;
-        let folded = name.to_lowercase();
-        if a_word_starts_with(&folded, &lower) {
-            names.push((!folded.starts_with(&lower), name));
-        }
+    // Every generic article's names, the reader's language first, then its other languages'.
+    let (catalogue, reader) = (context.snapshot(), context.names());
+    let mut named: Vec<(bool, String)> = Vec::new();
+    for genart in catalogue.records::<GenericArticle>() {
+        let genart = genart?;
+        named.push((false, reader.genart(genart.id)?));
+        named.push((true, genart.name));
     }
+    for (_, _, name) in catalogue.translations()?.all_of(TextKind::GenericArticle) {
+        named.push((true, name.to_owned()));
+    }
+    let mut names: Vec<(bool, bool, String)> = named
+        .into_iter()
+        .filter_map(|(other_language, name)| {
+            let folded = name.to_lowercase();
+            a_word_starts_with(&folded, &lower)
+                .then(|| (other_language, !folded.starts_with(&lower), name))
+        })
+        .collect();
     names.sort();
     let mut seen = HashSet::new();
     let mut found: Vec<String> = names
         .into_iter()
-        .map(|(_, name)| name)
+        .map(|(_, _, name)| name)
         .filter(|name| seen.insert(name.to_lowercase()))
         .take(MAX_COMPLETIONS)
         .collect();
     let room = MAX_COMPLETIONS - found.len();
     if room > 0 && !normalise_reference(typed).is_empty() {
-        for s in suggestions(store, caller, typed, room)? {
+        for s in suggestions(context, typed, room)? {
             if seen.insert(normalise_reference(&s.number)) {
                 found.push(s.number);
             }

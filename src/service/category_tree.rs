@@ -5,8 +5,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ServiceError;
+use super::context::Context;
+use super::names::Names;
 use crate::catalogue::{AssemblyGroup, GenartGroup, TargetType};
-use crate::store::Catalogue;
+use crate::store::{Catalogue, StoreError};
 
 /// Which nodes of a tree a question wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,13 +164,14 @@ pub struct GroupFacet {
 /// a node counts the matches whose generic article sits at or below it. `complete`: every
 /// node, else those with matches; `max_depth`: the roots are depth 1. Parents first.
 pub fn group_facets(
-    catalogue: &Catalogue,
+    context: &Context,
     target: TargetType,
     by_genart: &BTreeMap<u32, u32>,
     complete: bool,
     max_depth: Option<u32>,
 ) -> Result<Vec<GroupFacet>, ServiceError> {
-    let tree = Tree::read(catalogue, target)?;
+    let tree = Tree::read(context.snapshot(), target)?;
+    let names = context.names();
     let mut facets = Vec::new();
     // Depth first from each root, with each node's depth.
     let mut stack: Vec<(u32, u32)> = tree
@@ -190,7 +193,7 @@ pub fn group_facets(
             .sum();
         if complete || count > 0 {
             facets.push(GroupFacet {
-                group: tree.nodes[&id].clone(),
+                group: named(&names, &tree.nodes[&id])?,
                 count,
             });
         }
@@ -203,17 +206,25 @@ pub fn group_facets(
 
 /// The nodes of the `target` tree that `which` names, each with whether a node is below it.
 pub fn groups_of_tree(
-    catalogue: &Catalogue,
+    context: &Context,
     target: TargetType,
     which: Nodes,
 ) -> Result<Vec<(AssemblyGroup, bool)>, ServiceError> {
-    let tree = Tree::read(catalogue, target)?;
-    Ok(tree
-        .select(which)?
+    let tree = Tree::read(context.snapshot(), target)?;
+    let names = context.names();
+    tree.select(which)?
         .into_iter()
         .map(|id| {
             let has_children = tree.children.contains_key(&Some(id));
-            (tree.nodes[&id].clone(), has_children)
+            Ok((named(&names, &tree.nodes[&id])?, has_children))
         })
-        .collect())
+        .collect()
+}
+
+/// `node` with its name in the names' language.
+pub(super) fn named(names: &Names<'_>, node: &AssemblyGroup) -> Result<AssemblyGroup, StoreError> {
+    Ok(AssemblyGroup {
+        name: names.assembly_group(node.id, &node.name)?,
+        ..node.clone()
+    })
 }

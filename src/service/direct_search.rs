@@ -5,11 +5,11 @@ use std::cmp::Ordering;
 
 use super::ServiceError;
 use super::article_search::{NumberKind, number_hits};
-use super::caller::Caller;
-use super::names::Names;
+use super::context::Context;
 use crate::budget::Budget;
+use crate::catalogue::NumberMatch;
 use crate::catalogue::{Article, normalise_reference};
-use crate::store::{NumberMatch, Store, StoreError};
+use crate::store::StoreError;
 
 /// Hits answered at most.
 pub const MAX_HITS: usize = 1000;
@@ -43,12 +43,12 @@ pub struct DirectHit {
 /// and kind, ordered by article, number and then kind as `kinds` orders them (the protocol's
 /// own order of kinds); at most `MAX_HITS`.
 pub fn direct_search(
-    store: &Store,
-    caller: &Caller,
+    context: &Context,
     budget: &Budget,
     search: &DirectSearch<'_>,
     kinds: impl Fn(NumberKind, NumberKind) -> Ordering,
 ) -> Result<Vec<DirectHit>, ServiceError> {
+    let caller = context.caller();
     let number = normalise_reference(search.written);
     if number.is_empty() {
         return Err(ServiceError::bad_parameter(
@@ -62,8 +62,8 @@ pub fn direct_search(
     if let Some(brand) = search.brand {
         caller.require_brand(brand)?;
     }
-    let catalogue = store.catalogue();
-    let mut hits = number_hits(&catalogue, search.kind, search.how, &number, budget)?;
+    let catalogue = context.snapshot();
+    let mut hits = number_hits(catalogue, search.kind, search.how, &number, budget)?;
     hits.retain(|h| {
         caller.provider.sees_brand(h.article.brand_id)
             && search.brand.is_none_or(|b| h.article.brand_id == b)
@@ -75,7 +75,7 @@ pub fn direct_search(
             .then_with(|| kinds(a.kind, b.kind))
     });
     hits.dedup_by(|a, b| a.article == b.article && a.number == b.number && a.kind == b.kind);
-    let names = Names::new(&catalogue);
+    let names = context.names();
     let mut found = Vec::new();
     for (i, hit) in hits.into_iter().enumerate() {
         budget.check_every(i).map_err(StoreError::from)?;

@@ -3,16 +3,20 @@
 //! current list price, a competitor's numbers joined to the maker's articles, and an
 //! article's media grouped as the DMM manifest lists them. The CSV and JSON writers of the
 //! `/svc` exports and the DMM package share these scans; none holds more than one article.
+//! Their texts are in the context's language.
 
 use std::collections::HashMap;
 
 use super::ServiceError;
+use super::article_detail::{criterion_in, link_in, vehicle_in};
 use super::caller::Caller;
+use super::context::Context;
+use crate::catalogue::CrossHit;
 use crate::catalogue::{
     Article, Brand, Criterion, Date, Link, Manufacturer, ManufacturerKind, Media, MediaKind, Price,
     Vehicle, current_list_price,
 };
-use crate::store::{Catalogue, CrossHit, StoreError};
+use crate::store::{Catalogue, StoreError};
 
 /// A brand that exists, or the not-found naming it.
 pub fn known_brand(catalogue: &Catalogue, brand_id: u32) -> Result<Brand, ServiceError> {
@@ -43,10 +47,16 @@ pub fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<Manufacturer, 
 
 /// The brand's articles in reference order, read as the scan goes.
 pub fn brand_articles(
-    catalogue: &Catalogue,
+    context: &Context,
     brand: &Brand,
 ) -> impl Iterator<Item = Result<Article, StoreError>> + Send + 'static {
-    catalogue.articles_of_brand(brand.id)
+    let articles = context.snapshot().articles_of_brand(brand.id);
+    let context = context.clone();
+    articles.map(move |article| {
+        let mut article = article?;
+        article.description = context.names().description(&article)?;
+        Ok(article)
+    })
 }
 
 /// Vehicles by Ktype, recently read ones kept: a brand's articles share their vehicles.
@@ -67,12 +77,16 @@ impl<V> Default for Vehicles<V> {
 }
 
 impl<V: for<'v> From<&'v Vehicle>> Vehicles<V> {
-    pub fn get(&mut self, catalogue: &Catalogue, ktype: &str) -> Result<Option<&V>, StoreError> {
+    /// The vehicle type `ktype`, its words in the reader's language.
+    pub fn get(&mut self, context: &Context, ktype: &str) -> Result<Option<&V>, StoreError> {
         if !self.known.contains_key(ktype) {
             if self.known.len() >= VEHICLES_KEPT {
                 self.known.clear();
             }
-            let vehicle = catalogue.vehicle(ktype)?.map(|v| V::from(&v));
+            let vehicle = match context.snapshot().vehicle(ktype)? {
+                Some(v) => Some(V::from(&vehicle_in(&context.names(), v)?)),
+                None => None,
+            };
             self.known.insert(ktype.to_owned(), vehicle);
         }
         Ok(self.known.get(ktype).and_then(Option::as_ref))
@@ -81,13 +95,25 @@ impl<V: for<'v> From<&'v Vehicle>> Vehicles<V> {
 
 /// An article's vehicle applications as stored: one per Ktype it fits, whether or not the
 /// catalogue holds that vehicle type.
-pub fn applications(catalogue: &Catalogue, article: &Article) -> Result<Vec<Link>, StoreError> {
-    catalogue.links_of(&article.key)
+pub fn applications(context: &Context, article: &Article) -> Result<Vec<Link>, StoreError> {
+    let names = context.names();
+    context
+        .snapshot()
+        .links_of(&article.key)?
+        .into_iter()
+        .map(|link| link_in(&names, link))
+        .collect()
 }
 
 /// An article's criteria (name, value, unit), as the ATC export lists them.
-pub fn criteria(catalogue: &Catalogue, article: &Article) -> Result<Vec<Criterion>, StoreError> {
-    catalogue.criteria_of(&article.key)
+pub fn criteria(context: &Context, article: &Article) -> Result<Vec<Criterion>, StoreError> {
+    let names = context.names();
+    context
+        .snapshot()
+        .criteria_of(&article.key)?
+        .into_iter()
+        .map(|c| criterion_in(&names, c))
+        .collect()
 }
 
 /// An article's current list price as of one day (an export's day, fixed at its start).
@@ -124,14 +150,18 @@ pub fn competitor_numbers(
 
 /// The maker's article a competitor number matches, where it is one the export shows.
 pub fn matched_article(
-    catalogue: &Catalogue,
+    context: &Context,
     hit: &CrossHit,
     shown: &Shown,
 ) -> Result<Option<Article>, StoreError> {
     if !shown.shows(hit.article.brand_id) {
         return Ok(None);
     }
-    catalogue.article(&hit.article)
+    let Some(mut article) = context.snapshot().article(&hit.article)? else {
+        return Ok(None);
+    };
+    article.description = context.names().description(&article)?;
+    Ok(Some(article))
 }
 
 /// An article's media as a manifest lists them: images, documents, and 360-degree sets with
@@ -146,16 +176,21 @@ pub struct MediaManifest {
 
 /// The article's media, grouped; none for an article without media.
 pub fn media_manifest(
-    catalogue: &Catalogue,
+    context: &Context,
     article: &Article,
 ) -> Result<Option<MediaManifest>, StoreError> {
-    let media = catalogue.media_of(&article.key)?;
+    let media = context.snapshot().media_of(&article.key)?;
     if media.is_empty() {
         return Ok(None);
     }
+    let names = context.names();
     let mut manifest = MediaManifest::default();
     // Media come in key order: kind, set, position.
     for m in media {
+        let m = Media {
+            description: names.term(&m.description)?,
+            ..m
+        };
         match m.kind {
             MediaKind::Image => manifest.images.push(m),
             MediaKind::Document => manifest.documents.push(m),

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ServiceError;
+use super::context::Context;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
 use crate::store::{Catalogue, VehicleEntry, VehicleSummary};
@@ -169,12 +170,16 @@ fn counted(counts: BTreeMap<u32, usize>, name: impl Fn(u32) -> String) -> Vec<Ta
 
 /// The page of vehicle types `q` asks for: ordered by make, model series, type name and
 /// Ktype, so that pages do not overlap. Only the page's vehicle rows are read.
-pub fn linkage_targets(
-    catalogue: &Catalogue,
-    q: &TargetQuery<'_>,
-) -> Result<TargetPage, ServiceError> {
+pub fn linkage_targets(context: &Context, q: &TargetQuery<'_>) -> Result<TargetPage, ServiceError> {
     check(q)?;
+    let (catalogue, names) = (context.snapshot(), context.names());
     let makers = Makers::read(catalogue)?;
+    // A model series' name in the reader's language (the series are few: named once each).
+    let mut series_names = BTreeMap::new();
+    for (&id, series) in makers.all_series() {
+        series_names.insert(id, names.model_series(id, &series.name)?);
+    }
+    let series_name = |id: u32| series_names.get(&id).cloned().unwrap_or_default();
     let summary = catalogue.vehicle_summary()?;
     let mut owned = Vec::new();
     let mut found = matching(&summary, &mut owned, catalogue, &makers, q)?;
@@ -193,14 +198,9 @@ pub fn linkage_targets(
             makers.maker(id).map(|m| m.name.clone()).unwrap_or_default()
         })
     });
-    let series_counts = q.series_counts.then(|| {
-        counted(count_by(&|v| v.model_series), |id| {
-            makers
-                .series(id)
-                .map(|s| s.name.clone())
-                .unwrap_or_default()
-        })
-    });
+    let series_counts = q
+        .series_counts
+        .then(|| counted(count_by(&|v| v.model_series), series_name));
     let total = found.len();
     let mut rows = Vec::new();
     if q.per_page > 0 {
@@ -209,10 +209,7 @@ pub fn linkage_targets(
                 maker(v)
                     .and_then(|m| makers.maker(m))
                     .map_or_else(|| v.make.clone(), |m| m.name.clone()),
-                v.model_series
-                    .and_then(|s| makers.series(s))
-                    .map(|s| s.name.clone())
-                    .unwrap_or_default(),
+                v.model_series.map(series_name).unwrap_or_default(),
                 v.type_name.clone(),
                 v.ktype.parse::<u64>().unwrap_or(u64::MAX),
                 v.ktype.clone(),
@@ -224,10 +221,17 @@ pub fn linkage_targets(
             let Some(vehicle) = catalogue.vehicle(&entry.ktype)? else {
                 continue;
             };
+            let series = vehicle.model_series.and_then(|id| {
+                let series = makers.series(id)?;
+                Some(ModelSeries {
+                    name: series_name(id),
+                    ..series.clone()
+                })
+            });
             rows.push(TargetRow {
                 maker: maker(entry).and_then(|m| makers.maker(m)).cloned(),
-                series: vehicle.model_series.and_then(|s| makers.series(s)).cloned(),
-                vehicle,
+                series,
+                vehicle: super::article_detail::vehicle_in(&names, vehicle)?,
             });
         }
     }
@@ -242,13 +246,14 @@ pub fn linkage_targets(
 /// A page of a model series' vehicle types (of `kinds`), with the series; an unknown series
 /// is not found.
 pub fn types_of_series(
-    catalogue: &Catalogue,
+    context: &Context,
     series: u32,
     kinds: Targets<'_>,
     page: usize,
     per_page: usize,
 ) -> Result<(ModelSeries, TargetPage), ServiceError> {
-    let found = catalogue
+    let found = context
+        .snapshot()
         .records::<ModelSeries>()
         .find(|s| s.as_ref().is_ok_and(|s| s.id == series))
         .transpose()?
@@ -260,7 +265,11 @@ pub fn types_of_series(
         per_page,
         ..TargetQuery::default()
     };
-    Ok((found, linkage_targets(catalogue, &q)?))
+    let found = ModelSeries {
+        name: context.names().model_series(found.id, &found.name)?,
+        ..found
+    };
+    Ok((found, linkage_targets(context, &q)?))
 }
 
 #[cfg(test)]

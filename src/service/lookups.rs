@@ -16,6 +16,18 @@ pub fn known_vehicle(catalogue: &Catalogue, ktype: &str) -> Result<Vehicle, Serv
         .ok_or_else(|| ServiceError::NotFound(format!("no vehicle has the Ktype '{ktype}'")))
 }
 
+/// The vehicle type `ktype`, its words in the reader's language; an unknown one is not found.
+pub fn vehicle_for(
+    context: &super::context::Context,
+    ktype: &str,
+) -> Result<Vehicle, ServiceError> {
+    let vehicle = known_vehicle(context.snapshot(), ktype)?;
+    Ok(super::article_detail::vehicle_in(
+        &context.names(),
+        vehicle,
+    )?)
+}
+
 /// The articles of the keys, skipping keys an index holds but the article tree does not
 /// (which `check` would report).
 pub fn articles_of(catalogue: &Catalogue, keys: &[ArticleKey]) -> Result<Vec<Article>, StoreError> {

@@ -1,31 +1,49 @@
-//! Names of brands, genarts and manufacturers, from the generation's name tables. An answer
-//! copies a name into each record that carries it: the copies one request takes are counted,
-//! and past the answer bound the request stops (a store imported under looser limits may
-//! hold names of megabytes), so no answer multiplies a long name into gigabytes.
+//! The texts an answer writes, in the request's language: names of brands, generic articles
+//! and makes from the generation's name tables, texts of nodes, model series and terms, and
+//! articles' descriptions, each taken in the asked language or along its fallback order
+//! (`Language::pick`). Brands and makes are proper names: one in every language.
+//!
+//! An answer copies a text into each record that carries it: the copies one request takes
+//! are counted, and past the answer bound the request stops (a store imported under looser
+//! limits may hold names of megabytes), so no answer multiplies a long name into gigabytes.
 
 use std::cell::Cell;
 
+use super::language::Language;
+use crate::catalogue::{Article, TextKind};
 use crate::store::{Catalogue, StoreError};
 
 pub struct Names<'a> {
     catalogue: &'a Catalogue,
+    language: &'a Language,
     copied: Cell<u64>,
 }
 
 impl<'a> Names<'a> {
-    pub fn new(catalogue: &'a Catalogue) -> Self {
+    pub(super) fn new(catalogue: &'a Catalogue, language: &'a Language) -> Self {
         Names {
             catalogue,
+            language,
             copied: Cell::new(0),
         }
     }
 
     /// `name`, counted against the answer bound.
-    fn counted(&self, name: &'a str) -> Result<&'a str, StoreError> {
+    fn counted<'t>(&self, name: &'t str) -> Result<&'t str, StoreError> {
         let copied = self.copied.get() + name.len() as u64;
         self.copied.set(copied);
         crate::limits::within_answer(copied).map_err(StoreError::Spent)?;
         Ok(name)
+    }
+
+    /// `own` (a record's text, in the default language) or its text in the asked language,
+    /// where the thing of `kind` with `id` has one.
+    fn of_id(&self, kind: TextKind, id: u32, own: &'a str) -> Result<&'a str, StoreError> {
+        if self.language.is_default() {
+            return self.counted(own);
+        }
+        let texts = self.catalogue.translations()?;
+        self.counted(self.language.pick(own, |l| texts.of_id(kind, id, l)))
     }
 
     pub fn brand(&self, id: u32) -> Result<String, StoreError> {
@@ -49,13 +67,13 @@ impl<'a> Names<'a> {
 
     /// The genart's name, borrowed; empty if unknown.
     pub fn genart_name(&self, id: u32) -> Result<&'a str, StoreError> {
-        self.counted(
-            self.catalogue
-                .names()?
-                .generic_articles
-                .get(&id)
-                .map_or("", String::as_str),
-        )
+        let own = self
+            .catalogue
+            .names()?
+            .generic_articles
+            .get(&id)
+            .map_or("", String::as_str);
+        self.of_id(TextKind::GenericArticle, id, own)
     }
 
     pub fn manufacturer(&self, id: u32) -> Result<String, StoreError> {
@@ -67,5 +85,50 @@ impl<'a> Names<'a> {
                 .map_or("", String::as_str),
         )
         .map(str::to_owned)
+    }
+
+    /// An assembly group's name, given its own (the default language's).
+    pub fn assembly_group(&self, id: u32, own: &str) -> Result<String, StoreError> {
+        self.translated(TextKind::AssemblyGroup, id, own)
+    }
+
+    /// A model series' name, given its own.
+    pub fn model_series(&self, id: u32, own: &str) -> Result<String, StoreError> {
+        self.translated(TextKind::ModelSeries, id, own)
+    }
+
+    fn translated(&self, kind: TextKind, id: u32, own: &str) -> Result<String, StoreError> {
+        if self.language.is_default() {
+            return Ok(own.to_owned());
+        }
+        let texts = self.catalogue.translations()?;
+        let text = self.language.pick(own, |l| texts.of_id(kind, id, l));
+        Ok(self.counted(text)?.to_owned())
+    }
+
+    /// A term the rows repeat (a criterion's name, value or unit, a status, a body style, a
+    /// fitting position …) in the asked language; the term itself where it has no text.
+    pub fn term(&self, own: &str) -> Result<String, StoreError> {
+        if self.language.is_default() || own.is_empty() {
+            return Ok(own.to_owned());
+        }
+        let texts = self.catalogue.translations()?;
+        let text = self.language.pick(own, |l| texts.of_term(own, l));
+        Ok(self.counted(text)?.to_owned())
+    }
+
+    /// An article's description in the asked language.
+    pub fn description(&self, article: &Article) -> Result<String, StoreError> {
+        if self.language.is_default() {
+            return Ok(article.description.clone());
+        }
+        let texts = self.catalogue.article_texts(&article.key)?;
+        let text = self.language.pick(&article.description, |l| {
+            texts
+                .iter()
+                .find(|t| t.language == l)
+                .map(|t| t.description.as_str())
+        });
+        Ok(self.counted(text)?.to_owned())
     }
 }

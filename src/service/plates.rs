@@ -2,10 +2,10 @@
 //! data set.
 
 use super::ServiceError;
+use super::context::Context;
 use super::lookups;
 use super::vehicle_path::Targets;
 use crate::catalogue::{Plate, Vehicle, normalise_reference};
-use crate::store::Store;
 
 /// A plate or key number and the vehicle type it names.
 #[derive(Debug, Clone)]
@@ -20,7 +20,7 @@ pub struct PlateVehicle {
 /// (ISO 3166-1 alpha-2), of the kind `key_system` where one is given (a plate of no named
 /// kind matches any), of the vehicle kinds `targets`.
 pub fn vehicles_of_plate(
-    store: &Store,
+    context: &Context,
     country: &str,
     written: &str,
     key_system: Option<i64>,
@@ -40,7 +40,7 @@ pub fn vehicles_of_plate(
             format!("must hold the plate or key number's letters or digits, not '{written}'"),
         ));
     }
-    let catalogue = store.catalogue();
+    let catalogue = context.snapshot();
     let mut found = Vec::new();
     for plate in catalogue.plates(&country.to_ascii_uppercase(), &number)? {
         if key_system.is_some_and(|k| plate.key_system != 0 && i64::from(plate.key_system) != k) {
@@ -52,7 +52,7 @@ pub fn vehicles_of_plate(
         if targets.is_some_and(|kinds| !kinds.contains(&vehicle.target_type)) {
             continue;
         }
-        let maker_id = lookups::vehicle_maker_id(&catalogue, &vehicle.make)?;
+        let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
         found.push(PlateVehicle {
             plate,
             vehicle,

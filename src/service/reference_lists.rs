@@ -5,27 +5,30 @@
 use std::collections::BTreeSet;
 
 use super::ServiceError;
-use super::caller::Caller;
+use super::context::Context;
 use super::lookups;
 use crate::catalogue::{Article, Link, Manufacturer, Vehicle};
-use crate::store::Store;
+use crate::store::StoreError;
 
 /// The most vehicle types one call returns.
 pub const MAX_VEHICLE_TYPES: usize = 1000;
 
 /// The brands the caller may see, by id, with their names.
-pub fn brands(store: &Store, caller: &Caller) -> Result<Vec<(u32, String)>, ServiceError> {
-    Ok(lookups::visible_brands(&store.catalogue(), caller)?)
+pub fn brands(context: &Context) -> Result<Vec<(u32, String)>, ServiceError> {
+    Ok(lookups::visible_brands(
+        context.snapshot(),
+        context.caller(),
+    )?)
 }
 
 /// The generic articles by id, with their names: all of them, or (`fitting` a Ktype) those of
 /// the articles of brands the caller sees that fit that vehicle type.
 pub fn generic_articles(
-    store: &Store,
-    caller: &Caller,
+    context: &Context,
     fitting: Option<&str>,
 ) -> Result<Vec<(u32, String)>, ServiceError> {
-    let catalogue = store.catalogue();
+    let caller = context.caller();
+    let catalogue = context.snapshot();
     let linked = match fitting.map(str::trim) {
         Some("") => {
             return Err(ServiceError::bad_parameter(
@@ -44,20 +47,21 @@ pub fn generic_articles(
         }
         None => None,
     };
+    let names = context.names();
     let mut found: Vec<(u32, String)> = catalogue
         .names()?
         .generic_articles
-        .iter()
-        .filter(|(id, _)| linked.as_ref().is_none_or(|l| l.contains(id)))
-        .map(|(id, name)| (*id, name.clone()))
-        .collect();
+        .keys()
+        .filter(|id| linked.as_ref().is_none_or(|l| l.contains(id)))
+        .map(|&id| Ok((id, names.genart(id)?)))
+        .collect::<Result<_, StoreError>>()?;
     found.sort_by_key(|(id, _)| *id);
     Ok(found)
 }
 
 /// Every manufacturer, vehicle and parts makers, by id.
-pub fn manufacturers(store: &Store) -> Result<Vec<Manufacturer>, ServiceError> {
-    let catalogue = store.catalogue();
+pub fn manufacturers(context: &Context) -> Result<Vec<Manufacturer>, ServiceError> {
+    let catalogue = context.snapshot();
     let mut ids: Vec<u32> = catalogue.names()?.manufacturers.keys().copied().collect();
     ids.sort_unstable();
     let mut found = Vec::with_capacity(ids.len());
@@ -71,7 +75,7 @@ pub fn manufacturers(store: &Store) -> Result<Vec<Manufacturer>, ServiceError> {
 /// `MAX_VEHICLE_TYPES` may be asked for. `ktypes_field` names the request's field for the
 /// error.
 pub fn vehicle_types(
-    store: &Store,
+    context: &Context,
     ktypes: &[String],
     make: Option<&str>,
     ktypes_field: &'static str,
@@ -82,19 +86,26 @@ pub fn vehicle_types(
             format!("must hold at most {MAX_VEHICLE_TYPES} ids"),
         ));
     }
-    Ok(lookups::vehicles(&store.catalogue(), ktypes, make)?)
+    let names = context.names();
+    lookups::vehicles(context.snapshot(), ktypes, make)?
+        .into_iter()
+        .map(|v| Ok(super::article_detail::vehicle_in(&names, v)?))
+        .collect()
 }
 
 /// The article of a brand the caller may see, by its reference as written, with the vehicle
 /// types it fits and how.
 pub fn article_with_links(
-    store: &Store,
-    caller: &Caller,
+    context: &Context,
     brand_id: u32,
     written: &str,
 ) -> Result<(Article, Vec<(Link, Vehicle)>), ServiceError> {
-    let catalogue = store.catalogue();
-    let article = lookups::article_of_brand(&catalogue, caller, brand_id, written)?;
-    let links = lookups::applications(&catalogue, &article.key)?;
+    let caller = context.caller();
+    let catalogue = context.snapshot();
+    let names = context.names();
+    let mut article = lookups::article_of_brand(catalogue, caller, brand_id, written)?;
+    article.description = names.description(&article)?;
+    let links = lookups::applications(catalogue, &article.key)?;
+    let links = super::article_detail::applications_in(&names, links)?;
     Ok((article, links))
 }

@@ -5,11 +5,10 @@
 
 use super::ServiceError;
 use super::article_search::{NumberHit, NumberKind, number_hits};
-use super::caller::Caller;
-use super::names::Names;
+use super::context::Context;
 use crate::budget::Budget;
+use crate::catalogue::NumberMatch;
 use crate::catalogue::{Article, normalise_reference};
-use crate::store::{NumberMatch, Store};
 
 /// Suggestions answered at most.
 pub const MAX_SUGGESTIONS: usize = 50;
@@ -31,11 +30,11 @@ pub struct Suggestion {
 /// Up to `limit` suggestions for `written` (at most `MAX_SUGGESTIONS`) among the brands the
 /// caller sees: exact matches first, then numbers that start with it, each in index order.
 pub fn suggestions(
-    store: &Store,
-    caller: &Caller,
+    context: &Context,
     written: &str,
     limit: usize,
 ) -> Result<Vec<Suggestion>, ServiceError> {
+    let caller = context.caller();
     let number = normalise_reference(written);
     if number.is_empty() {
         return Err(ServiceError::bad_parameter(
@@ -44,10 +43,10 @@ pub fn suggestions(
         ));
     }
     let limit = limit.clamp(1, MAX_SUGGESTIONS);
-    let catalogue = store.catalogue();
+    let catalogue = context.snapshot();
     let budget = Budget::unlimited();
     let exact = number_hits(
-        &catalogue,
+        catalogue,
         NumberKind::Any,
         NumberMatch::Exact,
         &number,
@@ -70,7 +69,7 @@ pub fn suggestions(
         .into_iter()
         .map(|h: NumberHit| (true, h.article, h.kind, h.written.unwrap_or(h.number)))
         .chain(starting.map(|(article, kind, number)| (false, article, kind, number)));
-    let names = Names::new(&catalogue);
+    let names = context.names();
     let mut found: Vec<Suggestion> = Vec::new();
     for (exact, key, kind, number) in candidates {
         let repeated = found.iter().any(|s| {

@@ -5,11 +5,9 @@
 use std::collections::BTreeSet;
 
 use super::ServiceError;
-use super::caller::Caller;
-use super::names::Names;
+use super::context::Context;
 use super::vehicle_path::{articles_under, vehicle};
 use crate::catalogue::{Article, ArticleKey};
-use crate::store::Catalogue;
 
 /// What narrows the parts; empty lists narrow nothing.
 #[derive(Debug, Clone, Default)]
@@ -43,18 +41,16 @@ pub struct Part {
 
 /// The parts `q` asks for. An unknown vehicle type names `linkingTargetId`; a node outside
 /// its tree, `assemblyGroupNodeId`.
-pub fn parts(
-    catalogue: &Catalogue,
-    caller: &Caller,
-    q: &PartsQuestion<'_>,
-) -> Result<Vec<Part>, ServiceError> {
+pub fn parts(context: &Context, q: &PartsQuestion<'_>) -> Result<Vec<Part>, ServiceError> {
+    let catalogue = context.snapshot();
+    let caller = context.caller();
     let v = vehicle(catalogue, q.ktype, "linkingTargetId")?;
     let keys: Vec<ArticleKey> = match q.node {
         Some(node) => articles_under(catalogue, caller, &v, &[node], "assemblyGroupNodeId")?,
         None => caller.visible(catalogue.articles_by_ktype(&v.ktype)?),
     };
     let genarts: BTreeSet<u32> = q.genarts.iter().copied().collect();
-    let names = Names::new(catalogue);
+    let names = context.names();
     let mut found = Vec::new();
     for key in keys {
         if !q.brands.is_empty() && !q.brands.contains(&key.brand_id) {

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::ServiceError;
 use super::caller::Caller;
 use super::category_tree::{Nodes, Tree};
+use super::context::Context;
 use crate::catalogue::{
     ArticleKey, AssemblyGroup, Manufacturer, ManufacturerKind, ModelSeries, TargetType, Vehicle,
 };
@@ -86,6 +87,11 @@ impl Makers {
     }
 
     /// A model series by id.
+    /// Every model series, by id.
+    pub fn all_series(&self) -> impl Iterator<Item = (&u32, &ModelSeries)> {
+        self.series.iter()
+    }
+
     pub fn series(&self, id: u32) -> Option<&ModelSeries> {
         self.series.get(&id)
     }
@@ -145,10 +151,12 @@ pub fn makes(catalogue: &Catalogue, targets: Targets<'_>) -> Result<Vec<Make>, S
 /// A maker's model series with vehicle types of `targets`, by name then id, with their
 /// counts. An unknown maker has none.
 pub fn model_series(
-    catalogue: &Catalogue,
+    context: &Context,
     maker: u32,
     targets: Targets<'_>,
 ) -> Result<Vec<SeriesCount>, ServiceError> {
+    let catalogue = context.snapshot();
+    let names = context.names();
     let makers = Makers::read(catalogue)?;
     let mut counts: HashMap<u32, usize> = HashMap::new();
     for v in &catalogue.vehicle_summary()?.entries {
@@ -164,12 +172,13 @@ pub fn model_series(
         .filter(|s| s.manufacturer_id == maker)
         .filter_map(|series| {
             let vehicle_types = *counts.get(&series.id)?;
-            Some(SeriesCount {
-                series,
+            let name = names.model_series(series.id, &series.name);
+            Some(name.map(|name| SeriesCount {
+                series: ModelSeries { name, ..series },
                 vehicle_types,
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     found.sort_by(|a, b| (&a.series.name, a.series.id).cmp(&(&b.series.name, b.series.id)));
     Ok(found)
 }
@@ -177,16 +186,16 @@ pub fn model_series(
 /// A vehicle maker's model series as `model_series` finds them; an unknown maker is not
 /// found.
 pub fn maker_series(
-    catalogue: &Catalogue,
+    context: &Context,
     maker: u32,
     targets: Targets<'_>,
 ) -> Result<Vec<SeriesCount>, ServiceError> {
-    if Makers::read(catalogue)?.maker(maker).is_none() {
+    if Makers::read(context.snapshot())?.maker(maker).is_none() {
         return Err(ServiceError::NotFound(format!(
             "no vehicle maker has id {maker}"
         )));
     }
-    model_series(catalogue, maker, targets)
+    model_series(context, maker, targets)
 }
 
 /// One node of a vehicle's tree, with the articles found at or below it.
@@ -256,12 +265,12 @@ pub fn vehicle(
 /// The nodes of the vehicle's tree that `which` names with their counts; `only_linked`
 /// keeps the nodes with articles for the vehicle.
 pub fn groups_for_vehicle(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     vehicle: &Vehicle,
     which: Nodes,
     only_linked: bool,
 ) -> Result<Vec<GroupCount>, ServiceError> {
+    let (catalogue, caller, names) = (context.snapshot(), context.caller(), context.names());
     let tree = Tree::read(catalogue, vehicle.target_type)?;
     let placed: BTreeSet<u32> = tree.genarts.values().flatten().copied().collect();
     let fitting = fitting_by_genart(catalogue, caller, &vehicle.ktype, placed)?;
@@ -281,7 +290,7 @@ pub fn groups_for_vehicle(
         let kids = tree.children.get(&Some(id)).map_or(&[][..], Vec::as_slice);
         let has_children = kids.iter().any(|k| !only_linked || count(*k) > 0);
         found.push(GroupCount {
-            group: tree.nodes[&id].clone(),
+            group: super::category_tree::named(&names, &tree.nodes[&id])?,
             articles,
             has_children,
         });
@@ -292,15 +301,16 @@ pub fn groups_for_vehicle(
 /// The vehicle type `ktype` and its tree's nodes with their counts (`linked`: only those
 /// with parts); an unknown vehicle type is not found.
 pub fn vehicle_tree(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     ktype: &str,
     linked: bool,
 ) -> Result<(Vehicle, Vec<GroupCount>), ServiceError> {
-    let vehicle = catalogue
+    let vehicle = context
+        .snapshot()
         .vehicle(ktype.trim())?
         .ok_or_else(|| ServiceError::NotFound(format!("no vehicle type has Ktype {ktype}")))?;
-    let groups = groups_for_vehicle(catalogue, caller, &vehicle, Nodes::Below(None), linked)?;
+    let groups = groups_for_vehicle(context, &vehicle, Nodes::Below(None), linked)?;
+    let vehicle = super::article_detail::vehicle_in(&context.names(), vehicle)?;
     Ok((vehicle, groups))
 }
 

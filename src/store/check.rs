@@ -61,11 +61,13 @@ impl CheckReport {
 }
 
 /// Data sets added after the checksum was first given.
-const LATER: [TreeName; 4] = [
+const LATER: [TreeName; 6] = [
     TreeName::Plates,
     TreeName::ModelSeries,
     TreeName::AssemblyGroups,
     TreeName::GenartGroups,
+    TreeName::Texts,
+    TreeName::ArticleTexts,
 ];
 
 pub fn check(store: &Store) -> Result<CheckReport, StoreError> {

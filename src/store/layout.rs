@@ -40,11 +40,13 @@ pub enum TreeName {
     ModelSeries,
     AssemblyGroups,
     GenartGroups,
+    Texts,
+    ArticleTexts,
 }
 
 impl TreeName {
     /// In the order of their stored index byte (`index`): a tree added later comes last.
-    pub const ALL: [TreeName; 26] = [
+    pub const ALL: [TreeName; 28] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -71,6 +73,8 @@ impl TreeName {
         TreeName::ModelSeries,
         TreeName::AssemblyGroups,
         TreeName::GenartGroups,
+        TreeName::Texts,
+        TreeName::ArticleTexts,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -82,7 +86,9 @@ impl TreeName {
         TreeName::AssemblyGroups,
         TreeName::GenartGroups,
         TreeName::Vehicles,
+        TreeName::Texts,
         TreeName::Articles,
+        TreeName::ArticleTexts,
         TreeName::Criteria,
         TreeName::CrossReferences,
         TreeName::Links,
@@ -136,6 +142,8 @@ impl TreeName {
             TreeName::ModelSeries => "modelseriesid_modelseries",
             TreeName::AssemblyGroups => "nodeid_assemblygroup",
             TreeName::GenartGroups => "genartnode",
+            TreeName::Texts => "kindkeylanguage_text",
+            TreeName::ArticleTexts => "articlekeylanguage_description",
         }
     }
 
@@ -169,6 +177,8 @@ impl TreeName {
             TreeName::ModelSeries => "model_series",
             TreeName::AssemblyGroups => "assembly_groups",
             TreeName::GenartGroups => "genart_groups",
+            TreeName::Texts => "texts",
+            TreeName::ArticleTexts => "article_texts",
         }
     }
 

@@ -96,6 +96,11 @@ pub fn upgrade(
             || vehicles_v2(space, &manifest),
         )?;
     }
+    if (1..10).contains(&from) {
+        // Format 10 adds the texts in other languages: new tables, empty until an import
+        // fills them. A binary that knows only format 9 must refuse the store.
+        manifest = step(9, "texts in other languages", || Ok((manifest.clone(), 0)))?;
+    }
     manifest.next_page = space.next_page();
     space.db().flush()?;
     let mut batch = Batch::default();

@@ -40,9 +40,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 pub use audit::AuditEntry;
 pub use backup::{BackupSummary, RestoreError, restore};
-pub use catalogue_view::{
-    Catalogue, Change, CrossHit, Names, NumberMatch, VehicleEntry, VehicleSummary,
-};
+pub use catalogue_view::{Catalogue, Change, Names, Translations, VehicleEntry, VehicleSummary};
 pub use compact::{Compacted, compact};
 pub use engine::Compaction;
 pub use error::StoreError;
@@ -59,7 +57,7 @@ use opening::{
 };
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 /// The codec version of the manifest (4: with the next page id).
 const MANIFEST_VERSION: u8 = 4;
 /// The manifest with the sync mark, before page ids.

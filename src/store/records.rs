@@ -389,6 +389,7 @@ impl Record for Plate {
     }
 }
 
+mod texts;
 mod vehicles;
 
 pub use vehicles::vehicle_value_v1;

@@ -13,8 +13,7 @@ use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::Problem;
 use crate::server::streaming::stream_json_list;
-use crate::service::Snapshot;
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 use crate::service::lookups::known_vehicle;
 use crate::service::names::Names;
 use crate::service::prices::{self, Pricing};
@@ -155,22 +154,21 @@ pub struct ExhaustKit {
 /// streamed when the whole of a long list is asked for. An unknown Ktype is 404.
 pub fn ktype_prices(
     state: &AppState,
-    caller: &Caller,
+    context: &Context,
     ktype: &str,
     selection: &Selection,
     paging: &Paging,
 ) -> Result<MaybeStreamed<KtypePrices>, Problem> {
-    let snapshot = Snapshot::of(&state.store);
+    let snapshot = context.snapshot();
     state.answers.answer_or_stream(
-        &snapshot,
+        context,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
-        caller.brands(),
         || {
-            known_vehicle(&snapshot, ktype)?;
-            let keys = selection.keys(&snapshot, caller, ktype)?;
+            known_vehicle(snapshot, ktype)?;
+            let keys = selection.keys(snapshot, context.caller(), ktype)?;
             if !streams(paging, &keys) {
-                return page_prices(&snapshot, ktype, paging, &keys).map(Fresh::Whole);
+                return page_prices(context, ktype, paging, &keys).map(Fresh::Whole);
             }
             let mut head = br#"{"ktype":"#.to_vec();
             serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
@@ -179,11 +177,11 @@ pub fn ktype_prices(
                 "getPricesByKtype",
                 head,
                 b"]}",
-                snapshot.clone(),
+                context.clone(),
                 batches(keys),
-                |snapshot, batch, list| {
-                    let prices = Pricing::new(snapshot).article_prices(&batch)?;
-                    let named = Named::new(snapshot);
+                |context, batch, list| {
+                    let prices = Pricing::new(context.snapshot()).article_prices(&batch)?;
+                    let named = Named::new(context);
                     prices
                         .into_iter()
                         .try_for_each(|p| list.item(&named.article_prices(p)?))
@@ -196,36 +194,35 @@ pub fn ktype_prices(
 /// The same answer built whole (and cached) however long: for SOAP, which does not stream.
 pub fn ktype_prices_built(
     state: &AppState,
-    caller: &Caller,
+    context: &Context,
     ktype: &str,
     selection: &Selection,
     paging: &Paging,
 ) -> Result<JsonBytes<KtypePrices>, Problem> {
-    let snapshot = Snapshot::of(&state.store);
+    let snapshot = context.snapshot();
     state.answers.answer(
-        &snapshot,
+        context,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
-        caller.brands(),
         || {
-            known_vehicle(&snapshot, ktype)?;
-            let keys = selection.keys(&snapshot, caller, ktype)?;
-            page_prices(&snapshot, ktype, paging, &keys)
+            known_vehicle(snapshot, ktype)?;
+            let keys = selection.keys(snapshot, context.caller(), ktype)?;
+            page_prices(context, ktype, paging, &keys)
         },
     )
 }
 
 /// The prices of one page of a selection's keys.
 fn page_prices(
-    snapshot: &Snapshot,
+    context: &Context,
     ktype: &str,
     paging: &Paging,
     keys: &[ArticleKey],
 ) -> Result<KtypePrices, Problem> {
     let (page, next) = paging.window(keys);
-    let named = Named::new(snapshot);
+    let named = Named::new(context);
     Ok(KtypePrices {
-        articles: Pricing::new(snapshot)
+        articles: Pricing::new(context.snapshot())
             .article_prices(page)?
             .into_iter()
             .map(|p| named.article_prices(p))
@@ -238,64 +235,56 @@ fn page_prices(
 /// Single-article or kit prices of a generic article for a Ktype.
 pub fn genart_prices(
     state: &AppState,
-    caller: &Caller,
+    context: &Context,
     genart: u32,
     is_kit: bool,
     ktype: &str,
 ) -> Result<JsonBytes<GenartPrices>, Problem> {
-    let snapshot = Snapshot::of(&state.store);
+    let snapshot = context.snapshot();
     let kind = LookupKind::GenartPrices { genart, is_kit };
-    state
-        .answers
-        .answer(&snapshot, kind, ktype, caller.brands(), || {
-            let named = Named::new(&snapshot);
-            let (articles, kits) =
-                match prices::genart_prices(&snapshot, caller, genart, is_kit, ktype)? {
-                    prices::GenartPrices::Articles(list) => {
-                        (named.all_article_prices(list)?, vec![])
-                    }
-                    prices::GenartPrices::Kits(kits) => (vec![], named.kit_prices(kits)?),
-                };
-            Ok(GenartPrices {
-                ktype: ktype.to_owned(),
-                genart,
-                is_kit,
-                articles,
-                kits,
-            })
+    state.answers.answer(context, kind, ktype, || {
+        let named = Named::new(context);
+        let (articles, kits) =
+            match prices::genart_prices(snapshot, context.caller(), genart, is_kit, ktype)? {
+                prices::GenartPrices::Articles(list) => (named.all_article_prices(list)?, vec![]),
+                prices::GenartPrices::Kits(kits) => (vec![], named.kit_prices(kits)?),
+            };
+        Ok(GenartPrices {
+            ktype: ktype.to_owned(),
+            genart,
+            is_kit,
+            articles,
+            kits,
         })
+    })
 }
 
 /// The exhaust kit price of a Ktype, with the configured exhaust generic articles.
 pub fn exhaust_kit(
     state: &AppState,
-    caller: &Caller,
+    context: &Context,
     ktype: &str,
 ) -> Result<JsonBytes<ExhaustKit>, Problem> {
-    let snapshot = Snapshot::of(&state.store);
-    state.answers.answer(
-        &snapshot,
-        LookupKind::ExhaustKit,
-        ktype,
-        caller.brands(),
-        || {
+    let snapshot = context.snapshot();
+    state
+        .answers
+        .answer(context, LookupKind::ExhaustKit, ktype, || {
             let exhaust = &state.settings.exhaust_genarts;
-            let kits = prices::exhaust_kits(&snapshot, caller, exhaust, ktype)?;
+            let kits = prices::exhaust_kits(snapshot, context.caller(), exhaust, ktype)?;
             Ok(ExhaustKit {
                 ktype: ktype.to_owned(),
                 exhaust_genarts: exhaust.clone(),
-                kits: Named::new(&snapshot).kit_prices(kits)?,
+                kits: Named::new(context).kit_prices(kits)?,
             })
-        },
-    )
+        })
 }
 
 /// The service's prices as answered: articles with their brands' and generic articles' names.
 struct Named<'a>(Names<'a>);
 
 impl<'a> Named<'a> {
-    fn new(snapshot: &'a Snapshot) -> Self {
-        Named(Names::new(snapshot))
+    fn new(context: &'a Context) -> Self {
+        Named(context.names())
     }
 
     fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, StoreError> {

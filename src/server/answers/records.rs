@@ -247,7 +247,7 @@ impl ArticleSummary {
             reference: a.reference.clone(),
             genart: a.genart,
             genart_name: names.genart(a.genart)?,
-            description: a.description.clone(),
+            description: names.description(a)?,
             status: a.status.into(),
         })
     }

@@ -9,15 +9,16 @@ use super::article_record::{Includes, record};
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
+use crate::catalogue::NumberMatch;
 use crate::catalogue::TargetType;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::service::article_detail;
 use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
+use crate::service::context::Context;
 use crate::service::kit_parts::{kit_parts, kits_holding};
 use crate::service::names::Names;
 use crate::service::{ServiceError, Snapshot, category_tree, market, vehicle_path};
-use crate::store::NumberMatch;
 
 const DEFAULT_PER_PAGE: u32 = 100;
 
@@ -71,11 +72,11 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     let kind = number_kind("searchType", r.search_type.map_or(10, i64::from), true)?;
     let linkage_paging = linkage_paging(&r)?;
     for brand in &r.data_supplier_ids {
-        call.caller.require_brand(*brand)?;
+        call.context.caller().require_brand(*brand)?;
     }
-    let snapshot = Snapshot::of(&call.state.store);
-    articles_request_held(call, &snapshot, &r)?;
-    let named = named_articles(&snapshot, &r.legacy_article_ids)?;
+    let snapshot = call.context.snapshot();
+    articles_request_held(call, snapshot, &r)?;
+    let named = named_articles(snapshot, &r.legacy_article_ids)?;
     let groups = r
         .assembly_group_node_ids
         .iter()
@@ -108,14 +109,14 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         matched_numbers,
         by_brand,
         by_genart,
-    } = article_search::search(&snapshot, call.caller, &search, call.budget)?;
-    let names = Names::new(&snapshot);
+    } = article_search::search(snapshot, call.context.caller(), &search, call.budget)?;
+    let names = call.context.names();
     let Page {
         total,
         max_allowed_page,
         shown,
         next_after,
-    } = article_page::page(&snapshot, &names, matches, &paging)?;
+    } = article_page::page(snapshot, &names, matches, &paging)?;
     let next_cursor = next_after.as_ref().map(encode_cursor);
 
     let includes = Includes::of(&r);
@@ -123,14 +124,14 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     for a in shown {
         let matched = query_matches(&names, &a, matched_numbers.get(&a.key))?;
         let kit = match includes.parts_list {
-            true => kit_parts(&snapshot, &names, call.caller, &a.key)?,
+            true => kit_parts(snapshot, &names, call.context.caller(), &a.key)?,
             false => Vec::new(),
         };
         let holding = match includes.part_of_kits {
-            true => kits_holding(&snapshot, &names, call.caller, &a.key)?,
+            true => kits_holding(snapshot, &names, call.context.caller(), &a.key)?,
             false => Vec::new(),
         };
-        let detail = article_detail::detail(&snapshot, &names, a, includes.parts())?;
+        let detail = article_detail::detail(snapshot, &names, a, includes.parts())?;
         let mut record = record(detail, &includes, linkage_paging);
         record.search_query_matches = matched;
         record.parts_list_articles = kit.into_iter().map(PartsListArticle::of).collect();
@@ -143,7 +144,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         .then(|| brand_facets(&names, by_brand))
         .transpose()?;
     let assembly_group_facets = match group_ask {
-        Some(ask) => Some(group_facets(&snapshot, &ask, &by_genart)?),
+        Some(ask) => Some(group_facets(call.context, &ask, &by_genart)?),
         None => None,
     };
     let generic_article_facets = r
@@ -226,12 +227,12 @@ fn group_facet_ask(
 
 /// The matches per node of the tree asked for.
 fn group_facets(
-    snapshot: &Snapshot,
+    context: &Context,
     ask: &GroupFacetAsk,
     by_genart: &std::collections::BTreeMap<u32, u32>,
 ) -> Result<pegasus::AssemblyGroupFacets, Failure> {
     let counts: Vec<pegasus::AssemblyGroupFacetCount> =
-        category_tree::group_facets(snapshot, ask.target, by_genart, ask.complete, ask.max_depth)?
+        category_tree::group_facets(context, ask.target, by_genart, ask.complete, ask.max_depth)?
             .into_iter()
             .map(|f| pegasus::AssemblyGroupFacetCount {
                 assembly_group_node_id: f.group.id.into(),

@@ -10,15 +10,16 @@ use crate::budget::Budget;
 use crate::server::AppState;
 use crate::server::problem::Problem;
 use crate::service::ServiceError;
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 use crate::store::StoreError;
 
 /// Who calls, and how they were admitted.
 pub struct Call<'a> {
     pub state: &'a AppState,
-    /// Only a caller admitted by static credentials may issue grants, so an end user cannot
-    /// extend their own access.
-    pub caller: &'a Caller,
+    /// The request's snapshot, caller and language, as the gate built them. Only a caller
+    /// admitted by static credentials may issue grants, so an end user cannot extend their
+    /// own access.
+    pub context: &'a Context,
     /// The client's address, as authentication saw it.
     pub client_ip: Option<IpAddr>,
     /// Scans stop when it is spent or the client has gone.

@@ -8,10 +8,10 @@ use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus::MiscArticleData;
+use crate::catalogue::NumberMatch;
 use crate::service::article_search::NumberKind;
 use crate::service::direct_search::{self, DirectSearch};
 use crate::service::{ServiceError, market};
-use crate::store::NumberMatch;
 
 pub fn get_article_direct_search(
     call: &Call<'_>,
@@ -47,9 +47,7 @@ pub fn get_article_direct_search(
         genart: r.generic_article_id.filter(|&g| g > 0),
     };
     let by_number_type = |a, b| number_type(a).cmp(&number_type(b));
-    let store = &call.state.store;
-    let hits =
-        direct_search::direct_search(store, call.caller, call.budget, &search, by_number_type)?;
+    let hits = direct_search::direct_search(call.context, call.budget, &search, by_number_type)?;
     let records = hits
         .into_iter()
         .map(|hit| ArticleDirectSearchRecord {

@@ -32,9 +32,7 @@ pub fn get_article_linked_targets(
         maker_id: r.linking_target_manu_id,
         kits: r.with_main_articles.unwrap_or(false),
     };
-    let Some(found) =
-        article_links::links_of(&call.state.store, call.caller, r.article_id, &wanted)?
-    else {
+    let Some(found) = article_links::links_of(call.context, r.article_id, &wanted)? else {
         return answer(&ArticleLinkedTargetsList::of(Vec::new()));
     };
     let id = i64::from(found.id);
@@ -94,9 +92,7 @@ pub fn get_links_by_ids(
                 && pair.linking_target_id == ktype_number(&link.ktype)
         })
     };
-    let Some(details) =
-        article_links::link_details(&call.state.store, call.caller, r.article_id, asked)?
-    else {
+    let Some(details) = article_links::link_details(call.context, r.article_id, asked)? else {
         return answer(&LinkDetailsList::of(Vec::new()));
     };
     let id = r.article_id.unwrap_or(0);

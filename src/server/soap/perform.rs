@@ -15,7 +15,6 @@ use crate::server::AppState;
 use crate::server::answer_cache::LookupKind;
 use crate::server::gate::{self, Asked};
 use crate::server::problem::Problem;
-use crate::service::Snapshot;
 
 /// What a call came to: the answer's fields, or a failure.
 pub(super) enum Outcome {
@@ -33,9 +32,12 @@ pub(super) async fn perform(
     op: &'static Operation,
     fields: Value,
 ) -> (Outcome, Option<u64>) {
-    let provider = fields.get("provider").and_then(Value::as_str);
-    let admission = match gate::admit(state, req, Asked::Operation(op.name), provider) {
-        Ok(admission) => admission,
+    let body = gate::FromBody {
+        provider: fields.get("provider").and_then(Value::as_str),
+        lang: fields.get("lang").and_then(Value::as_str),
+    };
+    let admitted = match gate::admit(state, req, Asked::Operation(op.name), body) {
+        Ok(admitted) => admitted,
         Err(refused) => {
             return (
                 Outcome::Failed(refused.problem.into()),
@@ -51,8 +53,8 @@ pub(super) async fn perform(
         move || {
             let call = Call {
                 state: &state,
-                caller: &admission.caller,
-                client_ip: admission.client_ip,
+                context: &admitted.context,
+                client_ip: admitted.client_ip,
                 budget: &budget,
             };
             run_cached(&state, &call, op, fields)
@@ -106,13 +108,9 @@ fn run_cached(
     let key = fields.to_string();
     let bytes = state
         .answers
-        .answer(
-            &Snapshot::of(&state.store),
-            LookupKind::Operation(op.name),
-            &key,
-            call.caller.brands(),
-            || op.run(call, fields).map_err(Problem::from),
-        )
+        .answer(call.context, LookupKind::Operation(op.name), &key, || {
+            op.run(call, fields).map_err(Problem::from)
+        })
         .map_err(Failure::from)?;
     serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
 }

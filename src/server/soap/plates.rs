@@ -25,7 +25,7 @@ pub fn get_vehicles_by_plate(
         plate,
         vehicle: v,
         maker_id,
-    } in plates::vehicles_of_plate(&call.state.store, country, written, kind, kinds)?
+    } in plates::vehicles_of_plate(call.context, country, written, kind, kinds)?
     {
         let car_name = [v.make.as_str(), &v.model, &v.type_name]
             .iter()

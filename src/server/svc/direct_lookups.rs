@@ -15,7 +15,7 @@ use super::lookups::cross_refs_or_article;
 use crate::server::AppState;
 use crate::server::answer_cache::LookupKind;
 use crate::server::query::QueryPairs;
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 
 /// The answer of `req`, if it is a lookup by reference the route would take as it is.
 pub fn direct_answer(req: &Request, query: &QueryPairs) -> Option<Response> {
@@ -38,9 +38,9 @@ pub fn direct_answer(req: &Request, query: &QueryPairs) -> Option<Response> {
         .decode_utf8()
         .ok()?;
     let state = req.data::<Arc<AppState>>()?;
-    let caller = req.extensions().get::<Caller>()?;
+    let context = req.extensions().get::<Context>()?;
     Some(
-        match cross_refs_or_article(state, caller, &reference, lookup) {
+        match cross_refs_or_article(state, context, &reference, lookup) {
             Ok(answer) => answer.into_response(),
             Err(problem) => problem.into_response(),
         },

@@ -12,7 +12,7 @@ use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Package};
 use crate::service::ServiceError;
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 use crate::service::dmm::{DmmError, DmmRequest, MediaSetup};
 use crate::service::exports::existing_brand;
 
@@ -58,9 +58,9 @@ impl DmmApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        context: Data<&Context>,
     ) -> Result<ImportAnswer, ApiError<Package>> {
-        caller.require_brand(brand_id.0)?;
+        context.caller().require_brand(brand_id.0)?;
         existing_brand(&state.store, brand_id.0)?;
         let request = DmmRequest {
             brand_id: brand_id.0,
@@ -75,7 +75,7 @@ impl DmmApi {
         let (job, task) =
             state
                 .jobs
-                .start_dmm(&state.store, setup, request, &caller.provider.id)?;
+                .start_dmm(&state.store, setup, request, &context.caller().provider.id)?;
         Ok(answer_when_done(&state, &job, task).await)
     }
 }

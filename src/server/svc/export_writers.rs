@@ -2,30 +2,30 @@
 //! vehicle), its Golda and DMM rows, a competitor number's row.
 
 use super::export_rows::*;
+use crate::catalogue::CrossHit;
 use crate::catalogue::{self as model, Date};
 use crate::server::answers::records::Vehicle;
 use crate::server::streaming::{RowWriter, WriteItem};
-use crate::service::Snapshot;
+use crate::service::context::Context;
 use crate::service::exports::{self, Shown, Vehicles};
-use crate::service::names::Names;
-use crate::store::{CrossHit, StoreError};
+use crate::store::StoreError;
 
 /// The rows of one article × vehicle each, from one buffer row per export refilled with
 /// `clone_from` so its strings keep their allocations: the scan allocates per article, not
 /// per row.
 pub(super) fn flat_catalogue(
-    snapshot: &Snapshot,
+    context: &Context,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, FlatCatalogueRow>, StoreError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let mut row = FlatCatalogueRow {
         brand_id,
-        brand_name: Names::new(snapshot).brand(brand_id)?,
+        brand_name: context.names().brand(brand_id)?,
         ..Default::default()
     };
     Ok(Box::new(
-        move |snapshot: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
-            let names = Names::new(snapshot);
+        move |context: &Context, article: model::Article, w: &mut RowWriter<_>| {
+            let names = context.names();
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
             row.genart_name.clear();
@@ -36,13 +36,13 @@ pub(super) fn flat_catalogue(
             row.ean.clear();
             row.ean
                 .push_str(article.eans.first().map_or("", String::as_str));
-            let links = exports::applications(snapshot, &article)?;
+            let links = exports::applications(context, &article)?;
             if links.is_empty() {
                 row.clear_vehicle();
                 w.row(&row)?;
             }
             for link in links {
-                match vehicles.get(snapshot, &link.ktype)? {
+                match vehicles.get(context, &link.ktype)? {
                     Some(v) => row.set_vehicle(v),
                     None => {
                         row.clear_vehicle();
@@ -60,19 +60,19 @@ pub(super) fn flat_catalogue(
 
 /// The Golda rows of one article: one per vehicle application.
 pub(super) fn golda(
-    snapshot: &Snapshot,
+    context: &Context,
     brand_id: u32,
 ) -> Result<WriteItem<model::Article, GoldaRow>, StoreError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let day = Date::today();
     let mut row = GoldaRow {
         brand_id,
-        brand_name: Names::new(snapshot).brand(brand_id)?,
+        brand_name: context.names().brand(brand_id)?,
         ..Default::default()
     };
     Ok(Box::new(
-        move |snapshot: &Snapshot, article: model::Article, w: &mut RowWriter<_>| {
-            let names = Names::new(snapshot);
+        move |context: &Context, article: model::Article, w: &mut RowWriter<_>| {
+            let (snapshot, names) = (context.snapshot(), context.names());
             let price = exports::list_price(snapshot, &article, day)?;
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
@@ -86,13 +86,13 @@ pub(super) fn golda(
                 .map(|p| p.amount.to_string())
                 .unwrap_or_default();
             row.currency = price.map(|p| p.currency).unwrap_or_default();
-            let links = exports::applications(snapshot, &article)?;
+            let links = exports::applications(context, &article)?;
             if links.is_empty() {
                 row.set_vehicle(None, "");
                 w.row(&row)?;
             }
             for link in links {
-                row.set_vehicle(vehicles.get(snapshot, &link.ktype)?, &link.ktype);
+                row.set_vehicle(vehicles.get(context, &link.ktype)?, &link.ktype);
                 w.row(&row)?;
             }
             Ok(())
@@ -104,14 +104,14 @@ pub(super) fn golda(
 pub(super) fn competitor_references(
     maker: model::Manufacturer,
     shown: Shown,
-) -> impl FnMut(&Snapshot, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
+) -> impl FnMut(&Context, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
 + Send
 + 'static {
-    move |snapshot, hit, w| {
-        let Some(article) = exports::matched_article(snapshot, &hit, &shown)? else {
+    move |context, hit, w| {
+        let Some(article) = exports::matched_article(context, &hit, &shown)? else {
             return Ok(());
         };
-        let names = Names::new(snapshot);
+        let names = context.names();
         w.row(&CompetitorReferenceRow {
             manufacturer_id: maker.id,
             manufacturer_name: maker.name.clone(),
@@ -128,12 +128,12 @@ pub(super) fn competitor_references(
 
 /// The media manifest row of one article; none for an article without media.
 pub(super) fn dmm(
-    snapshot: &Snapshot,
+    context: &Context,
     brand: &model::Brand,
     article: model::Article,
     w: &mut RowWriter<DmmArticle>,
 ) -> Result<(), StoreError> {
-    let Some(manifest) = exports::media_manifest(snapshot, &article)? else {
+    let Some(manifest) = exports::media_manifest(context, &article)? else {
         return Ok(());
     };
     let files = |media: Vec<model::Media>| {
@@ -151,7 +151,7 @@ pub(super) fn dmm(
         brand_name: brand.name.clone(),
         reference: article.reference,
         genart: article.genart,
-        genart_name: Names::new(snapshot).genart(article.genart)?,
+        genart_name: context.names().genart(article.genart)?,
         images: files(manifest.images),
         documents: files(manifest.documents),
         spin_sets: manifest

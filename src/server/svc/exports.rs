@@ -18,11 +18,9 @@ use crate::server::answers::records::ARTICLE_PARTS;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::streaming::{ExportResponse, stream};
-use crate::service::Snapshot;
+use crate::server::svc::reader_context::ReaderContext;
 use crate::service::article_detail::detail;
-use crate::service::caller::Caller;
 use crate::service::exports::{self, Shown, known_brand, known_competitor};
-use crate::service::names::Names;
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
 
@@ -71,18 +69,22 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Export<CatalogueExportRow> {
-        let snapshot = Snapshot::of(&state.store);
-        let brand = known_brand(&snapshot, brand_id.0)?;
+        let snapshot = context.snapshot();
+        let brand = known_brand(snapshot, brand_id.0)?;
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         let stem = format!("catalogue-{}", brand.id);
-        let articles = exports::brand_articles(&snapshot, &brand);
+        let articles = exports::brand_articles(&context, &brand);
         if is_flat_export.0 {
-            let write = flat_catalogue(&snapshot, brand.id)?;
+            let write = flat_catalogue(&context, brand.id)?;
             return Ok(stream(
                 format,
                 &format!("{stem}-flat"),
-                snapshot,
+                (*context).clone(),
                 articles,
                 write,
             ));
@@ -90,10 +92,11 @@ impl ExportApi {
         Ok(stream(
             format,
             &stem,
-            snapshot,
+            (*context).clone(),
             articles,
-            |snapshot, article, w| {
-                let vehicles = exports::applications(snapshot, &article)?
+            |context, article, w| {
+                let snapshot = context.snapshot();
+                let vehicles = exports::applications(context, &article)?
                     .into_iter()
                     .map(|l| Fitment {
                         ktype: l.ktype,
@@ -103,8 +106,7 @@ impl ExportApi {
                     })
                     .collect();
                 w.row(&CatalogueArticle {
-                    article: detail(snapshot, &Names::new(snapshot), article, ARTICLE_PARTS)?
-                        .into(),
+                    article: detail(snapshot, &context.names(), article, ARTICLE_PARTS)?.into(),
                     vehicles,
                 })
             },
@@ -147,16 +149,20 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Export<GoldaRow> {
-        let snapshot = Snapshot::of(&state.store);
-        let brand = known_brand(&snapshot, brand_id.0)?;
+        let snapshot = context.snapshot();
+        let brand = known_brand(snapshot, brand_id.0)?;
         let stem = format!("golda-{}", brand.id);
-        let articles = exports::brand_articles(&snapshot, &brand);
-        let write = golda(&snapshot, brand.id)?;
+        let articles = exports::brand_articles(&context, &brand);
+        let write = golda(&context, brand.id)?;
         Ok(stream(
             format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            snapshot,
+            (*context).clone(),
             articles,
             write,
         ))
@@ -193,20 +199,24 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Export<AtcRow> {
-        let snapshot = Snapshot::of(&state.store);
-        let brand = known_brand(&snapshot, brand_id.0)?;
+        let snapshot = context.snapshot();
+        let brand = known_brand(snapshot, brand_id.0)?;
         let stem = format!("atc-{}", brand.id);
-        let articles = exports::brand_articles(&snapshot, &brand);
+        let articles = exports::brand_articles(&context, &brand);
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         Ok(stream(
             format,
             &stem,
-            snapshot,
+            (*context).clone(),
             articles,
-            move |snapshot, article, w| {
-                let genart_name = Names::new(snapshot).genart(article.genart)?;
-                for c in exports::criteria(snapshot, &article)? {
+            move |context, article, w| {
+                let genart_name = context.names().genart(article.genart)?;
+                for c in exports::criteria(context, &article)? {
                     w.row(&AtcRow {
                         brand_id: brand.id,
                         brand_name: brand.name.clone(),
@@ -255,18 +265,21 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Export<CompetitorReferenceRow> {
-        let snapshot = Snapshot::of(&state.store);
-        let maker = known_competitor(&snapshot, manufacturer_id.0)?;
+        let snapshot = context.snapshot();
+        let maker = known_competitor(snapshot, manufacturer_id.0)?;
         let stem = format!("competitor-refs-{}", maker.id);
         // A brand-restricted provider gets its brands' rows only.
-        let hits = exports::competitor_numbers(&snapshot, &maker);
-        let write = competitor_references(maker, Shown::VisibleTo(caller.clone()));
+        let hits = exports::competitor_numbers(snapshot, &maker);
+        let write = competitor_references(maker, Shown::VisibleTo(context.caller().clone()));
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            snapshot,
+            (*context).clone(),
             hits,
             write,
         ))
@@ -311,17 +324,21 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Export<CompetitorReferenceRow> {
-        let snapshot = Snapshot::of(&state.store);
-        let maker = known_competitor(&snapshot, manufacturer_id.0)?;
-        let brand = known_brand(&snapshot, brand_id.0)?;
+        let snapshot = context.snapshot();
+        let maker = known_competitor(snapshot, manufacturer_id.0)?;
+        let brand = known_brand(snapshot, brand_id.0)?;
         let stem = format!("competitor-refs-{}-brand-{}", maker.id, brand.id);
-        let hits = exports::competitor_numbers(&snapshot, &maker);
+        let hits = exports::competitor_numbers(snapshot, &maker);
         let write = competitor_references(maker, Shown::Brand(brand.id));
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            snapshot,
+            (*context).clone(),
             hits,
             write,
         ))
@@ -356,15 +373,19 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Export<DmmArticle> {
-        let snapshot = Snapshot::of(&state.store);
-        let brand = known_brand(&snapshot, brand_id.0)?;
+        let snapshot = context.snapshot();
+        let brand = known_brand(snapshot, brand_id.0)?;
         let stem = format!("dmm-{}", brand.id);
-        let articles = exports::brand_articles(&snapshot, &brand);
+        let articles = exports::brand_articles(&context, &brand);
         Ok(stream(
             negotiated(req, csv_style(&state, &bom, &spreadsheet)),
             &stem,
-            snapshot,
+            (*context).clone(),
             articles,
             move |c, article, w| dmm(c, &brand, article, w),
         ))

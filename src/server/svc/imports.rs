@@ -17,7 +17,7 @@ use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 use crate::service::jobs::{ImportRequest, Job};
 
 /// What an import does to the rows of its data set the file does not hold.
@@ -119,7 +119,7 @@ impl ImportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        context: Data<&Context>,
     ) -> Result<ImportAnswer, ApiError<Import>> {
         let request = ImportRequest {
             file_id: file_id.0,
@@ -131,7 +131,7 @@ impl ImportApi {
             &state.store,
             &state.settings.inbox,
             request,
-            &caller.provider.id,
+            &context.caller().provider.id,
         )?;
         Ok(answer_when_done(&state, &job, task).await)
     }

@@ -16,10 +16,10 @@ use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
-use crate::service::Snapshot;
+use crate::server::svc::reader_context::ReaderContext;
 use crate::service::article_detail::detail;
-use crate::service::caller::Caller;
-use crate::service::lookups::{self, CrossLink, Direction, articles_of, known_vehicle};
+use crate::service::context::Context;
+use crate::service::lookups::{self, CrossLink, Direction, articles_of};
 use crate::service::names::Names;
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
 use crate::store::StoreError;
@@ -146,7 +146,10 @@ impl LookupApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<CrossRefsOrArticle> {
         let kind = match (mainref.0.is_some(), crossrefs.0.is_some()) {
             (true, false) => LookupKind::Article,
@@ -166,7 +169,7 @@ impl LookupApi {
                 .into());
             }
         };
-        cross_refs_or_article(&state, &caller, &reference, kind)
+        cross_refs_or_article(&state, &context, &reference, kind)
     }
 
     /// The vehicle of a Ktype and the articles linked to it, in article order.
@@ -212,9 +215,12 @@ impl LookupApi {
         #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Result<MaybeStreamed<KtypeArticles>, ApiError<Lookup>> {
-        let snapshot = Snapshot::of(&state.store);
+        let snapshot = context.snapshot();
         let selection = Selection {
             genart: genart.0,
             brand_id: brand_id.0,
@@ -222,13 +228,12 @@ impl LookupApi {
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
         let answer = state.answers.answer_or_stream(
-            &snapshot,
+            &context,
             LookupKind::KtypeArticles,
             &selection.cache_key(&ktype, &paging),
-            caller.brands(),
             || {
-                let vehicle = Vehicle::from(&known_vehicle(&snapshot, &ktype)?);
-                let keys = selection.keys(&snapshot, &caller, &ktype)?;
+                let vehicle = Vehicle::from(&lookups::vehicle_for(&context, &ktype)?);
+                let keys = selection.keys(snapshot, context.caller(), &ktype)?;
                 if streams(&paging, &keys) {
                     let mut head = br#"{"vehicle":"#.to_vec();
                     serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
@@ -237,11 +242,11 @@ impl LookupApi {
                         "getArticlesByKtype",
                         head,
                         b"]}",
-                        snapshot.clone(),
+                        (*context).clone(),
                         batches(keys),
-                        |snapshot, batch, list| {
-                            let names = Names::new(snapshot);
-                            for article in articles_of(snapshot, &batch)? {
+                        |context, batch, list| {
+                            let names = context.names();
+                            for article in articles_of(context.snapshot(), &batch)? {
                                 list.item(&ArticleSummary::of(&names, &article)?)?;
                             }
                             Ok(())
@@ -249,8 +254,8 @@ impl LookupApi {
                     )));
                 }
                 let (page, next) = paging.window(&keys);
-                let names = Names::new(&snapshot);
-                let articles = articles_of(&snapshot, page)?
+                let names = context.names();
+                let articles = articles_of(snapshot, page)?
                     .iter()
                     .map(|a| ArticleSummary::of(&names, a))
                     .collect::<Result<_, _>>()?;
@@ -270,38 +275,28 @@ impl LookupApi {
 /// (`direct_lookups`) both answer with it.
 pub(super) fn cross_refs_or_article(
     state: &AppState,
-    caller: &Caller,
+    context: &Context,
     reference: &str,
     kind: LookupKind,
 ) -> Answer<CrossRefsOrArticle> {
-    let snapshot = Snapshot::of(&state.store);
     // Lookups take microseconds: they run on the request's task.
-    let answer = state
-        .answers
-        .answer(&snapshot, kind, reference, caller.brands(), || {
-            Ok(match kind {
-                LookupKind::Article => CrossRefsOrArticle::Article(article_answer(
-                    &snapshot,
-                    caller,
-                    reference.to_owned(),
-                )?),
-                _ => CrossRefsOrArticle::CrossReferences(cross_reference_answer(
-                    &snapshot,
-                    caller,
-                    reference.to_owned(),
-                )?),
-            })
-        })?;
+    let answer = state.answers.answer(context, kind, reference, || {
+        Ok(match kind {
+            LookupKind::Article => {
+                CrossRefsOrArticle::Article(article_answer(context, reference.to_owned())?)
+            }
+            _ => CrossRefsOrArticle::CrossReferences(cross_reference_answer(
+                context,
+                reference.to_owned(),
+            )?),
+        })
+    })?;
     Ok(answer)
 }
 
-fn article_answer(
-    snapshot: &Snapshot,
-    caller: &Caller,
-    reference: String,
-) -> Result<ArticleAnswer, Problem> {
-    let found = lookups::articles_by_reference(snapshot, caller, &reference)?;
-    let names = Names::new(snapshot);
+fn article_answer(context: &Context, reference: String) -> Result<ArticleAnswer, Problem> {
+    let (snapshot, names) = (context.snapshot(), context.names());
+    let found = lookups::articles_by_reference(snapshot, context.caller(), &reference)?;
     let articles = found
         .into_iter()
         .map(|a| detail(snapshot, &names, a, ARTICLE_PARTS).map(Article::from))
@@ -314,15 +309,15 @@ fn article_answer(
 }
 
 fn cross_reference_answer(
-    snapshot: &Snapshot,
-    caller: &Caller,
+    context: &Context,
     reference: String,
 ) -> Result<CrossReferenceAnswer, Problem> {
-    let names = Names::new(snapshot);
-    let cross_references = lookups::cross_references(snapshot, caller, &reference)?
-        .into_iter()
-        .map(|link| cross_reference(&names, link))
-        .collect::<Result<_, _>>()?;
+    let names = context.names();
+    let cross_references =
+        lookups::cross_references(context.snapshot(), context.caller(), &reference)?
+            .into_iter()
+            .map(|link| cross_reference(&names, link))
+            .collect::<Result<_, _>>()?;
     Ok(CrossReferenceAnswer {
         normalised_reference: normalise_reference(&reference),
         reference,

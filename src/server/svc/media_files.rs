@@ -18,7 +18,7 @@ use crate::media::MediaStore;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup, Problem};
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 use crate::service::media_files::{MediaFile, SAVED_ONLY, media_file};
 
 /// A file's content never changes under its hash: a client keeps it and asks again only
@@ -71,9 +71,9 @@ impl MediaFileApi {
         #[oai(name = "If-None-Match")]
         if_none_match: Header<Option<String>>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        context: Data<&Context>,
     ) -> Result<MediaFileResponse, ApiError<Lookup>> {
-        let (state, caller, article_id) = (state.0.clone(), caller.0.clone(), *article_id);
+        let (state, caller, article_id) = (state.0.clone(), context.caller().clone(), *article_id);
         // The entry's read and the file's checks touch the disk: off the async threads.
         let found = tokio::task::spawn_blocking(move || {
             let media = MediaStore::reading(&state.settings.media.dir);

@@ -16,6 +16,7 @@ mod media_files;
 mod parameter_examples;
 mod prices;
 mod query_parameters;
+mod reader_context;
 mod suggestions;
 mod sync;
 mod vehicle_path;

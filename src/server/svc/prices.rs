@@ -19,7 +19,7 @@ use crate::server::answers::prices::{
 use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup};
-use crate::service::caller::Caller;
+use crate::server::svc::reader_context::ReaderContext;
 use crate::service::vehicle_articles::{Paging, Selection};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
@@ -108,7 +108,10 @@ impl PriceApi {
         #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Result<MaybeStreamed<KtypePrices>, ApiError<Lookup>> {
         let selection = Selection {
             genart: genart.0,
@@ -116,7 +119,7 @@ impl PriceApi {
             assembly_group: None,
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
-        Ok(ktype_prices(&state, &caller, &ktype, &selection, &paging)?)
+        Ok(ktype_prices(&state, &context, &ktype, &selection, &paging)?)
     }
 
     /// Prices of a generic article for a Ktype: of its single articles or of its kits.
@@ -153,10 +156,13 @@ impl PriceApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<GenartPrices> {
         Ok(genart_prices(
-            &state, &caller, genart.0, is_kit.0.0, &ktype,
+            &state, &context, genart.0, is_kit.0.0, &ktype,
         )?)
     }
 
@@ -184,8 +190,11 @@ impl PriceApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<ExhaustKit> {
-        Ok(exhaust_kit(&state, &caller, &ktype)?)
+        Ok(exhaust_kit(&state, &context, &ktype)?)
     }
 }

@@ -1,21 +1,17 @@
 //! `suggestNumbers`: what to suggest while a number is typed (the catalogue browser's search
 //! box, and any integrator's). The rules are `service::suggestions`'.
 
-use std::sync::Arc;
-
-use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
 use crate::catalogue::normalise_reference;
-use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup};
+use crate::server::svc::reader_context::ReaderContext;
 use crate::service::article_search::NumberKind;
-use crate::service::caller::Caller;
 use crate::service::suggestions::{Suggestion, suggestions};
 
 /// The kind of number that matched.
@@ -81,7 +77,6 @@ impl SuggestionApi {
     )]
     async fn suggest_numbers(
         &self,
-        state: Data<&Arc<AppState>>,
         /// The number typed so far.
         #[oai(
             example = "crate::server::svc::parameter_examples::typed_number",
@@ -98,10 +93,13 @@ impl SuggestionApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "50")))]
         limit: Query<Option<u32>>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Result<JsonBody<NumberSuggestions>, ApiError<Lookup>> {
         let limit = limit.0.unwrap_or(20) as usize;
-        let found = suggestions(&state.store, &caller, &number, limit)?;
+        let found = suggestions(&context, &number, limit)?;
         Ok(JsonBody(NumberSuggestions {
             normalised_number: normalise_reference(&number),
             number: number.0,

@@ -20,7 +20,7 @@ use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Feed, Import, Problem};
 use crate::server::streaming::{Streamed, written_body};
-use crate::service::caller::Caller;
+use crate::service::context::Context;
 use crate::service::sync::feed::{self, FeedAnswer};
 use crate::service::sync::{STORE_HEADER, SyncRequest, Upstream, VERSION_HEADER};
 use crate::service::{ServiceError, Snapshot};
@@ -72,7 +72,7 @@ impl SyncApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        context: Data<&Context>,
     ) -> Result<FeedResponse, ApiError<Feed>> {
         let wait = wait.0.map(|w| std::time::Duration::from_secs(w.into()));
         let _held = match wait {
@@ -87,7 +87,7 @@ impl SyncApi {
             })?),
             _ => None,
         };
-        match feed::feed(&state.store, &caller, since.0, wait).await? {
+        match feed::feed(&state.store, context.caller(), since.0, wait).await? {
             FeedAnswer::Unchanged { version } => Ok(FeedResponse::unchanged(&state.store, version)),
             FeedAnswer::Changes {
                 snapshot,
@@ -136,7 +136,7 @@ impl SyncApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        context: Data<&Context>,
     ) -> Result<ImportAnswer, ApiError<Import>> {
         let upstream = Upstream::configured(&state.settings.sync)
             .map_err(|e| ServiceError::Conflict(e.to_string()))?;
@@ -144,10 +144,12 @@ impl SyncApi {
             data_set: import_type.0.get(),
             refresh: refresh.0,
         };
-        let (job, task) =
-            state
-                .jobs
-                .start_sync(&state.store, upstream, request, &caller.provider.id)?;
+        let (job, task) = state.jobs.start_sync(
+            &state.store,
+            upstream,
+            request,
+            &context.caller().provider.id,
+        )?;
         Ok(answer_when_done(&state, &job, task).await)
     }
 }

@@ -3,24 +3,21 @@
 //! parts of one group are `getArticlesByKtype?assembly_group=`. Each route is one call of
 //! `service::vehicle_path` or `service::linkage_targets`.
 
-use std::sync::Arc;
+use crate::server::svc::reader_context::ReaderContext;
 
-use poem::web::Data;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
 use crate::catalogue::ModelSeries;
-use crate::server::AppState;
 use crate::server::answers::records::Vehicle;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup};
-use crate::service::caller::Caller;
 use crate::service::linkage_targets::{MAX_PER_PAGE, types_of_series};
+use crate::service::market;
 use crate::service::vehicle_path::{self, SeriesCount, Targets};
-use crate::service::{Snapshot, market};
 
 type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
 
@@ -177,7 +174,6 @@ impl VehiclePathApi {
     )]
     async fn get_vehicle_makes(
         &self,
-        state: Data<&Arc<AppState>>,
         /// The ProviderId the call is made for.
         #[oai(
             name = "provider",
@@ -189,9 +185,13 @@ impl VehiclePathApi {
         /// type; `V` is P and L, `O` is C and T. Default: every kind.
         linkage_target_type: Query<Option<Kind>>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<VehicleMakes> {
         let kinds = kinds(linkage_target_type.0);
-        let makes = vehicle_path::makes(&Snapshot::of(&state.store), kinds)?
+        let makes = vehicle_path::makes(context.snapshot(), kinds)?
             .into_iter()
             .map(|m| VehicleMake {
                 mfr_id: m.maker.id,
@@ -214,7 +214,6 @@ impl VehiclePathApi {
     )]
     async fn get_model_series(
         &self,
-        state: Data<&Arc<AppState>>,
         /// The vehicle maker (`mfrId` of `getVehicleMakes`).
         #[oai(
             example = "crate::server::svc::parameter_examples::vehicle_maker",
@@ -230,9 +229,13 @@ impl VehiclePathApi {
         /// Only vehicle types of this kind (as `getVehicleMakes`).
         linkage_target_type: Query<Option<Kind>>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<MakeModelSeries> {
         let kinds = kinds(linkage_target_type.0);
-        let found = vehicle_path::maker_series(&Snapshot::of(&state.store), mfr_id.0, kinds)?;
+        let found = vehicle_path::maker_series(&context, mfr_id.0, kinds)?;
         Ok(JsonBody(MakeModelSeries {
             mfr_id: mfr_id.0,
             model_series: found
@@ -257,7 +260,6 @@ impl VehiclePathApi {
     )]
     async fn get_vehicle_types(
         &self,
-        state: Data<&Arc<AppState>>,
         /// The model series (`id` of `getModelSeries`).
         #[oai(
             example = "crate::server::svc::parameter_examples::model_series",
@@ -279,12 +281,16 @@ impl VehiclePathApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
         per_page: Query<Option<u32>>,
         _credentials: Credentials,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<SeriesVehicleTypes> {
         let kinds = kinds(linkage_target_type.0);
         let page = page.0.unwrap_or(1);
         let per_page = per_page.0.unwrap_or(MAX_PER_PAGE as u32);
         let (series, found) = types_of_series(
-            &Snapshot::of(&state.store),
+            &context,
             model_series_id.0,
             kinds,
             page as usize,
@@ -315,7 +321,6 @@ impl VehiclePathApi {
     )]
     async fn get_assembly_groups(
         &self,
-        state: Data<&Arc<AppState>>,
         /// The vehicle type (Ktype).
         #[oai(
             example = "crate::server::svc::parameter_examples::ktype",
@@ -331,11 +336,13 @@ impl VehiclePathApi {
         /// false: every group of the tree, with or without parts (default true).
         linked: Query<Option<bool>>,
         _credentials: Credentials,
-        caller: Data<&Caller>,
+        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
+        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        #[oai(name = "lang")]
+        context: ReaderContext,
     ) -> Answer<VehicleAssemblyGroups> {
-        let snapshot = Snapshot::of(&state.store);
         let linked = linked.0.unwrap_or(true);
-        let (vehicle, groups) = vehicle_path::vehicle_tree(&snapshot, &caller, &ktype, linked)?;
+        let (vehicle, groups) = vehicle_path::vehicle_tree(&context, &ktype, linked)?;
         Ok(JsonBody(VehicleAssemblyGroups {
             vehicle: Vehicle::from(&vehicle),
             assembly_groups: groups

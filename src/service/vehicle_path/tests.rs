@@ -13,6 +13,16 @@ fn demo() -> (tempfile::TempDir, Store) {
     (dir, store)
 }
 
+/// The request context of a caller of `brands` (none: all), in English.
+fn context(store: &Store, brands: Vec<u32>) -> Context {
+    let english = crate::service::language::Languages::new(vec!["en".into()]);
+    Context::new(
+        crate::service::Snapshot::of(store),
+        caller(brands),
+        english.default_language(),
+    )
+}
+
 fn caller(brands: Vec<u32>) -> Caller {
     let mut provider = ProviderRecord::new("p", "P", vec![]);
     provider.brands = brands;
@@ -34,14 +44,16 @@ fn make_series_type_group_and_parts_follow_each_other() {
             .is_empty()
     );
     let vw = all.iter().find(|m| m.maker.name == "VW").unwrap();
-    let series: Vec<ModelSeries> = model_series(&c, vw.maker.id, None)
+    let in_english = context(&store, vec![]);
+    let series: Vec<ModelSeries> = model_series(&in_english, vw.maker.id, None)
         .unwrap()
         .into_iter()
         .map(|s| s.series)
         .collect();
     assert!(!series.is_empty() && series.iter().all(|s| s.manufacturer_id == vw.maker.id));
     let (_, types) =
-        crate::service::linkage_targets::types_of_series(&c, series[0].id, None, 1, 100).unwrap();
+        crate::service::linkage_targets::types_of_series(&in_english, series[0].id, None, 1, 100)
+            .unwrap();
     assert!(!types.rows.is_empty());
     let vehicle = &types.rows[0].vehicle;
     assert_eq!(
@@ -50,7 +62,7 @@ fn make_series_type_group_and_parts_follow_each_other() {
     );
 
     let everyone = caller(vec![]);
-    let roots = groups_for_vehicle(&c, &everyone, vehicle, Nodes::Children(None), true).unwrap();
+    let roots = groups_for_vehicle(&in_english, vehicle, Nodes::Children(None), true).unwrap();
     assert!(!roots.is_empty());
     let fits = everyone.visible(c.articles_by_ktype(&vehicle.ktype).unwrap());
     // Every article of the demo sits under one root or two (the oil filter sits under
@@ -72,8 +84,7 @@ fn make_series_type_group_and_parts_follow_each_other() {
         let under = articles_under(&c, &everyone, vehicle, &[root.group.id], "n").unwrap();
         assert_eq!(under.len(), root.articles, "{root:?}");
         let below = groups_for_vehicle(
-            &c,
-            &everyone,
+            &in_english,
             vehicle,
             Nodes::Below(Some(root.group.id)),
             true,
@@ -84,7 +95,8 @@ fn make_series_type_group_and_parts_follow_each_other() {
 
     // A provider restricted to one brand counts that brand's articles only.
     let brand_one = caller(vec![1]);
-    let counted: usize = groups_for_vehicle(&c, &brand_one, vehicle, Nodes::Children(None), true)
+    let of_brand_one = context(&store, vec![1]);
+    let counted: usize = groups_for_vehicle(&of_brand_one, vehicle, Nodes::Children(None), true)
         .unwrap()
         .iter()
         .map(|g| g.articles)
@@ -100,7 +112,7 @@ fn make_series_type_group_and_parts_follow_each_other() {
             ..
         })
     ));
-    let unknown = groups_for_vehicle(&c, &everyone, vehicle, Nodes::Children(Some(42)), true);
+    let unknown = groups_for_vehicle(&in_english, vehicle, Nodes::Children(Some(42)), true);
     assert!(matches!(
         unknown,
         Err(ServiceError::BadParameter {

@@ -6,13 +6,14 @@ use std::sync::{Arc, OnceLock};
 mod changes;
 mod kits;
 mod numbers;
+mod texts;
 mod vehicle_summary;
 
+pub use texts::Translations;
 pub use vehicle_summary::{VehicleEntry, VehicleSummary};
 
 pub(super) use changes::CHANGE_REMOVED;
 pub use changes::Change;
-pub use numbers::{CrossHit, NumberMatch};
 
 use super::engine;
 use super::error::StoreError;
@@ -42,6 +43,8 @@ pub struct Catalogue {
     recent: Arc<Recent>,
     /// Shared with the next generation while the vehicles table stays the same.
     vehicle_summary: OnceLock<Arc<VehicleSummary>>,
+    /// Shared with the next generation while the texts table stays the same.
+    translations: OnceLock<Arc<Translations>>,
 }
 
 /// The names of the small reference tables, read once per generation: every answer names
@@ -102,6 +105,7 @@ impl Catalogue {
             names: OnceLock::new(),
             recent: Arc::default(),
             vehicle_summary: OnceLock::new(),
+            translations: OnceLock::new(),
         })
     }
 
@@ -144,6 +148,13 @@ impl Catalogue {
         let same_vehicles = self.generations[vehicles] == next.generations[vehicles];
         if let (true, Some(summary)) = (same_vehicles, self.vehicle_summary.get()) {
             let _ = next.vehicle_summary.set(summary.clone());
+        }
+        let texts = TreeName::Texts.index();
+        if let (true, Some(translations)) = (
+            self.generations[texts] == next.generations[texts],
+            self.translations.get(),
+        ) {
+            let _ = next.translations.set(translations.clone());
         }
         Ok(next)
     }

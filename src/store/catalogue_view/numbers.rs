@@ -11,36 +11,6 @@ use crate::store::layout::TreeName;
 use crate::store::packed::Entry;
 use crate::store::records::Code;
 
-/// How a searched number must match a stored one; both are normalised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NumberMatch {
-    Exact,
-    Prefix,
-    Suffix,
-    PrefixOrSuffix,
-}
-
-impl NumberMatch {
-    pub fn accepts(self, stored: &[u8], query: &[u8]) -> bool {
-        match self {
-            NumberMatch::Exact => stored == query,
-            NumberMatch::Prefix => stored.starts_with(query),
-            NumberMatch::Suffix => stored.ends_with(query),
-            NumberMatch::PrefixOrSuffix => stored.starts_with(query) || stored.ends_with(query),
-        }
-    }
-}
-
-/// An article found through a cross number.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CrossHit {
-    pub article: ArticleKey,
-    pub kind: CrossKind,
-    pub manufacturer_id: Option<u32>,
-    /// The cross number as written.
-    pub number: String,
-}
-
 impl Catalogue {
     /// Articles whose own reference normalises to the same as `written`, across brands.
     pub fn articles_by_reference(&self, written: &str) -> Result<Vec<ArticleKey>, StoreError> {

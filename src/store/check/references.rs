@@ -27,6 +27,10 @@ pub(super) fn check_record(
         TreeName::AssemblyGroups => decoded::<AssemblyGroup>(k, v).and_then(|n| refs.parent(&n)),
         TreeName::GenartGroups => decoded::<GenartGroup>(k, v).and_then(|g| refs.placed(&g)),
         TreeName::Articles => decoded::<Article>(k, v).and_then(|a| refs.of_article(&a)),
+        TreeName::Texts => decoded::<Translation>(k, v).and_then(|t| refs.translated(&t)),
+        TreeName::ArticleTexts => {
+            decoded::<ArticleText>(k, v).and_then(|t| refs.article(&t.article))
+        }
         TreeName::Criteria => decoded::<Criterion>(k, v).and_then(|x| refs.article(&x.article)),
         TreeName::Links => decoded::<Link>(k, v).and_then(|l| {
             refs.vehicle(&l.ktype, "link")?;
@@ -177,6 +181,28 @@ impl<C: DataTrees> Refs<'_, C> {
         Ok(())
     }
 
+    /// What a translation names: its generic article, node or model series (a term names
+    /// nothing).
+    fn translated(&self, t: &Translation) -> Result<(), String> {
+        let (tree, what) = match t.kind {
+            TextKind::GenericArticle => (TreeName::GenericArticles, "genart"),
+            TextKind::AssemblyGroup => (TreeName::AssemblyGroups, "assembly group"),
+            TextKind::ModelSeries => (TreeName::ModelSeries, "model series"),
+            TextKind::Term => return Ok(()),
+        };
+        let id: u32 = t
+            .key
+            .parse()
+            .map_err(|_| format!("the {what} text's key '{}' is not an id", t.key))?;
+        match self.has(tree, KeyBuf::new().u32(id).done())? {
+            true => Ok(()),
+            false => Err(format!(
+                "the {} text of {what} {id} names one that does not exist",
+                t.language
+            )),
+        }
+    }
+
     /// A cross number's manufacturer, where it names one.
     fn of_cross_number(&self, x: &CrossReference) -> Result<(), String> {
         match x.manufacturer_id {
@@ -196,12 +222,20 @@ fn referring_to(tree: TreeName) -> &'static [TreeName] {
     use TreeName::*;
     match tree {
         Brands => &[Articles],
-        GenericArticles => &[Articles, GenartGroups],
+        GenericArticles => &[Articles, GenartGroups, Texts],
         Manufacturers => &[CrossReferences, ModelSeries],
-        ModelSeries => &[Vehicles],
-        AssemblyGroups => &[AssemblyGroups, GenartGroups],
+        ModelSeries => &[Vehicles, Texts],
+        AssemblyGroups => &[AssemblyGroups, GenartGroups, Texts],
         Vehicles => &[Links, Kits, Plates],
-        Articles => &[Criteria, CrossReferences, Links, Prices, Kits, Media],
+        Articles => &[
+            ArticleTexts,
+            Criteria,
+            CrossReferences,
+            Links,
+            Prices,
+            Kits,
+            Media,
+        ],
         _ => &[],
     }
 }

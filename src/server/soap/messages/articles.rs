@@ -105,8 +105,8 @@ request!(
         new_linkages_date_to: Option<String>,
         /// Must be absent: partscat keeps no creation dates of linkages.
         new_linkages_mfr_id: Option<i32>,
-        /// The language of texts. partscat's catalogue has one language: accepted, no
-        /// effect.
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// 1 to 1000 (default 100); 0: counts and facets only.
         per_page: Option<u32>,
@@ -305,7 +305,8 @@ request!(
         brand_id: Option<i64>,
         /// Only this generic article; absent or 0: every one.
         generic_article_id: Option<i64>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// 0 article number, 1 OE, 2 trade, 3 comparable, 4 replacement (the articles
         /// replacing it), 5 replaced (the articles it replaces), 6 EAN, 10 any (default).

@@ -27,7 +27,8 @@ request!(
         immediate_info: Option<bool>,
         /// true: `articleInfo`; partscat keeps no article notes, so it is empty.
         info: Option<bool>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// true: `mainArticle`, the kits the article is part of.
         main_articles: Option<bool>,

@@ -9,7 +9,8 @@ use serde::Serialize;
 request!(
     /// `getAutoCompleteSuggestions`: completions of what is typed into a search box.
     GetAutoCompleteSuggestionsRequest {
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// What is typed so far (1 to 100 characters, at least one letter or digit).
         search_query: Option<String>,
@@ -39,7 +40,8 @@ request!(
         brand_no: Option<IntegerList>,
         /// Only these generic articles.
         generic_article_id: Option<IntegerList>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// The vehicle type (Ktype); required.
         linking_target_id: Option<i64>,

@@ -24,7 +24,8 @@ request!(
     /// page of them, and the counts of their makers and model series. Every narrowing may be
     /// combined; none given: every vehicle type.
     GetLinkageTargetsRequest {
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// One of the catalogue's countries (`getCountries`); others are refused.
         linkage_target_country: Option<String>,

@@ -55,7 +55,8 @@ request!(
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// Only this vehicle type (Ktype); absent or 0: every one.
         linking_target_id: Option<i64>,
@@ -154,7 +155,8 @@ request!(
         /// true: the position, quantity and notes of each fit
         /// (`linkedArticleImmediateAttributs`).
         immediate_attributs: Option<bool>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// The links: `articleLinkId` and `linkingTargetId` as
         /// `getArticleLinkedAllLinkingTarget4` answered them.

@@ -14,7 +14,8 @@ request!(
     GetBrandsRequest {
         /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// Only this brand (when the provider may see it).
         data_supplier_id: Option<u32>,
@@ -34,7 +35,8 @@ request!(
     GetGenericArticlesRequest {
         /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// true: only the generic articles of articles linked to `linkingTargetId`.
         linked: Option<bool>,
@@ -58,7 +60,8 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// Only the vehicle makers with vehicle types of this kind (`P`, `L`, `B`, `C`, `T`,
         /// `M`, `A`, `K`; `V` = P and L, `O` = C and T).
@@ -191,8 +194,8 @@ record_list!(
 request!(
     /// `getLanguages` and `getCountries` (Pegasus's `languagesRequest`, `countriesRequest`).
     GetLocalesRequest {
-        /// The language of the names. partscat names languages and countries in English:
-        /// accepted, no effect.
+        /// The language of the names: languages are named in English, German or French
+        /// (along the fallback order); countries in English.
         lang: Option<String>,
     }
 );
@@ -209,7 +212,7 @@ pub struct LanguageRecord {
 }
 
 record_list!(
-    /// `getLanguages`: the language of the catalogue's texts (setting `catalogue.language`).
+    /// `getLanguages`: the languages of the catalogue's texts (setting `catalogue.languages`).
     LanguageList,
     LanguageRecordSeq,
     "languagesRecordSeq",

@@ -16,7 +16,8 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
-        /// Taken: every name is in the catalogue's language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// Only makers with vehicle types of this kind (`P`, `L`, `B`, `C`, `T`, `M`, `A`,
         /// `K`; `V` = P and L, `O` = C and T).
@@ -57,7 +58,8 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be 0.
         favoured_list: Option<i32>,
-        /// Taken: names are in the catalogue's language.
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// Only series with vehicle types of this kind.
         linking_target_type: Option<String>,
@@ -117,7 +119,8 @@ request!(
         favoured_list: Option<i32>,
         /// Refused: fuels are named, not numbered.
         fuel_type_id: Option<i64>,
-        /// Taken: names are in the catalogue's language.
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// The maker (`manuId`). `manuId` or `modId` is required.
         manu_id: Option<i64>,
@@ -170,7 +173,8 @@ request!(
         /// true: every node below `parentNodeId` (or the whole tree); false: its children
         /// (or the roots).
         child_nodes: Option<bool>,
-        /// Taken: names are in the catalogue's language.
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// true: only the nodes with parts that fit `linkingTargetId` (required then).
         linked: Option<bool>,

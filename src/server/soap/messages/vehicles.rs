@@ -25,7 +25,8 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be false: the catalogue has no KBA numbers.
         kba_data: Option<bool>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// true: each vehicle's engine code (`motorCodes`).
         motor_codes: Option<bool>,
@@ -156,7 +157,8 @@ request!(
         /// The kind of number (`key_system` of the plates file); rows without one match any.
         /// Absent or 0: any kind.
         key_system_type: Option<i64>,
-        /// Taken: names are in the catalogue's one language (`getLanguages`).
+        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
+        /// first); a text missing in it falls back along their order. Others are refused.
         lang: Option<String>,
         /// Only vehicle types of this kind (`P`, `L`, `B`, `C`, `T`, `M`, `A`, `K`, or the
         /// groups `V`, `O`).

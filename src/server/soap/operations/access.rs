@@ -52,7 +52,7 @@ fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<V
     let grant = access::add_dynamic_address(
         &state.store,
         state.clock.as_ref(),
-        &call.caller.provider,
+        &call.context.caller().provider,
         address,
         r.validity_hours,
     )
@@ -70,7 +70,7 @@ fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Va
     let grant = access::add_dynamic_key(
         &state.store,
         state.clock.as_ref(),
-        &call.caller.provider,
+        &call.context.caller().provider,
         r.validity_hours,
     )
     .map_err(grant_failure)?;

@@ -39,12 +39,8 @@ pub(super) fn operations() -> Vec<Operation> {
 }
 
 fn get_article_linkages(call: &Call<'_>, r: GetArticleLinkagesRequest) -> Result<Value, Failure> {
-    let (article, links) = reference_lists::article_with_links(
-        &call.state.store,
-        call.caller,
-        r.data_supplier_id,
-        &r.article_number,
-    )?;
+    let (article, links) =
+        reference_lists::article_with_links(call.context, r.data_supplier_id, &r.article_number)?;
     answer(&ArticleLinkages {
         data_supplier_id: article.key.brand_id,
         article_number: article.reference,

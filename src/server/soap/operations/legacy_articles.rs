@@ -14,7 +14,7 @@ use crate::server::soap::pegasus::{CriteriaRecord, file_name, status, yyyymmdd};
 use crate::service::article_detail::Parts;
 use crate::service::articles_by_ids::{self, ArticleById, ByIds};
 use crate::service::vehicle_parts::{self, PartsOrder, PartsQuestion};
-use crate::service::{ServiceError, Snapshot, autocomplete, market, vehicle_path};
+use crate::service::{ServiceError, autocomplete, market, vehicle_path};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -43,7 +43,7 @@ fn get_auto_complete_suggestions(
     let typed = r
         .search_query
         .ok_or_else(|| ServiceError::bad_parameter("searchQuery", "is required"))?;
-    let suggestions = autocomplete::completions(&call.state.store, call.caller, &typed)?;
+    let suggestions = autocomplete::completions(call.context, &typed)?;
     answer(&AutoCompleteSuggestions { suggestions })
 }
 
@@ -58,8 +58,8 @@ fn get_article_ids_with_state(
         .ok_or_else(|| ServiceError::bad_parameter("linkingTargetId", "is required"))?
         .to_string();
     let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let snapshot = Snapshot::of(&call.state.store);
-    vehicle_path::kind_named(&snapshot, "linkingTargetType", kinds, Some(&ktype))?;
+    let snapshot = call.context.snapshot();
+    vehicle_path::kind_named(snapshot, "linkingTargetType", kinds, Some(&ktype))?;
     let order = match r.sort.unwrap_or(1) {
         0 | 1 => PartsOrder::Brand,
         2 => PartsOrder::GenericArticle,
@@ -94,7 +94,7 @@ fn get_article_ids_with_state(
         brands: &brands,
         order,
     };
-    let records = vehicle_parts::parts(&snapshot, call.caller, &question)?
+    let records = vehicle_parts::parts(call.context, &question)?
         .into_iter()
         .enumerate()
         .map(|(place, part)| ArticleIdWithStateRecord {
@@ -151,12 +151,7 @@ fn get_direct_articles_by_ids(
         price_day,
     };
     let ids = r.article_id.map(|l| l.array).unwrap_or_default();
-    let found = articles_by_ids::articles_by_ids(
-        &Snapshot::of(&call.state.store),
-        call.caller,
-        &ids,
-        asked,
-    )?;
+    let found = articles_by_ids::articles_by_ids(call.context, &ids, asked)?;
     let records = found
         .into_iter()
         .map(|a| by_id_record(a, &wanted))

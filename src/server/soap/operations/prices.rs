@@ -13,7 +13,7 @@ pub(super) fn operations() -> Vec<Operation> {
             |call, r| {
                 cached(prices::ktype_prices_built(
                     call.state,
-                    call.caller,
+                    call.context,
                     &r.linkage_target_id,
                     &Selection::default(),
                     &Paging::All,
@@ -26,7 +26,7 @@ pub(super) fn operations() -> Vec<Operation> {
             |call, r| {
                 cached(prices::genart_prices(
                     call.state,
-                    call.caller,
+                    call.context,
                     r.generic_article_id,
                     r.is_kit,
                     &r.linkage_target_id,
@@ -39,7 +39,7 @@ pub(super) fn operations() -> Vec<Operation> {
             |call, r| {
                 cached(prices::exhaust_kit(
                     call.state,
-                    call.caller,
+                    call.context,
                     &r.linkage_target_id,
                 )?)
             },

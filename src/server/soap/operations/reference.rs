@@ -6,7 +6,7 @@ use super::{Operation, operation};
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
-use crate::service::{Snapshot, locales, market, reference_lists, status, vehicle_path};
+use crate::service::{locales, market, reference_lists, status, vehicle_path};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -22,13 +22,19 @@ pub(super) fn operations() -> Vec<Operation> {
         ).cached(),
         operation::<GetLocalesRequest, LanguageList>(
             "getLanguages",
-            "The language of the catalogue's texts (setting catalogue.language).",
+            "The languages of the catalogue's texts, in fallback order (setting catalogue.languages).",
             |call, _| {
-                let code = call.state.settings.catalogue_language.clone();
-                answer(&LanguageList::of(vec![LanguageRecord {
-                    language_name: locales::language_name(&code),
-                    language_code: code,
-                }]))
+                let languages = call
+                    .state
+                    .languages
+                    .codes()
+                    .iter()
+                    .map(|code| LanguageRecord {
+                        language_name: locales::language_name(code, call.context.language()),
+                        language_code: code.clone(),
+                    })
+                    .collect();
+                answer(&LanguageList::of(languages))
             },
         ),
         operation::<GetLocalesRequest, CountryList>(
@@ -97,7 +103,7 @@ fn brand_records(
         "the catalogue keeps no logos",
     )?;
     let only = r.data_supplier_id;
-    Ok(reference_lists::brands(&call.state.store, call.caller)?
+    Ok(reference_lists::brands(call.context)?
         .into_iter()
         .filter(|(brand_id, _)| only.is_none_or(|only| only == *brand_id))
         .map(|(brand_id, brand_name)| BrandRecord {
@@ -123,23 +129,22 @@ fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result
     let no_tree = "the catalogue has no search tree (getChildNodesAllLinkingTarget2)";
     market::flag_not_held("searchTreeNodes", r.search_tree_nodes, no_tree)?;
     let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let snapshot = Snapshot::of(&call.state.store);
+    let snapshot = call.context.snapshot();
     let ktype = r.linking_target_id.as_deref();
-    vehicle_path::kind_named(&snapshot, "linkingTargetType", kinds, ktype)?;
+    vehicle_path::kind_named(snapshot, "linkingTargetType", kinds, ktype)?;
     // `linked`: the generic articles of the articles that fit the vehicle.
     let fitting = r
         .linked
         .unwrap_or(false)
         .then(|| r.linking_target_id.as_deref().unwrap_or(""));
-    let generic_articles =
-        reference_lists::generic_articles(&call.state.store, call.caller, fitting)?
-            .into_iter()
-            .map(|(id, name)| GenericArticleRecord {
-                designation: name.clone(),
-                generic_article_id: id,
-                master_designation: name,
-            })
-            .collect();
+    let generic_articles = reference_lists::generic_articles(call.context, fitting)?
+        .into_iter()
+        .map(|(id, name)| GenericArticleRecord {
+            designation: name.clone(),
+            generic_article_id: id,
+            master_designation: name,
+        })
+        .collect();
     answer(&GenericArticleList::of(generic_articles))
 }
 
@@ -150,8 +155,8 @@ fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Valu
     market::no_favoured_list(r.favoured_list)?;
     let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let makers = match targets {
-        None => reference_lists::manufacturers(&call.state.store)?,
-        Some(_) => vehicle_path::makes(&Snapshot::of(&call.state.store), targets)?
+        None => reference_lists::manufacturers(call.context)?,
+        Some(_) => vehicle_path::makes(call.context.snapshot(), targets)?
             .into_iter()
             .map(|make| make.maker)
             .collect(),

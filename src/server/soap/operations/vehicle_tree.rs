@@ -13,7 +13,7 @@ use crate::server::soap::vehicles::yyyymm;
 use crate::service::category_tree::{self, Nodes};
 use crate::service::vehicle_criteria::{self, Criteria};
 use crate::service::vehicle_path;
-use crate::service::{ServiceError, Snapshot, market};
+use crate::service::{ServiceError, market};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -85,8 +85,8 @@ fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Va
         r.favoured_list,
     )?;
     let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let snapshot = Snapshot::of(&call.state.store);
-    let records = vehicle_path::makes(&snapshot, targets)?
+    let snapshot = call.context.snapshot();
+    let records = vehicle_path::makes(snapshot, targets)?
         .into_iter()
         .map(|make| Manufacturer2Record {
             favor_flag: 0,
@@ -114,8 +114,7 @@ fn get_model_series(
     let maker = r
         .manu_id
         .ok_or_else(|| ServiceError::bad_parameter("manuId", "is required"))?;
-    let snapshot = Snapshot::of(&call.state.store);
-    let records = vehicle_path::model_series(&snapshot, id("manuId", maker)?, targets)?
+    let records = vehicle_path::model_series(call.context, id("manuId", maker)?, targets)?
         .into_iter()
         .map(|found| {
             let s = found.series;
@@ -205,8 +204,8 @@ fn get_vehicle_ids_by_criteria(
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty()),
     };
-    let snapshot = Snapshot::of(&call.state.store);
-    let records = vehicle_criteria::vehicle_types(&snapshot, &criteria)?
+    let snapshot = call.context.snapshot();
+    let records = vehicle_criteria::vehicle_types(snapshot, &criteria)?
         .into_iter()
         .map(|v| VehicleIdRecord {
             car_id: v.ktype.trim().parse().unwrap_or(0),
@@ -235,10 +234,10 @@ fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Fa
         false => Nodes::Children(parent),
     };
     let linked = r.linked.unwrap_or(false);
-    let snapshot = Snapshot::of(&call.state.store);
+    let snapshot = call.context.snapshot();
     let records: Vec<ChildNodeRecord> = match r.linking_target_id {
         Some(ktype) => {
-            let vehicle = vehicle_path::vehicle(&snapshot, &ktype.to_string(), "linkingTargetId")?;
+            let vehicle = vehicle_path::vehicle(snapshot, &ktype.to_string(), "linkingTargetId")?;
             if targets.is_some_and(|ts| !ts.contains(&vehicle.target_type)) {
                 return Err(ServiceError::bad_parameter(
                     "linkingTargetType",
@@ -249,7 +248,7 @@ fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Fa
                 )
                 .into());
             }
-            vehicle_path::groups_for_vehicle(&snapshot, call.caller, &vehicle, which, linked)?
+            vehicle_path::groups_for_vehicle(call.context, &vehicle, which, linked)?
                 .into_iter()
                 .map(|g| ChildNodeRecord {
                     assembly_group_name: g.group.name,
@@ -279,7 +278,7 @@ fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Fa
                     .into());
                 }
             };
-            category_tree::groups_of_tree(&snapshot, target, which)?
+            category_tree::groups_of_tree(call.context, target, which)?
                 .into_iter()
                 .map(|(group, has_childs)| ChildNodeRecord {
                     assembly_group_name: group.name,

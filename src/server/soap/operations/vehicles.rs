@@ -8,7 +8,7 @@ use crate::server::soap::messages::*;
 use crate::server::soap::vehicles::target_list;
 use crate::service::linkage_targets::{self, MAX_PER_PAGE, NamedTarget, TargetQuery};
 use crate::service::vehicle_path::Makers;
-use crate::service::{ServiceError, Snapshot, market, reference_lists};
+use crate::service::{ServiceError, market, reference_lists};
 
 pub(super) fn operations() -> Vec<Operation> {
     vec![
@@ -66,7 +66,7 @@ fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<V
         maker_counts: r.include_mfr_facets.unwrap_or(false),
         series_counts: r.include_vehicle_model_series_facets.unwrap_or(false),
     };
-    let found = linkage_targets::linkage_targets(&Snapshot::of(&call.state.store), &question)?;
+    let found = linkage_targets::linkage_targets(call.context, &question)?;
     let group = asked.filter(|a| matches!(*a, "V" | "O"));
     answer(&target_list(found, group))
 }
@@ -114,8 +114,8 @@ fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Valu
     }
     let ktypes: Vec<String> = ids.iter().map(i64::to_string).collect();
     let motor_codes = r.motor_codes.unwrap_or(false);
-    let makers = Makers::read(&Snapshot::of(&call.state.store))?;
-    let found = reference_lists::vehicle_types(&call.state.store, &ktypes, None, "carIds")?
+    let makers = Makers::read(call.context.snapshot())?;
+    let found = reference_lists::vehicle_types(call.context, &ktypes, None, "carIds")?
         .iter()
         .map(|v| crate::server::soap::vehicles::vehicle_by_ids(v, motor_codes, makers.of(v)))
         .collect();

@@ -1,0 +1,66 @@
+//! What every answer of one request depends on, built once where the request is admitted
+//! (`server::gate`) and handed to the service calls that answer it: the catalogue snapshot
+//! every read of the answer sees, the caller and its brand rights, and the language its texts
+//! are written in. An answer kept for reuse is kept under `Context::answer_key`, so nothing an
+//! answer depends on can be left out of its cache key.
+
+use super::Snapshot;
+use super::caller::Caller;
+use super::language::Language;
+use super::names::Names;
+
+/// One request's snapshot, caller and language.
+#[derive(Clone)]
+pub struct Context {
+    snapshot: Snapshot,
+    caller: Caller,
+    language: Language,
+}
+
+/// The part of an answer's cache key that comes from its context: who may see what, and in
+/// which language (the snapshot is checked apart, by the tables an answer read).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ContextKey {
+    /// The brands the caller may see; empty: every brand.
+    pub brands: Vec<u32>,
+    /// The language asked for and its fallback order.
+    pub language: Language,
+}
+
+impl Context {
+    pub fn new(snapshot: Snapshot, caller: Caller, language: Language) -> Context {
+        Context {
+            snapshot,
+            caller,
+            language,
+        }
+    }
+
+    /// The catalogue as it stood when the request was admitted.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    /// Who calls, and what it may see.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// The language the answer's texts are written in.
+    pub fn language(&self) -> &Language {
+        &self.language
+    }
+
+    /// The texts of this request's answer, in its language.
+    pub fn names(&self) -> Names<'_> {
+        Names::new(&self.snapshot, &self.language)
+    }
+
+    /// What of this context an answer depends on, as a cache key.
+    pub fn answer_key(&self) -> ContextKey {
+        ContextKey {
+            brands: self.caller.brands().to_vec(),
+            language: self.language.clone(),
+        }
+    }
+}

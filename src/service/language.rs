@@ -1,0 +1,197 @@
+//! The language an answer is written in. The catalogue holds its texts in the languages of the
+//! setting `catalogue.languages`, whose order is the fallback order and whose first is the
+//! default; a reader asks for one of them (Pegasus `lang`, `/svc` `lang` or
+//! `Accept-Language`, the browser's switch) and a text missing in it is taken from the next
+//! language of the order that has it. A language the catalogue does not hold is refused,
+//! naming those it holds.
+
+use std::sync::Arc;
+
+use super::ServiceError;
+
+/// The languages the catalogue holds, in fallback order (the first is the default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Languages(Arc<[String]>);
+
+/// The language asked for, and the order a missing text falls back along: the asked one
+/// first, then the catalogue's in their order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Language {
+    order: Arc<[String]>,
+    /// The catalogue's default: the language of the data sets' own texts.
+    default: Arc<str>,
+}
+
+impl Languages {
+    /// `codes` as the settings give them: lower-case two-letter codes, none twice, at least one.
+    pub fn new(codes: Vec<String>) -> Languages {
+        assert!(!codes.is_empty(), "a catalogue holds at least one language");
+        Languages(codes.into())
+    }
+
+    /// The codes, in fallback order.
+    pub fn codes(&self) -> &[String] {
+        &self.0
+    }
+
+    /// The default language: the first of the order.
+    pub fn default_language(&self) -> Language {
+        Language {
+            order: self.0.clone(),
+            default: self.0[0].as_str().into(),
+        }
+    }
+
+    /// The language `asked` by the field `parameter` (none: the default), or a refusal naming
+    /// the languages the catalogue holds. Codes are matched without regard to case.
+    pub fn choose(
+        &self,
+        parameter: &'static str,
+        asked: Option<&str>,
+    ) -> Result<Language, ServiceError> {
+        let Some(asked) = asked else {
+            return Ok(self.default_language());
+        };
+        let Some(at) = self
+            .0
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(asked.trim()))
+        else {
+            return Err(ServiceError::bad_parameter(
+                parameter,
+                format!(
+                    "{parameter} '{asked}' is not a language the catalogue holds; it holds {}",
+                    self.0.join(", ")
+                ),
+            ));
+        };
+        let mut order = Vec::with_capacity(self.0.len());
+        order.push(self.0[at].clone());
+        order.extend(self.0.iter().filter(|c| **c != self.0[at]).cloned());
+        Ok(Language {
+            order: order.into(),
+            default: self.0[0].as_str().into(),
+        })
+    }
+
+    /// The first language of an `Accept-Language` header the catalogue holds, by the header's
+    /// weights (`de-AT, de;q=0.9, en;q=0.5`: a region is read as its language); the default
+    /// where the header names none of them. A header never refuses: a browser sends its
+    /// user's languages, not a question.
+    pub fn negotiate(&self, header: &str) -> Language {
+        let mut offered: Vec<(f32, usize, &str)> = header
+            .split(',')
+            .enumerate()
+            .filter_map(|(at, item)| {
+                let mut parts = item.split(';');
+                let tag = parts.next()?.trim();
+                let weight = parts
+                    .filter_map(|p| p.trim().strip_prefix("q="))
+                    .find_map(|q| q.trim().parse::<f32>().ok())
+                    .unwrap_or(1.0);
+                let language = tag.split(['-', '_']).next()?;
+                (weight > 0.0).then_some((weight, at, language))
+            })
+            .collect();
+        offered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        offered
+            .iter()
+            .find_map(|(_, _, language)| self.choose("Accept-Language", Some(language)).ok())
+            .unwrap_or_else(|| self.default_language())
+    }
+}
+
+impl Language {
+    /// The language asked for.
+    pub fn code(&self) -> &str {
+        &self.order[0]
+    }
+
+    /// The asked language, then the others the catalogue holds, in fallback order.
+    pub fn order(&self) -> &[String] {
+        &self.order
+    }
+
+    /// Whether the asked language is the catalogue's default, whose texts are the data sets'
+    /// own.
+    pub fn is_default(&self) -> bool {
+        *self.order[0] == *self.default
+    }
+
+    /// The text to answer: the asked language's, else the first along the order that has
+    /// one; `own` (the data set's own text) is the default language's.
+    pub fn pick<'a>(&self, own: &'a str, translated: impl Fn(&str) -> Option<&'a str>) -> &'a str {
+        for code in self.order.iter() {
+            if **code == *self.default {
+                return own;
+            }
+            if let Some(text) = translated(code) {
+                return text;
+            }
+        }
+        own
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held() -> Languages {
+        Languages::new(vec!["en".into(), "de".into(), "fr".into()])
+    }
+
+    #[test]
+    fn the_asked_language_comes_first_then_the_catalogues_order() {
+        assert_eq!(
+            held().choose("lang", None).unwrap().order(),
+            ["en", "de", "fr"]
+        );
+        assert_eq!(
+            held().choose("lang", Some("FR")).unwrap().order(),
+            ["fr", "en", "de"]
+        );
+        assert_eq!(held().choose("lang", Some("de")).unwrap().code(), "de");
+    }
+
+    #[test]
+    fn a_text_falls_back_along_the_order_and_ends_at_the_default() {
+        let held = Languages::new(vec!["en".into(), "de".into(), "fr".into(), "bg".into()]);
+        let german_only = |code: &str| (code == "de").then_some("Bremsbelag");
+        let fr = held.choose("lang", Some("fr")).unwrap();
+        assert_eq!(fr.pick("Brake pad", german_only), "Brake pad");
+        let de = held.choose("lang", Some("de")).unwrap();
+        assert_eq!(de.pick("Brake pad", german_only), "Bremsbelag");
+        assert!(!de.is_default() && held.default_language().is_default());
+        assert_eq!(
+            held.default_language().pick("Brake pad", german_only),
+            "Brake pad"
+        );
+        let reordered = Languages::new(vec!["de".into(), "en".into()]);
+        let en = reordered.choose("lang", Some("en")).unwrap();
+        // English asked of a German catalogue: its English text, else the German own.
+        assert_eq!(
+            en.pick("Bremsbelag", |c| (c == "en").then_some("Brake pad")),
+            "Brake pad"
+        );
+        assert_eq!(en.pick("Bremsbelag", |_| None), "Bremsbelag");
+    }
+
+    #[test]
+    fn a_language_not_held_is_refused_naming_the_held_ones() {
+        let refused = held().choose("lang", Some("bg")).unwrap_err().to_string();
+        assert!(
+            refused.contains("'bg'") && refused.contains("en, de, fr"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn accept_language_takes_the_heaviest_held_language() {
+        assert_eq!(held().negotiate("de-AT, de;q=0.9, en;q=0.5").code(), "de");
+        assert_eq!(held().negotiate("bg, fr;q=0.3, en;q=0.2").code(), "fr");
+        assert_eq!(held().negotiate("it, es;q=0.5").code(), "en");
+        assert_eq!(held().negotiate("fr;q=0, de;q=0.1").code(), "de");
+        assert_eq!(held().negotiate("").code(), "en");
+    }
+}

@@ -1,0 +1,285 @@
+//! A reader asks in their language: the demo catalogue holds its texts in English, German and
+//! French in full and Bulgarian in part, and every surface answers in the language asked,
+//! falling back along the catalogue's order where a text is missing, and refuses a language
+//! the catalogue does not hold.
+
+mod common;
+
+use common::server::{DEMO_KEY, Served, client};
+use serde_json::{Value, json};
+
+const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
+
+/// The demo, served in its four languages (its default settings).
+fn served() -> Served {
+    Served::demo(&[])
+}
+
+/// The demo's first shock absorber (a generic article with a fitting position and text
+/// criteria), by its reference as the articles file writes it.
+fn shock_absorber() -> String {
+    let articles = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo/articles.csv"),
+    )
+    .unwrap();
+    articles
+        .lines()
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|f| f[2] == "854")
+        .map(|f| f[1].to_owned())
+        .unwrap()
+}
+
+fn lookup(s: &Served, reference: &str, lang: Option<&str>, accept: Option<&str>) -> (u16, Value) {
+    let mut url = format!(
+        "{}/svc/getCrossRefsOrArticle/{}?mainref=1&provider=demo&api_key={DEMO_KEY}",
+        s.base,
+        reference.replace(' ', "%20")
+    );
+    if let Some(lang) = lang {
+        url.push_str(&format!("&lang={lang}"));
+    }
+    let mut request = client().get(url);
+    if let Some(accept) = accept {
+        request = request.header("Accept-Language", accept);
+    }
+    let reply = s.fetch(request);
+    (reply.status, reply.json())
+}
+
+/// The generic article's name, the description and the first criterion's name and value.
+fn texts(answer: &Value) -> (String, String, String, String) {
+    let a = &answer["articles"][0];
+    let text = |v: &Value| v.as_str().unwrap().to_owned();
+    let criterion = a["criteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] != "Length" && c["name"] != "Länge" && c["name"] != "Longueur")
+        .unwrap();
+    (
+        text(&a["genartName"]),
+        text(&a["description"]),
+        text(&criterion["name"]),
+        text(&criterion["value"]),
+    )
+}
+
+#[test]
+fn a_lookup_answers_in_the_language_asked_and_falls_back_along_the_order() {
+    let s = served();
+    let reference = shock_absorber();
+    let (status, english) = lookup(&s, &reference, None, None);
+    assert_eq!(status, 200, "{english}");
+    let (name, description, criterion, _) = texts(&english);
+    assert_eq!(name, "Shock Absorber");
+    assert_eq!(description, "Shock Absorber, front axle");
+    assert_eq!(criterion, "Shock Absorber Type");
+
+    let (_, german) = lookup(&s, &reference, Some("de"), None);
+    let (name, description, criterion, value) = texts(&german);
+    assert_eq!(name, "Stoßdämpfer");
+    assert_eq!(description, "Stoßdämpfer, Vorderachse");
+    assert_eq!(criterion, "Stoßdämpferart");
+    assert!(
+        ["Gasdruck", "Öldruck", "Zweirohr"].contains(&value.as_str()),
+        "{value}"
+    );
+
+    let (_, french) = lookup(&s, &reference, Some("FR"), None);
+    assert_eq!(texts(&french).1, "Amortisseur, essieu avant");
+
+    // Bulgarian holds the generic articles' names only: the rest is English, the next of
+    // the order that has it.
+    let (_, bulgarian) = lookup(&s, &reference, Some("bg"), None);
+    let (name, description, criterion, _) = texts(&bulgarian);
+    assert_eq!(name, "Амортисьор");
+    assert_eq!(description, "Shock Absorber, front axle");
+    assert_eq!(criterion, "Shock Absorber Type");
+
+    // Without `lang`, the browser's languages decide; one the catalogue lacks is passed over.
+    let (_, accepted) = lookup(&s, &reference, None, Some("it-IT, it;q=0.9, fr;q=0.5"));
+    assert_eq!(texts(&accepted).0, "Amortisseur");
+    let (_, neither) = lookup(&s, &reference, None, Some("it, es;q=0.5"));
+    assert_eq!(texts(&neither).0, "Shock Absorber");
+    // `lang` wins over the header.
+    let (_, both) = lookup(&s, &reference, Some("de"), Some("fr"));
+    assert_eq!(texts(&both).0, "Stoßdämpfer");
+}
+
+#[test]
+fn a_language_the_catalogue_does_not_hold_is_refused_naming_those_it_holds() {
+    let s = served();
+    let (status, problem) = lookup(&s, &shock_absorber(), Some("it"), None);
+    assert_eq!(status, 400, "{problem}");
+    assert_eq!(problem["parameter"], "lang");
+    let detail = problem["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("'it'") && detail.contains("en, de, fr, bg"),
+        "{detail}"
+    );
+
+    let reply = s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({"getArticles": {
+                "provider": "demo", "lang": "it", "searchQuery": "WK 138", "searchType": 10
+            }})),
+    );
+    let answer = reply.json();
+    assert_eq!(answer["status"], 400, "{answer}");
+    let text = answer["statusText"].as_str().unwrap();
+    assert!(
+        text.contains("lang 'it'") && text.contains("en, de, fr, bg"),
+        "{text}"
+    );
+
+    // The settings name the languages served: the German texts are not, once the setting
+    // leaves German out.
+    let plain = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,fr")]);
+    let (status, problem) = lookup(&plain, &shock_absorber(), Some("de"), None);
+    assert_eq!(status, 400, "{problem}");
+    assert!(
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .ends_with("it holds en, fr")
+    );
+}
+
+fn get_articles(s: &Served, lang: &str, reference: &str) -> Value {
+    let reply = s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({"getArticles": {
+                "provider": "demo", "lang": lang, "searchQuery": reference, "searchType": 0,
+                "includeGenericArticles": true, "includeAll": true
+            }})),
+    );
+    let answer = reply.json();
+    assert_eq!(answer["status"], 200, "{answer}");
+    answer["articles"][0].clone()
+}
+
+#[test]
+fn pegasus_lang_answers_get_articles_in_that_language() {
+    let s = served();
+    let reference = shock_absorber();
+    let german = get_articles(&s, "de", &reference);
+    assert_eq!(
+        german["genericArticles"][0]["genericArticleDescription"],
+        "Stoßdämpfer"
+    );
+    let criteria: Vec<&str> = german["articleCriteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["criteriaDescription"].as_str().unwrap())
+        .collect();
+    assert!(criteria.contains(&"Stoßdämpferart"), "{criteria:?}");
+    let french = get_articles(&s, "fr", &reference);
+    assert_eq!(
+        french["genericArticles"][0]["genericArticleDescription"],
+        "Amortisseur"
+    );
+}
+
+#[test]
+fn two_languages_interleaved_never_share_a_kept_answer() {
+    // The answer cache is on (the default): each language's answer is kept under its own key.
+    let s = served();
+    let reference = shock_absorber();
+    for _ in 0..3 {
+        for (lang, name) in [
+            ("de", "Stoßdämpfer"),
+            ("en", "Shock Absorber"),
+            ("fr", "Amortisseur"),
+        ] {
+            let (_, answer) = lookup(&s, &reference, Some(lang), None);
+            assert_eq!(texts(&answer).0, name, "{lang}");
+            let article = get_articles(&s, lang, &reference);
+            assert_eq!(
+                article["genericArticles"][0]["genericArticleDescription"], name,
+                "{lang}"
+            );
+        }
+    }
+}
+
+fn json_call(s: &Served, body: Value) -> Value {
+    let answer = s
+        .fetch(
+            client()
+                .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+                .json(&body),
+        )
+        .json();
+    assert_eq!(answer["status"], 200, "{answer}");
+    answer
+}
+
+#[test]
+fn free_text_finds_a_part_by_its_description_in_any_language() {
+    let s = served();
+    let found = |lang: &str, text: &str| -> Vec<String> {
+        let answer = json_call(
+            &s,
+            json!({"getArticles": {
+                "provider": "demo", "lang": lang, "searchQuery": text, "searchType": 99,
+                "perPage": 100, "includeGenericArticles": true
+            }}),
+        );
+        answer["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                a["genericArticles"][0]["genericArticleDescription"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    };
+    // German words find shock absorbers whatever language the answer is in.
+    let german = found("de", "Stoßdämpfer Vorderachse");
+    assert!(
+        !german.is_empty() && german.iter().all(|n| n == "Stoßdämpfer"),
+        "{german:?}"
+    );
+    let in_english = found("en", "stoßdämpfer");
+    assert!(!in_english.is_empty() && in_english.iter().all(|n| n == "Shock Absorber"));
+    // French, and Bulgarian (which holds the generic articles' names).
+    assert!(!found("fr", "amortisseur").is_empty());
+    assert_eq!(found("bg", "Амортисьор").len(), in_english.len());
+    assert!(found("en", "Bremsscheibe").len() > 1);
+}
+
+#[test]
+fn completions_offer_the_readers_language_first_then_the_others() {
+    let s = served();
+    let completions = |lang: &str, typed: &str| -> Vec<String> {
+        let answer = json_call(
+            &s,
+            json!({"getAutoCompleteSuggestions": {
+                "provider": "demo", "lang": lang, "searchQuery": typed
+            }}),
+        );
+        answer["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let french = completions("fr", "filt");
+    assert_eq!(french[0], "Filtre à air", "{french:?}");
+    // English names of the same generic articles come after the French ones.
+    let at = |name: &str| french.iter().position(|c| c == name);
+    assert!(
+        at("Filtre à huile").unwrap() < at("Fuel Filter").unwrap(),
+        "{french:?}"
+    );
+    let german = completions("de", "brems");
+    assert!(german.contains(&"Bremsscheibe".to_owned()), "{german:?}");
+}
