@@ -19,6 +19,7 @@ fn the_page_and_its_assets_are_served_with_a_same_origin_policy() {
         ("/catalogue/", "text/html"),
         ("/catalogue/catalogue.js", "text/javascript"),
         ("/catalogue/catalogue.css", "text/css"),
+        ("/catalogue/words.js", "text/javascript"),
     ] {
         let r = open(&s, path);
         assert_eq!(r.status, 200, "{path}");

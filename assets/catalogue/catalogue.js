@@ -5,6 +5,8 @@
 // address), and a whitelisted counter PC needs none. Catalogue text reaches the page as text
 // nodes only, never as markup.
 
+import { WORDS } from "/catalogue/words.js";
+
 const ENDPOINT = document.querySelector('meta[name="partscat-endpoint"]').content;
 const KEY = "partscat.key";
 const main = document.getElementById("main");
@@ -16,10 +18,36 @@ const list = document.getElementById("suggestions");
 const query = () => new URLSearchParams(location.search);
 const provider = () => query().get("provider") || "";
 
-/** The address of a view, keeping the provider. */
+// ---- the reader's language: the address's `lang`, else the first of the browser's languages
+// the catalogue holds; the page's words in it where `words.js` has them
+
+/** The catalogue's languages, `{languageCode, languageName}`, once a provider is known. */
+let held = [];
+const chosenLanguage = () => query().get("lang") || "";
+
+const preferred = () => (navigator.languages || []).map((l) => l.split("-")[0].toLowerCase());
+
+/** The language answers are asked in: none before the catalogue's languages are known. */
+function readingLanguage() {
+  if (chosenLanguage()) return chosenLanguage();
+  const codes = held.map((l) => l.languageCode);
+  return preferred().find((l) => codes.includes(l)) || codes[0] || "";
+}
+
+/** The language of the page's own words (before signing in, the browser's). */
+const wordsLanguage = () => readingLanguage() || preferred().find((l) => l in WORDS || l === "en") || "en";
+
+/** The page's word `english` in the reader's language, `{name}`s filled from `values`. */
+function t(english, values) {
+  const text = WORDS[wordsLanguage()]?.[english] || english;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(values?.[name] ?? ""));
+}
+
+/** The address of a view, keeping the provider and the chosen language. */
 function address(fields) {
   const q = new URLSearchParams();
   if (provider()) q.set("provider", provider());
+  if (chosenLanguage()) q.set("lang", chosenLanguage());
   for (const [name, value] of Object.entries(fields)) {
     if (value !== undefined && value !== null && value !== "") q.set(name, String(value));
   }
@@ -60,7 +88,7 @@ function h(tag, attributes, ...children) {
 const view = (fields, ...text) => h("a", { href: address(fields), "data-view": "" }, ...text);
 
 function show(title, ...content) {
-  document.title = title + " · Parts catalogue";
+  document.title = title + " · " + t("Parts catalogue");
   main.replaceChildren(h("h1", {}, title), ...content.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
 
@@ -93,7 +121,7 @@ async function call(operation, fields) {
   const response = await fetch(ENDPOINT, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...keyHeader() },
-    body: JSON.stringify({ [operation]: { provider: provider(), ...fields } }),
+    body: JSON.stringify({ [operation]: { provider: provider(), lang: readingLanguage() || undefined, ...fields } }),
   });
   let body = {};
   try {
@@ -130,9 +158,10 @@ function renderWho() {
         location.assign("/catalogue");
       },
     },
-    "Sign out",
+    t("Sign out"),
   );
-  who.replaceChildren("Provider ", h("strong", {}, provider()), " ", signOut);
+  const [before, after] = t("Provider {name}").split("{name}");
+  who.replaceChildren(before, h("strong", {}, provider()), after, " ", signOut);
 }
 
 function signIn(reason) {
@@ -152,15 +181,15 @@ function signIn(reason) {
         render();
       },
     },
-    h("label", {}, "Provider", h("input", { name: "provider", required: true, value: provider(), autocomplete: "username" })),
-    h("label", {}, "Key (kept until this browser tab closes)",
+    h("label", {}, t("Provider"), h("input", { name: "provider", required: true, value: provider(), autocomplete: "username" })),
+    h("label", {}, t("Key (kept until this browser tab closes)"),
       h("input", { name: "key", type: "password", autocomplete: "current-password" })),
-    h("button", { type: "submit" }, "Open the catalogue"),
+    h("button", { type: "submit" }, t("Open the catalogue")),
   );
   show(
-    "Who is looking?",
+    t("Who is looking?"),
     reason ? h("p", { class: "error", role: "alert" }, reason) : null,
-    h("p", {}, "Name your provider. A counter PC on the provider's list of addresses needs no key."),
+    h("p", {}, t("Name your provider. A counter PC on the provider's list of addresses needs no key.")),
     form,
   );
   form.querySelector(provider() ? "[name=key]" : "[name=provider]").focus();
@@ -175,7 +204,7 @@ const KINDS = {
   ComparableNumber: "Comparable number",
   EAN: "EAN",
 };
-const kindOf = (match) => KINDS[match.matchType] || match.description || match.matchType;
+const kindOf = (match) => (KINDS[match.matchType] ? t(KINDS[match.matchType]) : match.description || match.matchType);
 const SUGGESTED = { reference: "Reference", oe: "OE number", trade: "Trade number", comparable: "Comparable number", ean: "EAN" };
 const squeezed = (text) => text.toUpperCase().replace(/[^0-9A-Z]/g, "");
 
@@ -185,6 +214,7 @@ let options = [];
 /** `suggestNumbers`: exact matches, then numbers that start with what was typed. */
 async function suggestionsFor(text) {
   const q = new URLSearchParams({ provider: provider(), limit: "15" });
+  if (readingLanguage()) q.set("lang", readingLanguage());
   const response = await fetch("/svc/suggestNumbers/" + encodeURIComponent(text) + "?" + q, { headers: keyHeader() });
   return response.ok ? (await response.json()).suggestions : [];
 }
@@ -203,7 +233,7 @@ async function suggest() {
   list.replaceChildren();
   let group = null;
   rows.forEach((row, i) => {
-    const name = row.exact ? "Exact" : SUGGESTED[row.kind] || row.kind;
+    const name = row.exact ? t("Exact") : SUGGESTED[row.kind] ? t(SUGGESTED[row.kind]) : row.kind;
     if (name !== group) {
       group = name;
       list.append(h("li", { class: "group", role: "presentation" }, group));
@@ -221,7 +251,7 @@ async function suggest() {
           },
         },
         h("strong", {}, row.reference), " · ", row.brandName, " · ", row.genartName,
-        row.kind !== "reference" ? h("span", { class: "quiet" }, " — ", SUGGESTED[row.kind], " ", row.number) : null,
+        row.kind !== "reference" ? h("span", { class: "quiet" }, " — ", t(SUGGESTED[row.kind] || row.kind), " ", row.number) : null,
       ),
     );
   });
@@ -311,14 +341,14 @@ async function searchView(text) {
   let note = null;
   if (!answer.articles?.length) {
     answer = await articles({ searchQuery: text, searchType: 10, searchMatchType: "prefix", perPage: 100 });
-    note = h("p", { class: "quiet" }, "No number is exactly ", text, ". Numbers that start with it:");
+    note = h("p", { class: "quiet" }, t("No number is exactly {name}. Numbers that start with it:", { name: text }));
   }
   const found = answer.articles || [];
-  if (!found.length) return show("No article has the number " + text, h("p", {}, "Check the number, or find the part by vehicle."));
+  if (!found.length) return show(t("No article has the number {name}", { name: text }), h("p", {}, t("Check the number, or find the part by vehicle.")));
   show(
-    found.length + (found.length === 1 ? " article" : " articles") + " for " + text,
+    found.length === 1 ? t("1 article for {name}", { name: text }) : t("{count} articles for {name}", { count: found.length, name: text }),
     note,
-    table([...ARTICLE_HEADINGS, "Matched"], articleRows(found, true)),
+    table([...ARTICLE_HEADINGS.map((w) => t(w)), t("Matched")], articleRows(found, true)),
   );
 }
 
@@ -339,7 +369,7 @@ async function mediaUrl(articleId, uri) {
 
 /** A 360° set: every frame fetched first, then a slider (or the arrow keys on it) turns it. */
 function spinner(articleId, frames) {
-  const label = (i) => (frames[i].headerDescription || "360° view") + ", frame " + (i + 1) + " of " + frames.length;
+  const label = (i) => t("{name}, frame {count} of {total}", { name: frames[i].headerDescription || t("360° view"), count: i + 1, total: frames.length });
   const image = h("img", { alt: label(0), width: 200, height: 200 });
   const urls = [];
   const slider = h("input", {
@@ -348,24 +378,24 @@ function spinner(articleId, frames) {
     max: frames.length,
     value: 1,
     disabled: true,
-    "aria-label": "Turn the part",
+    "aria-label": t("Turn the part"),
     oninput: (event) => {
       const i = Number(event.target.value) - 1;
       if (urls[i]) image.src = urls[i];
       image.alt = label(i);
     },
   });
-  const figure = h("figure", { class: "spin" }, image, slider, h("figcaption", {}, "360° view: drag to turn"));
+  const figure = h("figure", { class: "spin" }, image, slider, h("figcaption", {}, t("360° view: drag to turn")));
   Promise.all(frames.map((f) => mediaUrl(articleId, f.imageURL400))).then((found) => {
     urls.push(...found);
-    if (found.every((u) => u === null)) return figure.replaceWith(missing("360° view"));
+    if (found.every((u) => u === null)) return figure.replaceWith(missing(t("360° view")));
     image.src = found.find((u) => u !== null);
     slider.disabled = false;
   });
   return figure;
 }
 
-const missing = (what) => h("p", { class: "quiet" }, what + ": not in this appliance's media store.");
+const missing = (what) => h("p", { class: "quiet" }, t("{name}: not in this appliance's media store.", { name: what }));
 
 /** One picture, shown once it has arrived. */
 function picture(articleId, record) {
@@ -393,14 +423,14 @@ function images(articleId, all) {
 }
 
 /** A type's years of manufacture: "2013-08 – 2020-03", or "from 2018-04" while it is built. */
-const years = (t) => (t.yearTo ? (t.yearFrom || "") + " – " + t.yearTo : t.yearFrom ? "from " + t.yearFrom : "");
+const years = (v) => (v.yearTo ? (v.yearFrom || "") + " – " + v.yearTo : v.yearFrom ? t("from {name}", { name: v.yearFrom }) : "");
 
-function vehicleCells(t) {
+function vehicleCells(v) {
   return [
-    view({ ktype: t.linkageTargetId }, [t.mfrName, t.model, t.typeName].join(" ")),
-    years(t),
-    t.fuel || "",
-    t.kw ? t.kw + " kW / " + t.hp + " hp" : "",
+    view({ ktype: v.linkageTargetId }, [v.mfrName, v.model, v.typeName].join(" ")),
+    years(v),
+    v.fuel || "",
+    v.kw ? v.kw + " kW / " + v.hp + " hp" : "",
   ];
 }
 
@@ -411,44 +441,44 @@ const kitRows = (articles) => articles.map((p) => [view({ article: p.legacyArtic
 async function articleView(id) {
   const answer = await call("getArticles", { legacyArticleIds: [Number(id)], includeAll: true });
   const a = answer.articles?.[0];
-  if (!a) return show("No such article", h("p", {}, "It may not be in your provider's brands."));
+  if (!a) return show(t("No such article"), h("p", {}, t("It may not be in your provider's brands.")));
   const generic = a.genericArticles?.[0] || {};
   const misc = a.misc || {};
   const section = (title, content, empty) =>
-    h("section", { "aria-label": title }, h("h2", {}, title), content || h("p", { class: "quiet" }, empty || "None."));
+    h("section", { "aria-label": title }, h("h2", {}, title), content || h("p", { class: "quiet" }, empty || t("None.")));
   const replacements = [
-    ...(a.replacedByArticles || []).map((r) => ["Replaced by", view({ q: r.articleNumber }, r.articleNumber), r.mfrName || ""]),
-    ...(a.replacesArticles || []).map((r) => ["Replaces", view({ q: r.articleNumber }, r.articleNumber), r.mfrName || ""]),
+    ...(a.replacedByArticles || []).map((r) => [t("Replaced by"), view({ q: r.articleNumber }, r.articleNumber), r.mfrName || ""]),
+    ...(a.replacesArticles || []).map((r) => [t("Replaces"), view({ q: r.articleNumber }, r.articleNumber), r.mfrName || ""]),
   ];
   show(
     a.mfrName + " " + a.articleNumber,
     h(
       "dl",
       { class: "facts" },
-      h("dt", {}, "Generic article"), h("dd", {}, generic.genericArticleDescription || ""),
-      h("dt", {}, "Status"), h("dd", {}, misc.articleStatusDescription || ""),
-      h("dt", {}, "Description"), h("dd", {}, misc.additionalDescription || ""),
-      h("dt", {}, "Per package"), h("dd", {}, misc.quantityPerPackage ?? ""),
+      h("dt", {}, t("Generic article")), h("dd", {}, generic.genericArticleDescription || ""),
+      h("dt", {}, t("Status")), h("dd", {}, misc.articleStatusDescription || ""),
+      h("dt", {}, t("Description")), h("dd", {}, misc.additionalDescription || ""),
+      h("dt", {}, t("Per package")), h("dd", {}, misc.quantityPerPackage ?? ""),
       h("dt", {}, "EAN"), h("dd", {}, (a.gtins || []).join(", ")),
     ),
-    a.images?.length ? section("Images", images(id, a.images)) : null,
-    section("Criteria", a.articleCriteria?.length ? table(["Criterion", "Value"],
+    a.images?.length ? section(t("Images"), images(id, a.images)) : null,
+    section(t("Criteria"), a.articleCriteria?.length ? table([t("Criterion"), t("Value")],
       a.articleCriteria.map((c) => [c.criteriaDescription, c.formattedValue])) : null),
-    section("OE numbers", a.oemNumbers?.length ? numberLinks(a.oemNumbers) : null),
-    section("Comparable numbers", a.comparableNumbers?.length ? numberLinks(a.comparableNumbers) : null),
-    section("Trade numbers", a.tradeNumbers?.length ? numberLinks(a.tradeNumbers.map((n) => ({ articleNumber: n.tradeNumber || n.articleNumber || n }))) : null),
-    section("Replacements", replacements.length ? table(["Relation", "Reference", "Brand"], replacements) : null),
+    section(t("OE numbers"), a.oemNumbers?.length ? numberLinks(a.oemNumbers) : null),
+    section(t("Comparable numbers"), a.comparableNumbers?.length ? numberLinks(a.comparableNumbers) : null),
+    section(t("Trade numbers"), a.tradeNumbers?.length ? numberLinks(a.tradeNumbers.map((n) => ({ articleNumber: n.tradeNumber || n.articleNumber || n }))) : null),
+    section(t("Replacements"), replacements.length ? table([t("Relation"), t("Reference"), t("Brand")], replacements) : null),
     a.partsListArticles?.length
-      ? section("Kit contents", table(["Reference", "Brand", "Generic article", "Quantity"],
+      ? section(t("Kit contents"), table([t("Reference"), t("Brand"), t("Generic article"), t("Quantity")],
         kitRows(a.partsListArticles)))
       : null,
     a.partOfKits?.length
-      ? section("Part of kits", table(["Kit", "Brand", "Generic article", "Quantity in kit"], kitRows(a.partOfKits)))
+      ? section(t("Part of kits"), table([t("Kit"), t("Brand"), t("Generic article"), t("Quantity in kit")], kitRows(a.partOfKits)))
       : null,
-    section("Prices", a.prices?.length ? table(["Kind", "Price", "Valid from"],
+    section(t("Prices"), a.prices?.length ? table([t("Kind"), t("Price"), t("Valid from")],
       a.prices.map((p) => [p.kindOfPriceDescription, p.amount + " " + p.currencyCode, String(p.validDateFrom).replace(/^(\d{4})(\d{2})(\d{2})$/, "$1-$2-$3")])) : null),
-    section("Vehicles it fits (" + (a.totalLinkages ?? a.linkages?.length ?? 0) + ")", a.linkages?.length
-      ? table(["Vehicle", "Years", "Fuel", "Power", "Position"], a.linkages.map((l) => [...vehicleCells(l.linkageTarget), l.position || ""]))
+    section(t("Vehicles it fits ({count})", { count: a.totalLinkages ?? a.linkages?.length ?? 0 }), a.linkages?.length
+      ? table(["Vehicle", t("Years"), t("Fuel"), t("Power"), t("Position")], a.linkages.map((l) => [...vehicleCells(l.linkageTarget), l.position || ""]))
       : null),
   );
 }
@@ -461,7 +491,7 @@ const choices = (items) => h("ul", { class: "cards choices" }, items.map(([field
   h("li", {}, view(fields, text), h("span", { class: "quiet" }, " " + count))));
 
 /** The path walked so far, each step a link back to it. */
-const trail = (steps) => h("nav", { "aria-label": "Path", class: "trail" },
+const trail = (steps) => h("nav", { "aria-label": t("Path"), class: "trail" },
   steps.flatMap(([fields, text], i) => [i ? " › " : "", view(fields, text)]));
 
 async function vehicleView(q) {
@@ -470,17 +500,17 @@ async function vehicleView(q) {
   const asked = q.get("make") || "";
   // A make by id, or by name as older addresses give it.
   const make = makes.find((m) => String(m.id) === asked || m.name.toUpperCase() === asked.toUpperCase());
-  const everyMake = [{ view: "vehicle" }, "All makes"];
+  const everyMake = [{ view: "vehicle" }, t("All makes")];
   if (!make) {
-    return show("Find by vehicle", h("p", { class: "quiet" }, "Choose the make."),
-      choices(makes.map((m) => [{ view: "vehicle", make: m.id }, m.name, "(" + m.count + " types)"])));
+    return show(t("Find by vehicle"), h("p", { class: "quiet" }, t("Choose the make.")),
+      choices(makes.map((m) => [{ view: "vehicle", make: m.id }, m.name, t("({count} types)", { count: m.count })])));
   }
   const series = (await facets({ mfrIds: [make.id], includeVehicleModelSeriesFacets: true }))
     .vehicleModelSeriesFacets?.counts || [];
   const chosen = series.find((s) => String(s.id) === q.get("series"));
   if (!chosen) {
-    return show(make.name, trail([everyMake]), h("p", { class: "quiet" }, "Choose the model."),
-      choices(series.map((s) => [{ view: "vehicle", make: make.id, series: s.id }, s.name, "(" + s.count + " types)"])));
+    return show(make.name, trail([everyMake]), h("p", { class: "quiet" }, t("Choose the model.")),
+      choices(series.map((s) => [{ view: "vehicle", make: make.id, series: s.id }, s.name, t("({count} types)", { count: s.count })])));
   }
   const page = Math.max(1, Number(q.get("page")) || 1);
   const found = await call("getLinkageTargets", { linkageTargetType: "V", vehicleModelSeriesIds: [chosen.id], perPage: 100, page });
@@ -488,11 +518,11 @@ async function vehicleView(q) {
   show(
     make.name + " " + chosen.name,
     trail([everyMake, [{ view: "vehicle", make: make.id }, make.name]]),
-    h("p", { class: "quiet" }, found.total + " types; choose one to see its parts by category."),
-    table(["Type", "Years", "Fuel", "Power"], (found.linkageTargets || []).map(vehicleCells)),
+    h("p", { class: "quiet" }, t("{count} types; choose one to see its parts by category.", { count: found.total })),
+    table(["Type", t("Years"), t("Fuel"), t("Power")], (found.linkageTargets || []).map(vehicleCells)),
     h("div", { class: "pager" },
-      page > 1 ? view({ ...here, page: page - 1 }, "Previous page") : null,
-      page * 100 < found.total ? view({ ...here, page: page + 1 }, "Next page") : null),
+      page > 1 ? view({ ...here, page: page - 1 }, t("Previous page")) : null,
+      page * 100 < found.total ? view({ ...here, page: page + 1 }, t("Next page")) : null),
   );
 }
 
@@ -518,22 +548,22 @@ async function ktypeView(q) {
     call("getChildNodesAllLinkingTarget2", { linkingTargetId: Number(ktype), linked: true, childNodes: true })
       .catch(() => ({ data: { array: [] } })),
   ]);
-  const t = vehicle.linkageTargets?.[0];
-  if (!t) return show("No vehicle " + ktype, h("p", {}, "No vehicle type has this number."));
+  const v = vehicle.linkageTargets?.[0];
+  if (!v) return show(t("No vehicle {name}", { name: ktype }), h("p", {}, t("No vehicle type has this number.")));
   const nodes = tree.data?.array || [];
-  const title = [t.mfrName, t.model, t.typeName].join(" ");
-  const facts = h("p", { class: "quiet" }, [t.engine, t.fuel, t.kw && t.kw + " kW", years(t)].filter(Boolean).join(" · "));
-  const vehicleSteps = [[{ view: "vehicle" }, "All makes"]];
-  if (t.mfrId) vehicleSteps.push([{ view: "vehicle", make: t.mfrId }, t.mfrName]);
-  if (t.mfrId && t.vehicleModelSeriesId) {
-    vehicleSteps.push([{ view: "vehicle", make: t.mfrId, series: t.vehicleModelSeriesId }, t.vehicleModelSeriesName]);
+  const title = [v.mfrName, v.model, v.typeName].join(" ");
+  const facts = h("p", { class: "quiet" }, [v.engine, v.fuel, v.kw && v.kw + " kW", years(v)].filter(Boolean).join(" · "));
+  const vehicleSteps = [[{ view: "vehicle" }, t("All makes")]];
+  if (v.mfrId) vehicleSteps.push([{ view: "vehicle", make: v.mfrId }, v.mfrName]);
+  if (v.mfrId && v.vehicleModelSeriesId) {
+    vehicleSteps.push([{ view: "vehicle", make: v.mfrId, series: v.vehicleModelSeriesId }, v.vehicleModelSeriesName]);
   }
   if (!group) {
     const roots = nodes.filter((n) => n.parentNodeId === undefined).length;
     return show(title, trail(vehicleSteps), facts,
-      h("p", {}, view({ ktype, group: "all" }, "Every part of this vehicle")),
-      h("h2", {}, "Categories"),
-      roots ? categoryTree(ktype, nodes, null) : h("p", { class: "quiet" }, "The catalogue places none of this vehicle's parts in a category."));
+      h("p", {}, view({ ktype, group: "all" }, t("Every part of this vehicle"))),
+      h("h2", {}, t("Categories")),
+      roots ? categoryTree(ktype, nodes, null) : h("p", { class: "quiet" }, t("The catalogue places none of this vehicle's parts in a category.")));
   }
   const node = nodes.find((n) => String(n.assemblyGroupNodeId) === group);
   const path = [];
@@ -551,11 +581,11 @@ async function ktypeView(q) {
   const here = { ktype, group, genart, brand };
   const change = (event) => go({ ...here, [event.target.name]: event.target.value });
   const facet = (label, name, counts, id, text, current) =>
-    h("label", {}, label, h("select", { name, onchange: change }, h("option", { value: "" }, "All"),
+    h("label", {}, label, h("select", { name, onchange: change }, h("option", { value: "" }, t("All")),
       counts.map((c) => h("option", { value: c[id], selected: String(c[id]) === current }, c[text] + " (" + c.count + ")"))));
   const groups = new Map();
   for (const a of page.articles || []) {
-    const name = a.genericArticles?.[0]?.genericArticleDescription || "Other";
+    const name = a.genericArticles?.[0]?.genericArticleDescription || t("Other");
     if (!groups.has(name)) groups.set(name, []);
     groups.get(name).push(a);
   }
@@ -570,12 +600,12 @@ async function ktypeView(q) {
       facet("Generic article", "genart", page.genericArticleFacets?.counts || [], "genericArticleId", "genericArticleDescription", genart),
       facet("Brand", "brand", page.dataSupplierFacets?.counts || [], "dataSupplierId", "mfrName", brand),
     ),
-    h("p", { class: "quiet" }, page.totalMatchingArticles + " parts"),
+    h("p", { class: "quiet" }, t("{count} parts", { count: page.totalMatchingArticles })),
     [...groups].map(([name, found]) => h("section", { "aria-label": name }, h("h2", {}, name),
-      table(ARTICLE_HEADINGS, articleRows(found, false)))),
+      table(ARTICLE_HEADINGS.map((w) => t(w)), articleRows(found, false)))),
     h("div", { class: "pager" },
-      after ? view(here, "First page") : null,
-      page.nextCursor ? view({ ...here, after: page.nextCursor }, "Next page") : null),
+      after ? view(here, t("First page")) : null,
+      page.nextCursor ? view({ ...here, after: page.nextCursor }, t("Next page")) : null),
   );
 }
 
@@ -592,31 +622,58 @@ async function plateView(q) {
         go({ view: "plate", country: data.get("country"), plate: String(data.get("plate")).trim() });
       },
     },
-    h("label", {}, "Country", h("input", { name: "country", value: country, size: 3, maxlength: 2 })),
-    h("label", {}, "Plate or key number", h("input", { name: "plate", value: plate, required: true })),
-    h("button", { type: "submit" }, "Find"),
+    h("label", {}, t("Country"), h("input", { name: "country", value: country, size: 3, maxlength: 2 })),
+    h("label", {}, t("Plate or key number"), h("input", { name: "plate", value: plate, required: true })),
+    h("button", { type: "submit" }, t("Find")),
   );
-  if (!plate) return show("Find by plate", form);
+  if (!plate) return show(t("Find by plate"), form);
   const found = (await call("getVehiclesByKeyNumberPlates", { country, keySystemNumber: plate, keySystemType: 0 })).data?.array || [];
   show(
-    "Find by plate",
+    t("Find by plate"),
     form,
     found.length
       ? h("ul", {}, found.map((v) => h("li", {}, view({ ktype: v.carId }, v.carName))))
-      : h("p", {}, "No vehicle is known under ", plate, " in ", country, "."),
+      : h("p", {}, t("No vehicle is known under {name} in {country}.", { name: plate, country })),
   );
 }
 
 async function home() {
   const brands = (await call("getBrands", {})).data?.array || [];
   show(
-    "Find a part",
-    h("p", {}, "Type any number above: the maker's reference, an OE, competitor or trade number, or an EAN, written any way."),
-    h("ul", {}, h("li", {}, view({ view: "vehicle" }, "Find by vehicle: make, model, type, category")),
-      h("li", {}, view({ view: "plate" }, "Find by registration plate or key number"))),
-    h("p", { class: "quiet" }, "Brands in this catalogue: ", brands.map((b) => b.brandName).join(", ")),
+    t("Find a part"),
+    h("p", {}, t("Type any number above: the maker's reference, an OE, competitor or trade number, or an EAN, written any way.")),
+    h("ul", {}, h("li", {}, view({ view: "vehicle" }, t("Find by vehicle: make, model, type, category"))),
+      h("li", {}, view({ view: "plate" }, t("Find by registration plate or key number")))),
+    h("p", { class: "quiet" }, t("Brands in this catalogue: {name}", { name: brands.map((b) => b.brandName).join(", ") })),
   );
 }
+
+/** The header's words in the reader's language, and the switch between the catalogue's. */
+function renderHeader() {
+  document.documentElement.lang = wordsLanguage();
+  document.querySelector(".home").textContent = t("Parts catalogue");
+  document.querySelector("label[for=number]").textContent = t("Any number: reference, OE, competitor, trade number or EAN");
+  input.placeholder = t("Any number: 0 986 494 048, OE, EAN…");
+  document.querySelector("#search button").textContent = t("Search");
+  list.setAttribute("aria-label", t("Suggestions"));
+  document.querySelector("nav[aria-label]").setAttribute("aria-label", t("Find by"));
+  document.getElementById("by-vehicle").textContent = t("By vehicle");
+  document.getElementById("by-plate").textContent = t("By plate");
+  const switcher = document.getElementById("language");
+  switcher.hidden = held.length < 2;
+  switcher.querySelector("span").textContent = t("Language");
+  const select = switcher.querySelector("select");
+  select.replaceChildren(...held.map((l) =>
+    h("option", { value: l.languageCode, selected: l.languageCode === readingLanguage() }, l.languageName)));
+}
+
+document.querySelector("#language select").addEventListener("change", (event) => {
+  const fields = Object.fromEntries(query());
+  fields.lang = event.target.value;
+  history.pushState(null, "", "/catalogue?" + new URLSearchParams(fields));
+  held = [];
+  render();
+});
 
 async function render() {
   renderWho();
@@ -625,6 +682,11 @@ async function render() {
   for (const id of ["by-vehicle", "by-plate"]) {
     document.getElementById(id).href = address({ view: id.slice(3) });
   }
+  if (provider() && !held.length) {
+    // Named in the language chosen in the address, else the catalogue's default.
+    held = (await call("getLanguages", {}).catch(() => ({}))).data?.array || [];
+  }
+  renderHeader();
   if (!provider()) return signIn();
   main.setAttribute("aria-busy", "true");
   try {
@@ -635,9 +697,9 @@ async function render() {
     else if (q.get("view") === "plate") await plateView(q);
     else await home();
   } catch (error) {
-    if (error instanceof Refused && error.status === 401) return signIn("This provider needs its key from this PC: " + error.message);
-    if (error instanceof Refused && error.status === 403) return show("Not for this provider", h("p", { class: "error" }, error.message));
-    show("Something went wrong", h("p", { class: "error", role: "alert" }, error.message));
+    if (error instanceof Refused && error.status === 401) return signIn(t("This provider needs its key from this PC: {name}", { name: error.message }));
+    if (error instanceof Refused && error.status === 403) return show(t("Not for this provider"), h("p", { class: "error" }, error.message));
+    show(t("Something went wrong"), h("p", { class: "error", role: "alert" }, error.message));
   } finally {
     main.removeAttribute("aria-busy");
   }

@@ -33,6 +33,13 @@ pub fn routes(json_endpoint: &str) -> Route {
             )),
         )
         .at(
+            "/words.js",
+            get(answer(
+                "text/javascript; charset=utf-8",
+                file("words.js").into(),
+            )),
+        )
+        .at(
             "/catalogue.css",
             get(answer(
                 "text/css; charset=utf-8",

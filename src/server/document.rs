@@ -31,10 +31,12 @@ impl Document {
         api: &OpenApiService<T, W>,
         route_prefix: &str,
         base_url: Option<&str>,
+        languages: &[String],
     ) -> Document {
         let generated = api.spec();
         let mut doc: Value = serde_json::from_str(&generated).unwrap_or(Value::Null);
         add_error_examples(&mut doc);
+        name_languages(&mut doc, languages);
         offer_lookup_choice(&mut doc);
         plain_enum_refs(&mut doc);
         let json = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| generated.clone());
@@ -122,6 +124,29 @@ fn answer(content_type: &'static str, body: Bytes) -> impl Endpoint<Output = Res
 }
 
 /// Every `application/problem+json` answer of every operation gets its own example.
+/// Every `lang` parameter as the languages this catalogue holds (the setting
+/// `catalogue.languages`): a client and its generated code see the values that are answered,
+/// and no other passes for valid.
+fn name_languages(doc: &mut Value, languages: &[String]) {
+    let Some(paths) = doc["paths"].as_object_mut() else {
+        return;
+    };
+    let parameters = paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|operations| operations.values_mut())
+        .filter_map(|operation| operation["parameters"].as_array_mut())
+        .flatten()
+        .filter(|parameter| parameter["name"] == "lang" && parameter["in"] == "query");
+    for parameter in parameters {
+        parameter["schema"] = serde_json::json!({
+            "type": "string",
+            "enum": languages,
+            "example": languages.first(),
+        });
+    }
+}
+
 fn add_error_examples(doc: &mut Value) {
     let Some(paths) = doc["paths"].as_object_mut() else {
         return;

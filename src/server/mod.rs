@@ -62,6 +62,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         &api,
         &state.settings.route_prefix,
         state.settings.base_url.as_deref(),
+        state.languages.codes(),
     );
     let soap_prefix = state.settings.soap_prefix.clone();
     Route::new()

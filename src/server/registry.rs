@@ -139,11 +139,12 @@ pub enum Surface {
 }
 
 /// The paths open to anyone.
-pub const OPEN_PATHS: [&str; 11] = [
+pub const OPEN_PATHS: [&str; 12] = [
     "/",
     "/catalogue",
     "/catalogue/",
     "/catalogue/catalogue.js",
+    "/catalogue/words.js",
     "/catalogue/catalogue.css",
     "/health",
     "/ready",
