@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# What languages cost, side by side in one run on a generated catalogue:
+#   - the import of the catalogue with its texts in German, French and (in part) Bulgarian
+#     (`gen --translated`) against the same catalogue in English alone, and the store's size
+#     after each, beside the size of the added texts compressed (gzip -9);
+#   - lookups by reference (`getCrossRefsOrArticle?mainref`, wrk -t2 -c64 over many keys) in
+#     the default language, in German, and in Bulgarian (its descriptions and criteria fall
+#     back to English), with the answer cache on and off, ROUNDS rounds; each language's cost
+#     is printed as the ratio of the default language's requests/s to its own.
+#
+#   bash benches/load/languages.sh [ARTICLES] [SECONDS] [ROUNDS]   (defaults 100000, 5, 3)
+#   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
+#
+# Needs wrk.
+set -euo pipefail
+articles=${1:-100000}
+seconds=${2:-5}
+rounds=${3:-3}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/partscat-languages.XXXXXX)
+
+# shellcheck source=benches/binary.sh
+source "$root/benches/binary.sh"
+# shellcheck source=benches/load/served.sh
+source "$root/benches/load/served.sh"
+
+"$bin" gen --articles "$articles" --out "$work/csv" >/dev/null
+"$bin" gen --articles "$articles" --translated --out "$work/csv-translated" >/dev/null
+# Seconds of an import of DIR into an empty STORE.
+import_seconds() {
+  local started
+  started=$(date +%s.%N)
+  "$bin" import --data "$2" "$1" >/dev/null 2>&1
+  echo "$(date +%s.%N) - $started" | bc -l
+}
+one=$(import_seconds "$work/csv" "$work/store")
+four=$(import_seconds "$work/csv-translated" "$work/store-translated")
+size() { du -sb "$1" | cut -f1; }
+texts=$(cat "$work/csv-translated/texts.csv" "$work/csv-translated/article_texts.csv" | gzip -9 | wc -c)
+rows=$(($(wc -l <"$work/csv-translated/article_texts.csv") + $(wc -l <"$work/csv-translated/texts.csv") - 2))
+printf 'catalogue: %s articles; %s rows of texts in other languages (%s bytes gzip -9)\n' \
+  "$articles" "$rows" "$texts"
+printf '%-44s %10s %14s\n' "" "import s" "store bytes"
+printf '%-44s %10.2f %14s\n' "English alone" "$one" "$(size "$work/store")"
+printf '%-44s %10.2f %14s\n' "English, German, French, Bulgarian in part" "$four" "$(size "$work/store-translated")"
+printf 'import ratio %.2fx; the store grew %s bytes for %s bytes of compressed texts\n' \
+  "$(echo "$four / $one" | bc -l)" "$(($(size "$work/store-translated") - $(size "$work/store")))" "$texts"
+
+# Lookups: the translated store served twice (answer cache on and off), in its four languages.
+mv "$work/csv" "$work/csv-plain" && mv "$work/csv-translated" "$work/csv"
+cp -r "$work/store-translated" "$work/store-uncached"
+start_server "$work/store-translated" 1024
+cached=$port
+start_server "$work/store-uncached" 0
+uncached=$port
+lookup_paths
+for lang in en de bg; do
+  sed "s/\$/\&lang=$lang/" "$work/mainref.paths" >"$work/mainref-$lang.paths"
+done
+for lang in en de bg; do rate "mainref-$lang" "$cached" >/dev/null; rate "mainref-$lang" "$uncached" >/dev/null; done
+declare -A costs
+for _ in $(seq "$rounds"); do
+  for cache in on off; do
+    server=$cached
+    [ "$cache" = off ] && server=$uncached
+    english=$(rate mainref-en "$server")
+    for lang in de bg; do
+      costs[$lang,$cache]+="$(echo "$english / $(rate "mainref-$lang" "$server")" | bc -l) "
+    done
+  done
+done
+spread() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {printf "%5.2fx (%.2f-%.2f)", v[int((NR+1)/2)], v[1], v[NR]}'; }
+printf '%-44s %-22s %-22s\n' "cost beside English, $rounds rounds" "answer cache on" "answer cache off"
+printf '%-44s %-22s %-22s\n' "lookup in German" "$(echo "${costs[de,on]}" | spread)" "$(echo "${costs[de,off]}" | spread)"
+printf '%-44s %-22s %-22s\n' "lookup in Bulgarian (falling back)" "$(echo "${costs[bg,on]}" | spread)" "$(echo "${costs[bg,off]}" | spread)"
