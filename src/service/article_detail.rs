@@ -64,7 +64,9 @@ pub fn detail(
     mut article: Article,
     parts: Parts,
 ) -> Result<ArticleDetail, StoreError> {
-    article.description = names.description(&article)?;
+    if !names.are_own() {
+        article.description = names.description(&article)?;
+    }
     let key = &article.key;
     let mut numbers = Vec::new();
     if parts.numbers {
@@ -96,11 +98,12 @@ pub fn detail(
         prices: when(parts.prices, || catalogue.prices_of(key))?,
         media: when(parts.media, || catalogue.media_of(key))?
             .into_iter()
-            .map(|m| {
-                Ok(Media {
+            .map(|m| match names.are_own() {
+                true => Ok(m),
+                false => Ok(Media {
                     description: names.term(&m.description)?,
                     ..m
-                })
+                }),
             })
             .collect::<Result<_, StoreError>>()?,
         applications: applications_in(
@@ -120,6 +123,9 @@ pub fn detail(
 
 /// A criterion's name, value and unit in the names' language.
 pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, StoreError> {
+    if names.are_own() {
+        return Ok(c);
+    }
     Ok(Criterion {
         name: names.term(&c.name)?,
         value: names.term(&c.value)?,
@@ -130,6 +136,9 @@ pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, StoreE
 
 /// A link's fitting position and notes in the names' language.
 pub fn link_in(names: &Names<'_>, link: Link) -> Result<Link, StoreError> {
+    if names.are_own() {
+        return Ok(link);
+    }
     Ok(Link {
         position: names.term(&link.position)?,
         notes: names.term(&link.notes)?,
@@ -151,6 +160,9 @@ pub fn applications_in(
 /// A vehicle's words (fuel, body style, construction type, engine kind) in the names'
 /// language; its names (make, model, type) are proper names.
 pub fn vehicle_in(names: &Names<'_>, v: Vehicle) -> Result<Vehicle, StoreError> {
+    if names.are_own() {
+        return Ok(v);
+    }
     Ok(Vehicle {
         fuel: names.term(&v.fuel)?,
         body_style: names.term(&v.body_style)?,

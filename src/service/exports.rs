@@ -54,7 +54,10 @@ pub fn brand_articles(
     let context = context.clone();
     articles.map(move |article| {
         let mut article = article?;
-        article.description = context.names().description(&article)?;
+        let names = context.names();
+        if !names.are_own() {
+            article.description = names.description(&article)?;
+        }
         Ok(article)
     })
 }

@@ -28,6 +28,12 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// Whether the texts are the data sets' own (the default language asked): nothing to
+    /// translate.
+    pub fn are_own(&self) -> bool {
+        self.language.is_default()
+    }
+
     /// `name`, counted against the answer bound.
     fn counted<'t>(&self, name: &'t str) -> Result<&'t str, StoreError> {
         let copied = self.copied.get() + name.len() as u64;
