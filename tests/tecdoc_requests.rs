@@ -625,7 +625,22 @@ fn languages_and_countries_are_the_catalogues() {
         .map(|c| c["countryCode"].as_str().unwrap())
         .collect();
     assert_eq!(codes, ["DE", "AT", "CH"]);
-    assert_eq!(countries["data"]["array"][1]["countryName"], "Austria");
+    // Named in the catalogue's default language (German here), or the one asked.
+    assert_eq!(countries["data"]["array"][1]["countryName"], "Österreich");
+    let english = call(
+        &s,
+        DLB_JSON,
+        "getCountries",
+        json!({"provider": "demo", "lang": "en"}),
+    );
+    assert_eq!(english["data"]["array"][1]["countryName"], "Austria");
+    let languages = call(
+        &s,
+        DLB_JSON,
+        "getLanguages",
+        json!({"provider": "demo", "lang": "de"}),
+    );
+    assert_eq!(languages["data"]["array"][0]["languageName"], "Deutsch");
     // Unset, the countries are none: an empty list, never absent.
     let plain = Served::demo(&[]);
     let none = call(

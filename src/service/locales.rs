@@ -1,26 +1,18 @@
 //! The languages and the countries of the catalogue (settings `catalogue.languages` and
-//! `catalogue.countries`), named from the ISO 639-1 and ISO 3166-1 tables the binary carries:
-//! languages in English, German and French (in the reader's language, falling back along its
-//! order), countries in English.
+//! `catalogue.countries`), named from the ISO 639-1 and ISO 3166-1 tables the binary carries,
+//! in English, German and French: in the reader's language, else along its order, else in
+//! English.
 
 use super::language::Language;
 
 const LANGUAGES: &str = include_str!("../../assets/names/languages.csv");
 const COUNTRIES: &str = include_str!("../../assets/names/countries.csv");
 
-fn name_in(table: &'static str, code: &str) -> Option<&'static str> {
-    table
-        .lines()
-        .skip(1)
-        .filter_map(|line| line.split_once(','))
-        .find(|(c, _)| c.eq_ignore_ascii_case(code))
-        .map(|(_, name)| name)
-}
-
-/// The name of a language code in the reader's `language` (or the next of its order the table
-/// names languages in); the code itself where the table lacks it.
-pub fn language_name(code: &str, language: &Language) -> String {
-    let mut lines = LANGUAGES.lines();
+/// The name of `code` in `table` (its header names the language of each column) in the
+/// reader's `language`, or the next of its order the table has, or English; the code itself
+/// where the table lacks it.
+fn name_in(table: &'static str, code: &str, language: &Language) -> String {
+    let mut lines = table.lines();
     let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
     let Some(row) = lines
         .map(|line| line.split(',').collect::<Vec<_>>())
@@ -37,15 +29,20 @@ pub fn language_name(code: &str, language: &Language) -> String {
     language
         .order()
         .iter()
-        .chain(std::iter::once(&"en".to_owned()))
-        .find_map(|l| named_in(l))
+        .map(String::as_str)
+        .chain(std::iter::once("en"))
+        .find_map(named_in)
         .map_or_else(|| code.to_owned(), |name| (*name).to_owned())
 }
 
-/// The English name of an ISO 3166-1 alpha-2 country code; the code itself where the table
-/// lacks it.
-pub fn country_name(code: &str) -> String {
-    name_in(COUNTRIES, code).unwrap_or(code).to_owned()
+/// The name of a language code (ISO 639-1) in the reader's language.
+pub fn language_name(code: &str, language: &Language) -> String {
+    name_in(LANGUAGES, code, language)
+}
+
+/// The name of a country code (ISO 3166-1 alpha-2) in the reader's language.
+pub fn country_name(code: &str, language: &Language) -> String {
+    name_in(COUNTRIES, code, language)
 }
 
 #[cfg(test)]
@@ -65,7 +62,8 @@ mod tests {
         let bulgarian = held.choose("lang", Some("bg")).unwrap();
         assert_eq!(language_name("de", &bulgarian), "German");
         assert_eq!(language_name("qd", &german), "qd");
-        assert_eq!(country_name("AT"), "Austria");
-        assert_eq!(country_name("XQ"), "XQ");
+        assert_eq!(country_name("AT", &english), "Austria");
+        assert_eq!(country_name("AT", &german), "Österreich");
+        assert_eq!(country_name("XQ", &german), "XQ");
     }
 }

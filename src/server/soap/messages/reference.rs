@@ -194,8 +194,8 @@ record_list!(
 request!(
     /// `getLanguages` and `getCountries` (Pegasus's `languagesRequest`, `countriesRequest`).
     GetLocalesRequest {
-        /// The language of the names: languages are named in English, German or French
-        /// (along the fallback order); countries in English.
+        /// The language of the names (English, German or French; another of the catalogue's
+        /// takes the next of its order that is one of them).
         lang: Option<String>,
     }
 );

@@ -48,7 +48,7 @@ pub(super) fn operations() -> Vec<Operation> {
                     .iter()
                     .map(|code| CountryRecord {
                         country_code: code.clone(),
-                        country_name: locales::country_name(code),
+                        country_name: locales::country_name(code, call.context.language()),
                     })
                     .collect();
                 answer(&CountryList::of(countries))
