@@ -1,14 +1,16 @@
 //! A consistent view of one generation of the catalogue, with the lookups the routes need.
 
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 mod changes;
 mod kits;
+mod names;
 mod numbers;
 mod texts;
 mod vehicle_summary;
 
+use names::NAME_TABLES;
+pub use names::Names;
 pub use texts::Translations;
 pub use vehicle_summary::{VehicleEntry, VehicleSummary};
 
@@ -46,22 +48,6 @@ pub struct Catalogue {
     /// Shared with the next generation while the texts table stays the same.
     translations: OnceLock<Arc<Translations>>,
 }
-
-/// The names of the small reference tables, read once per generation: every answer names
-/// brands, genarts and manufacturers, and a map beats a tree descent per name.
-#[derive(Debug, Default)]
-pub struct Names {
-    pub brands: HashMap<u32, String>,
-    pub generic_articles: HashMap<u32, String>,
-    pub manufacturers: HashMap<u32, String>,
-}
-
-/// The tables `Names` is read from.
-const NAME_TABLES: [TreeName; 3] = [
-    TreeName::Brands,
-    TreeName::GenericArticles,
-    TreeName::Manufacturers,
-];
 
 impl DataTrees for Catalogue {
     fn tree(&self, name: TreeName) -> &PackedTable {
@@ -280,30 +266,6 @@ impl Catalogue {
 
     pub fn brands(&self) -> impl Iterator<Item = Result<Brand, StoreError>> + '_ {
         self.scan(Vec::new())
-    }
-
-    /// The names of every brand, genart and manufacturer of this generation.
-    pub fn names(&self) -> Result<&Names, StoreError> {
-        if let Some(names) = self.names.get() {
-            for t in NAME_TABLES {
-                reads::note_table(t, self.generations[t.index()]);
-            }
-            return Ok(names);
-        }
-        let mut names = Names::default();
-        for b in self.brands() {
-            let b = b?;
-            names.brands.insert(b.id, b.name);
-        }
-        for g in self.scan::<GenericArticle>(Vec::new()) {
-            let g = g?;
-            names.generic_articles.insert(g.id, g.name);
-        }
-        for m in self.scan::<Manufacturer>(Vec::new()) {
-            let m = m?;
-            names.manufacturers.insert(m.id, m.name);
-        }
-        Ok(self.names.get_or_init(|| Arc::new(names)))
     }
 
     pub fn manufacturer(&self, id: u32) -> Result<Option<Manufacturer>, StoreError> {
