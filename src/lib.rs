@@ -1,5 +1,6 @@
 //! partscat: an on-premise automotive parts-catalogue appliance.
 
+pub mod accounts;
 pub mod budget;
 pub mod catalogue;
 pub mod clock;

@@ -7,7 +7,8 @@ mod common;
 use std::path::Path;
 
 use common::server::{DEMO_KEY, Served, client, client_from};
-use partscat::store::{Scope, Store};
+use partscat::accounts::Scope;
+use partscat::store::Store;
 
 const ROUTE: &str = "/svc/getArticlesByKtype/10219";
 
@@ -405,7 +406,7 @@ fn a_brand_restricted_provider_sees_only_its_brands() {
 
 #[test]
 fn dynamic_grants_admit_until_their_expiry_second() {
-    use partscat::store::hash_key;
+    use partscat::accounts::hash_key;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let now = std::time::SystemTime::now()

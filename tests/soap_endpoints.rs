@@ -645,7 +645,8 @@ fn send_chunked(s: &Served, path: &str, size: usize) -> String {
 
 #[test]
 fn answers_kept_for_one_provider_never_reach_another() {
-    use partscat::store::{Scope, Store};
+    use partscat::accounts::Scope;
+    use partscat::store::Store;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     {

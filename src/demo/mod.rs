@@ -10,12 +10,13 @@ use std::path::Path;
 
 use rust_embed::RustEmbed;
 
+use crate::accounts::{ProviderRecord, Scope, hash_key, key_id};
 use crate::clock::Clock;
 use crate::import::{
     self, ImportError, ImportFile, ImportMode, ImportReport, ImportType, Progress, Source,
 };
 use crate::service::admin::{self, Operator};
-use crate::store::{ProviderRecord, Scope, Store, StoreError, generate_key, hash_key, key_id};
+use crate::store::{Store, StoreError, generate_key};
 
 #[derive(RustEmbed)]
 #[folder = "assets/demo/"]

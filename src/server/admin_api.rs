@@ -213,7 +213,7 @@ impl From<AdminError> for Problem {
                 Problem::new(StatusCode::CONFLICT, e.to_string())
             }
             AdminError::Invalid(_) => Problem::new(StatusCode::BAD_REQUEST, e.to_string()),
-            AdminError::Store(e) => Problem::from(e),
+            AdminError::Store(e) => Problem::from(crate::service::ServiceError::from(e)),
         }
     }
 }

@@ -24,7 +24,7 @@ use super::problem::Problem;
 use crate::service::Snapshot;
 use crate::service::context::{Context, ContextKey};
 use crate::service::language::Language;
-use crate::store::reads::{self, Stamp};
+use crate::service::snapshot::Stamp;
 use poem::Response;
 
 /// The lookup an answer belongs to.
@@ -185,7 +185,7 @@ impl AnswerCache {
     /// would keep it).
     fn built<T>(&self, build: impl FnOnce() -> T) -> (T, Option<Stamp>) {
         match self.answers {
-            Some(_) => reads::recorded(build),
+            Some(_) => Snapshot::recorded(build),
             None => (build(), None),
         }
     }

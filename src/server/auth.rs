@@ -15,9 +15,9 @@ use super::AppState;
 use super::client_address::client_ip;
 use super::problem::Problem;
 use super::query::QueryPairs;
+use crate::accounts::Scope;
 use crate::service::access;
-use crate::service::caller::{Caller, Credential};
-use crate::store::{Scope, hash_key};
+use crate::service::caller::Caller;
 
 // The three places a key may be. These types declare them in the document; `authenticate`
 // reads the raw request, so their fields are never read.
@@ -147,35 +147,9 @@ fn admit_by_key(
     provider: &str,
     key: &str,
 ) -> Result<Admission, Problem> {
-    let denied = || unauthorized("the provider or its key is not valid");
-    let record = state
-        .store
-        .provider_named(provider)
-        .map_err(Problem::from)?
-        .filter(|r| r.enabled)
-        .ok_or_else(denied)?;
-    let presented = hash_key(key);
-    let static_key = record.key_hashes.iter().fold(false, |found, h| {
-        found | bool::from(subtle_eq(h, &presented))
-    });
-    let admitted = static_key
-        || access::dynamic_key_admitted(&state.store, state.clock.as_ref(), &record.id, &presented)
-            .map_err(Problem::from)?;
-    if !admitted {
-        return Err(denied());
-    }
-    let credential = if static_key {
-        Credential::StaticKey
-    } else {
-        Credential::DynamicKey
-    };
-    Ok(Admission {
-        caller: Caller {
-            provider: record,
-            credential,
-        },
-        client_ip,
-    })
+    let caller = access::admit_key(&state.store, state.clock.as_ref(), provider, key)?
+        .ok_or_else(|| unauthorized("the provider or its key is not valid"))?;
+    Ok(Admission { caller, client_ip })
 }
 
 /// A call without a key is admitted by its IPv4 address: in the provider's whitelist, or
@@ -201,35 +175,9 @@ fn admit_by_address(
         }
         None => return Err(not_admitted()),
     };
-    let record = match state
-        .store
-        .provider_named(provider)
-        .map_err(Problem::from)?
-    {
-        Some(record) if record.enabled => record,
-        _ => return Err(not_admitted()),
-    };
-    let whitelisted = record.admits(ip);
-    let granted = || access::address_admitted(&state.store, state.clock.as_ref(), &record.id, ip);
-    let credential = if whitelisted {
-        Credential::Whitelist
-    } else if granted().map_err(Problem::from)? {
-        Credential::AddressGrant
-    } else {
-        return Err(not_admitted());
-    };
-    Ok(Admission {
-        caller: Caller {
-            provider: record,
-            credential,
-        },
-        client_ip,
-    })
-}
-
-fn subtle_eq(a: &[u8; 32], b: &[u8; 32]) -> subtle::Choice {
-    use subtle::ConstantTimeEq;
-    a.ct_eq(b)
+    let caller = access::admit_address(&state.store, state.clock.as_ref(), provider, ip)?
+        .ok_or_else(not_admitted)?;
+    Ok(Admission { caller, client_ip })
 }
 
 /// The user name of a Basic header; the password must be empty.

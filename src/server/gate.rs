@@ -18,12 +18,12 @@ use super::client_address::direct_from_loopback;
 use super::problem::Problem;
 use super::query::QueryPairs;
 use super::registry::{self, Access, Surface};
+use crate::accounts::Scope;
 use crate::config::MetricsAccess;
 use crate::service::Snapshot;
 use crate::service::caller::Caller;
 use crate::service::context::Context;
 use crate::service::language::Language;
-use crate::store::Scope;
 
 /// What a request asks to use.
 #[derive(Clone, Copy)]
@@ -274,8 +274,8 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accounts::ProviderRecord;
     use crate::service::caller::Credential;
-    use crate::store::ProviderRecord;
 
     #[test]
     fn an_operation_the_registry_does_not_list_is_refused() {

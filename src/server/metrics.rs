@@ -167,10 +167,11 @@ pub async fn metrics(Data(state): Data<&Arc<AppState>>) -> Result<Response, Prob
     m.data_version
         .set(i64::try_from(crate::service::status::data_version(&state.store)).unwrap_or(i64::MAX));
     let store = state.store.clone();
-    let providers = tokio::task::spawn_blocking(move || store.providers().map(|p| p.len()))
-        .await
-        .map_err(Problem::internal)?
-        .map_err(Problem::from)?;
+    let providers =
+        tokio::task::spawn_blocking(move || crate::service::status::provider_count(&store))
+            .await
+            .map_err(Problem::internal)?
+            .map_err(Problem::from)?;
     m.providers
         .set(i64::try_from(providers).unwrap_or(i64::MAX));
     let mut text = String::new();

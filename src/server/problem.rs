@@ -74,26 +74,6 @@ impl Problem {
     }
 }
 
-impl From<crate::store::StoreError> for Problem {
-    fn from(e: crate::store::StoreError) -> Problem {
-        match e {
-            // Nobody reads the answer to an abandoned request; a request over its budget is
-            // the client's to narrow.
-            crate::store::StoreError::Spent(spent @ crate::budget::Spent::TooLarge(_)) => {
-                Problem::new(StatusCode::PAYLOAD_TOO_LARGE, spent.to_string())
-            }
-            crate::store::StoreError::Spent(spent) => {
-                Problem::new(StatusCode::BAD_REQUEST, spent.to_string())
-            }
-            e @ (crate::store::StoreError::NotCompacted(_)
-            | crate::store::StoreError::NumberTaken { .. }) => {
-                Problem::new(StatusCode::CONFLICT, e.to_string())
-            }
-            e => Problem::internal(e),
-        }
-    }
-}
-
 impl From<crate::service::ServiceError> for Problem {
     fn from(e: crate::service::ServiceError) -> Problem {
         use crate::service::ServiceError as E;
@@ -103,7 +83,13 @@ impl From<crate::service::ServiceError> for Problem {
             E::NotFound(detail) => Problem::not_found(detail),
             E::Gone(detail) => Problem::new(StatusCode::GONE, detail),
             E::Conflict(detail) => Problem::new(StatusCode::CONFLICT, detail),
-            E::Store(e) => e.into(),
+            // Nobody reads the answer to an abandoned request; a request over its budget is
+            // the client's to narrow.
+            E::Spent(spent @ crate::budget::Spent::TooLarge(_)) => {
+                Problem::new(StatusCode::PAYLOAD_TOO_LARGE, spent.to_string())
+            }
+            E::Spent(spent) => Problem::new(StatusCode::BAD_REQUEST, spent.to_string()),
+            E::Store(e) => Problem::internal(e),
         }
     }
 }
@@ -170,12 +156,6 @@ pub struct ApiError<S: StatusSet>(pub Problem, PhantomData<S>);
 impl<S: StatusSet> From<Problem> for ApiError<S> {
     fn from(p: Problem) -> Self {
         ApiError(p, PhantomData)
-    }
-}
-
-impl<S: StatusSet> From<crate::store::StoreError> for ApiError<S> {
-    fn from(e: crate::store::StoreError) -> Self {
-        ApiError(Problem::from(e), PhantomData)
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, Quota};
 
-use crate::store::ProviderRecord;
+use crate::accounts::ProviderRecord;
 
 pub struct RateLimits {
     /// Requests a second for providers without a limit of their own; 0: none.
@@ -73,7 +73,7 @@ impl RateLimits {
 #[cfg(test)]
 mod tests {
     use super::RateLimits;
-    use crate::store::ProviderRecord;
+    use crate::accounts::ProviderRecord;
 
     #[test]
     fn a_provider_over_its_limit_waits_and_others_do_not() {

@@ -5,7 +5,7 @@
 //! whatever is not here is refused (`gate`). Tests hold it
 //! equal to the OpenAPI document's paths and the WSDLs' operations.
 
-use crate::store::Scope;
+use crate::accounts::Scope;
 
 /// A `/svc` route as its operation declares it (`#[oai(path)]`; a test holds the two equal).
 pub struct Route {

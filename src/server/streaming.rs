@@ -17,8 +17,8 @@ use poem_openapi::registry::{
 use poem_openapi::types::Type;
 use serde::Serialize;
 
+use crate::service::ServiceError;
 use crate::service::context::Context;
-use crate::store::StoreError;
 
 mod csv;
 
@@ -67,14 +67,14 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
         w
     }
 
-    pub fn row(&mut self, row: &R) -> Result<(), StoreError> {
+    pub fn row(&mut self, row: &R) -> Result<(), ServiceError> {
         match self.format {
             Format::Json => {
                 if self.rows > 0 {
                     self.buffer.push(b',');
                 }
                 self.buffer.push(b'\n');
-                serde_json::to_writer(&mut self.buffer, row).map_err(StoreError::from)?;
+                serde_json::to_writer(&mut self.buffer, row).map_err(ServiceError::from)?;
             }
             Format::Csv(_) => {
                 let mut line = self.csv_line();
@@ -112,13 +112,13 @@ impl<R: Serialize + CsvRow> RowWriter<R> {
 
 /// Writes the rows of one item of an export (an article, a competitor number).
 pub type WriteItem<T, R> =
-    Box<dyn FnMut(&Context, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send>;
+    Box<dyn FnMut(&Context, T, &mut RowWriter<R>) -> Result<(), ServiceError> + Send>;
 
 /// An export under way: the items still to read, and the rows of the next chunk.
 struct Producer<T, R> {
     name: String,
     context: Context,
-    items: Box<dyn Iterator<Item = Result<T, StoreError>> + Send>,
+    items: Box<dyn Iterator<Item = Result<T, ServiceError>> + Send>,
     write_item: WriteItem<T, R>,
     writer: RowWriter<R>,
     started: std::time::Instant,
@@ -127,7 +127,7 @@ struct Producer<T, R> {
 
 impl<T, R: Serialize + CsvRow> Producer<T, R> {
     /// The next chunk, whole items at a time; `None` after the last.
-    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError> {
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, ServiceError> {
         if self.done {
             return Ok(None);
         }
@@ -162,13 +162,13 @@ impl<T, R> Drop for Producer<T, R> {
 /// A producer of a streamed body's chunks, run on the blocking pool a chunk at a time.
 trait Chunks: Send + 'static {
     /// The next chunk; `None` after the last.
-    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError>;
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, ServiceError>;
     fn is_done(&self) -> bool;
     fn name(&self) -> &str;
 }
 
 impl<T: Send + 'static, R: Serialize + CsvRow + 'static> Chunks for Producer<T, R> {
-    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError> {
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, ServiceError> {
         Producer::next_chunk(self)
     }
     fn is_done(&self) -> bool {
@@ -213,18 +213,18 @@ pub struct JsonList {
 }
 
 impl JsonList {
-    pub fn item(&mut self, item: &impl Serialize) -> Result<(), StoreError> {
+    pub fn item(&mut self, item: &impl Serialize) -> Result<(), ServiceError> {
         if self.items > 0 {
             self.buffer.push(b',');
         }
         self.items += 1;
-        serde_json::to_writer(&mut self.buffer, item).map_err(StoreError::from)
+        serde_json::to_writer(&mut self.buffer, item).map_err(ServiceError::from)
     }
 }
 
 /// Writes the items of one batch of a streamed list.
 pub type WriteBatch<T> =
-    Box<dyn FnMut(&Context, T, &mut JsonList) -> Result<(), StoreError> + Send>;
+    Box<dyn FnMut(&Context, T, &mut JsonList) -> Result<(), ServiceError> + Send>;
 
 /// A JSON object whose one long list is streamed.
 struct ListProducer<T> {
@@ -238,7 +238,7 @@ struct ListProducer<T> {
 }
 
 impl<T: Send + 'static> Chunks for ListProducer<T> {
-    fn next_chunk(&mut self) -> Result<Option<Bytes>, StoreError> {
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, ServiceError> {
         if self.done {
             return Ok(None);
         }
@@ -270,7 +270,7 @@ pub fn stream_json_list<T: Send + 'static>(
     tail: &'static [u8],
     context: Context,
     batches: impl Iterator<Item = T> + Send + 'static,
-    write_batch: impl FnMut(&Context, T, &mut JsonList) -> Result<(), StoreError> + Send + 'static,
+    write_batch: impl FnMut(&Context, T, &mut JsonList) -> Result<(), ServiceError> + Send + 'static,
 ) -> Response {
     let producer = ListProducer {
         name: name.to_owned(),
@@ -305,21 +305,22 @@ pub struct Streamed;
 
 /// Answers with the export's stream: `items` of `catalogue`, each written by `write_item`,
 /// read a chunk at a time as the client takes them.
-pub fn stream<T, R, J>(
+pub fn stream<T, R, J, E>(
     format: Format,
     file_stem: &str,
     context: Context,
-    items: impl Iterator<Item = Result<T, StoreError>> + Send + 'static,
-    write_item: impl FnMut(&Context, T, &mut RowWriter<R>) -> Result<(), StoreError> + Send + 'static,
+    items: impl Iterator<Item = Result<T, E>> + Send + 'static,
+    write_item: impl FnMut(&Context, T, &mut RowWriter<R>) -> Result<(), ServiceError> + Send + 'static,
 ) -> ExportResponse<J>
 where
     T: Send + 'static,
     R: Serialize + CsvRow + 'static,
+    E: Into<ServiceError>,
 {
     let producer = Producer {
         name: file_stem.to_owned(),
         context,
-        items: Box::new(items),
+        items: Box::new(items.map(|item| item.map_err(Into::into))),
         write_item: Box::new(write_item),
         writer: RowWriter::<R>::new(format),
         started: std::time::Instant::now(),

@@ -7,8 +7,13 @@
 
 use std::net::Ipv4Addr;
 
+use subtle::ConstantTimeEq;
+
+use crate::accounts::{ProviderRecord, hash_key, key_id};
 use crate::clock::Clock;
-use crate::store::{AuditEntry, ProviderRecord, Store, StoreError, generate_key, hash_key, key_id};
+use crate::service::ServiceError;
+use crate::service::caller::{Caller, Credential};
+use crate::store::{AuditEntry, Store, StoreError, generate_key};
 
 /// No grant lasts longer than a day, whatever the provider's cap says.
 pub const MAX_VALIDITY_HOURS: u32 = 24;
@@ -147,6 +152,61 @@ pub fn dynamic_key_admitted(
         .is_some_and(|(owner, expires_at)| owner == provider && clock.now() < expires_at))
 }
 
+/// The caller presenting `key` for `provider`: one of the provider's static keys (compared
+/// in constant time), or an unexpired dynamic key of it. None for an unknown or disabled
+/// provider or a key that is not its: the gate answers all three alike.
+pub fn admit_key(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &str,
+    key: &str,
+) -> Result<Option<Caller>, ServiceError> {
+    let Some(record) = store.provider_named(provider)?.filter(|r| r.enabled) else {
+        return Ok(None);
+    };
+    let presented = hash_key(key);
+    let static_key = record
+        .key_hashes
+        .iter()
+        .fold(false, |found, h| found | bool::from(h.ct_eq(&presented)));
+    let credential = if static_key {
+        Credential::StaticKey
+    } else if dynamic_key_admitted(store, clock, &record.id, &presented)? {
+        Credential::DynamicKey
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(Caller {
+        provider: record,
+        credential,
+    }))
+}
+
+/// The caller at `address` for `provider` without a key: in the provider's whitelist, or
+/// under an unexpired address grant. None for an unknown or disabled provider or an address
+/// it does not admit.
+pub fn admit_address(
+    store: &Store,
+    clock: &dyn Clock,
+    provider: &str,
+    address: Ipv4Addr,
+) -> Result<Option<Caller>, ServiceError> {
+    let Some(record) = store.provider_named(provider)?.filter(|r| r.enabled) else {
+        return Ok(None);
+    };
+    let credential = if record.admits(address) {
+        Credential::Whitelist
+    } else if address_admitted(store, clock, &record.id, address)? {
+        Credential::AddressGrant
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(Caller {
+        provider: record,
+        credential,
+    }))
+}
+
 /// Removes the grants expired at `now` and the audit entries older than `retention_days`;
 /// returns how many of each. Grants stop working at their expiry second whether swept or not.
 pub fn sweep_expired(
@@ -165,7 +225,7 @@ mod tests {
     use std::sync::atomic::{AtomicU64, Ordering};
 
     use super::*;
-    use crate::store::Scope;
+    use crate::accounts::Scope;
 
     struct FixedClock(AtomicU64);
 

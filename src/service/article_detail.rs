@@ -5,8 +5,11 @@
 //! notes, media captions, the vehicles' body styles and fuels) are in the names' language.
 
 use super::names::Names;
-use crate::catalogue::{Article, Criterion, CrossReference, Link, Media, Price, Vehicle};
-use crate::store::{Catalogue, StoreError};
+use crate::catalogue::{
+    Article, ArticleKey, Criterion, CrossReference, Link, Media, Price, Vehicle,
+};
+use crate::service::ServiceError;
+use crate::store::Catalogue;
 
 /// Which parts to read; `Parts::all()` for every one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -63,7 +66,7 @@ pub fn detail(
     names: &Names<'_>,
     mut article: Article,
     parts: Parts,
-) -> Result<ArticleDetail, StoreError> {
+) -> Result<ArticleDetail, ServiceError> {
     if !names.are_own() {
         article.description = names.description(&article)?;
     }
@@ -105,12 +108,10 @@ pub fn detail(
                     ..m
                 }),
             })
-            .collect::<Result<_, StoreError>>()?,
+            .collect::<Result<_, ServiceError>>()?,
         applications: applications_in(
             names,
-            when(parts.applications, || {
-                super::lookups::applications(catalogue, key)
-            })?,
+            when(parts.applications, || applications(catalogue, key))?,
         )?,
         id: match parts.id {
             true => catalogue.article_id(key)?.unwrap_or(0),
@@ -122,7 +123,7 @@ pub fn detail(
 }
 
 /// A criterion's name, value and unit in the names' language.
-pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, StoreError> {
+pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, ServiceError> {
     if names.are_own() {
         return Ok(c);
     }
@@ -135,7 +136,7 @@ pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, StoreE
 }
 
 /// A link's fitting position and notes in the names' language.
-pub fn link_in(names: &Names<'_>, link: Link) -> Result<Link, StoreError> {
+pub fn link_in(names: &Names<'_>, link: Link) -> Result<Link, ServiceError> {
     if names.are_own() {
         return Ok(link);
     }
@@ -150,7 +151,7 @@ pub fn link_in(names: &Names<'_>, link: Link) -> Result<Link, StoreError> {
 pub fn applications_in(
     names: &Names<'_>,
     applications: Vec<(Link, Vehicle)>,
-) -> Result<Vec<(Link, Vehicle)>, StoreError> {
+) -> Result<Vec<(Link, Vehicle)>, ServiceError> {
     applications
         .into_iter()
         .map(|(link, vehicle)| Ok((link_in(names, link)?, vehicle_in(names, vehicle)?)))
@@ -159,7 +160,7 @@ pub fn applications_in(
 
 /// A vehicle's words (fuel, body style, construction type, engine kind) in the names'
 /// language; its names (make, model, type) are proper names.
-pub fn vehicle_in(names: &Names<'_>, v: Vehicle) -> Result<Vehicle, StoreError> {
+pub fn vehicle_in(names: &Names<'_>, v: Vehicle) -> Result<Vehicle, ServiceError> {
     if names.are_own() {
         return Ok(v);
     }
@@ -172,12 +173,27 @@ pub fn vehicle_in(names: &Names<'_>, v: Vehicle) -> Result<Vehicle, StoreError> 
     })
 }
 
-fn when<T>(
+fn when<T, E: Into<ServiceError>>(
     asked: bool,
-    read: impl FnOnce() -> Result<Vec<T>, StoreError>,
-) -> Result<Vec<T>, StoreError> {
+    read: impl FnOnce() -> Result<Vec<T>, E>,
+) -> Result<Vec<T>, ServiceError> {
     match asked {
-        true => read(),
+        true => read().map_err(Into::into),
         false => Ok(Vec::new()),
     }
+}
+
+/// The vehicles an article fits, each with its link (position, quantity, notes); links to a
+/// Ktype the catalogue lacks are left out.
+pub fn applications(
+    catalogue: &Catalogue,
+    key: &ArticleKey,
+) -> Result<Vec<(Link, Vehicle)>, ServiceError> {
+    let mut out = Vec::new();
+    for link in catalogue.links_of(key)? {
+        if let Some(v) = catalogue.vehicle(&link.ktype)? {
+            out.push((link, v));
+        }
+    }
+    Ok(out)
 }

@@ -97,7 +97,7 @@ pub fn links_of(
                 .kinds
                 .is_none_or(|kinds| kinds.contains(&v.target_type))
     };
-    let mut links = lookups::applications(catalogue, &article)?;
+    let mut links = super::article_detail::applications(catalogue, &article)?;
     links.retain(|(_, vehicle)| fits(vehicle));
     let mut kits = Vec::new();
     if wanted.kits {
@@ -132,7 +132,7 @@ pub fn link_details(
         return Ok(None);
     };
     let mut details = Vec::new();
-    for (link, vehicle) in lookups::applications(catalogue, &article)? {
+    for (link, vehicle) in super::article_detail::applications(catalogue, &article)? {
         if pick(id, &link) {
             let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
             details.push(LinkDetail {

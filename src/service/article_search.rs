@@ -12,7 +12,7 @@ use super::category_tree;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
 use crate::catalogue::{ArticleKey, ArticleText, CrossKind, TextKind, normalise_reference};
-use crate::store::{Catalogue, StoreError};
+use crate::store::Catalogue;
 
 /// Which numbers a query is matched against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,7 +148,7 @@ pub fn search(
     let needs_genart = !genarts.is_empty() || grouped.is_some() || s.genart_counts;
     let mut found = Found::default();
     for (i, key) in candidates.into_iter().enumerate() {
-        budget.check_every(i).map_err(StoreError::from)?;
+        budget.check_every(i).map_err(ServiceError::from)?;
         if !caller.provider.sees_brand(key.brand_id)
             || (!brands.is_empty() && !brands.contains(&key.brand_id))
             || named.as_ref().is_some_and(|n| !n.contains(&key))
@@ -200,7 +200,7 @@ pub fn number_hits(
     how: NumberMatch,
     query: &str,
     budget: &Budget,
-) -> Result<Vec<NumberHit>, StoreError> {
+) -> Result<Vec<NumberHit>, ServiceError> {
     let mut hits = Vec::new();
     if matches!(
         kind,
@@ -264,7 +264,7 @@ fn replacements(
     how: NumberMatch,
     query: &str,
     budget: &Budget,
-) -> Result<Vec<NumberHit>, StoreError> {
+) -> Result<Vec<NumberHit>, ServiceError> {
     let mut hits = Vec::new();
     for key in catalogue.references_matching(query, how, budget)? {
         let Some(article) = catalogue.article(&key)? else {
@@ -308,7 +308,7 @@ fn described(
     catalogue: &Catalogue,
     text: &str,
     budget: &Budget,
-) -> Result<BTreeSet<ArticleKey>, StoreError> {
+) -> Result<BTreeSet<ArticleKey>, ServiceError> {
     let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
     let holds_all = |texts: &[&str]| {
         words
@@ -382,7 +382,7 @@ fn unsearched(
         let mut found = BTreeSet::new();
         for brand in s.brands {
             for (i, article) in catalogue.articles_of_brand(*brand).enumerate() {
-                budget.check_every(i).map_err(StoreError::from)?;
+                budget.check_every(i).map_err(ServiceError::from)?;
                 found.insert(article?.key);
             }
         }
@@ -396,7 +396,7 @@ fn unsearched(
 
 /// The articles of these numeric ids (`legacyArticleId`); an id the catalogue does not hold
 /// names nothing.
-pub fn articles_by_id(catalogue: &Catalogue, ids: &[u32]) -> Result<Vec<ArticleKey>, StoreError> {
+pub fn articles_by_id(catalogue: &Catalogue, ids: &[u32]) -> Result<Vec<ArticleKey>, ServiceError> {
     let mut named = Vec::with_capacity(ids.len());
     for &id in ids {
         named.extend(catalogue.article_by_id(id)?);

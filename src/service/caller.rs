@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use super::ServiceError;
+use crate::accounts::{ProviderRecord, Scope};
 use crate::catalogue::ArticleKey;
-use crate::store::{ProviderRecord, Scope};
 
 /// The authenticated caller: its provider and the credential that admitted it.
 #[derive(Debug, Clone)]

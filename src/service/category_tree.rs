@@ -8,7 +8,7 @@ use super::ServiceError;
 use super::context::Context;
 use super::names::Names;
 use crate::catalogue::{AssemblyGroup, GenartGroup, TargetType};
-use crate::store::{Catalogue, StoreError};
+use crate::store::Catalogue;
 
 /// Which nodes of a tree a question wants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,7 +222,10 @@ pub fn groups_of_tree(
 }
 
 /// `node` with its name in the names' language.
-pub(super) fn named(names: &Names<'_>, node: &AssemblyGroup) -> Result<AssemblyGroup, StoreError> {
+pub(super) fn named(
+    names: &Names<'_>,
+    node: &AssemblyGroup,
+) -> Result<AssemblyGroup, ServiceError> {
     Ok(AssemblyGroup {
         name: names.assembly_group(node.id, &node.name)?,
         ..node.clone()

@@ -9,7 +9,6 @@ use super::context::Context;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
 use crate::catalogue::{Article, normalise_reference};
-use crate::store::StoreError;
 
 /// Hits answered at most.
 pub const MAX_HITS: usize = 1000;
@@ -78,7 +77,7 @@ pub fn direct_search(
     let names = context.names();
     let mut found = Vec::new();
     for (i, hit) in hits.into_iter().enumerate() {
-        budget.check_every(i).map_err(StoreError::from)?;
+        budget.check_every(i).map_err(ServiceError::from)?;
         let Some(article) = catalogue.article(&hit.article)? else {
             continue;
         };

@@ -23,8 +23,32 @@ pub enum ServiceError {
     /// Another call holds what this one needs (an import runs).
     #[error("{0}")]
     Conflict(String),
+    /// The request spent its budget (the client went away, the work or the answer too big).
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Spent(#[from] crate::budget::Spent),
+    /// The store failed: ours, not the caller's.
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+/// A store error the caller can act on is worded as its kind; the rest stay the store's.
+impl From<StoreError> for ServiceError {
+    fn from(e: StoreError) -> ServiceError {
+        match e {
+            StoreError::Spent(spent) => ServiceError::Spent(spent),
+            e @ (StoreError::NotCompacted(_) | StoreError::NumberTaken { .. }) => {
+                ServiceError::Conflict(e.to_string())
+            }
+            e => ServiceError::Store(e),
+        }
+    }
+}
+
+/// An answer that would not serialise is ours to fix, like a store that would not read.
+impl From<serde_json::Error> for ServiceError {
+    fn from(e: serde_json::Error) -> ServiceError {
+        ServiceError::Store(StoreError::Json(e))
+    }
 }
 
 impl ServiceError {

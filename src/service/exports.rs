@@ -16,7 +16,7 @@ use crate::catalogue::{
     Article, Brand, Criterion, Date, Link, Manufacturer, ManufacturerKind, Media, MediaKind, Price,
     Vehicle, current_list_price,
 };
-use crate::store::{Catalogue, StoreError};
+use crate::store::Catalogue;
 
 /// A brand that exists, or the not-found naming it.
 pub fn known_brand(catalogue: &Catalogue, brand_id: u32) -> Result<Brand, ServiceError> {
@@ -49,7 +49,7 @@ pub fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<Manufacturer, 
 pub fn brand_articles(
     context: &Context,
     brand: &Brand,
-) -> impl Iterator<Item = Result<Article, StoreError>> + Send + 'static {
+) -> impl Iterator<Item = Result<Article, ServiceError>> + Send + 'static {
     let articles = context.snapshot().articles_of_brand(brand.id);
     let context = context.clone();
     articles.map(move |article| {
@@ -81,7 +81,7 @@ impl<V> Default for Vehicles<V> {
 
 impl<V: for<'v> From<&'v Vehicle>> Vehicles<V> {
     /// The vehicle type `ktype`, its words in the reader's language.
-    pub fn get(&mut self, context: &Context, ktype: &str) -> Result<Option<&V>, StoreError> {
+    pub fn get(&mut self, context: &Context, ktype: &str) -> Result<Option<&V>, ServiceError> {
         if !self.known.contains_key(ktype) {
             if self.known.len() >= VEHICLES_KEPT {
                 self.known.clear();
@@ -98,7 +98,7 @@ impl<V: for<'v> From<&'v Vehicle>> Vehicles<V> {
 
 /// An article's vehicle applications as stored: one per Ktype it fits, whether or not the
 /// catalogue holds that vehicle type.
-pub fn applications(context: &Context, article: &Article) -> Result<Vec<Link>, StoreError> {
+pub fn applications(context: &Context, article: &Article) -> Result<Vec<Link>, ServiceError> {
     let names = context.names();
     context
         .snapshot()
@@ -109,7 +109,7 @@ pub fn applications(context: &Context, article: &Article) -> Result<Vec<Link>, S
 }
 
 /// An article's criteria (name, value, unit), as the ATC export lists them.
-pub fn criteria(context: &Context, article: &Article) -> Result<Vec<Criterion>, StoreError> {
+pub fn criteria(context: &Context, article: &Article) -> Result<Vec<Criterion>, ServiceError> {
     let names = context.names();
     context
         .snapshot()
@@ -124,7 +124,7 @@ pub fn list_price(
     catalogue: &Catalogue,
     article: &Article,
     day: Date,
-) -> Result<Option<Price>, StoreError> {
+) -> Result<Option<Price>, ServiceError> {
     Ok(current_list_price(catalogue.prices_of(&article.key)?, day))
 }
 
@@ -147,8 +147,10 @@ impl Shown {
 pub fn competitor_numbers(
     catalogue: &Catalogue,
     maker: &Manufacturer,
-) -> impl Iterator<Item = Result<CrossHit, StoreError>> + Send + 'static {
-    catalogue.competitor_references_of(maker.id)
+) -> impl Iterator<Item = Result<CrossHit, ServiceError>> + Send + 'static {
+    catalogue
+        .competitor_references_of(maker.id)
+        .map(|hit| hit.map_err(ServiceError::from))
 }
 
 /// The maker's article a competitor number matches, where it is one the export shows.
@@ -156,7 +158,7 @@ pub fn matched_article(
     context: &Context,
     hit: &CrossHit,
     shown: &Shown,
-) -> Result<Option<Article>, StoreError> {
+) -> Result<Option<Article>, ServiceError> {
     if !shown.shows(hit.article.brand_id) {
         return Ok(None);
     }
@@ -181,7 +183,7 @@ pub struct MediaManifest {
 pub fn media_manifest(
     context: &Context,
     article: &Article,
-) -> Result<Option<MediaManifest>, StoreError> {
+) -> Result<Option<MediaManifest>, ServiceError> {
     let media = context.snapshot().media_of(&article.key)?;
     if media.is_empty() {
         return Ok(None);

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use super::ServiceError;
 use super::caller::Caller;
-use crate::catalogue::{Article, ArticleKey, CrossKind, Link, Vehicle, normalise_reference};
-use crate::store::{Catalogue, StoreError};
+use crate::catalogue::{Article, ArticleKey, CrossKind, Vehicle, normalise_reference};
+use crate::store::Catalogue;
 
 /// The vehicle of a Ktype, or the not-found every Ktype route answers for an unknown one.
 pub fn known_vehicle(catalogue: &Catalogue, ktype: &str) -> Result<Vehicle, ServiceError> {
@@ -22,15 +22,15 @@ pub fn vehicle_for(
     ktype: &str,
 ) -> Result<Vehicle, ServiceError> {
     let vehicle = known_vehicle(context.snapshot(), ktype)?;
-    Ok(super::article_detail::vehicle_in(
-        &context.names(),
-        vehicle,
-    )?)
+    super::article_detail::vehicle_in(&context.names(), vehicle)
 }
 
 /// The articles of the keys, skipping keys an index holds but the article tree does not
 /// (which `check` would report).
-pub fn articles_of(catalogue: &Catalogue, keys: &[ArticleKey]) -> Result<Vec<Article>, StoreError> {
+pub fn articles_of(
+    catalogue: &Catalogue,
+    keys: &[ArticleKey],
+) -> Result<Vec<Article>, ServiceError> {
     let mut out = Vec::with_capacity(keys.len());
     for key in keys {
         if let Some(a) = catalogue.article(key)? {
@@ -133,7 +133,7 @@ pub fn vehicles(
     catalogue: &Catalogue,
     ktypes: &[String],
     make: Option<&str>,
-) -> Result<Vec<Vehicle>, StoreError> {
+) -> Result<Vec<Vehicle>, ServiceError> {
     let mut found: Vec<Vehicle> = Vec::new();
     for ktype in ktypes {
         if let Some(v) = catalogue.vehicle(ktype.trim())? {
@@ -151,23 +151,8 @@ pub fn vehicles(
     Ok(found)
 }
 
-/// The vehicles an article fits, each with its link (position, quantity, notes); links to a
-/// Ktype the catalogue lacks are left out.
-pub fn applications(
-    catalogue: &Catalogue,
-    key: &ArticleKey,
-) -> Result<Vec<(Link, Vehicle)>, StoreError> {
-    let mut out = Vec::new();
-    for link in catalogue.links_of(key)? {
-        if let Some(v) = catalogue.vehicle(&link.ktype)? {
-            out.push((link, v));
-        }
-    }
-    Ok(out)
-}
-
 /// The id of the vehicle maker a vehicle's make names (`getManufacturers`' `manuId`).
-pub fn vehicle_maker_id(catalogue: &Catalogue, make: &str) -> Result<Option<u32>, StoreError> {
+pub fn vehicle_maker_id(catalogue: &Catalogue, make: &str) -> Result<Option<u32>, ServiceError> {
     let names = catalogue.names()?;
     for (&id, name) in &names.manufacturers {
         if name.eq_ignore_ascii_case(make)
@@ -185,7 +170,7 @@ pub fn vehicle_maker_id(catalogue: &Catalogue, make: &str) -> Result<Option<u32>
 pub fn kits_holding(
     catalogue: &Catalogue,
     component: &ArticleKey,
-) -> Result<Vec<crate::catalogue::KitComponent>, StoreError> {
+) -> Result<Vec<crate::catalogue::KitComponent>, ServiceError> {
     let mut found = Vec::new();
     for kit in catalogue.kits_holding(component)? {
         let rows = catalogue.components_of_kit(&kit)?;
@@ -223,7 +208,7 @@ pub fn article_of_brand(
 pub fn visible_brands(
     catalogue: &Catalogue,
     caller: &Caller,
-) -> Result<Vec<(u32, String)>, StoreError> {
+) -> Result<Vec<(u32, String)>, ServiceError> {
     let mut brands: Vec<(u32, String)> = catalogue
         .names()?
         .brands

@@ -6,7 +6,8 @@ use serde::Serialize;
 
 use crate::catalogue::{Media, MediaKind};
 use crate::media::{MediaStore, package::kind_name};
-use crate::store::{Store, StoreError};
+use crate::service::ServiceError;
+use crate::store::Store;
 
 /// Entries of one kind.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
@@ -49,7 +50,7 @@ pub fn inventory(
     media: &MediaStore,
     brand_id: Option<u32>,
     listed: usize,
-) -> Result<MediaInventory, StoreError> {
+) -> Result<MediaInventory, ServiceError> {
     let catalogue = store.catalogue();
     let mut kinds: Vec<KindCount> = KINDS
         .iter()

@@ -11,7 +11,8 @@ use std::cell::Cell;
 
 use super::language::Language;
 use crate::catalogue::{Article, TextKind};
-use crate::store::{Catalogue, StoreError};
+use crate::service::ServiceError;
+use crate::store::Catalogue;
 
 pub struct Names<'a> {
     catalogue: &'a Catalogue,
@@ -35,16 +36,16 @@ impl<'a> Names<'a> {
     }
 
     /// `name`, counted against the answer bound.
-    fn counted<'t>(&self, name: &'t str) -> Result<&'t str, StoreError> {
+    fn counted<'t>(&self, name: &'t str) -> Result<&'t str, ServiceError> {
         let copied = self.copied.get() + name.len() as u64;
         self.copied.set(copied);
-        crate::limits::within_answer(copied).map_err(StoreError::Spent)?;
+        crate::limits::within_answer(copied).map_err(ServiceError::Spent)?;
         Ok(name)
     }
 
     /// `own` (a record's text, in the default language) or its text in the asked language,
     /// where the thing of `kind` with `id` has one.
-    fn of_id(&self, kind: TextKind, id: u32, own: &'a str) -> Result<&'a str, StoreError> {
+    fn of_id(&self, kind: TextKind, id: u32, own: &'a str) -> Result<&'a str, ServiceError> {
         if self.language.is_default() {
             return self.counted(own);
         }
@@ -52,12 +53,12 @@ impl<'a> Names<'a> {
         self.counted(self.language.pick(own, |l| texts.of_id(kind, id, l)))
     }
 
-    pub fn brand(&self, id: u32) -> Result<String, StoreError> {
+    pub fn brand(&self, id: u32) -> Result<String, ServiceError> {
         self.brand_name(id).map(str::to_owned)
     }
 
     /// The brand's name, borrowed (for loops that reuse their buffers); empty if unknown.
-    pub fn brand_name(&self, id: u32) -> Result<&'a str, StoreError> {
+    pub fn brand_name(&self, id: u32) -> Result<&'a str, ServiceError> {
         self.counted(
             self.catalogue
                 .names()?
@@ -67,12 +68,12 @@ impl<'a> Names<'a> {
         )
     }
 
-    pub fn genart(&self, id: u32) -> Result<String, StoreError> {
+    pub fn genart(&self, id: u32) -> Result<String, ServiceError> {
         self.genart_name(id).map(str::to_owned)
     }
 
     /// The genart's name, borrowed; empty if unknown.
-    pub fn genart_name(&self, id: u32) -> Result<&'a str, StoreError> {
+    pub fn genart_name(&self, id: u32) -> Result<&'a str, ServiceError> {
         let own = self
             .catalogue
             .names()?
@@ -82,7 +83,7 @@ impl<'a> Names<'a> {
         self.of_id(TextKind::GenericArticle, id, own)
     }
 
-    pub fn manufacturer(&self, id: u32) -> Result<String, StoreError> {
+    pub fn manufacturer(&self, id: u32) -> Result<String, ServiceError> {
         self.counted(
             self.catalogue
                 .names()?
@@ -94,16 +95,16 @@ impl<'a> Names<'a> {
     }
 
     /// An assembly group's name, given its own (the default language's).
-    pub fn assembly_group(&self, id: u32, own: &str) -> Result<String, StoreError> {
+    pub fn assembly_group(&self, id: u32, own: &str) -> Result<String, ServiceError> {
         self.translated(TextKind::AssemblyGroup, id, own)
     }
 
     /// A model series' name, given its own.
-    pub fn model_series(&self, id: u32, own: &str) -> Result<String, StoreError> {
+    pub fn model_series(&self, id: u32, own: &str) -> Result<String, ServiceError> {
         self.translated(TextKind::ModelSeries, id, own)
     }
 
-    fn translated(&self, kind: TextKind, id: u32, own: &str) -> Result<String, StoreError> {
+    fn translated(&self, kind: TextKind, id: u32, own: &str) -> Result<String, ServiceError> {
         if self.language.is_default() {
             return Ok(own.to_owned());
         }
@@ -114,7 +115,7 @@ impl<'a> Names<'a> {
 
     /// A term the rows repeat (a criterion's name, value or unit, a status, a body style, a
     /// fitting position …) in the asked language; the term itself where it has no text.
-    pub fn term(&self, own: &str) -> Result<String, StoreError> {
+    pub fn term(&self, own: &str) -> Result<String, ServiceError> {
         if self.language.is_default() || own.is_empty() {
             return Ok(own.to_owned());
         }
@@ -124,7 +125,7 @@ impl<'a> Names<'a> {
     }
 
     /// An article's description in the asked language.
-    pub fn description(&self, article: &Article) -> Result<String, StoreError> {
+    pub fn description(&self, article: &Article) -> Result<String, ServiceError> {
         if self.language.is_default() {
             return Ok(article.description.clone());
         }

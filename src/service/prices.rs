@@ -10,7 +10,7 @@ use super::lookups::known_vehicle;
 use crate::catalogue::{
     Amount, Article, ArticleKey, Date, KitComponent, Price, current_list_price,
 };
-use crate::store::{Catalogue, StoreError};
+use crate::store::Catalogue;
 
 /// An article and every price it has.
 #[derive(Debug)]
@@ -70,7 +70,7 @@ impl<'a> Pricing<'a> {
     }
 
     /// The articles of the keys with their prices, in the keys' order.
-    pub fn article_prices(&self, keys: &[ArticleKey]) -> Result<Vec<ArticlePrices>, StoreError> {
+    pub fn article_prices(&self, keys: &[ArticleKey]) -> Result<Vec<ArticlePrices>, ServiceError> {
         let mut out = Vec::with_capacity(keys.len());
         for key in keys {
             let Some(article) = self.catalogue.article(key)? else {
@@ -84,7 +84,7 @@ impl<'a> Pricing<'a> {
         Ok(out)
     }
 
-    fn current_list_price(&self, key: &ArticleKey) -> Result<Option<Price>, StoreError> {
+    fn current_list_price(&self, key: &ArticleKey) -> Result<Option<Price>, ServiceError> {
         Ok(current_list_price(
             self.catalogue.prices_of(key)?,
             self.today,
@@ -92,7 +92,7 @@ impl<'a> Pricing<'a> {
     }
 
     /// The article with the lowest current list price; the first where none has one.
-    fn cheapest(&self, keys: &[ArticleKey]) -> Result<Option<ArticleKey>, StoreError> {
+    fn cheapest(&self, keys: &[ArticleKey]) -> Result<Option<ArticleKey>, ServiceError> {
         let mut best: Option<(Option<Amount>, &ArticleKey)> = None;
         for key in keys {
             let amount = self.current_list_price(key)?.map(|p| p.amount);
@@ -108,7 +108,7 @@ impl<'a> Pricing<'a> {
         Ok(best.map(|(_, k)| k.clone()))
     }
 
-    fn kit_prices(&self, kits: &[ArticleKey], ktype: &str) -> Result<Vec<KitPrice>, StoreError> {
+    fn kit_prices(&self, kits: &[ArticleKey], ktype: &str) -> Result<Vec<KitPrice>, ServiceError> {
         let mut out = Vec::with_capacity(kits.len());
         for kit in kits {
             let components = self.catalogue.kit_components(kit, ktype)?;
@@ -121,7 +121,7 @@ impl<'a> Pricing<'a> {
         &self,
         kit: Option<&ArticleKey>,
         components: &[KitComponent],
-    ) -> Result<KitPrice, StoreError> {
+    ) -> Result<KitPrice, ServiceError> {
         let mut lines = Vec::with_capacity(components.len());
         let mut sum: Option<(String, Amount)> = Some((String::new(), Amount(0)));
         for c in components {

@@ -8,17 +8,13 @@ use super::ServiceError;
 use super::context::Context;
 use super::lookups;
 use crate::catalogue::{Article, Link, Manufacturer, Vehicle};
-use crate::store::StoreError;
 
 /// The most vehicle types one call returns.
 pub const MAX_VEHICLE_TYPES: usize = 1000;
 
 /// The brands the caller may see, by id, with their names.
 pub fn brands(context: &Context) -> Result<Vec<(u32, String)>, ServiceError> {
-    Ok(lookups::visible_brands(
-        context.snapshot(),
-        context.caller(),
-    )?)
+    lookups::visible_brands(context.snapshot(), context.caller())
 }
 
 /// The generic articles by id, with their names: all of them, or (`fitting` a Ktype) those of
@@ -54,7 +50,7 @@ pub fn generic_articles(
         .keys()
         .filter(|id| linked.as_ref().is_none_or(|l| l.contains(id)))
         .map(|&id| Ok((id, names.genart(id)?)))
-        .collect::<Result<_, StoreError>>()?;
+        .collect::<Result<_, ServiceError>>()?;
     found.sort_by_key(|(id, _)| *id);
     Ok(found)
 }
@@ -89,7 +85,7 @@ pub fn vehicle_types(
     let names = context.names();
     lookups::vehicles(context.snapshot(), ktypes, make)?
         .into_iter()
-        .map(|v| Ok(super::article_detail::vehicle_in(&names, v)?))
+        .map(|v| super::article_detail::vehicle_in(&names, v))
         .collect()
 }
 
@@ -105,7 +101,7 @@ pub fn article_with_links(
     let names = context.names();
     let mut article = lookups::article_of_brand(catalogue, caller, brand_id, written)?;
     article.description = names.description(&article)?;
-    let links = lookups::applications(catalogue, &article.key)?;
+    let links = super::article_detail::applications(catalogue, &article.key)?;
     let links = super::article_detail::applications_in(&names, links)?;
     Ok((article, links))
 }

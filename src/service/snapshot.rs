@@ -7,8 +7,12 @@
 use std::ops::Deref;
 use std::sync::Arc;
 
-use crate::store::reads::Stamp;
+use crate::store::reads;
 use crate::store::{Catalogue, Store};
+
+/// What an answer read: each table at its generation. The answer cache keeps it beside the
+/// answer and asks a later snapshot whether it `keeps` it.
+pub use crate::store::reads::Stamp;
 
 /// The catalogue as `store` publishes it at one moment.
 #[derive(Clone)]
@@ -23,6 +27,12 @@ impl Snapshot {
     /// within it) the version it holds then.
     pub async fn newer_than(store: &Store, since: u64, wait: std::time::Duration) -> Snapshot {
         Snapshot(store.newer_than(since, wait).await)
+    }
+
+    /// What `build` gives, with what it read of the catalogue meanwhile (on this thread):
+    /// none where it read one table at two versions, an answer nothing can keep.
+    pub fn recorded<T>(build: impl FnOnce() -> T) -> (T, Option<Stamp>) {
+        reads::recorded(build)
     }
 
     /// Whether an answer read under `stamp` is this version's answer too.

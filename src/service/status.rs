@@ -2,6 +2,7 @@
 //! version, when a commit last changed it, and how far a follower has come upstream.
 
 use crate::import::ImportType;
+use crate::service::ServiceError;
 use crate::store::Store;
 
 /// The published catalogue, as a probe reports it.
@@ -46,4 +47,9 @@ pub fn of(store: &Store) -> CatalogueStatus {
 /// The data version `store` publishes now.
 pub fn data_version(store: &Store) -> u64 {
     store.catalogue().data_version()
+}
+
+/// How many providers the store holds.
+pub fn provider_count(store: &Store) -> Result<usize, ServiceError> {
+    Ok(store.providers()?.len())
 }

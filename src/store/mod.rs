@@ -46,7 +46,7 @@ pub use engine::Compaction;
 pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::{SyncMark, TreeName};
-pub use providers::{Ipv4Range, ProviderRecord, Scope, generate_key, hash_key, key_id};
+pub use providers::generate_key;
 pub use records::Record;
 pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 

@@ -10,102 +10,23 @@
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use bincode::{Decode, Encode};
-use sha2::{Digest, Sha256};
+use bincode::Decode;
 
 use super::engine;
 use super::error::StoreError;
 use super::{Store, codec};
+use crate::accounts::{Ipv4Range, ProviderRecord, Scope, hash_key};
 
 pub(super) const PROVIDERS: &str = "providerid_provider";
 pub(super) const KEYS: &str = "apikeyhash_provider";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
-pub enum Scope {
-    /// Lookups and prices.
-    Read,
-    /// Exports and DMM.
-    Export,
-    /// Imports, sync, publishing, provider management.
-    Admin,
-    /// The change feed, for downstream appliances that follow this one.
-    Sync,
-}
-
-impl Scope {
-    pub const ALL: [Scope; 4] = [Scope::Read, Scope::Export, Scope::Admin, Scope::Sync];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Scope::Read => "read",
-            Scope::Export => "export",
-            Scope::Admin => "admin",
-            Scope::Sync => "sync",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Scope> {
-        Scope::ALL.into_iter().find(|s| s.name() == name)
-    }
-}
 
 /// Marks a record of layout 2 or later (layout 1 was bare bincode).
 const TAGGED: u8 = 0xFF;
 const LAYOUT: u8 = 4;
 
-/// An IPv4 address or CIDR range of a whitelist.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Encode, Decode)]
-pub struct Ipv4Range {
-    network: u32,
-    prefix: u8,
-}
-
-impl From<ipnet::Ipv4Net> for Ipv4Range {
-    fn from(net: ipnet::Ipv4Net) -> Self {
-        let net = net.trunc();
-        Ipv4Range {
-            network: net.network().to_bits(),
-            prefix: net.prefix_len(),
-        }
-    }
-}
-
-impl Ipv4Range {
-    pub fn net(self) -> ipnet::Ipv4Net {
-        ipnet::Ipv4Net::new_assert(
-            std::net::Ipv4Addr::from_bits(self.network),
-            self.prefix.min(32),
-        )
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Encode, Decode)]
-pub struct ProviderRecord {
-    pub id: String,
-    pub name: String,
-    pub enabled: bool,
-    pub scopes: Vec<Scope>,
-    /// SHA-256 of each static key.
-    pub key_hashes: Vec<[u8; 32]>,
-    /// The brands the provider may see; empty: every brand.
-    pub brands: Vec<u32>,
-    /// IPv4 addresses and ranges admitted without a key.
-    pub whitelist: Vec<Ipv4Range>,
-    /// The longest dynamic address grant the provider may issue, in hours (1 to 24).
-    pub max_grant_hours: u8,
-    /// Requests a second the provider may make; 0: the server's `rate_limit_per_second`.
-    pub rate_limit_per_second: u32,
-    /// Whether its end users' dynamic keys and address grants may export too (they always
-    /// may read; never more).
-    pub dynamic_export: bool,
-    /// A numeric alias a call may name the provider by: TecDoc clients send their provider
-    /// (Pegasus's ProviderId) as an integer.
-    pub number: Option<u32>,
-}
-
 /// The third stored layout, read for stores written before `number`.
 #[derive(Decode)]
-#[cfg_attr(test, derive(Encode))]
+#[cfg_attr(test, derive(bincode::Encode))]
 struct ProviderRecordV3 {
     id: String,
     name: String,
@@ -121,7 +42,7 @@ struct ProviderRecordV3 {
 
 /// The second stored layout, read for stores written before `dynamic_export`.
 #[derive(Decode)]
-#[cfg_attr(test, derive(Encode))]
+#[cfg_attr(test, derive(bincode::Encode))]
 struct ProviderRecordV2 {
     id: String,
     name: String,
@@ -136,7 +57,7 @@ struct ProviderRecordV2 {
 
 /// The first stored layout, read for stores written before brands and whitelists.
 #[derive(Decode)]
-#[cfg_attr(test, derive(Encode))]
+#[cfg_attr(test, derive(bincode::Encode))]
 struct ProviderRecordV1 {
     id: String,
     name: String,
@@ -146,33 +67,6 @@ struct ProviderRecordV1 {
 }
 
 impl ProviderRecord {
-    /// An enabled provider with these scopes, no keys, every brand, no whitelist.
-    pub fn new(id: &str, name: &str, scopes: Vec<Scope>) -> ProviderRecord {
-        ProviderRecord {
-            id: id.into(),
-            name: name.into(),
-            enabled: true,
-            scopes,
-            key_hashes: Vec::new(),
-            brands: Vec::new(),
-            whitelist: Vec::new(),
-            max_grant_hours: 1,
-            rate_limit_per_second: 0,
-            dynamic_export: false,
-            number: None,
-        }
-    }
-
-    /// Whether the whitelist admits the address.
-    pub fn admits(&self, ip: std::net::Ipv4Addr) -> bool {
-        self.whitelist.iter().any(|r| r.net().contains(&ip))
-    }
-
-    /// Whether the provider may see the brand.
-    pub fn sees_brand(&self, brand_id: u32) -> bool {
-        self.brands.is_empty() || self.brands.contains(&brand_id)
-    }
-
     fn encode(&self) -> Result<Vec<u8>, StoreError> {
         let mut out = vec![TAGGED];
         out.extend(codec::encode(LAYOUT, self));
@@ -227,15 +121,6 @@ impl ProviderRecord {
         record.key_hashes = v1.key_hashes;
         Ok(record)
     }
-}
-
-pub fn hash_key(key: &str) -> [u8; 32] {
-    Sha256::digest(key.as_bytes()).into()
-}
-
-/// A key's id: the first 16 hex digits of its SHA-256, enough to name it, useless to use it.
-pub fn key_id(hash: &[u8; 32]) -> String {
-    hex::encode(&hash[..8])
 }
 
 /// A new static key: 192 bits from the operating system's CSPRNG, as text.

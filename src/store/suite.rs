@@ -3,7 +3,8 @@
 
 use std::net::Ipv4Addr;
 
-use super::{AuditEntry, Scope, Store, check};
+use super::{AuditEntry, Store, check};
+use crate::accounts::Scope;
 use crate::import::{Quiet, Verdict};
 
 /// A store on each engine, with the directory each uses for files.

@@ -13,12 +13,12 @@ use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::Problem;
 use crate::server::streaming::stream_json_list;
+use crate::service::ServiceError;
 use crate::service::context::Context;
 use crate::service::lookups::known_vehicle;
 use crate::service::names::Names;
 use crate::service::prices::{self, Pricing};
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
-use crate::store::StoreError;
 
 /// Which article a price belongs to.
 #[derive(Debug, Clone, Object, Serialize)]
@@ -287,7 +287,7 @@ impl<'a> Named<'a> {
         Named(context.names())
     }
 
-    fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, StoreError> {
+    fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, ServiceError> {
         Ok(ArticleRef {
             brand_id: a.key.brand_id,
             brand_name: self.0.brand(a.key.brand_id)?,
@@ -297,7 +297,7 @@ impl<'a> Named<'a> {
         })
     }
 
-    fn article_prices(&self, p: prices::ArticlePrices) -> Result<ArticlePrices, StoreError> {
+    fn article_prices(&self, p: prices::ArticlePrices) -> Result<ArticlePrices, ServiceError> {
         Ok(ArticlePrices {
             article: self.article_ref(&p.article)?,
             prices: p.prices.iter().map(Price::from).collect(),
@@ -307,15 +307,15 @@ impl<'a> Named<'a> {
     fn all_article_prices(
         &self,
         list: Vec<prices::ArticlePrices>,
-    ) -> Result<Vec<ArticlePrices>, StoreError> {
+    ) -> Result<Vec<ArticlePrices>, ServiceError> {
         list.into_iter().map(|p| self.article_prices(p)).collect()
     }
 
-    fn kit_prices(&self, kits: Vec<prices::KitPrice>) -> Result<Vec<KitPrice>, StoreError> {
+    fn kit_prices(&self, kits: Vec<prices::KitPrice>) -> Result<Vec<KitPrice>, ServiceError> {
         kits.into_iter().map(|k| self.kit_price(k)).collect()
     }
 
-    fn kit_price(&self, k: prices::KitPrice) -> Result<KitPrice, StoreError> {
+    fn kit_price(&self, k: prices::KitPrice) -> Result<KitPrice, ServiceError> {
         let kit = k.kit.as_ref().map(|a| self.article_ref(a)).transpose()?;
         let components = k
             .components
@@ -328,7 +328,7 @@ impl<'a> Named<'a> {
                     currency: c.unit.map(|p| p.currency),
                 })
             })
-            .collect::<Result<_, StoreError>>()?;
+            .collect::<Result<_, ServiceError>>()?;
         let (currency, amount) = k.total.map_or((None, None), |(currency, amount)| {
             (Some(currency), Some(amount.to_string()))
         });

@@ -5,9 +5,9 @@ use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 use crate::catalogue as model;
+use crate::service::ServiceError;
 use crate::service::article_detail::{ArticleDetail, Parts};
 use crate::service::names::Names;
-use crate::store::StoreError;
 
 /// An article's lifecycle status.
 #[derive(Debug, Clone, Copy, Enum, Serialize)]
@@ -240,7 +240,7 @@ impl From<&model::Vehicle> for Vehicle {
 }
 
 impl ArticleSummary {
-    pub fn of(names: &Names<'_>, a: &model::Article) -> Result<ArticleSummary, StoreError> {
+    pub fn of(names: &Names<'_>, a: &model::Article) -> Result<ArticleSummary, ServiceError> {
         Ok(ArticleSummary {
             brand_id: a.key.brand_id,
             brand_name: names.brand(a.key.brand_id)?,

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::store::Scope;
+use crate::accounts::Scope;
 
 pub(super) fn add_error_examples(doc: &mut Value) {
     let Some(paths) = doc["paths"].as_object_mut() else {

@@ -11,7 +11,6 @@ use crate::server::AppState;
 use crate::server::problem::Problem;
 use crate::service::ServiceError;
 use crate::service::context::Context;
-use crate::store::StoreError;
 
 /// Who calls, and how they were admitted.
 pub struct Call<'a> {
@@ -57,12 +56,6 @@ impl From<Failure> for Problem {
         let status = poem::http::StatusCode::from_u16(f.status)
             .unwrap_or(poem::http::StatusCode::BAD_REQUEST);
         Problem::new(status, f.text)
-    }
-}
-
-impl From<StoreError> for Failure {
-    fn from(e: StoreError) -> Failure {
-        Problem::from(e).into()
     }
 }
 

@@ -6,9 +6,9 @@ use crate::catalogue::CrossHit;
 use crate::catalogue::{self as model, Date};
 use crate::server::answers::records::Vehicle;
 use crate::server::streaming::{RowWriter, WriteItem};
+use crate::service::ServiceError;
 use crate::service::context::Context;
 use crate::service::exports::{self, Shown, Vehicles};
-use crate::store::StoreError;
 
 /// The rows of one article × vehicle each, from one buffer row per export refilled with
 /// `clone_from` so its strings keep their allocations: the scan allocates per article, not
@@ -16,7 +16,7 @@ use crate::store::StoreError;
 pub(super) fn flat_catalogue(
     context: &Context,
     brand_id: u32,
-) -> Result<WriteItem<model::Article, FlatCatalogueRow>, StoreError> {
+) -> Result<WriteItem<model::Article, FlatCatalogueRow>, ServiceError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let mut row = FlatCatalogueRow {
         brand_id,
@@ -62,7 +62,7 @@ pub(super) fn flat_catalogue(
 pub(super) fn golda(
     context: &Context,
     brand_id: u32,
-) -> Result<WriteItem<model::Article, GoldaRow>, StoreError> {
+) -> Result<WriteItem<model::Article, GoldaRow>, ServiceError> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let day = Date::today();
     let mut row = GoldaRow {
@@ -104,7 +104,7 @@ pub(super) fn golda(
 pub(super) fn competitor_references(
     maker: model::Manufacturer,
     shown: Shown,
-) -> impl FnMut(&Context, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), StoreError>
+) -> impl FnMut(&Context, CrossHit, &mut RowWriter<CompetitorReferenceRow>) -> Result<(), ServiceError>
 + Send
 + 'static {
     move |context, hit, w| {
@@ -132,7 +132,7 @@ pub(super) fn dmm(
     brand: &model::Brand,
     article: model::Article,
     w: &mut RowWriter<DmmArticle>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     let Some(manifest) = exports::media_manifest(context, &article)? else {
         return Ok(());
     };

@@ -17,12 +17,12 @@ use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
 use crate::server::svc::reader_context::ReaderContext;
+use crate::service::ServiceError;
 use crate::service::article_detail::detail;
 use crate::service::context::Context;
 use crate::service::lookups::{self, CrossLink, Direction, articles_of};
 use crate::service::names::Names;
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
-use crate::store::StoreError;
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
@@ -325,7 +325,7 @@ fn cross_reference_answer(
     })
 }
 
-fn cross_reference(names: &Names, link: CrossLink) -> Result<CrossReference, StoreError> {
+fn cross_reference(names: &Names, link: CrossLink) -> Result<CrossReference, ServiceError> {
     let article = &link.article;
     let manufacturer_name = match link.manufacturer_id {
         Some(m) => Some(names.manufacturer(m)?),

@@ -20,11 +20,10 @@ use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Feed, Import, Problem};
 use crate::server::streaming::{Streamed, written_body};
+use crate::service::ServiceError;
 use crate::service::context::Context;
 use crate::service::sync::feed::{self, FeedAnswer};
 use crate::service::sync::{STORE_HEADER, SyncRequest, Upstream, VERSION_HEADER};
-use crate::service::{ServiceError, Snapshot};
-use crate::store::Store;
 
 pub struct SyncApi;
 
@@ -87,20 +86,8 @@ impl SyncApi {
             })?),
             _ => None,
         };
-        match feed::feed(&state.store, context.caller(), since.0, wait).await? {
-            FeedAnswer::Unchanged { version } => Ok(FeedResponse::unchanged(&state.store, version)),
-            FeedAnswer::Changes {
-                snapshot,
-                version,
-                since,
-            } => Ok(FeedResponse::new(
-                state.store.clone(),
-                snapshot,
-                version,
-                import_type.0.get(),
-                since,
-            )),
-        }
+        let answer = feed::feed(&state.store, context.caller(), since.0, wait).await?;
+        Ok(FeedResponse::new(answer, import_type.0.get()))
     }
 
     /// Brings this catalogue up to the configured upstream's, as a job.
@@ -158,24 +145,22 @@ impl SyncApi {
 pub struct FeedResponse(Response);
 
 impl FeedResponse {
-    /// Nothing newer than the caller's version was committed while it waited.
-    fn unchanged(store: &Store, version: u64) -> FeedResponse {
-        FeedResponse(
-            Response::builder()
-                .status(StatusCode::NO_CONTENT)
-                .header(VERSION_HEADER, version.to_string())
-                .header(STORE_HEADER, store.id())
-                .finish(),
-        )
-    }
-
-    fn new(
-        store: Arc<Store>,
-        snapshot: Snapshot,
-        version: u64,
-        data_set: Option<ImportType>,
-        since: Option<u64>,
-    ) -> FeedResponse {
+    fn new(answer: FeedAnswer, data_set: Option<ImportType>) -> FeedResponse {
+        let FeedAnswer {
+            store_id,
+            version,
+            changes,
+        } = answer;
+        let Some(changes) = changes else {
+            // Nothing newer than the caller's version was committed while it waited.
+            return FeedResponse(
+                Response::builder()
+                    .status(StatusCode::NO_CONTENT)
+                    .header(VERSION_HEADER, version.to_string())
+                    .header(STORE_HEADER, store_id)
+                    .finish(),
+            );
+        };
         let (content_type, file) = match data_set {
             Some(d) => (
                 "text/csv; charset=utf-8; header=present",
@@ -183,10 +168,7 @@ impl FeedResponse {
             ),
             None => ("application/x-tar", "changes.tar".to_owned()),
         };
-        let store_id = store.id().to_owned();
-        let body = written_body(move |out| {
-            feed::write_feed(&store, &snapshot, data_set, since, out).map_err(|e| e.to_string())
-        });
+        let body = written_body(move |out| changes.write(data_set, out).map_err(|e| e.to_string()));
         let mut response = Response::builder()
             .status(StatusCode::OK)
             .content_type(content_type)

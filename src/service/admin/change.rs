@@ -4,8 +4,9 @@ use super::checks::{
     check_brands, check_grant_hours, check_name, check_number, parse_scopes, parse_whitelist_entry,
 };
 use super::{AdminError, Change, Operator, Outcome, ProviderView, audit, existing};
+use crate::accounts::{ProviderRecord, hash_key, key_id};
 use crate::clock::Clock;
-use crate::store::{ProviderRecord, Store, generate_key, hash_key, key_id};
+use crate::store::{Store, generate_key};
 
 /// What a change did: its audit action and detail, and the key it made (shown this once).
 struct Applied {

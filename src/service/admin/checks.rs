@@ -1,7 +1,8 @@
 //! What a provider's fields may hold: each check names what was wrong.
 
 use super::AdminError;
-use crate::store::{Ipv4Range, Scope, Store};
+use crate::accounts::{Ipv4Range, Scope};
+use crate::store::Store;
 
 const MAX_ID_LEN: usize = 64;
 const MAX_NAME_LEN: usize = 200;

@@ -16,8 +16,9 @@ use change::{limits, listed, numbered};
 pub use checks::parse_whitelist_entry;
 use checks::{check_brands, check_grant_hours, check_id, check_name, check_number, parse_scopes};
 
+use crate::accounts::{ProviderRecord, hash_key, key_id};
 use crate::clock::Clock;
-use crate::store::{AuditEntry, ProviderRecord, Store, StoreError, generate_key, hash_key, key_id};
+use crate::store::{AuditEntry, Store, StoreError, generate_key};
 
 /// Who acts, and through what: `admin socket (alice)`, `provider ops from 127.0.0.1`.
 #[derive(Debug, Clone)]

@@ -2,6 +2,7 @@
 //! import files with a `change` column, or every data set whole; all from one data version.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::import::{self, ImportType, WriteError};
@@ -9,23 +10,37 @@ use crate::service::caller::Caller;
 use crate::service::{ServiceError, Snapshot};
 use crate::store::Store;
 
-/// What the feed answers a request.
-pub enum FeedAnswer {
-    /// Nothing newer than the caller's version was committed while it waited.
-    Unchanged { version: u64 },
-    /// The feed from `since` (none: the data sets whole) up to the snapshot's version.
-    Changes {
-        snapshot: Snapshot,
-        version: u64,
-        since: Option<u64>,
-    },
+/// What the feed answers a request: the store's id and data version, and the changes up to
+/// it unless nothing newer than the caller's version was committed while it waited.
+pub struct FeedAnswer {
+    pub store_id: String,
+    pub version: u64,
+    pub changes: Option<Changes>,
+}
+
+/// The feed from `since` (none: the data sets whole) up to one snapshot's version, to write.
+pub struct Changes {
+    store: Arc<Store>,
+    snapshot: Snapshot,
+    since: Option<u64>,
+}
+
+impl Changes {
+    /// Writes one data set's file, or (none) a tar of every data set's.
+    pub fn write(
+        &self,
+        data_set: Option<ImportType>,
+        out: &mut dyn Write,
+    ) -> Result<(), WriteError> {
+        write_feed(&self.store, &self.snapshot, data_set, self.since, out)
+    }
 }
 
 /// The feed from `since` for `caller`, waiting up to `wait` for a version newer than
 /// `since` where the store holds no newer one yet. A caller that sees only some brands is
 /// refused (the feed carries every brand); a `since` out of the feed's reach is `Gone`.
 pub async fn feed(
-    store: &Store,
+    store: &Arc<Store>,
     caller: &Caller,
     since: Option<u64>,
     wait: Option<Duration>,
@@ -42,7 +57,11 @@ pub async fn feed(
     {
         snapshot = Snapshot::newer_than(store, since, wait).await;
         if snapshot.data_version() == since {
-            return Ok(FeedAnswer::Unchanged { version: since });
+            return Ok(FeedAnswer {
+                store_id: store.id().to_owned(),
+                version: since,
+                changes: None,
+            });
         }
     }
     let (now, kept_since) = (snapshot.data_version(), snapshot.changes_complete_since());
@@ -53,17 +72,21 @@ pub async fn feed(
             "the change feed holds the changes since data version {kept_since} and this store is at {now}; data version {since} is out of its reach: refresh in full (this route without `since`, or syncTecdoc with refresh=true)"
         )));
     }
-    Ok(FeedAnswer::Changes {
-        snapshot,
+    Ok(FeedAnswer {
+        store_id: store.id().to_owned(),
         version: now,
-        since,
+        changes: Some(Changes {
+            store: store.clone(),
+            snapshot,
+            since,
+        }),
     })
 }
 
 /// Writes the feed: one data set's file, or a tar of every data set's. The tar's files are
 /// written to the store's scratch directory first (a tar entry gives its size before its
 /// bytes), all from the one snapshot.
-pub fn write_feed(
+fn write_feed(
     store: &Store,
     snapshot: &Snapshot,
     data_set: Option<ImportType>,

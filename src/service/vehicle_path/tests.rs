@@ -1,8 +1,9 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::accounts::ProviderRecord;
 use crate::service::caller::Credential;
-use crate::store::{ProviderRecord, Store};
+use crate::store::Store;
 
 fn demo() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();

@@ -8,6 +8,7 @@ use super::{Operation, operation};
 use crate::catalogue::utc_timestamp;
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::messages::*;
+use crate::service::ServiceError;
 use crate::service::access::{self, GrantError};
 
 pub(super) fn operations() -> Vec<Operation> {
@@ -28,7 +29,7 @@ pub(super) fn operations() -> Vec<Operation> {
 fn grant_failure(e: GrantError) -> Failure {
     match e {
         GrantError::Validity { .. } => Failure::bad(e.to_string()),
-        GrantError::Store(e) => e.into(),
+        GrantError::Store(e) => ServiceError::from(e).into(),
     }
 }
 
