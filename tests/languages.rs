@@ -182,6 +182,15 @@ fn pegasus_lang_answers_get_articles_in_that_language() {
         french["genericArticles"][0]["genericArticleDescription"],
         "Amortisseur"
     );
+    // The status is a term the texts translate; Bulgarian holds none and falls back.
+    for (lang, status) in [("de", "lieferbar"), ("fr", "disponible"), ("bg", "active")] {
+        let article = get_articles(&s, lang, &reference);
+        assert_eq!(article["misc"]["articleStatusId"], 1, "{lang}");
+        assert_eq!(
+            article["misc"]["articleStatusDescription"], status,
+            "{lang}"
+        );
+    }
 }
 
 #[test]

@@ -50,6 +50,17 @@ pub enum ArticleStatus {
     Discontinued,
 }
 
+impl ArticleStatus {
+    /// Its name in the catalogue's default language, the term a `texts` row translates.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArticleStatus::Active => "active",
+            ArticleStatus::Announced => "announced",
+            ArticleStatus::Discontinued => "discontinued",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Article {
     pub key: ArticleKey,

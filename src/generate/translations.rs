@@ -14,7 +14,7 @@ type Entry = (&'static str, &'static str, &'static str, &'static str);
 
 /// Every English text of the generated rows that reads differently in another language:
 /// generic articles, nodes of the tree, criteria, their text values, fitting positions,
-/// fuels, body styles and construction types, engine kinds.
+/// article statuses, fuels, body styles and construction types, engine kinds.
 const DICTIONARY: &[Entry] = &[
     // Generic articles.
     (
@@ -220,6 +220,10 @@ const DICTIONARY: &[Entry] = &[
     ("front", "vorne", "avant", ""),
     ("centre", "Mitte", "centre", ""),
     ("rear", "hinten", "arrière", ""),
+    // Article statuses.
+    ("active", "lieferbar", "disponible", ""),
+    ("announced", "angekündigt", "annoncé", ""),
+    ("discontinued", "ausgelaufen", "abandonné", ""),
     // Vehicles: fuels, body styles, construction types, engine kinds.
     ("Petrol", "Benzin", "Essence", ""),
     ("Diesel", "Diesel", "Diesel", ""),

@@ -48,6 +48,8 @@ pub struct ArticleDetail {
     pub article: Article,
     pub brand_name: String,
     pub genart_name: String,
+    /// The article status's name in the asked language.
+    pub status_name: String,
     pub numbers: Vec<NamedNumber>,
     pub criteria: Vec<Criterion>,
     pub prices: Vec<Price>,
@@ -93,6 +95,7 @@ pub fn detail(
     Ok(ArticleDetail {
         brand_name: names.brand(key.brand_id)?,
         genart_name: names.genart(article.genart)?,
+        status_name: names.status(article.status)?,
         numbers,
         criteria: when(parts.criteria, || catalogue.criteria_of(key))?
             .into_iter()

@@ -10,7 +10,7 @@
 use std::cell::Cell;
 
 use super::language::Language;
-use crate::catalogue::{Article, TextKind};
+use crate::catalogue::{Article, ArticleStatus, TextKind};
 use crate::service::ServiceError;
 use crate::store::Catalogue;
 
@@ -122,6 +122,12 @@ impl<'a> Names<'a> {
         let texts = self.catalogue.translations()?;
         let text = self.language.pick(own, |l| texts.of_term(own, l));
         Ok(self.counted(text)?.to_owned())
+    }
+
+    /// An article status's name in the asked language (a term: `texts` rows of kind `term`
+    /// keyed `active`, `announced`, `discontinued` translate it).
+    pub fn status(&self, status: ArticleStatus) -> Result<String, ServiceError> {
+        self.term(status.name())
     }
 
     /// An article's description in the asked language.

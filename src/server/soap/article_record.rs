@@ -79,6 +79,7 @@ pub fn record(
     let (oem_numbers, comparable_numbers, trade_numbers) = numbers(d.numbers, inc);
     let (pdfs, images) = media(&d.media, inc);
     let genart_name = d.genart_name;
+    let status_name = d.status_name;
     let (linkages, total_linkages) = if inc.linkages {
         let linked = (a.genart, genart_name.as_str());
         let total = d.applications.len() as u32;
@@ -99,7 +100,7 @@ pub fn record(
         data_supplier_id: key.brand_id,
         article_number: a.reference.clone(),
         mfr_id: key.brand_id,
-        misc: inc.misc.then(|| pegasus::MiscArticleData::of(&a)),
+        misc: inc.misc.then(|| pegasus::MiscArticleData::of(&a, status_name)),
         generic_articles: if inc.generic_articles {
             vec![pegasus::GenericArticleRef {
                 generic_article_id: pegasus::number(a.genart),

@@ -7,7 +7,7 @@ use super::article_search::number_kind;
 use super::call::answer;
 use super::call::{Call, Failure};
 use super::messages::*;
-use super::pegasus::MiscArticleData;
+use super::pegasus;
 use crate::catalogue::NumberMatch;
 use crate::service::article_search::NumberKind;
 use crate::service::direct_search::{self, DirectSearch};
@@ -55,7 +55,7 @@ pub fn get_article_direct_search(
             article_name: hit.genart_name,
             article_no: hit.article.reference.clone(),
             article_search_no: hit.number,
-            article_state_id: MiscArticleData::of(&hit.article).article_status_id,
+            article_state_id: pegasus::status_id(hit.article.status),
             brand_name: hit.brand_name,
             brand_no: hit.article.key.brand_id.into(),
             generic_article_id: hit.article.genart.into(),

@@ -43,28 +43,28 @@ pub struct MiscArticleData {
     pub additional_description: String,
     /// 1 active, 2 announced, 3 discontinued.
     pub article_status_id: i32,
-    /// `active`, `announced` or `discontinued`.
+    /// `active`, `announced` or `discontinued`, in the asked language.
     pub article_status_description: String,
     /// Pieces per package.
     pub quantity_per_package: i32,
 }
 
-/// An article state as Pegasus numbers it, and its name.
-pub fn status(status: ArticleStatus) -> (i32, &'static str) {
+/// An article state as Pegasus numbers it.
+pub fn status_id(status: ArticleStatus) -> i32 {
     match status {
-        ArticleStatus::Active => (1, "active"),
-        ArticleStatus::Announced => (2, "announced"),
-        ArticleStatus::Discontinued => (3, "discontinued"),
+        ArticleStatus::Active => 1,
+        ArticleStatus::Announced => 2,
+        ArticleStatus::Discontinued => 3,
     }
 }
 
 impl MiscArticleData {
-    pub fn of(a: &model::Article) -> MiscArticleData {
-        let (id, name) = status(a.status);
+    /// `a`'s, with its status named `status_name` (in the reader's language).
+    pub fn of(a: &model::Article, status_name: String) -> MiscArticleData {
         MiscArticleData {
             additional_description: a.description.clone(),
-            article_status_id: id,
-            article_status_description: name.into(),
+            article_status_id: status_id(a.status),
+            article_status_description: status_name,
             quantity_per_package: i32::try_from(a.packaging_unit).unwrap_or(i32::MAX),
         }
     }

@@ -10,7 +10,7 @@ use crate::catalogue::{CrossKind, Date, MediaKind, Price};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::linked_targets::link_id;
 use crate::server::soap::messages::*;
-use crate::server::soap::pegasus::{CriteriaRecord, file_name, status, yyyymmdd};
+use crate::server::soap::pegasus::{CriteriaRecord, file_name, status_id, yyyymmdd};
 use crate::service::article_detail::Parts;
 use crate::service::articles_by_ids::{self, ArticleById, ByIds};
 use crate::service::vehicle_parts::{self, PartsOrder, PartsQuestion};
@@ -101,7 +101,7 @@ fn get_article_ids_with_state(
             article_id: part.id.into(),
             article_link_id: link_id(part.id.into(), &ktype),
             article_no: part.article.reference,
-            article_state_id: status(part.article.status).0,
+            article_state_id: status_id(part.article.status),
             brand_name: part.brand_name,
             brand_no: part.article.key.brand_id.into(),
             generic_article_id: part.article.genart.into(),
@@ -259,15 +259,13 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                 })
                 .collect(),
         }),
-        direct_article: w.basic.then(|| {
-            let (state, state_name) = status(d.article.status);
-            DirectArticleRecord {
+        direct_article: w.basic.then(|| DirectArticleRecord {
                 article_add_name: d.article.description.clone(),
                 article_id: id,
                 article_name: d.genart_name.clone(),
                 article_no: d.article.reference.clone(),
-                article_state: state.into(),
-                article_state_name: state_name.into(),
+                article_state: status_id(d.article.status).into(),
+                article_state_name: d.status_name.clone(),
                 brand_name: d.brand_name.clone(),
                 brand_no: d.article.key.brand_id.into(),
                 generic_article_id: d.article.genart.into(),
@@ -279,7 +277,6 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                 has_usage: numbers(CrossKind::Trade).next().is_some(),
                 has_vehicle_link: a.linked,
                 packing_unit: i32::try_from(d.article.packaging_unit).unwrap_or(i32::MAX),
-            }
         }),
         ean_number: w.eans.then(|| EanRecordSeq {
             array: d
