@@ -265,6 +265,57 @@ fn free_text_finds_a_part_by_its_description_in_any_language() {
 }
 
 #[test]
+fn free_text_answers_the_readers_language_matches_first_across_cursor_pages() {
+    let s = served();
+    let ask = |per_page: u32, cursor: Option<&str>| -> Value {
+        let mut body = json!({
+            "provider": "demo", "lang": "en", "searchQuery": "kit", "searchType": 99,
+            "perPage": per_page, "includeGenericArticles": true, "includeMisc": true
+        });
+        if let Some(cursor) = cursor {
+            body["cursor"] = json!(cursor);
+        }
+        json_call(&s, json!({ "getArticles": body }))
+    };
+    let listed = |answer: &Value| -> Vec<(String, bool)> {
+        let articles = answer["articles"].as_array().unwrap();
+        articles
+            .iter()
+            .map(|a| {
+                let english = format!(
+                    "{} {}",
+                    a["genericArticles"][0]["genericArticleDescription"],
+                    a["misc"]["additionalDescription"]
+                );
+                let number = a["articleNumber"].as_str().unwrap().to_owned();
+                (number, english.to_lowercase().contains("kit"))
+            })
+            .collect()
+    };
+    // "Kit" is in the English texts of some parts and only in the French texts of others:
+    // the English reader gets the former first.
+    let whole = listed(&ask(1000, None));
+    let in_english = whole.iter().take_while(|(_, english)| *english).count();
+    assert!(in_english > 0 && in_english < whole.len(), "{whole:?}");
+    assert!(
+        whole[in_english..].iter().all(|(_, english)| !english),
+        "{whole:?}"
+    );
+    // A cursor pages through the same order, across the turn from one kind to the other.
+    let mut paged = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let answer = ask(40, cursor.as_deref());
+        paged.extend(listed(&answer));
+        match answer["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(paged, whole);
+}
+
+#[test]
 fn completions_offer_the_readers_language_first_then_the_others() {
     let s = served();
     let completions = |lang: &str, typed: &str| -> Vec<String> {

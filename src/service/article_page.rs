@@ -31,8 +31,16 @@ pub struct Paging {
     /// From 1; not read after a cursor.
     pub page: u32,
     /// The last article of the previous page, from a cursor.
-    pub after: Option<ArticleKey>,
+    pub after: Option<Cursor>,
     pub order: Order,
+}
+
+/// Where a page ended: its last article, and whether that was among the matches that come
+/// later (free text's matches through another language only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cursor {
+    pub later: bool,
+    pub key: ArticleKey,
 }
 
 impl Paging {
@@ -65,15 +73,17 @@ pub struct Page {
     pub max_allowed_page: u32,
     /// The page's articles.
     pub shown: Vec<Article>,
-    /// The article a cursor to the next page names; none on the last page.
-    pub next_after: Option<ArticleKey>,
+    /// Where a cursor to the next page starts after; none on the last page.
+    pub next_after: Option<Cursor>,
 }
 
-/// The page `paging` asks for of `matches` (in the catalogue's order).
+/// The page `paging` asks for of `matches`: the first `asked_first` of them, then the rest,
+/// each part in the catalogue's order.
 pub fn page(
     catalogue: &Catalogue,
     names: &Names<'_>,
     matches: Vec<ArticleKey>,
+    asked_first: usize,
     paging: &Paging,
 ) -> Result<Page, ServiceError> {
     let matches = sorted(matches, paging.order, names)?;
@@ -85,7 +95,12 @@ pub fn page(
         total.div_ceil(per_page).min(PAGE_WINDOW / per_page).max(1)
     };
     let start = match &paging.after {
-        Some(last) => matches.partition_point(|k| k <= last),
+        // Each part is in the catalogue's order: a cursor whose article has gone since
+        // still starts at the next one.
+        Some(Cursor { later: false, key }) => matches[..asked_first].partition_point(|k| k <= key),
+        Some(Cursor { later: true, key }) => {
+            asked_first + matches[asked_first..].partition_point(|k| k <= key)
+        }
         None => {
             if per_page > 0 && paging.page > max_allowed_page {
                 return Err(ServiceError::bad_parameter(
@@ -101,7 +116,10 @@ pub fn page(
     let end = (start + per_page as usize).min(matches.len());
     let keys = matches.get(start..end).unwrap_or_default();
     let next_after = match keys.last() {
-        Some(last) if end < matches.len() => Some(last.clone()),
+        Some(last) if end < matches.len() => Some(Cursor {
+            later: end > asked_first,
+            key: last.clone(),
+        }),
         _ => None,
     };
     let mut shown = Vec::with_capacity(keys.len());

@@ -7,11 +7,12 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::ServiceError;
-use super::caller::Caller;
 use super::category_tree;
+use super::context::Context;
+use super::free_text;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
-use crate::catalogue::{ArticleKey, ArticleText, CrossKind, TextKind, normalise_reference};
+use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
 use crate::store::Catalogue;
 
 /// Which numbers a query is matched against.
@@ -69,10 +70,14 @@ pub struct Search<'a> {
     pub genart_counts: bool,
 }
 
-/// What a search found: the matching articles in article order, and their counts.
+/// What a search found: the matching articles, and their counts.
 #[derive(Debug, Default)]
 pub struct Found {
+    /// In article order: first those found by a number or in the reader's language, then
+    /// (free text) those found through another language's texts only.
     pub matches: Vec<ArticleKey>,
+    /// How many of `matches` are of the first kind.
+    pub asked_first: usize,
     /// Of each match found by a query, the numbers of it that matched (Pegasus's
     /// `searchQueryMatches`); none for an article found by its description only.
     pub matched_numbers: BTreeMap<ArticleKey, Vec<NumberHit>>,
@@ -83,16 +88,14 @@ pub struct Found {
 
 /// Runs the search over the brands the caller may see. A query without a letter or digit, or
 /// no query, articles, vehicle or brand at all, is a bad parameter named `searchQuery`.
-pub fn search(
-    catalogue: &Catalogue,
-    caller: &Caller,
-    s: &Search<'_>,
-    budget: &Budget,
-) -> Result<Found, ServiceError> {
+pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Found, ServiceError> {
+    let (catalogue, caller) = (context.snapshot(), context.caller());
     let mut matched_numbers = BTreeMap::new();
     // Free text may be in any script; a number is ASCII letters and digits.
     let words = |text: &str| text.chars().any(char::is_alphanumeric);
     let free_text = s.kind == NumberKind::FreeText && s.query.is_some_and(words);
+    // Free text's matches through another language's texts only come after the others.
+    let mut later = BTreeSet::new();
     let candidates = match s.query.map(normalise_reference) {
         Some(q) if q.is_empty() && !free_text => {
             return Err(ServiceError::bad_parameter(
@@ -114,7 +117,9 @@ pub fn search(
             }
             let mut found: BTreeSet<ArticleKey> = matched_numbers.keys().cloned().collect();
             if let (NumberKind::FreeText, Some(text)) = (s.kind, s.query) {
-                found.extend(described(catalogue, text, budget)?);
+                let described = free_text::described(catalogue, context.language(), text, budget)?;
+                found.extend(described.in_language);
+                later = &described.elsewhere - &found;
             }
             found
         }
@@ -147,7 +152,8 @@ pub fn search(
     // articles of the page it shows.
     let needs_genart = !genarts.is_empty() || grouped.is_some() || s.genart_counts;
     let mut found = Found::default();
-    for (i, key) in candidates.into_iter().enumerate() {
+    let first = candidates.len();
+    for (i, key) in candidates.into_iter().chain(later).enumerate() {
         budget.check_every(i).map_err(ServiceError::from)?;
         if !caller.provider.sees_brand(key.brand_id)
             || (!brands.is_empty() && !brands.contains(&key.brand_id))
@@ -172,6 +178,9 @@ pub fn search(
         *found.by_brand.entry(key.brand_id).or_default() += 1;
         if let Some(hits) = matched_numbers.remove(&key) {
             found.matched_numbers.insert(key.clone(), hits);
+        }
+        if i < first {
+            found.asked_first += 1;
         }
         found.matches.push(key);
     }
@@ -299,71 +308,6 @@ impl NumberHit {
             manufacturer_id: None,
         }
     }
-}
-
-/// Articles whose description or generic article name, in any of the catalogue's languages,
-/// holds every word of `text`, case aside: a read of every article and of every description
-/// in another language, bounded by the budget.
-fn described(
-    catalogue: &Catalogue,
-    text: &str,
-    budget: &Budget,
-) -> Result<BTreeSet<ArticleKey>, ServiceError> {
-    let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
-    let holds_all = |texts: &[&str]| {
-        words
-            .iter()
-            .all(|w| texts.iter().any(|t| t.contains(w.as_str())))
-    };
-    // Each generic article's names, in every language, lower case.
-    let mut genart_names: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    for (id, name) in &catalogue.names()?.generic_articles {
-        genart_names
-            .entry(*id)
-            .or_default()
-            .push(name.to_lowercase());
-    }
-    for (id, _, name) in catalogue.translations()?.all_of(TextKind::GenericArticle) {
-        genart_names
-            .entry(id)
-            .or_default()
-            .push(name.to_lowercase());
-    }
-    let genart_of = |id: u32| -> Vec<&str> {
-        genart_names
-            .get(&id)
-            .map(|names| names.iter().map(String::as_str).collect())
-            .unwrap_or_default()
-    };
-    let mut found = BTreeSet::new();
-    for (i, article) in catalogue.articles().enumerate() {
-        budget.check_every(i)?;
-        let a = article?;
-        let description = a.description.to_lowercase();
-        let mut texts = genart_of(a.genart);
-        texts.push(&description);
-        if holds_all(&texts) {
-            found.insert(a.key);
-        }
-    }
-    // A description in another language, with its generic article's names.
-    for (i, described) in catalogue.records::<ArticleText>().enumerate() {
-        budget.check_every(i)?;
-        let t = described?;
-        if found.contains(&t.article) {
-            continue;
-        }
-        let description = t.description.to_lowercase();
-        let Some(article) = catalogue.article(&t.article)? else {
-            continue;
-        };
-        let mut texts = genart_of(article.genart);
-        texts.push(&description);
-        if holds_all(&texts) {
-            found.insert(t.article);
-        }
-    }
-    Ok(found)
 }
 
 /// Without a query: the articles of the vehicle, else of the brands.

@@ -107,6 +107,11 @@ impl Language {
         &self.order[0]
     }
 
+    /// The catalogue's default language, whose texts are the data sets' own.
+    pub fn default_code(&self) -> &str {
+        &self.default
+    }
+
     /// The asked language, then the others the catalogue holds, in fallback order.
     pub fn order(&self) -> &[String] {
         &self.order

@@ -21,6 +21,7 @@ pub mod direct_search;
 pub mod dmm;
 mod error;
 pub mod exports;
+pub mod free_text;
 pub mod jobs;
 pub mod kit_parts;
 pub mod language;

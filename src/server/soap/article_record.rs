@@ -100,7 +100,9 @@ pub fn record(
         data_supplier_id: key.brand_id,
         article_number: a.reference.clone(),
         mfr_id: key.brand_id,
-        misc: inc.misc.then(|| pegasus::MiscArticleData::of(&a, status_name)),
+        misc: inc
+            .misc
+            .then(|| pegasus::MiscArticleData::of(&a, status_name)),
         generic_articles: if inc.generic_articles {
             vec![pegasus::GenericArticleRef {
                 generic_article_id: pegasus::number(a.genart),

@@ -13,7 +13,7 @@ use crate::catalogue::NumberMatch;
 use crate::catalogue::TargetType;
 use crate::catalogue::{self as model, ArticleKey};
 use crate::service::article_detail;
-use crate::service::article_page::{self, MAX_PER_PAGE, Order, Page, Paging};
+use crate::service::article_page::{self, Cursor, MAX_PER_PAGE, Order, Page, Paging};
 use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
 use crate::service::context::Context;
 use crate::service::kit_parts::{kit_parts, kits_holding};
@@ -106,17 +106,18 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     };
     let Found {
         matches,
+        asked_first,
         matched_numbers,
         by_brand,
         by_genart,
-    } = article_search::search(snapshot, call.context.caller(), &search, call.budget)?;
+    } = article_search::search(call.context, &search, call.budget)?;
     let names = call.context.names();
     let Page {
         total,
         max_allowed_page,
         shown,
         next_after,
-    } = article_page::page(snapshot, &names, matches, &paging)?;
+    } = article_page::page(snapshot, &names, matches, asked_first, &paging)?;
     let next_cursor = next_after.as_ref().map(encode_cursor);
 
     let includes = Includes::of(&r);
@@ -395,20 +396,34 @@ fn query_matches(
 }
 
 /// A cursor names the last article of a page: brand and normalised reference.
-fn encode_cursor(last: &ArticleKey) -> String {
+/// `brand:reference` of the page's last article, `~` ahead where it was among the later
+/// matches (a cursor without one, as earlier releases gave, is of the first).
+fn encode_cursor(last: &Cursor) -> String {
+    let later = if last.later { "~" } else { "" };
+    let key = &last.key;
     base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .encode(format!("{}:{}", last.brand_id, last.reference))
+        .encode(format!("{later}{}:{}", key.brand_id, key.reference))
 }
 
-fn decode_cursor(text: &str) -> Result<ArticleKey, Failure> {
+fn decode_cursor(text: &str) -> Result<Cursor, Failure> {
     let bad = || Failure::bad("Field 'cursor' is not a cursor this service gave");
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(text.trim())
         .map_err(|_| bad())?;
     let text = String::from_utf8(bytes).map_err(|_| bad())?;
+    let (later, text) = match text.strip_prefix('~') {
+        Some(rest) => (true, rest),
+        None => (false, text.as_str()),
+    };
     let (brand, reference) = text.split_once(':').ok_or_else(bad)?;
-    Ok(ArticleKey {
-        brand_id: brand.parse().map_err(|_| bad())?,
-        reference: reference.to_owned(),
+    if !brand.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    Ok(Cursor {
+        later,
+        key: ArticleKey {
+            brand_id: brand.parse().map_err(|_| bad())?,
+            reference: reference.to_owned(),
+        },
     })
 }
