@@ -182,6 +182,15 @@ fn pegasus_lang_answers_get_articles_in_that_language() {
         french["genericArticles"][0]["genericArticleDescription"],
         "Amortisseur"
     );
+    // The kind of number that matched is a term too.
+    assert_eq!(
+        german["searchQueryMatches"][0]["description"],
+        "Artikelnummer"
+    );
+    assert_eq!(
+        german["searchQueryMatches"][0]["matchType"],
+        "ArticleNumber"
+    );
     // The status is a term the texts translate; Bulgarian holds none and falls back.
     for (lang, status) in [("de", "lieferbar"), ("fr", "disponible"), ("bg", "active")] {
         let article = get_articles(&s, lang, &reference);

@@ -14,7 +14,7 @@ type Entry = (&'static str, &'static str, &'static str, &'static str);
 
 /// Every English text of the generated rows that reads differently in another language:
 /// generic articles, nodes of the tree, criteria, their text values, fitting positions,
-/// article statuses, fuels, body styles and construction types, engine kinds.
+/// article statuses, kinds of number, fuels, body styles and construction types, engine kinds.
 const DICTIONARY: &[Entry] = &[
     // Generic articles.
     (
@@ -224,6 +224,29 @@ const DICTIONARY: &[Entry] = &[
     ("active", "lieferbar", "disponible", ""),
     ("announced", "angekündigt", "annoncé", ""),
     ("discontinued", "ausgelaufen", "abandonné", ""),
+    // Kinds of number a search matched.
+    ("Article number", "Artikelnummer", "Numéro d'article", ""),
+    ("OE number", "OE-Nummer", "Numéro OE", ""),
+    ("Trade number", "Handelsnummer", "Numéro commercial", ""),
+    (
+        "Comparable number",
+        "Vergleichsnummer",
+        "Numéro de comparaison",
+        "",
+    ),
+    (
+        "Replaces number",
+        "Ersetzt Nummer",
+        "Remplace le numéro",
+        "",
+    ),
+    (
+        "Replaced by number",
+        "Ersetzt durch Nummer",
+        "Remplacé par le numéro",
+        "",
+    ),
+    ("EAN number", "EAN-Nummer", "Numéro EAN", ""),
     // Vehicles: fuels, body styles, construction types, engine kinds.
     ("Petrol", "Benzin", "Essence", ""),
     ("Diesel", "Diesel", "Diesel", ""),

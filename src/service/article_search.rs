@@ -37,6 +37,19 @@ pub enum NumberKind {
 }
 
 impl NumberKind {
+    /// Its name in the catalogue's default language, the term a `texts` row translates.
+    pub fn name(self) -> &'static str {
+        match self {
+            NumberKind::Oe => "OE number",
+            NumberKind::Trade => "Trade number",
+            NumberKind::Comparable => "Comparable number",
+            NumberKind::Replacements => "Replaces number",
+            NumberKind::Replaced => "Replaced by number",
+            NumberKind::Ean => "EAN number",
+            NumberKind::Reference | NumberKind::Any | NumberKind::FreeText => "Article number",
+        }
+    }
+
     /// The kind a cross number of `kind` is searched as.
     pub fn of_cross(kind: CrossKind) -> NumberKind {
         match kind {

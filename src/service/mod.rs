@@ -9,6 +9,7 @@ pub mod admin;
 pub mod article_detail;
 pub mod article_links;
 pub mod article_page;
+pub mod article_query;
 pub mod article_search;
 pub mod articles_by_ids;
 pub mod autocomplete;

@@ -9,16 +9,12 @@ use super::article_record::{Includes, record};
 use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
-use crate::catalogue::NumberMatch;
-use crate::catalogue::TargetType;
-use crate::catalogue::{self as model, ArticleKey};
-use crate::service::article_detail;
-use crate::service::article_page::{self, Cursor, MAX_PER_PAGE, Order, Page, Paging};
-use crate::service::article_search::{self, Found, NumberHit, NumberKind, Search};
-use crate::service::context::Context;
-use crate::service::kit_parts::{kit_parts, kits_holding};
-use crate::service::names::Names;
-use crate::service::{ServiceError, Snapshot, category_tree, market, vehicle_path};
+use crate::catalogue::{ArticleKey, NumberMatch, TargetType};
+use crate::service::article_page::{Cursor, MAX_PER_PAGE, Order, Paging};
+use crate::service::article_query::{self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber};
+use crate::service::article_search::{NumberKind, Search};
+use crate::service::category_tree::GroupFacet;
+use crate::service::{ServiceError, Snapshot, market, vehicle_path};
 
 const DEFAULT_PER_PAGE: u32 = 100;
 
@@ -74,9 +70,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     for brand in &r.data_supplier_ids {
         call.context.caller().require_brand(*brand)?;
     }
-    let snapshot = call.context.snapshot();
-    articles_request_held(call, snapshot, &r)?;
-    let named = named_articles(snapshot, &r.legacy_article_ids)?;
+    articles_request_held(call, call.context.snapshot(), &r)?;
+    let article_ids = article_ids(&r.legacy_article_ids)?;
     let groups = r
         .assembly_group_node_ids
         .iter()
@@ -87,111 +82,82 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         })
         .collect::<Result<Vec<u32>, _>>()?;
     let group_ask = group_facet_ask(r.assembly_group_facet_options.as_ref())?;
-    let search = Search {
-        query: r.search_query.as_deref(),
-        kind,
-        how: match r.search_match_type.unwrap_or(SearchMatchType::Exact) {
-            SearchMatchType::Exact => NumberMatch::Exact,
-            SearchMatchType::Prefix => NumberMatch::Prefix,
-            SearchMatchType::Suffix => NumberMatch::Suffix,
-            SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
-        },
-        articles: named.as_deref(),
-        // Repeated ids were merged when the request was read.
-        brands: &r.data_supplier_ids,
-        genarts: &r.generic_article_ids,
-        ktype: r.linkage_target_id.as_deref(),
-        groups: &groups,
-        genart_counts: r.include_generic_article_facets.unwrap_or(false) || group_ask.is_some(),
-    };
-    let Found {
-        matches,
-        asked_first,
-        matched_numbers,
-        by_brand,
-        by_genart,
-    } = article_search::search(call.context, &search, call.budget)?;
-    let names = call.context.names();
-    let Page {
-        total,
-        max_allowed_page,
-        shown,
-        next_after,
-    } = article_page::page(snapshot, &names, matches, asked_first, &paging)?;
-    let next_cursor = next_after.as_ref().map(encode_cursor);
-
+    let genart_ask = r.include_generic_article_facets.unwrap_or(false);
     let includes = Includes::of(&r);
-    let mut articles = Vec::with_capacity(shown.len());
-    for a in shown {
-        let matched = query_matches(&names, &a, matched_numbers.get(&a.key))?;
-        let kit = match includes.parts_list {
-            true => kit_parts(snapshot, &names, call.context.caller(), &a.key)?,
-            false => Vec::new(),
-        };
-        let holding = match includes.part_of_kits {
-            true => kits_holding(snapshot, &names, call.context.caller(), &a.key)?,
-            false => Vec::new(),
-        };
-        let detail = article_detail::detail(snapshot, &names, a, includes.parts())?;
-        let mut record = record(detail, &includes, linkage_paging);
-        record.search_query_matches = matched;
-        record.parts_list_articles = kit.into_iter().map(PartsListArticle::of).collect();
-        record.part_of_kits = holding.into_iter().map(PartsListArticle::of).collect();
-        articles.push(record);
-    }
-    let data_supplier_facets = r
-        .include_data_supplier_facets
-        .unwrap_or(false)
-        .then(|| brand_facets(&names, by_brand))
-        .transpose()?;
-    let assembly_group_facets = match group_ask {
-        Some(ask) => Some(group_facets(call.context, &ask, &by_genart)?),
-        None => None,
+    let asked = ArticlesAsked {
+        search: Search {
+            query: r.search_query.as_deref(),
+            kind,
+            how: match r.search_match_type.unwrap_or(SearchMatchType::Exact) {
+                SearchMatchType::Exact => NumberMatch::Exact,
+                SearchMatchType::Prefix => NumberMatch::Prefix,
+                SearchMatchType::Suffix => NumberMatch::Suffix,
+                SearchMatchType::PrefixOrSuffix => NumberMatch::PrefixOrSuffix,
+            },
+            articles: None,
+            // Repeated ids were merged when the request was read.
+            brands: &r.data_supplier_ids,
+            genarts: &r.generic_article_ids,
+            ktype: r.linkage_target_id.as_deref(),
+            groups: &groups,
+            genart_counts: genart_ask || group_ask.is_some(),
+        },
+        article_ids: article_ids.as_deref(),
+        paging,
+        parts: includes.parts(),
+        kit_parts: includes.parts_list,
+        part_of_kits: includes.part_of_kits,
+        brand_facets: r.include_data_supplier_facets.unwrap_or(false),
+        genart_facets: genart_ask,
+        group_facets: group_ask,
     };
-    let generic_article_facets = r
-        .include_generic_article_facets
-        .unwrap_or(false)
-        .then(|| genart_facets(&names, by_genart))
-        .transpose()?;
+    let found = article_query::articles(call.context, asked, call.budget)?;
+    let articles = found
+        .articles
+        .into_iter()
+        .map(|a| {
+            let mut record = record(a.detail, &includes, linkage_paging);
+            record.search_query_matches = a.matched.into_iter().map(query_match).collect();
+            record.parts_list_articles =
+                a.kit_parts.into_iter().map(PartsListArticle::of).collect();
+            record.part_of_kits = a
+                .part_of_kits
+                .into_iter()
+                .map(PartsListArticle::of)
+                .collect();
+            record
+        })
+        .collect();
     let answer = ArticleSearch {
-        total_matching_articles: total,
-        max_allowed_page,
+        total_matching_articles: found.total,
+        max_allowed_page: found.max_allowed_page,
         articles,
-        data_supplier_facets,
-        generic_article_facets,
-        assembly_group_facets,
-        next_cursor,
+        data_supplier_facets: found.brand_facets.map(brand_facets),
+        generic_article_facets: found.genart_facets.map(genart_facets),
+        assembly_group_facets: found.group_facets.map(group_facets),
+        next_cursor: found.next_after.as_ref().map(encode_cursor),
     };
     super::call::answer(&answer)
 }
 
 /// How many matches each brand has, with its name.
-fn brand_facets(
-    names: &Names,
-    by_brand: impl IntoIterator<Item = (u32, u32)>,
-) -> Result<pegasus::DataSupplierFacets, Failure> {
-    let mut counts = Vec::new();
-    for (id, count) in by_brand {
-        counts.push(pegasus::DataSupplierFacetCount {
-            data_supplier_id: pegasus::number(id),
-            mfr_id: pegasus::number(id),
-            mfr_name: names.brand(id)?,
-            count: count.into(),
-        });
-    }
-    Ok(pegasus::DataSupplierFacets {
+fn brand_facets(facets: Vec<Facet>) -> pegasus::DataSupplierFacets {
+    let counts: Vec<_> = facets
+        .into_iter()
+        .map(|f| pegasus::DataSupplierFacetCount {
+            data_supplier_id: pegasus::number(f.id),
+            mfr_id: pegasus::number(f.id),
+            mfr_name: f.name,
+            count: f.count.into(),
+        })
+        .collect();
+    pegasus::DataSupplierFacets {
         total: counts.len() as i32,
         counts,
-    })
+    }
 }
 
 /// What `assemblyGroupFacetOptions` asks for, where it is enabled.
-struct GroupFacetAsk {
-    target: TargetType,
-    complete: bool,
-    max_depth: Option<u32>,
-}
-
 fn group_facet_ask(
     options: Option<&AssemblyGroupFacetOptions>,
 ) -> Result<Option<GroupFacetAsk>, ServiceError> {
@@ -227,45 +193,37 @@ fn group_facet_ask(
 }
 
 /// The matches per node of the tree asked for.
-fn group_facets(
-    context: &Context,
-    ask: &GroupFacetAsk,
-    by_genart: &std::collections::BTreeMap<u32, u32>,
-) -> Result<pegasus::AssemblyGroupFacets, Failure> {
-    let counts: Vec<pegasus::AssemblyGroupFacetCount> =
-        category_tree::group_facets(context, ask.target, by_genart, ask.complete, ask.max_depth)?
-            .into_iter()
-            .map(|f| pegasus::AssemblyGroupFacetCount {
-                assembly_group_node_id: f.group.id.into(),
-                assembly_group_name: f.group.name,
-                assembly_group_type: f.group.target_type.code().to_string(),
-                parent_node_id: f.group.parent.map(i64::from),
-                count: f.count.into(),
-            })
-            .collect();
-    Ok(pegasus::AssemblyGroupFacets {
+fn group_facets(facets: Vec<GroupFacet>) -> pegasus::AssemblyGroupFacets {
+    let counts: Vec<_> = facets
+        .into_iter()
+        .map(|f| pegasus::AssemblyGroupFacetCount {
+            assembly_group_node_id: f.group.id.into(),
+            assembly_group_name: f.group.name,
+            assembly_group_type: f.group.target_type.code().to_string(),
+            parent_node_id: f.group.parent.map(i64::from),
+            count: f.count.into(),
+        })
+        .collect();
+    pegasus::AssemblyGroupFacets {
         total: counts.len() as i32,
         counts,
-    })
+    }
 }
 
 /// How many matches each generic article has, with its name.
-fn genart_facets(
-    names: &Names,
-    by_genart: impl IntoIterator<Item = (u32, u32)>,
-) -> Result<pegasus::GenericArticleFacets, Failure> {
-    let mut counts = Vec::new();
-    for (id, count) in by_genart {
-        counts.push(pegasus::GenericArticleFacetCount {
-            generic_article_id: pegasus::number(id),
-            generic_article_description: names.genart(id)?,
-            count: count.into(),
-        });
-    }
-    Ok(pegasus::GenericArticleFacets {
+fn genart_facets(facets: Vec<Facet>) -> pegasus::GenericArticleFacets {
+    let counts: Vec<_> = facets
+        .into_iter()
+        .map(|f| pegasus::GenericArticleFacetCount {
+            generic_article_id: pegasus::number(f.id),
+            generic_article_description: f.name,
+            count: f.count.into(),
+        })
+        .collect();
+    pegasus::GenericArticleFacets {
         total: counts.len() as i32,
         counts,
-    })
+    }
 }
 
 /// A Pegasus number type (`searchType`, `numberType`): 0 article number, 1 OE, 2 trade,
@@ -290,9 +248,9 @@ pub fn number_kind(field: &str, code: i64, free_text: bool) -> Result<NumberKind
     })
 }
 
-/// The articles `legacyArticleIds` names (none asked: no limit). An id the catalogue does not
-/// hold names nothing; one that cannot be an article id is refused.
-fn named_articles(snapshot: &Snapshot, ids: &[i64]) -> Result<Option<Vec<ArticleKey>>, Failure> {
+/// The ids `legacyArticleIds` names (none asked: no limit); one that cannot be an article
+/// id is refused.
+fn article_ids(ids: &[i64]) -> Result<Option<Vec<u32>>, Failure> {
     if ids.is_empty() {
         return Ok(None);
     }
@@ -306,7 +264,7 @@ fn named_articles(snapshot: &Snapshot, ids: &[i64]) -> Result<Option<Vec<Article
             })
         })
         .collect::<Result<Vec<u32>, Failure>>()?;
-    Ok(Some(article_search::articles_by_id(snapshot, &ids)?))
+    Ok(Some(ids))
 }
 
 /// The order `sort` asks for; its first entry decides.
@@ -352,47 +310,24 @@ fn linkage_paging(r: &GetArticlesRequest) -> Result<Option<(usize, usize)>, Fail
     }
 }
 
-/// The article's numbers that matched the query, once each, as Pegasus's
-/// `searchQueryMatches` names them.
-fn query_matches(
-    names: &Names<'_>,
-    a: &model::Article,
-    hits: Option<&Vec<NumberHit>>,
-) -> Result<Vec<pegasus::SearchQueryMatch>, Failure> {
-    let mut matched = Vec::new();
-    for hit in hits.into_iter().flatten() {
-        let (match_type, description) = match hit.kind {
-            NumberKind::Oe => ("OENumber", "OE number"),
-            NumberKind::Trade => ("TradeNumber", "Trade number"),
-            NumberKind::Comparable => ("ComparableNumber", "Comparable number"),
-            NumberKind::Replacements => ("ReplacesNumber", "Replaces number"),
-            NumberKind::Replaced => ("ReplacedByNumber", "Replaced by number"),
-            NumberKind::Ean => ("EANNumber", "EAN number"),
-            NumberKind::Reference | NumberKind::Any | NumberKind::FreeText => {
-                ("ArticleNumber", "Article number")
-            }
-        };
-        let (mfr_id, mfr_name) = match hit.manufacturer_id {
-            Some(maker) => (maker, names.manufacturer(maker)?),
-            None => (a.key.brand_id, names.brand(a.key.brand_id)?),
-        };
-        let written = match (&hit.written, hit.kind) {
-            (Some(written), _) => written.clone(),
-            (None, NumberKind::Reference) => a.reference.clone(),
-            (None, _) => hit.number.clone(),
-        };
-        let one = pegasus::SearchQueryMatch {
-            match_type: match_type.into(),
-            description: description.into(),
-            matched: written,
-            mfr_id: mfr_id.into(),
-            mfr_name,
-        };
-        if !matched.contains(&one) {
-            matched.push(one);
-        }
+/// A number that matched the query, as Pegasus's `searchQueryMatches` names it.
+fn query_match(m: MatchedNumber) -> pegasus::SearchQueryMatch {
+    let match_type = match m.kind {
+        NumberKind::Oe => "OENumber",
+        NumberKind::Trade => "TradeNumber",
+        NumberKind::Comparable => "ComparableNumber",
+        NumberKind::Replacements => "ReplacesNumber",
+        NumberKind::Replaced => "ReplacedByNumber",
+        NumberKind::Ean => "EANNumber",
+        NumberKind::Reference | NumberKind::Any | NumberKind::FreeText => "ArticleNumber",
+    };
+    pegasus::SearchQueryMatch {
+        match_type: match_type.into(),
+        description: m.kind_name,
+        matched: m.number,
+        mfr_id: m.maker_id.into(),
+        mfr_name: m.maker_name,
     }
-    Ok(matched)
 }
 
 /// A cursor names the last article of a page: brand and normalised reference.

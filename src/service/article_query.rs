@@ -1,0 +1,210 @@
+//! `getArticles`' question answered in one call: a search, one page of its matches, each
+//! article with the parts asked for, and the facets asked for, every text named in the
+//! reader's language. The adapter maps the request to an `ArticlesAsked` and the
+//! `ArticlesFound` to its wire shape.
+
+use super::ServiceError;
+use super::article_detail::{self, ArticleDetail, Parts};
+use super::article_page::{self, Cursor, Page, Paging};
+use super::article_search::{self, Found, NumberHit, NumberKind, Search};
+use super::category_tree::{self, GroupFacet};
+use super::context::Context;
+use super::kit_parts::{KitPart, kit_parts, kits_holding};
+use super::names::Names;
+use crate::budget::Budget;
+use crate::catalogue::{Article, TargetType};
+
+/// What a `getArticles` call asks beyond its search and paging.
+pub struct ArticlesAsked<'a> {
+    pub search: Search<'a>,
+    /// Only the articles of these numeric ids (`legacyArticleId`); none: any.
+    pub article_ids: Option<&'a [u32]>,
+    pub paging: Paging,
+    pub parts: Parts,
+    /// Each article's kit components.
+    pub kit_parts: bool,
+    /// The kits each article is a component of.
+    pub part_of_kits: bool,
+    pub brand_facets: bool,
+    pub genart_facets: bool,
+    pub group_facets: Option<GroupFacetAsk>,
+}
+
+/// The matches per node of one assembly-group tree.
+pub struct GroupFacetAsk {
+    pub target: TargetType,
+    /// Every node of the tree, not only those with matches.
+    pub complete: bool,
+    pub max_depth: Option<u32>,
+}
+
+/// One page of a search, with what was asked of each article and of the whole.
+pub struct ArticlesFound {
+    /// Articles in the whole result.
+    pub total: u32,
+    /// The last page `page` may name.
+    pub max_allowed_page: u32,
+    /// Where the next page starts; none on the last page.
+    pub next_after: Option<Cursor>,
+    pub articles: Vec<FoundArticle>,
+    pub brand_facets: Option<Vec<Facet>>,
+    pub genart_facets: Option<Vec<Facet>>,
+    pub group_facets: Option<Vec<GroupFacet>>,
+}
+
+/// An article of the page.
+pub struct FoundArticle {
+    pub detail: ArticleDetail,
+    /// The numbers of it that matched the query, once each.
+    pub matched: Vec<MatchedNumber>,
+    pub kit_parts: Vec<KitPart>,
+    pub part_of_kits: Vec<KitPart>,
+}
+
+/// A number of an article that matched the query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchedNumber {
+    /// Never `Any` or `FreeText`: a reference match is `Reference`.
+    pub kind: NumberKind,
+    /// The kind's name in the reader's language.
+    pub kind_name: String,
+    /// As the data writes it.
+    pub number: String,
+    /// The number's maker (an OE number's vehicle maker), else the article's brand.
+    pub maker_id: u32,
+    pub maker_name: String,
+}
+
+/// Matches of one brand or generic article, with its name.
+pub struct Facet {
+    pub id: u32,
+    pub name: String,
+    pub count: u32,
+}
+
+/// Answers `asked`: the search over the brands the caller may see, the page, each article's
+/// detail and what else was asked, the facets.
+pub fn articles(
+    context: &Context,
+    asked: ArticlesAsked<'_>,
+    budget: &Budget,
+) -> Result<ArticlesFound, ServiceError> {
+    let snapshot = context.snapshot();
+    let named = match asked.article_ids {
+        Some(ids) => Some(article_search::articles_by_id(snapshot, ids)?),
+        None => None,
+    };
+    let search = Search {
+        articles: named.as_deref(),
+        ..asked.search
+    };
+    let Found {
+        matches,
+        asked_first,
+        mut matched_numbers,
+        by_brand,
+        by_genart,
+    } = article_search::search(context, &search, budget)?;
+    let names = context.names();
+    let Page {
+        total,
+        max_allowed_page,
+        shown,
+        next_after,
+    } = article_page::page(snapshot, &names, matches, asked_first, &asked.paging)?;
+    let caller = context.caller();
+    let mut articles = Vec::with_capacity(shown.len());
+    for article in shown {
+        let hits = matched_numbers.remove(&article.key).unwrap_or_default();
+        let matched = matched_numbers_of(&names, &article, hits)?;
+        let kit = match asked.kit_parts {
+            true => kit_parts(snapshot, &names, caller, &article.key)?,
+            false => Vec::new(),
+        };
+        let holding = match asked.part_of_kits {
+            true => kits_holding(snapshot, &names, caller, &article.key)?,
+            false => Vec::new(),
+        };
+        articles.push(FoundArticle {
+            detail: article_detail::detail(snapshot, &names, article, asked.parts)?,
+            matched,
+            kit_parts: kit,
+            part_of_kits: holding,
+        });
+    }
+    let facets = |by: &std::collections::BTreeMap<u32, u32>,
+                  name: &dyn Fn(u32) -> Result<String, ServiceError>|
+     -> Result<Vec<Facet>, ServiceError> {
+        by.iter()
+            .map(|(&id, &count)| {
+                Ok(Facet {
+                    id,
+                    name: name(id)?,
+                    count,
+                })
+            })
+            .collect()
+    };
+    let brand_facets = match asked.brand_facets {
+        true => Some(facets(&by_brand, &|id| names.brand(id))?),
+        false => None,
+    };
+    let genart_facets = match asked.genart_facets {
+        true => Some(facets(&by_genart, &|id| names.genart(id))?),
+        false => None,
+    };
+    let group_facets = match &asked.group_facets {
+        Some(ask) => Some(category_tree::group_facets(
+            context,
+            ask.target,
+            &by_genart,
+            ask.complete,
+            ask.max_depth,
+        )?),
+        None => None,
+    };
+    Ok(ArticlesFound {
+        total,
+        max_allowed_page,
+        next_after,
+        articles,
+        brand_facets,
+        genart_facets,
+        group_facets,
+    })
+}
+
+/// The article's numbers that matched, once each, named.
+fn matched_numbers_of(
+    names: &Names<'_>,
+    article: &Article,
+    hits: Vec<NumberHit>,
+) -> Result<Vec<MatchedNumber>, ServiceError> {
+    let mut matched = Vec::new();
+    for hit in hits {
+        let kind = match hit.kind {
+            NumberKind::Any | NumberKind::FreeText => NumberKind::Reference,
+            kind => kind,
+        };
+        let (maker_id, maker_name) = match hit.manufacturer_id {
+            Some(maker) => (maker, names.manufacturer(maker)?),
+            None => (article.key.brand_id, names.brand(article.key.brand_id)?),
+        };
+        let number = match (hit.written, kind) {
+            (Some(written), _) => written,
+            (None, NumberKind::Reference) => article.reference.clone(),
+            (None, _) => hit.number,
+        };
+        let one = MatchedNumber {
+            kind,
+            kind_name: names.term(kind.name())?,
+            number,
+            maker_id,
+            maker_name,
+        };
+        if !matched.contains(&one) {
+            matched.push(one);
+        }
+    }
+    Ok(matched)
+}
