@@ -8,9 +8,10 @@
 use std::collections::HashMap;
 
 use super::ServiceError;
-use super::article_detail::{criterion_in, link_in, vehicle_in};
+use super::article_detail::{self, ArticleDetail, Parts, criterion_in, link_in, vehicle_in};
 use super::caller::Caller;
 use super::context::Context;
+use super::names::NamedArticle;
 use crate::catalogue::CrossHit;
 use crate::catalogue::{
     Article, Brand, Criterion, Date, Link, Manufacturer, ManufacturerKind, Media, MediaKind, Price,
@@ -45,20 +46,28 @@ pub fn known_competitor(catalogue: &Catalogue, id: u32) -> Result<Manufacturer, 
     Ok(maker)
 }
 
-/// The brand's articles in reference order, read as the scan goes.
+/// The brand's articles in reference order, named in the reader's language, read as the
+/// scan goes.
 pub fn brand_articles(
     context: &Context,
     brand: &Brand,
-) -> impl Iterator<Item = Result<Article, ServiceError>> + Send + 'static {
+) -> impl Iterator<Item = Result<NamedArticle, ServiceError>> + Send + 'static {
+    let articles = context.snapshot().articles_of_brand(brand.id);
+    let context = context.clone();
+    articles.map(move |article| context.names().described(article?))
+}
+
+/// The brand's articles in reference order, each with `parts`, in the reader's language,
+/// read as the scan goes.
+pub fn brand_article_details(
+    context: &Context,
+    brand: &Brand,
+    parts: Parts,
+) -> impl Iterator<Item = Result<ArticleDetail, ServiceError>> + Send + 'static {
     let articles = context.snapshot().articles_of_brand(brand.id);
     let context = context.clone();
     articles.map(move |article| {
-        let mut article = article?;
-        let names = context.names();
-        if !names.are_own() {
-            article.description = names.description(&article)?;
-        }
-        Ok(article)
+        article_detail::detail(context.snapshot(), &context.names(), article?, parts)
     })
 }
 
@@ -153,20 +162,19 @@ pub fn competitor_numbers(
         .map(|hit| hit.map_err(ServiceError::from))
 }
 
-/// The maker's article a competitor number matches, where it is one the export shows.
+/// The maker's article a competitor number matches, where it is one the export shows, named.
 pub fn matched_article(
     context: &Context,
     hit: &CrossHit,
     shown: &Shown,
-) -> Result<Option<Article>, ServiceError> {
+) -> Result<Option<NamedArticle>, ServiceError> {
     if !shown.shows(hit.article.brand_id) {
         return Ok(None);
     }
-    let Some(mut article) = context.snapshot().article(&hit.article)? else {
+    let Some(article) = context.snapshot().article(&hit.article)? else {
         return Ok(None);
     };
-    article.description = context.names().description(&article)?;
-    Ok(Some(article))
+    context.names().described(article).map(Some)
 }
 
 /// An article's media as a manifest lists them: images, documents, and 360-degree sets with

@@ -1,11 +1,14 @@
 //! Lookups by reference and by vehicle: the articles a reference names, the cross-references
 //! of a number in both directions, and the vehicle a Ktype names. Each keeps to the brands
-//! the caller may see; the adapters name brands and generic articles in their answers.
+//! the caller may see, and names what it answers in the reader's language.
 
 use std::collections::BTreeSet;
 
 use super::ServiceError;
+use super::article_detail::{self, ArticleDetail, Parts};
 use super::caller::Caller;
+use super::context::Context;
+use super::names::NamedArticle;
 use crate::catalogue::{Article, ArticleKey, CrossKind, Vehicle, normalise_reference};
 use crate::store::Catalogue;
 
@@ -17,10 +20,7 @@ pub fn known_vehicle(catalogue: &Catalogue, ktype: &str) -> Result<Vehicle, Serv
 }
 
 /// The vehicle type `ktype`, its words in the reader's language; an unknown one is not found.
-pub fn vehicle_for(
-    context: &super::context::Context,
-    ktype: &str,
-) -> Result<Vehicle, ServiceError> {
+pub fn vehicle_for(context: &Context, ktype: &str) -> Result<Vehicle, ServiceError> {
     let vehicle = known_vehicle(context.snapshot(), ktype)?;
     super::article_detail::vehicle_in(&context.names(), vehicle)
 }
@@ -38,6 +38,33 @@ pub fn articles_of(
         }
     }
     Ok(out)
+}
+
+/// The articles of the keys (as `articles_of`), named, their descriptions in the reader's
+/// language.
+pub fn described_articles(
+    context: &Context,
+    keys: &[ArticleKey],
+) -> Result<Vec<NamedArticle>, ServiceError> {
+    let names = context.names();
+    articles_of(context.snapshot(), keys)?
+        .into_iter()
+        .map(|a| names.described(a))
+        .collect()
+}
+
+/// Each article whose own reference is `reference`, with the parts asked for, in the
+/// reader's language; none is a not-found.
+pub fn article_details(
+    context: &Context,
+    reference: &str,
+    parts: Parts,
+) -> Result<Vec<ArticleDetail>, ServiceError> {
+    let (snapshot, names) = (context.snapshot(), context.names());
+    articles_by_reference(snapshot, context.caller(), reference)?
+        .into_iter()
+        .map(|a| article_detail::detail(snapshot, &names, a, parts))
+        .collect()
 }
 
 /// The articles whose own reference is `reference` (one per brand that has it); none is a
@@ -70,22 +97,21 @@ pub enum Direction {
 #[derive(Debug)]
 pub struct CrossLink {
     pub direction: Direction,
-    pub article: Article,
+    pub article: NamedArticle,
     pub kind: CrossKind,
     /// The other number, as written.
     pub number: String,
     pub manufacturer_id: Option<u32>,
+    pub manufacturer_name: Option<String>,
 }
 
 /// Every cross-reference of the articles `number` identifies: from the maker's articles of
 /// that reference to their other numbers, then from that number as an OE, competitor,
 /// trade or EAN number to the articles that carry it. Each link once, in a stable order;
 /// neither an article nor a cross-reference is a not-found.
-pub fn cross_references(
-    catalogue: &Catalogue,
-    caller: &Caller,
-    number: &str,
-) -> Result<Vec<CrossLink>, ServiceError> {
+pub fn cross_references(context: &Context, number: &str) -> Result<Vec<CrossLink>, ServiceError> {
+    let (catalogue, caller, names) = (context.snapshot(), context.caller(), context.names());
+    let maker = |id: Option<u32>| id.map(|m| names.manufacturer(m)).transpose();
     let own_keys = caller.visible(catalogue.articles_by_reference(number)?);
     let own = articles_of(catalogue, &own_keys)?;
     let mut hits = catalogue.articles_by_cross_number(number)?;
@@ -98,7 +124,8 @@ pub fn cross_references(
     let mut links = Vec::new();
     let mut seen = BTreeSet::new();
     for article in own {
-        for x in catalogue.cross_references_of(&article.key)? {
+        let article = names.named(article)?;
+        for x in catalogue.cross_references_of(&article.article.key)? {
             if seen.insert((Direction::FromArticle, x.article, x.number.clone())) {
                 links.push(CrossLink {
                     direction: Direction::FromArticle,
@@ -106,6 +133,7 @@ pub fn cross_references(
                     kind: x.kind,
                     number: x.number,
                     manufacturer_id: x.manufacturer_id,
+                    manufacturer_name: maker(x.manufacturer_id)?,
                 });
             }
         }
@@ -117,10 +145,11 @@ pub fn cross_references(
         if seen.insert((Direction::ToArticle, hit.article, hit.number.clone())) {
             links.push(CrossLink {
                 direction: Direction::ToArticle,
-                article,
+                article: names.named(article)?,
                 kind: hit.kind,
                 number: hit.number,
                 manufacturer_id: hit.manufacturer_id,
+                manufacturer_name: maker(hit.manufacturer_id)?,
             });
         }
     }

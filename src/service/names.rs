@@ -14,6 +14,15 @@ use crate::catalogue::{Article, ArticleStatus, TextKind};
 use crate::service::ServiceError;
 use crate::store::Catalogue;
 
+/// An article as an answer names it: with its brand's and generic article's names in the
+/// reader's language.
+#[derive(Debug, Clone)]
+pub struct NamedArticle {
+    pub article: Article,
+    pub brand_name: String,
+    pub genart_name: String,
+}
+
 pub struct Names<'a> {
     catalogue: &'a Catalogue,
     language: &'a Language,
@@ -128,6 +137,23 @@ impl<'a> Names<'a> {
     /// keyed `active`, `announced`, `discontinued` translate it).
     pub fn status(&self, status: ArticleStatus) -> Result<String, ServiceError> {
         self.term(status.name())
+    }
+
+    /// `article` with its brand's and generic article's names; its description as held.
+    pub fn named(&self, article: Article) -> Result<NamedArticle, ServiceError> {
+        Ok(NamedArticle {
+            brand_name: self.brand(article.key.brand_id)?,
+            genart_name: self.genart(article.genart)?,
+            article,
+        })
+    }
+
+    /// `article` named, its description in the asked language too.
+    pub fn described(&self, mut article: Article) -> Result<NamedArticle, ServiceError> {
+        if !self.are_own() {
+            article.description = self.description(&article)?;
+        }
+        self.named(article)
     }
 
     /// An article's description in the asked language.

@@ -5,17 +5,16 @@
 //! an amount.
 
 use super::ServiceError;
-use super::caller::Caller;
+use super::context::Context;
 use super::lookups::known_vehicle;
-use crate::catalogue::{
-    Amount, Article, ArticleKey, Date, KitComponent, Price, current_list_price,
-};
+use super::names::{NamedArticle, Names};
+use crate::catalogue::{Amount, ArticleKey, Date, KitComponent, Price, current_list_price};
 use crate::store::Catalogue;
 
 /// An article and every price it has.
 #[derive(Debug)]
 pub struct ArticlePrices {
-    pub article: Article,
+    pub article: NamedArticle,
     pub prices: Vec<Price>,
 }
 
@@ -33,7 +32,7 @@ pub enum KitSource {
 /// One component of a kit with its current list price per piece.
 #[derive(Debug)]
 pub struct ComponentPrice {
-    pub article: Article,
+    pub article: NamedArticle,
     pub quantity: u32,
     pub unit: Option<Price>,
 }
@@ -41,7 +40,7 @@ pub struct ComponentPrice {
 /// A kit's price: of a kit article, or of an exhaust kit composed of the parts that fit.
 #[derive(Debug)]
 pub struct KitPrice {
-    pub kit: Option<Article>,
+    pub kit: Option<NamedArticle>,
     pub source: KitSource,
     /// The currency and the amount; none when `source` is `Incomplete`.
     pub total: Option<(String, Amount)>,
@@ -55,25 +54,36 @@ pub enum GenartPrices {
     Kits(Vec<KitPrice>),
 }
 
-/// Prices as of one day, read from one catalogue: only reading it can fail.
+/// Prices as of one day, read from one catalogue, articles named in the reader's language:
+/// only reading it can fail.
 pub struct Pricing<'a> {
     catalogue: &'a Catalogue,
+    names: Names<'a>,
     today: Date,
 }
 
 impl<'a> Pricing<'a> {
-    pub fn new(catalogue: &'a Catalogue) -> Self {
+    pub fn new(context: &'a Context) -> Self {
         Pricing {
-            catalogue,
+            catalogue: context.snapshot(),
+            names: context.names(),
             today: Date::today(),
         }
+    }
+
+    /// The article of `key`, named; none where the catalogue lacks it.
+    fn named(&self, key: &ArticleKey) -> Result<Option<NamedArticle>, ServiceError> {
+        self.catalogue
+            .article(key)?
+            .map(|a| self.names.named(a))
+            .transpose()
     }
 
     /// The articles of the keys with their prices, in the keys' order.
     pub fn article_prices(&self, keys: &[ArticleKey]) -> Result<Vec<ArticlePrices>, ServiceError> {
         let mut out = Vec::with_capacity(keys.len());
         for key in keys {
-            let Some(article) = self.catalogue.article(key)? else {
+            let Some(article) = self.named(key)? else {
                 continue;
             };
             out.push(ArticlePrices {
@@ -125,7 +135,7 @@ impl<'a> Pricing<'a> {
         let mut lines = Vec::with_capacity(components.len());
         let mut sum: Option<(String, Amount)> = Some((String::new(), Amount(0)));
         for c in components {
-            let Some(article) = self.catalogue.article(&c.component)? else {
+            let Some(article) = self.named(&c.component)? else {
                 continue;
             };
             let unit = self.current_list_price(&c.component)?;
@@ -144,7 +154,7 @@ impl<'a> Pricing<'a> {
             });
         }
         let (own, kit) = match kit {
-            Some(k) => (self.current_list_price(k)?, self.catalogue.article(k)?),
+            Some(k) => (self.current_list_price(k)?, self.named(k)?),
             None => (None, None),
         };
         let (source, total) = match (own, sum) {
@@ -164,19 +174,19 @@ impl<'a> Pricing<'a> {
 /// Single-article (`is_kit` false) or kit prices of a generic article for a Ktype, of the
 /// brands the caller may see. An unknown Ktype or generic article is a not-found.
 pub fn genart_prices(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     genart: u32,
     is_kit: bool,
     ktype: &str,
 ) -> Result<GenartPrices, ServiceError> {
+    let (catalogue, caller) = (context.snapshot(), context.caller());
     known_vehicle(catalogue, ktype)?;
     if catalogue.generic_article(genart)?.is_none() {
         return Err(ServiceError::NotFound(format!(
             "no generic article has the id {genart}"
         )));
     }
-    let pricing = Pricing::new(catalogue);
+    let pricing = Pricing::new(context);
     let kits = catalogue.kits_by_ktype(ktype)?;
     if is_kit {
         let mut of_genart = Vec::new();
@@ -196,13 +206,13 @@ pub fn genart_prices(
 /// `exhaust` generic articles; where none is, one kit of the cheapest fitting part of each
 /// of them (none where no part fits). An unknown Ktype is a not-found.
 pub fn exhaust_kits(
-    catalogue: &Catalogue,
-    caller: &Caller,
+    context: &Context,
     exhaust: &[u32],
     ktype: &str,
 ) -> Result<Vec<KitPrice>, ServiceError> {
+    let (catalogue, caller) = (context.snapshot(), context.caller());
     known_vehicle(catalogue, ktype)?;
-    let pricing = Pricing::new(catalogue);
+    let pricing = Pricing::new(context);
     let mut kits = Vec::new();
     for kit in caller.visible(catalogue.kits_by_ktype(ktype)?) {
         let components = catalogue.kit_components(&kit, ktype)?;

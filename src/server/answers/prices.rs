@@ -7,16 +7,15 @@ use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 use super::records::Price;
-use crate::catalogue::{self as model, ArticleKey};
+use crate::catalogue::ArticleKey;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::Problem;
 use crate::server::streaming::stream_json_list;
-use crate::service::ServiceError;
 use crate::service::context::Context;
 use crate::service::lookups::known_vehicle;
-use crate::service::names::Names;
+use crate::service::names::NamedArticle;
 use crate::service::prices::{self, Pricing};
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
 
@@ -180,11 +179,10 @@ pub fn ktype_prices(
                 context.clone(),
                 batches(keys),
                 |context, batch, list| {
-                    let prices = Pricing::new(context.snapshot()).article_prices(&batch)?;
-                    let named = Named::new(context);
+                    let prices = Pricing::new(context).article_prices(&batch)?;
                     prices
                         .into_iter()
-                        .try_for_each(|p| list.item(&named.article_prices(p)?))
+                        .try_for_each(|p| list.item(&article_prices(p)))
                 },
             )))
         },
@@ -220,13 +218,12 @@ fn page_prices(
     keys: &[ArticleKey],
 ) -> Result<KtypePrices, Problem> {
     let (page, next) = paging.window(keys);
-    let named = Named::new(context);
     Ok(KtypePrices {
-        articles: Pricing::new(context.snapshot())
+        articles: Pricing::new(context)
             .article_prices(page)?
             .into_iter()
-            .map(|p| named.article_prices(p))
-            .collect::<Result<_, _>>()?,
+            .map(article_prices)
+            .collect(),
         ktype: ktype.to_owned(),
         next,
     })
@@ -240,15 +237,14 @@ pub fn genart_prices(
     is_kit: bool,
     ktype: &str,
 ) -> Result<JsonBytes<GenartPrices>, Problem> {
-    let snapshot = context.snapshot();
     let kind = LookupKind::GenartPrices { genart, is_kit };
     state.answers.answer(context, kind, ktype, || {
-        let named = Named::new(context);
-        let (articles, kits) =
-            match prices::genart_prices(snapshot, context.caller(), genart, is_kit, ktype)? {
-                prices::GenartPrices::Articles(list) => (named.all_article_prices(list)?, vec![]),
-                prices::GenartPrices::Kits(kits) => (vec![], named.kit_prices(kits)?),
-            };
+        let (articles, kits) = match prices::genart_prices(context, genart, is_kit, ktype)? {
+            prices::GenartPrices::Articles(list) => {
+                (list.into_iter().map(article_prices).collect(), vec![])
+            }
+            prices::GenartPrices::Kits(kits) => (vec![], kits.into_iter().map(kit_price).collect()),
+        };
         Ok(GenartPrices {
             ktype: ktype.to_owned(),
             genart,
@@ -265,83 +261,59 @@ pub fn exhaust_kit(
     context: &Context,
     ktype: &str,
 ) -> Result<JsonBytes<ExhaustKit>, Problem> {
-    let snapshot = context.snapshot();
     state
         .answers
         .answer(context, LookupKind::ExhaustKit, ktype, || {
             let exhaust = &state.settings.exhaust_genarts;
-            let kits = prices::exhaust_kits(snapshot, context.caller(), exhaust, ktype)?;
+            let kits = prices::exhaust_kits(context, exhaust, ktype)?;
             Ok(ExhaustKit {
                 ktype: ktype.to_owned(),
                 exhaust_genarts: exhaust.clone(),
-                kits: Named::new(context).kit_prices(kits)?,
+                kits: kits.into_iter().map(kit_price).collect(),
             })
         })
 }
 
-/// The service's prices as answered: articles with their brands' and generic articles' names.
-struct Named<'a>(Names<'a>);
-
-impl<'a> Named<'a> {
-    fn new(context: &'a Context) -> Self {
-        Named(context.names())
+fn article_ref(a: NamedArticle) -> ArticleRef {
+    ArticleRef {
+        brand_id: a.article.key.brand_id,
+        brand_name: a.brand_name,
+        reference: a.article.reference,
+        genart: a.article.genart,
+        genart_name: a.genart_name,
     }
+}
 
-    fn article_ref(&self, a: &model::Article) -> Result<ArticleRef, ServiceError> {
-        Ok(ArticleRef {
-            brand_id: a.key.brand_id,
-            brand_name: self.0.brand(a.key.brand_id)?,
-            reference: a.reference.clone(),
-            genart: a.genart,
-            genart_name: self.0.genart(a.genart)?,
+fn article_prices(p: prices::ArticlePrices) -> ArticlePrices {
+    ArticlePrices {
+        prices: p.prices.iter().map(Price::from).collect(),
+        article: article_ref(p.article),
+    }
+}
+
+fn kit_price(k: prices::KitPrice) -> KitPrice {
+    let components = k
+        .components
+        .into_iter()
+        .map(|c| KitComponentPrice {
+            article: article_ref(c.article),
+            quantity: c.quantity,
+            unit_amount: c.unit.as_ref().map(|p| p.amount.to_string()),
+            currency: c.unit.map(|p| p.currency),
         })
-    }
-
-    fn article_prices(&self, p: prices::ArticlePrices) -> Result<ArticlePrices, ServiceError> {
-        Ok(ArticlePrices {
-            article: self.article_ref(&p.article)?,
-            prices: p.prices.iter().map(Price::from).collect(),
-        })
-    }
-
-    fn all_article_prices(
-        &self,
-        list: Vec<prices::ArticlePrices>,
-    ) -> Result<Vec<ArticlePrices>, ServiceError> {
-        list.into_iter().map(|p| self.article_prices(p)).collect()
-    }
-
-    fn kit_prices(&self, kits: Vec<prices::KitPrice>) -> Result<Vec<KitPrice>, ServiceError> {
-        kits.into_iter().map(|k| self.kit_price(k)).collect()
-    }
-
-    fn kit_price(&self, k: prices::KitPrice) -> Result<KitPrice, ServiceError> {
-        let kit = k.kit.as_ref().map(|a| self.article_ref(a)).transpose()?;
-        let components = k
-            .components
-            .into_iter()
-            .map(|c| {
-                Ok(KitComponentPrice {
-                    article: self.article_ref(&c.article)?,
-                    quantity: c.quantity,
-                    unit_amount: c.unit.as_ref().map(|p| p.amount.to_string()),
-                    currency: c.unit.map(|p| p.currency),
-                })
-            })
-            .collect::<Result<_, ServiceError>>()?;
-        let (currency, amount) = k.total.map_or((None, None), |(currency, amount)| {
-            (Some(currency), Some(amount.to_string()))
-        });
-        Ok(KitPrice {
-            kit,
-            source: match k.source {
-                prices::KitSource::Own => KitPriceSource::Own,
-                prices::KitSource::Components => KitPriceSource::Components,
-                prices::KitSource::Incomplete => KitPriceSource::Incomplete,
-            },
-            currency,
-            amount,
-            components,
-        })
+        .collect();
+    let (currency, amount) = k.total.map_or((None, None), |(currency, amount)| {
+        (Some(currency), Some(amount.to_string()))
+    });
+    KitPrice {
+        kit: k.kit.map(article_ref),
+        source: match k.source {
+            prices::KitSource::Own => KitPriceSource::Own,
+            prices::KitSource::Components => KitPriceSource::Components,
+            prices::KitSource::Incomplete => KitPriceSource::Incomplete,
+        },
+        currency,
+        amount,
+        components,
     }
 }

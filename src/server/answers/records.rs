@@ -5,9 +5,8 @@ use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 use crate::catalogue as model;
-use crate::service::ServiceError;
 use crate::service::article_detail::{ArticleDetail, Parts};
-use crate::service::names::Names;
+use crate::service::names::NamedArticle;
 
 /// An article's lifecycle status.
 #[derive(Debug, Clone, Copy, Enum, Serialize)]
@@ -239,17 +238,18 @@ impl From<&model::Vehicle> for Vehicle {
     }
 }
 
-impl ArticleSummary {
-    pub fn of(names: &Names<'_>, a: &model::Article) -> Result<ArticleSummary, ServiceError> {
-        Ok(ArticleSummary {
+impl From<NamedArticle> for ArticleSummary {
+    fn from(named: NamedArticle) -> Self {
+        let a = named.article;
+        ArticleSummary {
             brand_id: a.key.brand_id,
-            brand_name: names.brand(a.key.brand_id)?,
-            reference: a.reference.clone(),
+            brand_name: named.brand_name,
+            reference: a.reference,
             genart: a.genart,
-            genart_name: names.genart(a.genart)?,
-            description: names.description(a)?,
+            genart_name: named.genart_name,
+            description: a.description,
             status: a.status.into(),
-        })
+        }
     }
 }
 

@@ -9,34 +9,31 @@ use crate::server::streaming::{RowWriter, WriteItem};
 use crate::service::ServiceError;
 use crate::service::context::Context;
 use crate::service::exports::{self, Shown, Vehicles};
+use crate::service::names::NamedArticle;
 
 /// The rows of one article × vehicle each, from one buffer row per export refilled with
 /// `clone_from` so its strings keep their allocations: the scan allocates per article, not
 /// per row.
-pub(super) fn flat_catalogue(
-    context: &Context,
-    brand_id: u32,
-) -> Result<WriteItem<model::Article, FlatCatalogueRow>, ServiceError> {
+pub(super) fn flat_catalogue(brand: &model::Brand) -> WriteItem<NamedArticle, FlatCatalogueRow> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let mut row = FlatCatalogueRow {
-        brand_id,
-        brand_name: context.names().brand(brand_id)?,
+        brand_id: brand.id,
+        brand_name: brand.name.clone(),
         ..Default::default()
     };
-    Ok(Box::new(
-        move |context: &Context, article: model::Article, w: &mut RowWriter<_>| {
-            let names = context.names();
+    Box::new(
+        move |context: &Context, named: NamedArticle, w: &mut RowWriter<_>| {
+            let article = &named.article;
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
-            row.genart_name.clear();
-            row.genart_name.push_str(names.genart_name(article.genart)?);
+            row.genart_name.clone_from(&named.genart_name);
             row.description.clone_from(&article.description);
             row.status.clear();
             row.status.push_str(status_name(article.status.into()));
             row.ean.clear();
             row.ean
                 .push_str(article.eans.first().map_or("", String::as_str));
-            let links = exports::applications(context, &article)?;
+            let links = exports::applications(context, article)?;
             if links.is_empty() {
                 row.clear_vehicle();
                 w.row(&row)?;
@@ -55,29 +52,25 @@ pub(super) fn flat_catalogue(
             }
             Ok(())
         },
-    ))
+    )
 }
 
 /// The Golda rows of one article: one per vehicle application.
-pub(super) fn golda(
-    context: &Context,
-    brand_id: u32,
-) -> Result<WriteItem<model::Article, GoldaRow>, ServiceError> {
+pub(super) fn golda(brand: &model::Brand) -> WriteItem<NamedArticle, GoldaRow> {
     let mut vehicles = Vehicles::<Vehicle>::default();
     let day = Date::today();
     let mut row = GoldaRow {
-        brand_id,
-        brand_name: context.names().brand(brand_id)?,
+        brand_id: brand.id,
+        brand_name: brand.name.clone(),
         ..Default::default()
     };
-    Ok(Box::new(
-        move |context: &Context, article: model::Article, w: &mut RowWriter<_>| {
-            let (snapshot, names) = (context.snapshot(), context.names());
-            let price = exports::list_price(snapshot, &article, day)?;
+    Box::new(
+        move |context: &Context, named: NamedArticle, w: &mut RowWriter<_>| {
+            let article = &named.article;
+            let price = exports::list_price(context.snapshot(), article, day)?;
             row.reference.clone_from(&article.reference);
             row.genart = article.genart;
-            row.genart_name.clear();
-            row.genart_name.push_str(names.genart_name(article.genart)?);
+            row.genart_name.clone_from(&named.genart_name);
             row.ean.clear();
             row.ean
                 .push_str(article.eans.first().map_or("", String::as_str));
@@ -86,7 +79,7 @@ pub(super) fn golda(
                 .map(|p| p.amount.to_string())
                 .unwrap_or_default();
             row.currency = price.map(|p| p.currency).unwrap_or_default();
-            let links = exports::applications(context, &article)?;
+            let links = exports::applications(context, article)?;
             if links.is_empty() {
                 row.set_vehicle(None, "");
                 w.row(&row)?;
@@ -97,7 +90,7 @@ pub(super) fn golda(
             }
             Ok(())
         },
-    ))
+    )
 }
 
 /// The row of one competitor number, where its article is shown.
@@ -108,19 +101,19 @@ pub(super) fn competitor_references(
 + Send
 + 'static {
     move |context, hit, w| {
-        let Some(article) = exports::matched_article(context, &hit, &shown)? else {
+        let Some(named) = exports::matched_article(context, &hit, &shown)? else {
             return Ok(());
         };
-        let names = context.names();
+        let article = named.article;
         w.row(&CompetitorReferenceRow {
             manufacturer_id: maker.id,
             manufacturer_name: maker.name.clone(),
             competitor_number: hit.number,
             brand_id: article.key.brand_id,
-            brand_name: names.brand(article.key.brand_id)?,
-            reference: article.reference.clone(),
+            brand_name: named.brand_name,
+            reference: article.reference,
             genart: article.genart,
-            genart_name: names.genart(article.genart)?,
+            genart_name: named.genart_name,
             description: article.description,
         })
     }
@@ -130,9 +123,10 @@ pub(super) fn competitor_references(
 pub(super) fn dmm(
     context: &Context,
     brand: &model::Brand,
-    article: model::Article,
+    named: NamedArticle,
     w: &mut RowWriter<DmmArticle>,
 ) -> Result<(), ServiceError> {
+    let article = named.article;
     let Some(manifest) = exports::media_manifest(context, &article)? else {
         return Ok(());
     };
@@ -151,7 +145,7 @@ pub(super) fn dmm(
         brand_name: brand.name.clone(),
         reference: article.reference,
         genart: article.genart,
-        genart_name: context.names().genart(article.genart)?,
+        genart_name: named.genart_name,
         images: files(manifest.images),
         documents: files(manifest.documents),
         spin_sets: manifest

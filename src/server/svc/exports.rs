@@ -19,8 +19,8 @@ use crate::server::auth::Credentials;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::streaming::{ExportResponse, stream};
 use crate::server::svc::reader_context::ReaderContext;
-use crate::service::article_detail::detail;
 use crate::service::exports::{self, Shown, known_brand, known_competitor};
+use crate::service::names::NamedArticle;
 
 type Export<J> = Result<ExportResponse<J>, ApiError<Lookup>>;
 
@@ -78,14 +78,13 @@ impl ExportApi {
         let brand = known_brand(snapshot, brand_id.0)?;
         let format = format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet));
         let stem = format!("catalogue-{}", brand.id);
-        let articles = exports::brand_articles(&context, &brand);
         if is_flat_export.0 {
-            let write = flat_catalogue(&context, brand.id)?;
+            let write = flat_catalogue(&brand);
             return Ok(stream(
                 format,
                 &format!("{stem}-flat"),
                 (*context).clone(),
-                articles,
+                exports::brand_articles(&context, &brand),
                 write,
             ));
         }
@@ -93,10 +92,9 @@ impl ExportApi {
             format,
             &stem,
             (*context).clone(),
-            articles,
-            |context, article, w| {
-                let snapshot = context.snapshot();
-                let vehicles = exports::applications(context, &article)?
+            exports::brand_article_details(&context, &brand, ARTICLE_PARTS),
+            |context, detail, w| {
+                let vehicles = exports::applications(context, &detail.article)?
                     .into_iter()
                     .map(|l| Fitment {
                         ktype: l.ktype,
@@ -106,7 +104,7 @@ impl ExportApi {
                     })
                     .collect();
                 w.row(&CatalogueArticle {
-                    article: detail(snapshot, &context.names(), article, ARTICLE_PARTS)?.into(),
+                    article: detail.into(),
                     vehicles,
                 })
             },
@@ -158,7 +156,7 @@ impl ExportApi {
         let brand = known_brand(snapshot, brand_id.0)?;
         let stem = format!("golda-{}", brand.id);
         let articles = exports::brand_articles(&context, &brand);
-        let write = golda(&context, brand.id)?;
+        let write = golda(&brand);
         Ok(stream(
             format_of(is_csv_export.0, csv_style(&state, &bom, &spreadsheet)),
             &stem,
@@ -214,15 +212,15 @@ impl ExportApi {
             &stem,
             (*context).clone(),
             articles,
-            move |context, article, w| {
-                let genart_name = context.names().genart(article.genart)?;
-                for c in exports::criteria(context, &article)? {
+            move |context, named: NamedArticle, w| {
+                let article = &named.article;
+                for c in exports::criteria(context, article)? {
                     w.row(&AtcRow {
                         brand_id: brand.id,
                         brand_name: brand.name.clone(),
                         reference: article.reference.clone(),
                         genart: article.genart,
-                        genart_name: genart_name.clone(),
+                        genart_name: named.genart_name.clone(),
                         criterion: c.name,
                         value: c.value,
                         unit: c.unit,

@@ -17,11 +17,9 @@ use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
 use crate::server::svc::reader_context::ReaderContext;
-use crate::service::ServiceError;
-use crate::service::article_detail::detail;
 use crate::service::context::Context;
-use crate::service::lookups::{self, CrossLink, Direction, articles_of};
-use crate::service::names::Names;
+use crate::service::lookups::{self, CrossLink, Direction};
+use crate::service::names::NamedArticle;
 use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
@@ -245,20 +243,18 @@ impl LookupApi {
                         (*context).clone(),
                         batches(keys),
                         |context, batch, list| {
-                            let names = context.names();
-                            for article in articles_of(context.snapshot(), &batch)? {
-                                list.item(&ArticleSummary::of(&names, &article)?)?;
+                            for article in lookups::described_articles(context, &batch)? {
+                                list.item(&ArticleSummary::from(article))?;
                             }
                             Ok(())
                         },
                     )));
                 }
                 let (page, next) = paging.window(&keys);
-                let names = context.names();
-                let articles = articles_of(snapshot, page)?
-                    .iter()
-                    .map(|a| ArticleSummary::of(&names, a))
-                    .collect::<Result<_, _>>()?;
+                let articles = lookups::described_articles(&context, page)?
+                    .into_iter()
+                    .map(ArticleSummary::from)
+                    .collect();
                 Ok(Fresh::Whole(KtypeArticles {
                     vehicle,
                     articles,
@@ -295,12 +291,10 @@ pub(super) fn cross_refs_or_article(
 }
 
 fn article_answer(context: &Context, reference: String) -> Result<ArticleAnswer, Problem> {
-    let (snapshot, names) = (context.snapshot(), context.names());
-    let found = lookups::articles_by_reference(snapshot, context.caller(), &reference)?;
-    let articles = found
+    let articles = lookups::article_details(context, &reference, ARTICLE_PARTS)?
         .into_iter()
-        .map(|a| detail(snapshot, &names, a, ARTICLE_PARTS).map(Article::from))
-        .collect::<Result<_, _>>()?;
+        .map(Article::from)
+        .collect();
     Ok(ArticleAnswer {
         normalised_reference: normalise_reference(&reference),
         reference,
@@ -312,12 +306,10 @@ fn cross_reference_answer(
     context: &Context,
     reference: String,
 ) -> Result<CrossReferenceAnswer, Problem> {
-    let names = context.names();
-    let cross_references =
-        lookups::cross_references(context.snapshot(), context.caller(), &reference)?
-            .into_iter()
-            .map(|link| cross_reference(&names, link))
-            .collect::<Result<_, _>>()?;
+    let cross_references = lookups::cross_references(context, &reference)?
+        .into_iter()
+        .map(cross_reference)
+        .collect();
     Ok(CrossReferenceAnswer {
         normalised_reference: normalise_reference(&reference),
         reference,
@@ -325,25 +317,25 @@ fn cross_reference_answer(
     })
 }
 
-fn cross_reference(names: &Names, link: CrossLink) -> Result<CrossReference, ServiceError> {
-    let article = &link.article;
-    let manufacturer_name = match link.manufacturer_id {
-        Some(m) => Some(names.manufacturer(m)?),
-        None => None,
-    };
-    Ok(CrossReference {
+fn cross_reference(link: CrossLink) -> CrossReference {
+    let NamedArticle {
+        article,
+        brand_name,
+        genart_name,
+    } = link.article;
+    CrossReference {
         direction: match link.direction {
             Direction::FromArticle => CrossDirection::FromArticle,
             Direction::ToArticle => CrossDirection::ToArticle,
         },
         brand_id: article.key.brand_id,
-        brand_name: names.brand(article.key.brand_id)?,
-        article_reference: article.reference.clone(),
+        brand_name,
+        article_reference: article.reference,
         genart: article.genart,
-        genart_name: names.genart(article.genart)?,
+        genart_name,
         kind: link.kind.into(),
         number: link.number,
         manufacturer_id: link.manufacturer_id,
-        manufacturer_name,
-    })
+        manufacturer_name: link.manufacturer_name,
+    }
 }
