@@ -352,3 +352,39 @@ fn completions_offer_the_readers_language_first_then_the_others() {
     let german = completions("de", "brems");
     assert!(german.contains(&"Bremsscheibe".to_owned()), "{german:?}");
 }
+
+#[test]
+fn check_says_how_far_each_language_covers_the_catalogue() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo");
+    let (ok, report) = common::import(&data, &[demo]);
+    assert!(ok, "{report}");
+    let o = common::partscat(&["check", "--json", "--data", common::path(&data)]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let languages = report["languages"].as_array().unwrap();
+    let codes: Vec<&str> = languages
+        .iter()
+        .map(|l| l["language"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["bg", "de", "fr"]);
+    let (bg, de) = (&languages[0], &languages[1]);
+    // German in full; Bulgarian names every generic article but describes only some articles.
+    assert_eq!(de["generic_articles"][0], de["generic_articles"][1]);
+    assert_eq!(de["descriptions"][0], de["descriptions"][1]);
+    assert!(de["terms"].as_u64().unwrap() > 0);
+    assert_eq!(bg["generic_articles"][0], bg["generic_articles"][1]);
+    assert!(
+        bg["descriptions"][0].as_u64() < bg["descriptions"][1].as_u64(),
+        "{bg}"
+    );
+    assert_eq!(bg["terms"], 0);
+    // The text form says the same, one line a language.
+    let o = common::partscat(&["check", "--data", common::path(&data)]);
+    assert!(
+        common::text(&o).contains("texts in de: 16 of 16 generic article names"),
+        "{}",
+        common::text(&o)
+    );
+}

@@ -204,6 +204,14 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
             "over_limit_count": report.over_limit_count,
             "unreclaimed_pages": report.unreclaimed_pages,
             "lacks": report.lacks,
+            "languages": report.languages.iter().map(|l| serde_json::json!({
+                "language": l.language,
+                "generic_articles": [l.generic_articles.0, l.generic_articles.1],
+                "assembly_groups": [l.assembly_groups.0, l.assembly_groups.1],
+                "model_series": [l.model_series.0, l.model_series.1],
+                "descriptions": [l.descriptions.0, l.descriptions.1],
+                "terms": l.terms,
+            })).collect::<Vec<_>>(),
         });
         println!(
             "{}",
@@ -224,6 +232,9 @@ fn check_store(settings: Settings, json: bool) -> Result<ExitCode, String> {
         }
         for l in &report.lacks {
             println!("lacks: {l}");
+        }
+        for l in &report.languages {
+            println!("{}", l.sentence());
         }
         if report.unreclaimed_pages > 0 {
             println!(

@@ -16,10 +16,12 @@ use super::packed::Space;
 use super::reclaim::FREED_PAGES;
 use super::records::{self, Record};
 
+mod languages;
 mod references;
 
 use crate::catalogue::*;
 use crate::limits::Limits;
+pub use languages::LanguageCover;
 use references::check_record;
 pub(super) use references::dangling;
 
@@ -44,6 +46,8 @@ pub struct CheckReport {
     /// What the catalogue lacks for the vehicle → category path (model series, the tree,
     /// generic articles' places): sound, but those answers are empty.
     pub lacks: Vec<String>,
+    /// How far each language of the texts covers what the catalogue names.
+    pub languages: Vec<LanguageCover>,
 }
 
 impl CheckReport {
@@ -112,6 +116,7 @@ pub fn check(store: &Store) -> Result<CheckReport, StoreError> {
     }
     report.checksum = hex::encode(hasher.finalize());
     report.lacks = lacks(&catalogue);
+    report.languages = languages::covers(&catalogue);
     let spill = store.spill_dir()?;
     for &index in TreeName::INDEXES {
         if let Err(e) = check_index(store, &mut report, index, spill.path()) {
