@@ -107,6 +107,13 @@ impl Language {
         &self.order[0]
     }
 
+    /// The languages asked before the default along the order: those whose texts come from
+    /// the translations (empty when the default is asked).
+    pub fn translated(&self) -> &[String] {
+        let default = self.order.iter().position(|l| **l == *self.default);
+        &self.order[..default.unwrap_or(self.order.len())]
+    }
+
     /// The catalogue's default language, whose texts are the data sets' own.
     pub fn default_code(&self) -> &str {
         &self.default

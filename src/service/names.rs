@@ -161,13 +161,10 @@ impl<'a> Names<'a> {
         if self.language.is_default() {
             return Ok(article.description.clone());
         }
-        let texts = self.catalogue.article_texts(&article.key)?;
-        let text = self.language.pick(&article.description, |l| {
-            texts
-                .iter()
-                .find(|t| t.language == l)
-                .map(|t| t.description.as_str())
-        });
+        let translated = self
+            .catalogue
+            .article_description(&article.key, self.language.translated())?;
+        let text = translated.as_deref().unwrap_or(&article.description);
         Ok(self.counted(text)?.to_owned())
     }
 }

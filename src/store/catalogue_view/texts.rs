@@ -3,7 +3,7 @@
 //! as the names are, since nearly every answer holds some; an article's descriptions read
 //! with the article's prefix, since there are as many as articles.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::Arc;
 
 use super::Catalogue;
@@ -12,8 +12,11 @@ use crate::store::error::StoreError;
 use crate::store::keys;
 use crate::store::layout::TreeName;
 use crate::store::reads;
+use crate::store::records::Record;
 
-/// Every language's text of each named thing, as (language, text) pairs.
+/// Every language's text of each named thing, as (language, text) pairs. Looked up for
+/// every term of every answer in another language: a fast hash, the keys are the catalogue's
+/// own.
 #[derive(Debug, Default)]
 pub struct Translations {
     by_id: HashMap<(TextKind, u32), Vec<(String, String)>>,
@@ -74,8 +77,33 @@ impl Catalogue {
         Ok(self.translations.get_or_init(|| Arc::new(texts)))
     }
 
-    /// An article's descriptions in other languages.
-    pub fn article_texts(&self, article: &ArticleKey) -> Result<Vec<ArticleText>, StoreError> {
-        self.all_under(&keys::article_prefix(article))
+    /// An article's description in the first of `languages` it has one in; none where it
+    /// has one in none of them. Only the chosen description is decoded.
+    pub fn article_description(
+        &self,
+        article: &ArticleKey,
+        languages: &[String],
+    ) -> Result<Option<String>, StoreError> {
+        let t = TreeName::ArticleTexts;
+        let prefix = keys::article_prefix(article);
+        reads::note_prefix(t, self.generations[t.index()], &prefix);
+        // (position in `languages`, the row's key and value) of the best row so far.
+        let mut best: Option<(usize, Vec<u8>, Vec<u8>)> = None;
+        self.trees[t.index()].visit_prefix(&prefix, |k, v| {
+            let language = &k[prefix.len()..];
+            let rank = languages.iter().position(|l| l.as_bytes() == language);
+            if let Some(rank) = rank
+                && best.as_ref().is_none_or(|(b, _, _)| rank < *b)
+            {
+                best = Some((rank, k.to_vec(), v.to_vec()));
+            }
+            Ok(())
+        })?;
+        best.map(|(_, k, v)| {
+            ArticleText::decode(&k, &v)
+                .map(|text| text.description)
+                .ok_or_else(|| StoreError::undecodable(t))
+        })
+        .transpose()
     }
 }
