@@ -221,17 +221,3 @@ pub fn check_scope(caller: &Caller, scope: Scope) -> Result<(), Problem> {
         ),
     ))
 }
-
-/// 403 unless the caller may see the brand.
-pub fn check_brand(caller: &Caller, brand: u32) -> Result<(), Problem> {
-    if caller.provider.sees_brand(brand) {
-        return Ok(());
-    }
-    Err(Problem::new(
-        StatusCode::FORBIDDEN,
-        format!(
-            "Access denied: provider `{}` may not see brand {brand}",
-            caller.provider.id
-        ),
-    ))
-}

@@ -111,7 +111,7 @@ pub fn admit(
         check_client_certificate(state, req, scope)?;
     }
     if let Some(brand) = requested_brand(req) {
-        auth::check_brand(&caller, brand)?;
+        caller.require_brand(brand).map_err(Problem::from)?;
     }
     check_rate(state, &caller)?;
     let language = reader_language(state, req, asked, body)?;
