@@ -4,7 +4,7 @@
 
 use super::Writer;
 use super::tables::{GENARTS, GenArt};
-use super::vehicle_tables::ASSEMBLY_GROUPS;
+use super::vehicle_tables::{ASSEMBLY_GROUPS, MAKES, model_series_id};
 
 /// The languages written, after English.
 pub const LANGUAGES: [&str; 3] = ["de", "fr", "bg"];
@@ -14,7 +14,8 @@ type Entry = (&'static str, &'static str, &'static str, &'static str);
 
 /// Every English text of the generated rows that reads differently in another language:
 /// generic articles, nodes of the tree, criteria, their text values, fitting positions,
-/// article statuses, kinds of number, fuels, body styles and construction types, engine kinds.
+/// article statuses, link attributes, kinds of number, fuels, body styles and construction
+/// types, engine kinds.
 const DICTIONARY: &[Entry] = &[
     // Generic articles.
     (
@@ -224,6 +225,13 @@ const DICTIONARY: &[Entry] = &[
     ("active", "lieferbar", "disponible", ""),
     ("announced", "angekündigt", "annoncé", ""),
     ("discontinued", "ausgelaufen", "abandonné", ""),
+    // Model series whose names are words, not only proper names.
+    ("C-CLASS (W205)", "C-KLASSE (W205)", "CLASSE C (W205)", ""),
+    ("E-CLASS (W213)", "E-KLASSE (W213)", "CLASSE E (W213)", ""),
+    ("A-CLASS (W176)", "A-KLASSE (W176)", "CLASSE A (W176)", ""),
+    // A link's attributes.
+    ("Quantity", "Menge", "Quantité", ""),
+    ("Notes", "Hinweise", "Remarques", ""),
     // Kinds of number a search matched.
     ("Article number", "Artikelnummer", "Numéro d'article", ""),
     ("OE number", "OE-Nummer", "Numéro OE", ""),
@@ -296,7 +304,13 @@ pub fn write_texts(f: &mut TextFiles) -> csv::Result<()> {
     let nodes = ASSEMBLY_GROUPS
         .iter()
         .map(|(id, _, name, _)| ("assembly_group", *id, *name));
-    for (kind, id, english) in genarts.chain(nodes) {
+    let series = MAKES.iter().flat_map(|make| {
+        make.models
+            .iter()
+            .enumerate()
+            .map(move |(i, model)| ("model_series", model_series_id(make, i), model.0))
+    });
+    for (kind, id, english) in genarts.chain(nodes).chain(series) {
         for language in LANGUAGES {
             if let Some(text) = translated(english, language) {
                 f.texts
@@ -308,6 +322,11 @@ pub fn write_texts(f: &mut TextFiles) -> csv::Result<()> {
         .iter()
         .map(|g| g.name)
         .chain(ASSEMBLY_GROUPS.iter().map(|n| n.2))
+        .chain(
+            MAKES
+                .iter()
+                .flat_map(|m| m.models.iter().map(|model| model.0)),
+        )
         .collect();
     for (english, ..) in DICTIONARY.iter().filter(|e| !named.contains(&e.0)) {
         for language in LANGUAGES {

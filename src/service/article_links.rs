@@ -2,8 +2,10 @@
 //! that hold it for a vehicle type (Pegasus's "main articles").
 
 use super::ServiceError;
+use super::article_detail::{link_in, vehicle_in};
 use super::context::Context;
 use super::lookups;
+use super::names::Names;
 use super::vehicle_path::Makers;
 use crate::catalogue::{ArticleKey, Link, TargetType, Vehicle};
 
@@ -37,6 +39,38 @@ pub struct LinkDetail {
     pub link: Link,
     pub vehicle: Vehicle,
     pub maker_id: Option<u32>,
+    /// The link's position (where given), quantity and notes (where given), named.
+    pub attributes: Vec<LinkAttribute>,
+}
+
+/// One attribute of a link, its name in the reader's language.
+#[derive(Debug, Clone)]
+pub struct LinkAttribute {
+    pub name: String,
+    /// A number (the quantity) rather than a text.
+    pub numeric: bool,
+    pub value: String,
+}
+
+/// A link's attributes: its position (where given), quantity and notes (where given), each
+/// named by a term the texts translate.
+fn attributes(names: &Names<'_>, link: &Link) -> Result<Vec<LinkAttribute>, ServiceError> {
+    let attribute = |name: &str, numeric: bool, value: &str| -> Result<_, ServiceError> {
+        Ok(LinkAttribute {
+            name: names.term(name)?,
+            numeric,
+            value: value.to_owned(),
+        })
+    };
+    let mut out = Vec::new();
+    if !link.position.is_empty() {
+        out.push(attribute("Position", false, &link.position)?);
+    }
+    out.push(attribute("Quantity", true, &link.quantity.to_string())?);
+    if !link.notes.is_empty() {
+        out.push(attribute("Notes", false, &link.notes)?);
+    }
+    Ok(out)
 }
 
 /// The article `id` names, if the catalogue holds it and the caller may see its brand.
@@ -132,12 +166,15 @@ pub fn link_details(
         return Ok(None);
     };
     let mut details = Vec::new();
+    let names = context.names();
     for (link, vehicle) in super::article_detail::applications(catalogue, &article)? {
         if pick(id, &link) {
             let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
+            let link = link_in(&names, link)?;
             details.push(LinkDetail {
+                attributes: attributes(&names, &link)?,
+                vehicle: vehicle_in(&names, vehicle)?,
                 link,
-                vehicle,
                 maker_id,
             });
         }

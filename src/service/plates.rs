@@ -55,7 +55,7 @@ pub fn vehicles_of_plate(
         let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
         found.push(PlateVehicle {
             plate,
-            vehicle,
+            vehicle: super::article_detail::vehicle_in(&context.names(), vehicle)?,
             maker_id,
         });
     }

@@ -12,7 +12,7 @@ use super::call::{Call, Failure};
 use super::messages::*;
 use super::vehicles::yyyymm;
 use crate::catalogue::{Link, Vehicle};
-use crate::service::article_links::{self, LinkDetail, Wanted};
+use crate::service::article_links::{self, LinkAttribute, LinkDetail, Wanted};
 use crate::service::market;
 
 pub fn get_article_linked_targets(
@@ -114,7 +114,7 @@ pub fn get_links_by_ids(
             article_link_id: pair.article_link_id,
             linked_article_immediate_attributs: LinkAttributeRecordSeq {
                 array: if attributes {
-                    link_attributes(&detail.link)
+                    detail.attributes.iter().map(link_attribute).collect()
                 } else {
                     Vec::new()
                 },
@@ -129,23 +129,14 @@ pub fn get_links_by_ids(
     answer(&LinkDetailsList::of(records))
 }
 
-/// A link's position (where given), quantity and notes (where given).
-fn link_attributes(link: &Link) -> Vec<LinkAttributeRecord> {
-    let attribute = |name: &str, kind: &str, value: String| LinkAttributeRecord {
-        attr_name: name.into(),
-        attr_short_name: name.into(),
-        attr_type: kind.into(),
-        attr_value: value,
-    };
-    let mut attributes = Vec::new();
-    if !link.position.is_empty() {
-        attributes.push(attribute("Position", "A", link.position.clone()));
+/// A link's attribute, as Pegasus records it: `N` a number, `A` a text.
+fn link_attribute(a: &LinkAttribute) -> LinkAttributeRecord {
+    LinkAttributeRecord {
+        attr_name: a.name.clone(),
+        attr_short_name: a.name.clone(),
+        attr_type: if a.numeric { "N" } else { "A" }.into(),
+        attr_value: a.value.clone(),
     }
-    attributes.push(attribute("Quantity", "N", link.quantity.to_string()));
-    if !link.notes.is_empty() {
-        attributes.push(attribute("Notes", "A", link.notes.clone()));
-    }
-    attributes
 }
 
 fn linked_vehicle(v: &Vehicle, maker_id: Option<u32>) -> LinkedVehicleRecord {
