@@ -142,6 +142,17 @@ fn kits_and_competitor_references_are_indexed() {
 }
 
 #[test]
+fn a_dry_run_into_an_empty_store_finds_every_reference_among_its_own_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("data")).unwrap();
+    let empty = store.trees_on_disk();
+    let report = import::import(&store, &partscat::demo::demo_files(), true, &Quiet).unwrap();
+    assert_eq!(report.verdict, Verdict::DryRun);
+    assert!(report.files.iter().all(|f| f.rejected == 0 && f.added > 0));
+    assert_eq!(store.trees_on_disk(), empty);
+}
+
+#[test]
 fn a_dry_run_leaves_no_trace_and_one_import_runs_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
     let store = demo(dir.path());

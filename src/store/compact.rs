@@ -117,9 +117,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("data")).unwrap();
         assert_eq!(store.compacted_size().unwrap(), None);
-        crate::demo::load_demo_catalogue(&store, &crate::import::Quiet)
-            .unwrap()
-            .unwrap();
+        super::super::fixture::load_small_catalogue(&store);
         let noted = store.compacted_size().unwrap().unwrap();
         assert!(noted > 0 && noted <= store.db.bytes(), "{noted}");
         assert!(!store.compaction_due(true).unwrap());

@@ -15,6 +15,8 @@ mod compact;
 mod engine;
 mod error;
 mod file_modes;
+#[cfg(test)]
+mod fixture;
 mod grants;
 mod index_changes;
 mod indexes;

@@ -1,11 +1,13 @@
 //! The store's behaviour above the engine, run once on sled and once in memory: a catalogue
-//! imported into either answers alike, checks sound, and leaves nothing of a dry run.
+//! committed into either answers alike, checks sound, and leaves nothing of a change
+//! abandoned. The catalogue is the store's own small one (`fixture.rs`): these tests need
+//! nothing above the store.
 
 use std::net::Ipv4Addr;
 
+use super::fixture::load_small_catalogue;
 use super::{AuditEntry, Store, check};
 use crate::accounts::Scope;
-use crate::import::{Quiet, Verdict};
 
 /// A store on each engine, with the directory each uses for files.
 fn stores() -> Vec<(&'static str, Store, tempfile::TempDir)> {
@@ -21,22 +23,12 @@ fn stores() -> Vec<(&'static str, Store, tempfile::TempDir)> {
     ]
 }
 
-fn load_demo(store: &Store) -> u64 {
-    let report = crate::demo::load_demo_catalogue(store, &Quiet)
-        .unwrap()
-        .unwrap();
-    match report.verdict {
-        Verdict::Committed { data_version } => data_version,
-        other => panic!("the demo catalogue was not committed: {other:?}"),
-    }
-}
-
 #[test]
 fn a_catalogue_reads_and_checks_the_same_on_every_engine() {
     let mut checksums = Vec::new();
     for (engine, store, _dir) in stores() {
         assert!(store.catalogue().is_empty(), "{engine}");
-        assert_eq!(load_demo(&store), 1, "{engine}");
+        assert_eq!(load_small_catalogue(&store), 1, "{engine}");
         let report = check::check(&store).unwrap();
         assert!(report.is_sound(), "{engine}: {:?}", report.problems);
         let c = store.catalogue();
@@ -65,24 +57,19 @@ fn a_catalogue_reads_and_checks_the_same_on_every_engine() {
 }
 
 #[test]
-fn a_dry_run_and_an_abandoned_change_leave_the_trees_as_they_were() {
+fn an_abandoned_change_leaves_the_trees_as_they_were() {
     for (engine, store, _dir) in stores() {
-        // Into an empty store, every reference is to a row the same dry run staged.
-        let empty = store.trees_on_disk();
-        let report =
-            crate::import::import(&store, &crate::demo::demo_files(), true, &Quiet).unwrap();
-        assert!(matches!(report.verdict, Verdict::DryRun), "{engine}");
-        assert!(
-            report.files.iter().all(|f| f.rejected == 0 && f.added > 0),
-            "{engine}"
-        );
-        assert_eq!(store.trees_on_disk(), empty, "{engine}");
-        load_demo(&store);
+        load_small_catalogue(&store);
         let before = store.trees_on_disk();
-        let report =
-            crate::import::import(&store, &crate::demo::demo_files(), true, &Quiet).unwrap();
-        assert!(matches!(report.verdict, Verdict::DryRun), "{engine}");
-        drop(store.begin(false).unwrap());
+        let mut staging = store.begin(false).unwrap();
+        let brand = crate::catalogue::Brand {
+            id: 9,
+            name: "Staged, never committed".into(),
+        };
+        staging
+            .put(&brand, super::Origin { file: 0, line: 1 })
+            .unwrap();
+        drop(staging);
         assert_eq!(store.trees_on_disk(), before, "{engine}");
         assert!(
             store.begin(false).is_ok(),
@@ -95,7 +82,7 @@ fn a_dry_run_and_an_abandoned_change_leave_the_trees_as_they_were() {
 fn the_disk_bound_of_a_rewrite_covers_the_tables_it_rewrites() {
     use super::layout::TreeName;
     for (engine, store, _dir) in stores() {
-        load_demo(&store);
+        load_small_catalogue(&store);
         let c = store.catalogue();
         let stored = |tree: TreeName| -> u64 {
             super::indexes::DataTrees::tree(c.as_ref(), tree)
@@ -173,7 +160,7 @@ fn providers_grants_and_audit_round_trip() {
 fn an_article_keeps_its_numeric_id_across_imports_and_a_retired_id_is_not_given_again() {
     use crate::catalogue::Article;
     for (engine, store, _dir) in stores() {
-        load_demo(&store);
+        load_small_catalogue(&store);
         let ids = |store: &Store| -> Vec<(Article, u32)> {
             let c = store.catalogue();
             c.records::<Article>()
@@ -235,7 +222,7 @@ fn a_tree_whose_blocks_do_not_decode_is_named_by_the_probe_and_the_check() {
     let path = dir.path().join("data");
     {
         let store = Store::open(&path).unwrap();
-        load_demo(&store);
+        load_small_catalogue(&store);
         assert!(check::probe(&store).is_ok());
         let c = store.catalogue();
         let name =
@@ -276,7 +263,7 @@ fn a_tree_whose_blocks_do_not_decode_is_named_by_the_probe_and_the_check() {
 fn small_mixed_changes_patch_their_tables_and_check_sound_after_each() {
     use crate::catalogue::{Amount, CrossKind, CrossReference, Link};
     for (engine, store, _dir) in stores() {
-        load_demo(&store);
+        load_small_catalogue(&store);
         let origin = super::Origin { file: 0, line: 1 };
         let all: Vec<_> = store.catalogue().articles().map(|a| a.unwrap()).collect();
         let genarts: Vec<u32> = {
