@@ -7,6 +7,7 @@
 #   bash benches/load/lookups_vs_health.sh [ARTICLES] [SECONDS] [ROUNDS]   (defaults 100000, 5, 5)
 #
 #   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
+#   SHAPE=crossref-heavy bash …           (a catalogue shape of benches/shapes.sh)
 #
 # Needs wrk (Debian: apt-get install wrk). Prints each lookup's requests/s as a ratio to
 # /health's, measured round by round.
@@ -22,7 +23,7 @@ work=$(mktemp -d /tmp/partscat-load.XXXXXX)
 source "$root/benches/binary.sh"
 # shellcheck source=benches/load/served.sh
 source "$root/benches/load/served.sh"
-catalogue "$articles"
+catalogue "$articles" "${SHAPE:-gen}"
 cp -r "$work/store" "$work/store-uncached"
 start_server "$work/store" 1024
 cached=$port

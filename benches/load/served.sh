@@ -2,7 +2,7 @@
 # a generated catalogue imported into a store, and `serve` on copies of it with the demo key.
 # The servers are stopped and `work` removed when the script exits.
 #
-#   catalogue ARTICLES                → $work/csv and $work/store
+#   catalogue ARTICLES [SHAPE]        → $work/csv and $work/store (SHAPE: benches/shapes.sh)
 #   start_server STORE [CACHE_MB]     → sets `port` (not in a subshell: the server must be
 #                                       known to the clean-up)
 #   lookup_paths                      → $work/<route>.paths: the request paths of each lookup
@@ -15,8 +15,12 @@ stop_servers() {
 }
 trap stop_servers EXIT
 
+# shellcheck source=benches/shapes.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../shapes.sh"
+
 catalogue() {
-  "$bin" gen --articles "$1" --out "$work/csv" >/dev/null
+  shape_flags "${2:-gen}"
+  "$bin" gen --articles "$1" "${shape[@]}" --out "$work/csv" >/dev/null
   "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 }
 

@@ -215,13 +215,85 @@ pub(crate) enum Command {
         /// Seed: the same seed and size give the same files.
         #[arg(long, default_value_t = generate::DEMO_SEED)]
         seed: u64,
-        /// Link-heavy, as real fitment data: each article fits exactly N vehicles, its link
-        /// rows as short as a fitment file's.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
-        links_per_article: Option<u32>,
-        /// Also write the texts in German and French, and some in Bulgarian (`texts.csv`,
-        /// `article_texts.csv`), as the demo catalogue holds them.
-        #[arg(long)]
-        translated: bool,
+        #[command(flatten)]
+        shape: GenShape,
     },
+}
+
+/// The shape of a generated catalogue: each flag left out keeps the generator's own.
+#[derive(Args)]
+pub(crate) struct GenShape {
+    /// Each article fits exactly N vehicles (link-heavy, as real fitment data); its link rows
+    /// as short as a fitment file's unless `--link-details true`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    links_per_article: Option<u32>,
+    /// Link rows with a position and a quantity (`true`) or without (`false`) [default: true,
+    /// false with --links-per-article].
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set)]
+    link_details: Option<bool>,
+    /// Cross numbers per article on average (OE, competitor, trade, internal; all written to
+    /// `crossrefs.csv`), e.g. 3.5.
+    #[arg(long, value_name = "MEAN", value_parser = mean_per_article)]
+    crossrefs_per_article: Option<f64>,
+    /// Prices per article on average, up to 8 (list and net prices in up to six currencies).
+    #[arg(long, value_name = "MEAN", value_parser = prices_per_article)]
+    prices_per_article: Option<f64>,
+    /// Criteria per article, exactly, up to 8 (its generic article's, then shared ones).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=8))]
+    criteria_per_article: Option<u32>,
+    /// Media files (images) per article on average.
+    #[arg(long, value_name = "MEAN", value_parser = mean_per_article)]
+    media_per_article: Option<f64>,
+    /// Exhaust systems and brake sets (kits of their components) among the articles
+    /// (`true`), or plain articles only (`false`) [default: true].
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set)]
+    kits: Option<bool>,
+    /// The maker's brands [default: 4].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
+    brands: Option<u32>,
+    /// Generic articles, at least 16 (past the generator's 16: variants of them).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=100000))]
+    genarts: Option<u32>,
+    /// Vehicle types [default: a tenth of the articles, at least 300].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000000))]
+    vehicles: Option<u32>,
+    /// Also write the texts in German and French, and some in Bulgarian (`texts.csv`,
+    /// `article_texts.csv`), as the demo catalogue holds them.
+    #[arg(long)]
+    translated: bool,
+}
+
+impl From<GenShape> for generate::Shape {
+    fn from(g: GenShape) -> generate::Shape {
+        generate::Shape {
+            links_per_article: g.links_per_article,
+            link_details: g.link_details,
+            crossrefs_per_article: g.crossrefs_per_article,
+            prices_per_article: g.prices_per_article,
+            criteria_per_article: g.criteria_per_article,
+            media_per_article: g.media_per_article,
+            kits: g.kits,
+            brands: g.brands,
+            genarts: g.genarts,
+            vehicles: g.vehicles,
+            translated: g.translated,
+        }
+    }
+}
+
+/// A mean count of rows per article: a number from 0 to 100.
+fn mean_per_article(text: &str) -> Result<f64, String> {
+    mean_up_to(text, 100.0)
+}
+
+/// A mean count of prices per article: from 0 to the generator's price kinds.
+fn prices_per_article(text: &str) -> Result<f64, String> {
+    mean_up_to(text, generate::PRICE_KINDS as f64)
+}
+
+fn mean_up_to(text: &str, most: f64) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(mean) if (0.0..=most).contains(&mean) => Ok(mean),
+        _ => Err(format!("{text:?} is not a number from 0 to {most}")),
+    }
 }

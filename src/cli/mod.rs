@@ -167,15 +167,8 @@ fn run(command: Command) -> Result<ExitCode, String> {
             articles,
             out,
             seed,
-            links_per_article,
-            translated,
-        } => {
-            let shape = generate::Shape {
-                links_per_article,
-                translated,
-            };
-            generate_catalogue(articles, seed, shape, &out)
-        }
+            shape,
+        } => generate_catalogue(articles, seed, shape.into(), &out),
     }
 }
 

@@ -3,9 +3,10 @@
 
 use std::collections::HashSet;
 
+use super::shape::{Line, competitor_number, criteria_of, criterion_value};
 use super::tables::*;
 use super::vehicle_tables::MAKES;
-use super::{Article, Files, Rng, Vehicle};
+use super::{Article, Files, Rng, Shape, Vehicle};
 use crate::catalogue::normalise_reference;
 
 pub(super) struct ArticleMaker {
@@ -15,16 +16,20 @@ pub(super) struct ArticleMaker {
     pub(super) last_of_genart: Vec<(u32, String)>,
     /// The latest article of each brand, for internal cross-references.
     pub(super) last_of_brand: Vec<(u32, String)>,
-    /// Each article fits exactly this many vehicles, its link rows without position and
-    /// quantity (`Shape::links_per_article`).
-    pub(super) fits: Option<usize>,
+    /// The generic articles plain articles are drawn from.
+    pub(super) lines: Vec<Line>,
+    pub(super) shape: Shape,
 }
 
 /// A genart of the table by id; the kit builders name ids the table holds.
-pub(super) fn genart(id: u32) -> csv::Result<&'static GenArt> {
-    GENARTS.iter().find(|g| g.id == id).ok_or_else(|| {
-        std::io::Error::other(format!("genart {id} is not in the generator's table")).into()
-    })
+pub(super) fn genart(id: u32) -> csv::Result<Line> {
+    GENARTS
+        .iter()
+        .find(|g| g.id == id)
+        .map(Line::of)
+        .ok_or_else(|| {
+            std::io::Error::other(format!("genart {id} is not in the generator's table")).into()
+        })
 }
 
 pub(super) fn price_text(cents: u64) -> String {
@@ -57,15 +62,18 @@ impl ArticleMaker {
         while made < articles {
             let left = articles - made;
             let roll = self.rng.below(100);
-            made += if roll < 6 && left >= 6 {
+            let kits = self.shape.kits();
+            made += if kits && roll < 6 && left >= 6 {
                 self.exhaust_system(f, vehicles)?
-            } else if roll < 10 && left >= 3 {
+            } else if kits && roll < 10 && left >= 3 {
                 self.brake_set(f, vehicles)?
             } else {
+                // With kits, exhaust parts are made as the systems' components only.
                 let genart = loop {
-                    let g = self.rng.pick(&GENARTS);
-                    if g.price_cents > 0 && !EXHAUST_PARTS.contains(&g.id) {
-                        break g;
+                    let line = *self.rng.pick(&self.lines);
+                    let component = kits && EXHAUST_PARTS.contains(&line.base.id);
+                    if line.base.price_cents > 0 && !component {
+                        break line;
                     }
                 };
                 let ktypes = self.vehicles_fitted(vehicles, 3, 7);
@@ -95,8 +103,8 @@ impl ArticleMaker {
         low: u64,
         high: u64,
     ) -> Vec<usize> {
-        match self.fits {
-            Some(n) => self.pick_exactly(vehicles, n),
+        match self.shape.links_per_article {
+            Some(n) => self.pick_exactly(vehicles, n as usize),
             None => self.pick_vehicles(vehicles, low, high),
         }
     }
@@ -113,7 +121,7 @@ impl ArticleMaker {
         picked
     }
 
-    fn reference(&mut self, g: &GenArt) -> String {
+    fn reference(&mut self, g: &GenArt, brand: u32) -> String {
         // Small pattern spaces fill up in large catalogues: after a few collisions, add a
         // variant suffix, as makers do when a number range runs out.
         let mut attempt = 0;
@@ -127,7 +135,7 @@ impl ArticleMaker {
                         .pattern(["/#", "/##", "/###", "/####"][(attempt / 8 - 1).min(3)]),
                 );
             }
-            if self.used.insert((g.brand, normalise_reference(&written))) {
+            if self.used.insert((brand, normalise_reference(&written))) {
                 return written;
             }
             attempt += 1;
@@ -138,12 +146,13 @@ impl ArticleMaker {
     pub(super) fn article(
         &mut self,
         f: &mut Files,
-        g: &'static GenArt,
+        line: Line,
         ktypes: Vec<usize>,
         vehicles: &[Vehicle],
     ) -> csv::Result<Article> {
-        let brand = g.brand;
-        let reference = self.reference(g);
+        let g = line.base;
+        let brand = self.rng.brand_of(g, self.shape.brands);
+        let reference = self.reference(g, brand);
         let b = brand.to_string();
         let r = reference.as_str();
         let kit = g.price_cents == 0;
@@ -152,7 +161,7 @@ impl ArticleMaker {
         let previous = self
             .last_of_genart
             .iter()
-            .find(|(id, _)| *id == g.id)
+            .find(|(id, _)| *id == line.id)
             .map(|(_, r)| r.clone());
         let (status, replaced_by) = match (status_roll, previous) {
             (0..=2, Some(newer)) => ("discontinued", newer),
@@ -164,7 +173,7 @@ impl ArticleMaker {
         } else {
             String::new()
         };
-        let mut description = g.name.to_owned();
+        let mut description = line.name();
         if !g.position.is_empty() {
             description.push_str(", ");
             description.push_str(g.position);
@@ -180,32 +189,43 @@ impl ArticleMaker {
         f.articles.write_record([
             &b,
             r,
-            &g.id.to_string(),
+            &line.id.to_string(),
             &description,
             status,
             &eans,
             unit,
             &replaced_by,
         ])?;
-        for &(name, unit, low, high) in g.criteria {
-            let value = if high == 0 {
-                criterion_text(name, self.rng.next()).to_owned()
-            } else {
-                self.rng.between(low as u64, high as u64).to_string()
-            };
+        let criteria = match self.shape.criteria_per_article {
+            Some(n) => criteria_of(g, n as usize),
+            None => g.criteria.to_vec(),
+        };
+        for (name, unit, low, high) in criteria {
+            let value = criterion_value(&mut self.rng, name, low, high);
             f.criteria.write_record([&b, r, name, &value, unit])?;
         }
 
         if !kit {
-            self.cross_references(f, &b, r, brand, &ktypes, vehicles)?;
+            match self.shape.crossrefs_per_article {
+                Some(mean) => {
+                    self.shaped_cross_references(f, &b, r, brand, mean, &ktypes, vehicles)?
+                }
+                None => self.cross_references(f, &b, r, brand, &ktypes, vehicles)?,
+            }
         }
         self.links(f, &b, r, g, &ktypes, vehicles)?;
         if !kit {
-            self.prices(f, &b, r, g)?;
+            match self.shape.prices_per_article {
+                Some(mean) => self.shaped_prices(f, &b, r, g, mean)?,
+                None => self.prices(f, &b, r, g)?,
+            }
         }
-        self.media(f, &b, r, g)?;
+        match self.shape.media_per_article {
+            Some(mean) => self.images(f, &b, r, &line, mean)?,
+            None => self.media(f, &b, r, g, brand)?,
+        }
 
-        self.remember(g.id, brand, &reference);
+        self.remember(line.id, brand, &reference);
         Ok(Article {
             brand,
             reference,
@@ -230,10 +250,9 @@ impl ArticleMaker {
             } else {
                 "1"
             };
-            let (position, quantity) = if self.fits.is_some() {
-                ("", "")
-            } else {
-                (g.position, quantity)
+            let (position, quantity) = match self.shape.link_details() {
+                true => (g.position, quantity),
+                false => ("", ""),
             };
             f.links
                 .write_record([b, r, vehicles[v].ktype.as_str(), position, quantity, ""])?;
@@ -314,9 +333,7 @@ impl ArticleMaker {
             }
         }
         for _ in 0..self.rng.between(1, 2) {
-            let (id, _, patterns) = *self.rng.pick(&COMPETITORS);
-            let pattern = self.rng.clone_pick(patterns);
-            let number = self.rng.pattern(pattern);
+            let (id, number) = competitor_number(&mut self.rng);
             if numbers.insert((id, normalise_reference(&number))) {
                 f.competitor_refs
                     .write_record([b, r, &id.to_string(), &number])?;
@@ -325,13 +342,20 @@ impl ArticleMaker {
         Ok(())
     }
 
-    fn media(&mut self, f: &mut Files, b: &str, r: &str, g: &GenArt) -> csv::Result<()> {
+    fn media(
+        &mut self,
+        f: &mut Files,
+        b: &str,
+        r: &str,
+        g: &GenArt,
+        brand: u32,
+    ) -> csv::Result<()> {
         let path = format!("media/{b}/{}", normalise_reference(r));
         if self.rng.percent(60) {
             f.media
                 .write_record([b, r, "image", "", "0", &format!("{path}.jpg"), g.name])?;
         }
-        if g.brand >= 3 && self.rng.percent(10) {
+        if brand >= 3 && self.rng.percent(10) {
             f.media.write_record([
                 b,
                 r,

@@ -2,6 +2,7 @@
 //! sets, each a kit with its components.
 
 use super::articles::{ArticleMaker, genart, price_text};
+use super::shape::Line;
 use super::tables::*;
 use super::{Article, Files, Vehicle};
 
@@ -43,7 +44,7 @@ impl ArticleMaker {
     fn kit(
         &mut self,
         f: &mut Files,
-        g: &'static GenArt,
+        g: Line,
         parts: &[Article],
         quantities: &[u32],
         ktypes: Vec<usize>,

@@ -4,6 +4,8 @@
 
 mod articles;
 mod kits;
+mod shape;
+mod shaped_rows;
 mod tables;
 mod translations;
 mod vehicle_tables;
@@ -14,6 +16,10 @@ use std::io::BufWriter;
 use std::path::Path;
 
 use articles::ArticleMaker;
+pub use shape::Shape;
+/// How many prices a shaped article can carry (`Shape::prices_per_article`).
+pub const PRICE_KINDS: usize = shape::PRICE_KINDS.len();
+use shape::Line;
 use tables::*;
 use translations::TextFiles;
 use vehicle_tables::*;
@@ -115,18 +121,6 @@ struct Article {
     ktypes: Vec<usize>,
 }
 
-/// The shape of a generated catalogue beyond its size.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Shape {
-    /// Link-heavy, as real fitment data is: each plain article fits exactly this many
-    /// vehicles, its link rows as short as a fitment file's (no position, quantity or note).
-    /// `None`: 3 to 7 vehicles, with positions and quantities.
-    pub links_per_article: Option<u32>,
-    /// With the texts in German and French, and some in Bulgarian (`texts`,
-    /// `article_texts`), as the demo catalogue holds them.
-    pub translated: bool,
-}
-
 /// Writes a catalogue of `articles` articles into `out` (created if missing).
 pub fn generate(articles: usize, seed: u64, out: &Path) -> csv::Result<Summary> {
     generate_shaped(articles, seed, Shape::default(), out)
@@ -152,20 +146,22 @@ pub fn generate_shaped(
     let mut f = Files::open(out, shape.translated)?;
     let mut rng = Rng(seed);
     let mut summary = Summary::default();
-    write_reference_lists(&mut f)?;
-    let fits = shape.links_per_article.map(|n| n as usize);
-    let vehicles = write_vehicles(
-        &mut f,
-        &mut rng,
-        (articles / 10).max(300).max(fits.unwrap_or(0) * 2),
-    )?;
+    let lines = shape::lines(shape.genarts);
+    write_reference_lists(&mut f, &shape, &lines)?;
+    let fits = shape.links_per_article.unwrap_or(0) as usize;
+    let count = match shape.vehicles {
+        Some(n) => (n as usize).max(fits),
+        None => (articles / 10).max(300).max(fits * 2),
+    };
+    let vehicles = write_vehicles(&mut f, &mut rng, count)?;
     summary.vehicles = vehicles.len() as u64;
     let mut maker = ArticleMaker {
         rng,
         used: HashSet::new(),
         last_of_genart: Vec::new(),
         last_of_brand: Vec::new(),
-        fits,
+        lines,
+        shape,
     };
     summary.articles = maker.make(&mut f, articles, &vehicles)? as u64;
     write_plates(&mut f, seed, &vehicles)?;
@@ -232,9 +228,9 @@ impl Files {
 }
 
 /// The brands, the manufacturers (vehicle makers and competitors) and the generic articles.
-fn write_reference_lists(f: &mut Files) -> csv::Result<()> {
-    for (id, name) in BRANDS {
-        f.brands.write_record([id.to_string().as_str(), name])?;
+fn write_reference_lists(f: &mut Files, shape: &Shape, lines: &[Line]) -> csv::Result<()> {
+    for (id, name) in shape::brands(shape.brands) {
+        f.brands.write_record([id.to_string(), name])?;
     }
     for m in &MAKES {
         f.manufacturers
@@ -244,12 +240,11 @@ fn write_reference_lists(f: &mut Files) -> csv::Result<()> {
         f.manufacturers
             .write_record([id.to_string().as_str(), name, "parts"])?;
     }
-    for g in &GENARTS {
-        f.genarts
-            .write_record([g.id.to_string().as_str(), g.name])?;
+    for line in lines {
+        f.genarts.write_record([line.id.to_string(), line.name()])?;
     }
     write_model_series(f)?;
-    write_assembly_groups(f)?;
+    write_assembly_groups(f, lines)?;
     match &mut f.translated {
         Some(t) => translations::write_texts(t),
         None => Ok(()),
@@ -277,8 +272,9 @@ fn write_model_series(f: &mut Files) -> csv::Result<()> {
     Ok(())
 }
 
-/// The passenger-car tree, and where each generic article sits in it.
-fn write_assembly_groups(f: &mut Files) -> csv::Result<()> {
+/// The passenger-car tree, and where each generic article sits in it (a variant where its
+/// base does).
+fn write_assembly_groups(f: &mut Files, lines: &[Line]) -> csv::Result<()> {
     for (sort, (id, parent, name, genarts)) in ASSEMBLY_GROUPS.iter().enumerate() {
         let parent = match parent {
             0 => String::new(),
@@ -292,8 +288,10 @@ fn write_assembly_groups(f: &mut Files) -> csv::Result<()> {
             &(sort + 1).to_string(),
         ])?;
         for genart in *genarts {
-            f.genart_groups
-                .write_record([genart.to_string(), id.to_string()])?;
+            for line in lines.iter().filter(|l| l.base.id == *genart) {
+                f.genart_groups
+                    .write_record([line.id.to_string(), id.to_string()])?;
+            }
         }
     }
     Ok(())
