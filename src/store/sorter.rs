@@ -17,6 +17,9 @@ use super::varint;
 
 /// Bytes of items held in memory before a run is written out.
 pub const HELD_BYTES: usize = 96 << 20;
+/// Bytes held after which a sort takes room for all it may hold: a small change's sorts
+/// never do (mapping that much costs them more than they save).
+const GROWN_BYTES: usize = 4 << 20;
 /// Bookkeeping bytes per held item, counted against the bound.
 const ITEM_OVERHEAD: usize = std::mem::size_of::<Held>();
 
@@ -90,6 +93,9 @@ impl Sorter {
             value_len: u32::try_from(value.len()).map_err(|_| too_long())?,
             origin,
         };
+        if self.arena.len() >= GROWN_BYTES && self.arena.capacity() < self.bound {
+            self.reserve();
+        }
         self.arena.extend_from_slice(key);
         self.arena.extend_from_slice(value);
         if let Some(last) = self.held.last() {
@@ -100,6 +106,16 @@ impl Sorter {
             self.spill()?;
         }
         Ok(())
+    }
+
+    /// Room for all it may hold, once it has grown past `GROWN_BYTES`: growing the arena and
+    /// the list by doubling copied them over and over and touched fresh memory each time (a
+    /// few percent of a large import). Room not written to costs address space, not memory.
+    fn reserve(&mut self) {
+        self.arena
+            .reserve(self.bound.saturating_sub(self.arena.len()));
+        let items = self.bound / (ITEM_OVERHEAD + 16);
+        self.held.reserve(items.saturating_sub(self.held.len()));
     }
 
     fn key(&self, h: &Held) -> &[u8] {
