@@ -183,7 +183,7 @@ if PG_OPTIONS="-c wal_level=minimal -c max_wal_senders=0 -c maintenance_work_mem
   } | "${psql[@]}" >"$work/pg.log"
   pg_secs=$(seconds_since "$start")
   # PostgreSQL's steps, as its own timing reports them.
-  awk '/^step / {sub(/^step /, ""); step = $0} /^Time: / {t[step] += $2} END {
+  awk 'BEGIN {step = "create tables"} /^step / {sub(/^step /, ""); step = $0} /^Time: / {t[step] += $2} END {
     for (s in t) if (t[s] >= 10) printf "  %-48s %6.2f s\n", s, t[s] / 1000 }' "$work/pg.log" | sort
   pg_bytes=$("${psql[@]}" -At -c "SELECT sum(pg_total_relation_size(oid)) FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace")
   printf 'PostgreSQL %s: %.2f s, tables and indexes %.1f MB\n' \
