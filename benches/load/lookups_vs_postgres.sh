@@ -9,7 +9,8 @@
 # script per key, -c 32 -j 2), twice: the whole answer (the names joined, the article's
 # rows gathered), and the rows alone (the lookup's index and table, nothing joined: the
 # least a database does for it). partscat with wrk -t2 -c64 over the same keys, its answer
-# cache off and on, beside its own /health. ROUNDS rounds; the median and the range.
+# cache off and on, beside its own /health (measured just before and after). ROUNDS rounds;
+# the median and the range.
 #
 #   bash benches/load/lookups_vs_postgres.sh [ARTICLES] [SHAPE] [SECONDS] [ROUNDS]
 #   (defaults 200000, crossref-heavy, 5, 3; SHAPE as in benches/shapes.sh)
@@ -199,11 +200,14 @@ for p in mainref crossrefs reverse; do
   tps "plain-$p" >/dev/null
 done
 declare -A ratios
+# The cache on beside /health measured just before and after it (the mean), since the
+# machine's speed drifts from minute to minute.
 for _ in $(seq "$rounds"); do
-  health=$(rate health "$cached")
   for p in mainref crossrefs reverse; do
     off=$(rate "$p" "$uncached")
+    before=$(rate health "$cached")
     on=$(rate "$p" "$cached")
+    health=$(echo "($before + $(rate health "$cached")) / 2" | bc -l)
     pg=$(tps "$p")
     plain=$(tps "plain-$p")
     ratios[$p,pg]+="$(echo "$off / $pg" | bc -l) "
