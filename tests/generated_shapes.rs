@@ -174,3 +174,30 @@ fn gen_refuses_a_shape_out_of_range_naming_the_flag() {
         );
     }
 }
+
+#[test]
+fn variant_generic_articles_carry_their_own_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("csv");
+    assert!(
+        generate(&files, "800", &["--genarts", "40"])
+            .status
+            .success()
+    );
+    let names: HashMap<String, String> = rows(&files, "genarts")
+        .into_iter()
+        .map(|g| (g[0].clone(), g[1].clone()))
+        .collect();
+    assert_eq!(names.len(), 40);
+    let genart_of: HashMap<(String, String), String> = rows(&files, "articles")
+        .into_iter()
+        .map(|a| ((a[0].clone(), a[1].clone()), a[2].clone()))
+        .collect();
+    let mut variants = 0;
+    for image in rows(&files, "media").iter().filter(|m| m[2] == "image") {
+        let genart = &genart_of[&(image[0].clone(), image[1].clone())];
+        assert_eq!(image[6], names[genart], "{image:?}");
+        variants += usize::from(names[genart].contains(", type "));
+    }
+    assert!(variants > 0, "no image of a variant");
+}

@@ -222,7 +222,7 @@ impl ArticleMaker {
         }
         match self.shape.media_per_article {
             Some(mean) => self.images(f, &b, r, &line, mean)?,
-            None => self.media(f, &b, r, g, brand)?,
+            None => self.media(f, &b, r, &line, brand)?,
         }
 
         self.remember(line.id, brand, &reference);
@@ -347,13 +347,13 @@ impl ArticleMaker {
         f: &mut Files,
         b: &str,
         r: &str,
-        g: &GenArt,
+        line: &Line,
         brand: u32,
     ) -> csv::Result<()> {
         let path = format!("media/{b}/{}", normalise_reference(r));
         if self.rng.percent(60) {
             f.media
-                .write_record([b, r, "image", "", "0", &format!("{path}.jpg"), g.name])?;
+                .write_record([b, r, "image", "", "0", &format!("{path}.jpg"), &line.name()])?;
         }
         if brand >= 3 && self.rng.percent(10) {
             f.media.write_record([
