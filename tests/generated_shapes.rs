@@ -201,3 +201,21 @@ fn variant_generic_articles_carry_their_own_names() {
     }
     assert!(variants > 0, "no image of a variant");
 }
+
+#[test]
+fn gen_refuses_more_links_an_article_than_vehicles() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = generate(
+        &out,
+        "100",
+        &["--vehicles", "5", "--links-per-article", "8"],
+    );
+    assert!(!o.status.success(), "{}", common::text(&o));
+    let text = common::text(&o);
+    assert!(
+        text.contains("--links-per-article 8") && text.contains("--vehicles 5"),
+        "{text}"
+    );
+    assert!(!out.exists(), "files were written");
+}

@@ -59,7 +59,6 @@ for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
     if not took:
         continue
     what = re.search(r'(?:file|index)="([^"]+)"', line)
-    event = line.split(": ", 1)[1].split(" ", 1)[0] if ": " in line else ""
     label = re.sub(r"\s*(file|index|took)=\S+", "", line.split(": ", 1)[-1]).strip()
     if what:
         label = f"{label} {what.group(1).rsplit('/', 1)[-1]}"

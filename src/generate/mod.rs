@@ -142,6 +142,9 @@ pub fn generate_shaped(
     shape: Shape,
     out: &Path,
 ) -> csv::Result<Summary> {
+    if let Some(problem) = shape.problem() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, problem).into());
+    }
     std::fs::create_dir_all(out)?;
     let mut f = Files::open(out, shape.translated)?;
     let mut rng = Rng(seed);
@@ -150,7 +153,7 @@ pub fn generate_shaped(
     write_reference_lists(&mut f, &shape, &lines)?;
     let fits = shape.links_per_article.unwrap_or(0) as usize;
     let count = match shape.vehicles {
-        Some(n) => (n as usize).max(fits),
+        Some(n) => n as usize,
         None => (articles / 10).max(300).max(fits * 2),
     };
     let vehicles = write_vehicles(&mut f, &mut rng, count)?;

@@ -39,6 +39,17 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// What makes the shape impossible, if anything: an article cannot fit more vehicles
+    /// than there are.
+    pub(super) fn problem(&self) -> Option<String> {
+        match (self.vehicles, self.links_per_article) {
+            (Some(vehicles), Some(links)) if links > vehicles => Some(format!(
+                "--links-per-article {links} asks for more vehicles than --vehicles {vehicles} makes"
+            )),
+            _ => None,
+        }
+    }
+
     pub(super) fn kits(&self) -> bool {
         self.kits.unwrap_or(true)
     }
