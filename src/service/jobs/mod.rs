@@ -20,9 +20,9 @@ use crate::import::{self, ImportFile, ImportMode, Source};
 use crate::store::Store;
 
 /// An import job's work: the files imported as one change, the outcome kept on the job.
-fn import_files(store: &Store, job: &Job, files: &[ImportFile], dry_run: bool) {
+fn import_files(store: &Store, job: &Job, files: &[ImportFile], dry_run: bool) -> Ending {
     let outcome = import::import(store, files, dry_run, job);
-    job.update(|s| match outcome {
+    Box::new(|s| match outcome {
         Ok(report) => {
             s.state = if report.is_rejected() {
                 JobState::Rejected
@@ -36,8 +36,11 @@ fn import_files(store: &Store, job: &Job, files: &[ImportFile], dry_run: bool) {
             s.state = JobState::Failed;
             s.error = Some(e.to_string());
         }
-    });
+    })
 }
+
+/// What a job's work says of its end: applied to its status once its slot is free.
+type Ending = Box<dyn FnOnce(&mut JobStatus) + Send>;
 
 /// Finished jobs kept for polling.
 const JOBS_KEPT: usize = 100;
@@ -149,7 +152,7 @@ impl Jobs {
             started_by,
             move |store, job| {
                 let outcome = sync::sync(store, &upstream, request, job);
-                job.update(|s| match outcome {
+                Box::new(move |s: &mut JobStatus| match outcome {
                 Ok(report) => {
                     s.state = JobState::Succeeded;
                     s.sync = Some(report);
@@ -163,7 +166,7 @@ impl Jobs {
                     s.state = JobState::Failed;
                     s.error = Some(e.to_string());
                 }
-            });
+            })
             },
         )
     }
@@ -181,7 +184,7 @@ impl Jobs {
             sync::FOLLOWER,
             move |store, job| {
                 let outcome = sync::import_waited(store, &waited, job);
-                job.update(|s| match outcome {
+                Box::new(move |s: &mut JobStatus| match outcome {
                     Ok(report) => {
                         s.state = JobState::Succeeded;
                         s.sync = Some(report);
@@ -192,7 +195,7 @@ impl Jobs {
                         s.state = JobState::Failed;
                         s.error = Some(e.to_string());
                     }
-                });
+                })
             },
         )
     }
@@ -214,7 +217,7 @@ impl Jobs {
             started_by,
             move |store, job| {
                 let outcome = dmm::build(store, &setup, request, job);
-                job.update(|s| match outcome {
+                Box::new(move |s: &mut JobStatus| match outcome {
                     Ok(report) => {
                         s.state = JobState::Succeeded;
                         s.dmm = Some(report);
@@ -224,7 +227,7 @@ impl Jobs {
                         s.state = JobState::Failed;
                         s.error = Some(e.to_string());
                     }
-                });
+                })
             },
         )
     }
@@ -236,7 +239,7 @@ impl Jobs {
         request: JobRequest,
         slot: Slot,
         started_by: &str,
-        work: impl FnOnce(&Store, &Job) + Send + 'static,
+        work: impl FnOnce(&Store, &Job) -> Ending + Send + 'static,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
         self.take(slot)?;
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
@@ -270,20 +273,30 @@ impl Jobs {
         self.add(job.clone(), id);
         let (runner, jobs, store) = (job.clone(), self.clone(), store.clone());
         let task = tokio::task::spawn_blocking(move || {
-            let _end = JobEnd {
-                job: runner.as_ref(),
-                jobs: &jobs,
-                slot,
-            };
             // On a thread of its own, below the lookups' priority: a commit takes the cores
             // the answers leave (the pool's threads keep theirs).
-            std::thread::scope(|scope| {
-                scope.spawn(|| {
-                    crate::priority::yield_to_answers();
-                    work(&store, &runner);
-                });
+            let ending = std::thread::scope(|scope| {
+                scope
+                    .spawn(|| {
+                        crate::priority::yield_to_answers();
+                        work(&store, &runner)
+                    })
+                    .join()
             });
+            // The slot is free before the job says it has ended: whoever sees it ended may
+            // start the next one at once.
+            jobs.release(slot);
             runner.update(|s| {
+                match ending {
+                    Ok(ending) => ending(s),
+                    // It panicked: failed, instead of running for ever.
+                    Err(_) => {
+                        s.state = JobState::Failed;
+                        s.error = Some(
+                            "the job stopped unexpectedly; the cause is in the server log".into(),
+                        );
+                    }
+                }
                 s.finished_at = Some(now());
                 s.phase = "finished".into();
             });
@@ -326,28 +339,6 @@ impl Jobs {
                     .remove(&brand);
             }
         }
-    }
-}
-
-/// Ends a job however its thread ends: a job still `running` then (the import panicked) is
-/// marked failed instead of running for ever, and the one import slot is freed.
-struct JobEnd<'a> {
-    job: &'a Job,
-    jobs: &'a Jobs,
-    slot: Slot,
-}
-
-impl Drop for JobEnd<'_> {
-    fn drop(&mut self) {
-        self.job.update(|s| {
-            if s.state == JobState::Running {
-                s.state = JobState::Failed;
-                s.finished_at = Some(now());
-                s.error =
-                    Some("the job stopped unexpectedly; the cause is in the server log".into());
-            }
-        });
-        self.jobs.release(self.slot);
     }
 }
 
