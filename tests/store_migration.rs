@@ -1,6 +1,7 @@
 //! Stores written by earlier releases open with this one: format 1 (one engine entry per row),
 //! format 2 (packed tables without version bytes), format 3 (articles without numeric ids) and
-//! format 4 (no index of replacements) are migrated once, in place, with the same content, and
+//! format 4 (no index of replacements) and format 6 (pages in the engine's log, before format
+//! 11 moved them into a file of their own) are migrated once, in place, with the same content, and
 //! a kill at any moment of the migration leaves a format-1 store that migrates again at the
 //! next open.
 
@@ -80,7 +81,7 @@ fn a_format_4_store_is_migrated_once_keeps_its_ids_and_finds_replacements() {
 
 #[test]
 fn a_format_6_store_keeps_its_lz4_blocks_readable_and_writes_new_ones_with_zstandard() {
-    let (_dir, data) = migrated_once_with_the_same_content(FORMAT6, FORMAT6_CHECKSUM, &[6, 7]);
+    let (_dir, data) = migrated_once_with_the_same_content(FORMAT6, FORMAT6_CHECKSUM, &[6, 7, 10]);
     // A change after the migration writes new blocks beside the old ones; both are read.
     let files = data.parent().unwrap().join("change");
     std::fs::create_dir_all(&files).unwrap();
@@ -166,14 +167,18 @@ fn migrated_once_with_the_same_content(
 
     let first = partscat(&["check", "--data", path(&data)]);
     assert!(first.status.success(), "{}", text(&first));
-    for from in 1..=7 {
+    for from in (1..=7).chain([10]) {
         let expected = usize::from(steps.contains(&from));
         assert_eq!(migration_lines(&first, from), expected, "{}", text(&first));
     }
+    // Every table's pages are in the page file, out of the engine's log.
+    let page_file = std::fs::metadata(data.join("engine/pages")).unwrap().len();
+    assert!(page_file > 100_000, "{page_file} bytes in the page file");
     assert_eq!(check(&data), (true, checksum.to_owned()));
     let again = partscat(&["check", "--data", path(&data)]);
     assert_eq!(
         (1..=7)
+            .chain([10])
             .map(|from| migration_lines(&again, from))
             .sum::<usize>(),
         0,

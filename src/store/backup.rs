@@ -268,9 +268,11 @@ const SLED_DEFAULT_TREE: &str = "__sled__default";
 /// catalogue tree (`<tree>@<n>`) or of the change feed (`changes@<n>`).
 fn known_tree(name: &str) -> bool {
     fixed_trees().contains(&name)
-        || TreeName::ALL
-            .iter()
-            .any(|t| name == super::packed::pages_tree_name(t.name()))
+        || TreeName::ALL.iter().any(|t| {
+            // A backup of a store before format 11 holds the pages in their logged trees.
+            name == super::packed::pages_tree_name(t.name())
+                || name == super::packed::logged_pages_tree_name(t.name())
+        })
         || parse_stored_name(name).is_some_and(|(tree, generation)| {
             (tree == "changes" || TreeName::ALL.iter().any(|t| t.name() == tree))
                 && format!("{tree}@{generation}") == name

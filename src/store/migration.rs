@@ -11,7 +11,7 @@ use super::engine::{self, Batch};
 use super::error::StoreError;
 use super::indexes;
 use super::layout::{Manifest, ManifestV1, ManifestV3, TreeName};
-use super::packed::{PackedWriter, Space, legacy_entries};
+use super::packed::{PackedWriter, Space, legacy_entries, logged_pages_tree_name, pages_tree_name};
 use super::records::{Record, VALUE_VERSION};
 use super::{FORMAT_VERSION, KEY_FORMAT, KEY_MANIFEST};
 use crate::catalogue::Vehicle;
@@ -101,6 +101,8 @@ pub fn upgrade(
         // fills them. A binary that knows only format 9 must refuse the store.
         manifest = step(9, "texts in other languages", || Ok((manifest.clone(), 0)))?;
     }
+    // Format 11's pages were moved into the page file before the store was read
+    // (`pages_out_of_the_log`); a binary that knows only format 10 must refuse the store.
     manifest.next_page = space.next_page();
     space.db().flush()?;
     let mut batch = Batch::default();
@@ -111,6 +113,50 @@ pub fn upgrade(
     super::drop_orphans(space.db(), &manifest)?;
     Ok(manifest)
 }
+
+/// Moves the pages stores before format 11 kept in the engine's log into its page file
+/// (`packed::pages_tree_name`), before anything reads them: each table's are copied, then the
+/// old tree dropped, so a process ended half way copies again at the next open.
+pub fn pages_out_of_the_log(db: &engine::Db) -> Result<(), StoreError> {
+    let present = db.tree_names();
+    let started = std::time::Instant::now();
+    let mut pages = 0;
+    for table in TreeName::ALL {
+        let logged = logged_pages_tree_name(table.name());
+        if !present.contains(&logged) {
+            continue;
+        }
+        let (from, to) = (
+            db.open_tree(&logged)?,
+            db.open_tree(&pages_tree_name(table.name()))?,
+        );
+        let (mut batch, mut bytes) = (Batch::default(), 0);
+        for entry in from.iter() {
+            let (id, page) = entry?;
+            bytes += page.len();
+            batch.insert(id.to_vec(), page.to_vec());
+            pages += 1;
+            if bytes >= MOVED_AT_ONCE {
+                to.apply(std::mem::take(&mut batch))?;
+                bytes = 0;
+            }
+        }
+        to.apply(batch)?;
+        db.drop_tree(&logged)?;
+    }
+    if pages > 0 {
+        db.flush()?;
+        tracing::info!(
+            rows = pages,
+            seconds = started.elapsed().as_secs_f64(),
+            "migrated the store from format 10 to format 11 (pages in a file of their own)"
+        );
+    }
+    Ok(())
+}
+
+/// Bytes of pages moved in one batch.
+const MOVED_AT_ONCE: usize = 4 << 20;
 
 /// Runs migration `from` → `from + 1` and logs it in one line.
 fn step(

@@ -59,7 +59,7 @@ use opening::{
 };
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 /// The codec version of the manifest (4: with the next page id).
 const MANIFEST_VERSION: u8 = 4;
 /// The manifest with the sync mark, before page ids.
@@ -189,6 +189,9 @@ impl Store {
         let manifest = match meta.get(KEY_MAGIC)? {
             Some(magic) if magic.as_ref() == MAGIC => {
                 let (format, manifest) = read_manifest(&meta, path)?;
+                if format < 11 {
+                    migration::pages_out_of_the_log(&db)?;
+                }
                 let space = packed::Space::new(db.clone(), manifest.next_page, cache.clone());
                 reclaim::at_open(&space, manifest.generation, manifest.next_page)?;
                 match format {

@@ -15,6 +15,15 @@ pub use sled_engine::{open_scratch, open_sled};
 
 use super::error::StoreError;
 
+/// Trees whose names end so hold values that are written once, read by exact key and
+/// deleted whole (the packed tables' pages): the engine on disk keeps them out of its log, in
+/// a file of their own.
+pub const PAGED: &str = ".pagefile";
+
+pub fn is_paged(name: &str) -> bool {
+    name.ends_with(PAGED)
+}
+
 /// A value (or key) read from an engine, shared with the engine where it can be.
 #[derive(Clone)]
 pub struct Value(Repr);

@@ -159,14 +159,23 @@ fn a_compaction_keeps_every_tree_and_the_writes_made_meanwhile_and_shrinks_the_f
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().to_path_buf();
     within(std::time::Duration::from_secs(120), move || {
-        compaction_keeps_everything(&path)
+        compaction_keeps_everything(&path, "pages", "during")
     });
 }
 
-fn compaction_keeps_everything(path: &std::path::Path) {
+#[test]
+fn a_compaction_writes_the_paged_trees_values_into_a_page_file_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    within(std::time::Duration::from_secs(120), move || {
+        compaction_keeps_everything(&path, "pages.pagefile", "during.pagefile")
+    });
+}
+
+fn compaction_keeps_everything(path: &std::path::Path, pages_tree: &str, during_tree: &str) {
     use std::sync::atomic::{AtomicBool, Ordering};
     let db = open_sled(path, 8 << 20).unwrap();
-    let pages = db.open_tree("pages").unwrap();
+    let pages = db.open_tree(pages_tree).unwrap();
     let value = vec![7u8; 4000];
     for round in 0..4u32 {
         let mut batch = Batch::default();
@@ -201,7 +210,7 @@ fn compaction_keeps_everything(path: &std::path::Path) {
         })
     };
     let writer = {
-        let during = db.open_tree("during").unwrap();
+        let during = db.open_tree(during_tree).unwrap();
         std::thread::spawn(move || {
             for i in 0..WRITES {
                 during.insert(i.to_be_bytes(), b"w").unwrap();
@@ -227,7 +236,7 @@ fn compaction_keeps_everything(path: &std::path::Path) {
     );
     assert_eq!(keys(pages.iter()).len(), 800);
     assert_eq!(keys(db.open_tree("small").unwrap().iter()).len(), 5);
-    let during = db.open_tree("during").unwrap();
+    let during = db.open_tree(during_tree).unwrap();
     assert_eq!(keys(during.iter()).len() as u32, WRITES);
     assert!(db.generate_id().unwrap() > id_before);
     assert!(!db.tree_names().iter().any(|n| n.starts_with("__partscat")));
@@ -237,9 +246,14 @@ fn compaction_keeps_everything(path: &std::path::Path) {
     db.flush().unwrap();
     drop((pages, during, db));
     let db = open_sled(path, 8 << 20).unwrap();
-    assert_eq!(keys(db.open_tree("pages").unwrap().iter()).len(), 800);
+    let pages = db.open_tree(pages_tree).unwrap();
+    assert_eq!(keys(pages.iter()).len(), 800);
     assert_eq!(
-        keys(db.open_tree("during").unwrap().iter()).len() as u32,
+        pages.get(40u32.to_be_bytes()).unwrap().as_deref(),
+        Some(&value[..])
+    );
+    assert_eq!(
+        keys(db.open_tree(during_tree).unwrap().iter()).len() as u32,
         WRITES
     );
     assert!(db.generate_id().unwrap() > id_before);
@@ -252,4 +266,115 @@ fn an_engine_in_memory_has_nothing_to_compact() {
     let done = db.compact().unwrap();
     assert_eq!((done.bytes_before, done.bytes_after, db.bytes()), (0, 0, 0));
     assert_eq!(keys(db.open_tree("t").unwrap().iter()).len(), 5);
+}
+
+#[test]
+fn a_paged_tree_reads_and_writes_like_any_other() {
+    for (engine, db, _dir) in engines() {
+        let tree = filled(&db, "t.pagefile");
+        assert_eq!(
+            tree.get(b"ab").unwrap().as_deref(),
+            Some(&b"ab!"[..]),
+            "{engine}"
+        );
+        let mut batch = Batch::default();
+        batch.remove(b"ab");
+        batch.insert(b"a", b"new");
+        batch.insert(b"x", b"first");
+        batch.insert(b"x", b"last");
+        tree.apply_each(batch).unwrap();
+        let entries: Vec<(Vec<u8>, Vec<u8>)> = (tree.range(b"a".as_slice()..b"c".as_slice()))
+            .map(|e| e.map(|(k, v)| (k.to_vec(), v.to_vec())).unwrap())
+            .collect();
+        let expected = [("a", "new"), ("abc", "abc!"), ("b", "b!")]
+            .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()));
+        assert_eq!(entries, expected, "{engine}");
+        assert_eq!(
+            tree.get(b"x").unwrap().as_deref(),
+            Some(&b"last"[..]),
+            "{engine}"
+        );
+        assert!(tree.get(b"ab").unwrap().is_none(), "{engine}");
+        tree.clear().unwrap();
+        assert!(tree.is_empty(), "{engine}");
+        filled(&db, "t.pagefile");
+        db.drop_tree("t.pagefile").unwrap();
+        assert!(db.open_tree("t.pagefile").unwrap().is_empty(), "{engine}");
+    }
+}
+
+/// Writes a value of 1,000 bytes under each of `keys`, every byte the key.
+fn thousands(tree: &Tree, keys: std::ops::Range<u8>) {
+    let mut batch = Batch::default();
+    for k in keys {
+        batch.insert([k], vec![k; 1000]);
+    }
+    tree.apply(batch).unwrap();
+}
+
+fn removed(tree: &Tree, keys: impl IntoIterator<Item = u8>) {
+    let mut batch = Batch::default();
+    for k in keys {
+        batch.remove([k]);
+    }
+    tree.apply(batch).unwrap();
+}
+
+fn page_file_len(dir: &std::path::Path) -> u64 {
+    std::fs::metadata(dir.join(super::engine_files::ENGINE).join("pages"))
+        .unwrap()
+        .len()
+}
+
+#[test]
+fn a_deleted_values_room_is_used_again_once_the_deletion_is_durable_and_a_free_end_is_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    let tree = db.open_tree("t.pagefile").unwrap();
+    thousands(&tree, 0..100);
+    db.flush().unwrap();
+    assert_eq!(page_file_len(dir.path()), 100_000);
+    // Before the deletion is durable, its room is not handed out: a crash would bring the
+    // deleted values' places back.
+    removed(&tree, 0..10);
+    thousands(&tree, 100..101);
+    assert_eq!(page_file_len(dir.path()), 101_000);
+    db.flush().unwrap();
+    thousands(&tree, 101..102);
+    assert_eq!(page_file_len(dir.path()), 101_000);
+    // Deleted values at the end shorten the file.
+    removed(&tree, 90..101);
+    db.flush().unwrap();
+    assert_eq!(page_file_len(dir.path()), 90_000);
+    for k in (10..90).chain([101]) {
+        assert_eq!(tree.get([k]).unwrap().as_deref(), Some(&vec![k; 1000][..]));
+    }
+    // After a reopen, what no key names is free: the stretch the deleted values left.
+    drop((tree, db));
+    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    let tree = db.open_tree("t.pagefile").unwrap();
+    thousands(&tree, 110..119);
+    assert_eq!(page_file_len(dir.path()), 90_000);
+    for k in (10..90).chain(101..102).chain(110..119) {
+        assert_eq!(tree.get([k]).unwrap().as_deref(), Some(&vec![k; 1000][..]));
+    }
+}
+
+#[test]
+fn bytes_a_crash_left_unnamed_past_the_last_value_are_cut_at_the_next_open() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let db = open_sled(dir.path(), 8 << 20).unwrap();
+        thousands(&db.open_tree("t.pagefile").unwrap(), 0..3);
+        db.flush().unwrap();
+    }
+    let file = dir.path().join(super::engine_files::ENGINE).join("pages");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend_from_slice(&[9; 5000]);
+    std::fs::write(&file, bytes).unwrap();
+    let db = open_sled(dir.path(), 8 << 20).unwrap();
+    assert_eq!(page_file_len(dir.path()), 3000);
+    let tree = db.open_tree("t.pagefile").unwrap();
+    assert_eq!(keys(tree.iter()).len(), 3);
+    assert_eq!(tree.get([2]).unwrap().as_deref(), Some(&vec![2; 1000][..]));
 }

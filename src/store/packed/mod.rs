@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use block::Block;
 use block::header;
-pub use pages::{PageIds, Pages, pages_tree_name};
+pub use pages::{PageIds, Pages, logged_pages_tree_name, pages_tree_name};
 pub use patch::Change;
 pub use reading::{Cursor, Entries, Finder};
 pub use space::{BlockCache, Space};

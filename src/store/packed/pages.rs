@@ -1,5 +1,6 @@
-//! Where a packed table keeps its pages: one engine tree per table, `<table>.pages`, each
-//! page (a block of entries, or a chunk of the block index) one entry keyed by its id. Pages
+//! Where a packed table keeps its pages: one paged engine tree per table, `<table>.pagefile`
+//! (on disk, in the engine's page file, out of its log), each page (a block of entries, or a
+//! chunk of the block index) one entry keyed by its id. Pages
 //! never change once written: a commit writes the pages it changes under new ids, so one
 //! page serves every generation that holds it, and a page no generation holds any more is
 //! deleted by id.
@@ -57,6 +58,12 @@ pub fn page_key(id: u64) -> [u8; 8] {
 
 /// The name of the tree holding `table`'s pages.
 pub fn pages_tree_name(table: &str) -> String {
+    format!("{table}{}", engine::PAGED)
+}
+
+/// Where stores before format 11 kept `table`'s pages: in an ordinary tree, in the engine's
+/// log.
+pub fn logged_pages_tree_name(table: &str) -> String {
     format!("{table}.pages")
 }
 

@@ -11,9 +11,11 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::files;
-use super::{Shared, lock, open_db, open_in_this_process, write};
-use crate::store::engine::Compaction;
+use std::sync::Arc;
+
+use super::page_file::{Extent, PageFile};
+use super::{Shared, files, lock, open_db, open_in_this_process, paged_tree, write};
+use crate::store::engine::{Compaction, is_paged};
 use crate::store::error::StoreError;
 
 /// A write made while a compaction copies.
@@ -106,7 +108,7 @@ impl Shared {
         }
         let switched = self
             .copy_into(&next)
-            .and_then(|()| self.switch_to(&path, &next));
+            .and_then(|pages| self.switch_to(&path, &next, pages));
         *lock(&self.recording) = None;
         let removed = std::fs::remove_dir_all(&next);
         switched?;
@@ -120,21 +122,36 @@ impl Shared {
 
     /// Copies every tree into fresh files at `next`, then opens them once more, closed, so
     /// their recovery (a snapshot of the whole log) is done before the swap and not during it.
-    fn copy_into(&self, next: &Path) -> Result<(), StoreError> {
+    /// The paged trees' values go into a fresh page file, one after the other.
+    fn copy_into(&self, next: &Path) -> Result<Arc<PageFile>, StoreError> {
         let (_, old) = self.db()?;
         let fresh = open_db(next, COPY_CACHE)?;
+        let (old_pages, pages) = (
+            self.page_file(),
+            Arc::new(PageFile::open(next, Vec::new())?),
+        );
         // In small batches: sled holds every reader of the process (the serving database's
         // too) while it applies one, and packs a batch tighter than the same writes one by one.
         for name in old.tree_names() {
+            let paged = is_paged(&String::from_utf8_lossy(&name));
             let (from, to) = (old.open_tree(&name)?, fresh.open_tree(&name)?);
-            let (mut batch, mut bytes, mut since_check) = (sled::Batch::default(), 0, 0);
+            let (mut batch, mut bytes, mut since_check) = (Vec::new(), 0, 0);
+            let copy = |batch: Vec<(Vec<u8>, Option<Vec<u8>>)>| {
+                let _watched = self.watch.start("compaction's batch");
+                match paged {
+                    true => paged_tree::apply(&to, &pages, batch, false, StoreError::from),
+                    false => Ok(to.apply_batch(sled_batch(batch))?),
+                }
+            };
             for entry in from.iter() {
-                let (key, value) = entry?;
+                let (key, mut value) = entry?;
+                if paged {
+                    value = old_pages.read(Extent::parse(&value)?)?.into();
+                }
                 bytes += key.len() + value.len();
-                batch.insert(key, value);
+                batch.push((key.to_vec(), Some(value.to_vec())));
                 if bytes >= COPY_BATCH {
-                    let _watched = self.watch.start("compaction's batch");
-                    to.apply_batch(std::mem::take(&mut batch))?;
+                    copy(std::mem::take(&mut batch))?;
                     since_check += bytes;
                     bytes = 0;
                 }
@@ -144,16 +161,16 @@ impl Shared {
                     leaves_room(next)?;
                 }
             }
-            let _watched = self.watch.start("compaction's batch");
-            to.apply_batch(batch)?;
+            copy(batch)?;
         }
         let watched = self.watch.start("compaction's flush");
+        pages.sync()?;
         fresh.flush()?;
         drop(watched);
         drop((old, fresh));
         crate::store::crash_point("compact:copied");
         drop(open_db(next, COPY_CACHE)?);
-        Ok(())
+        Ok(pages)
     }
 
     fn within_bound(&self) -> Result<(), StoreError> {
@@ -167,7 +184,7 @@ impl Shared {
 
     /// Applies the recorded writes to the copy and puts it in the old files' place. Writes
     /// wait from the start, reads while the old files close and the new ones open.
-    fn switch_to(&self, path: &Path, next: &Path) -> Result<(), StoreError> {
+    fn switch_to(&self, path: &Path, next: &Path, pages: Arc<PageFile>) -> Result<(), StoreError> {
         let _writes = write(&self.gate);
         self.within_bound()?;
         let recorded = lock(&self.recording).take().unwrap_or_default();
@@ -175,10 +192,11 @@ impl Shared {
         {
             let fresh = open_db(next, COPY_CACHE)?;
             let _watched = self.watch.start("compaction's replay");
-            replay(&fresh, recorded.ops)?;
+            replay(&fresh, &pages, recorded.ops)?;
             fresh
                 .open_tree(ID_TREE)?
                 .insert(ID_FLOOR, &floor.to_be_bytes())?;
+            pages.sync()?;
             fresh.flush()?;
         }
         files::sync_tree(next).map_err(|e| StoreError::Unopenable(next.into(), e.to_string()))?;
@@ -200,6 +218,7 @@ impl Shared {
         match opened {
             Ok(db) => {
                 self.id_floor.store(floor, Ordering::Release);
+                state.pages = pages;
                 self.install(&mut state, db);
                 Ok(())
             }
@@ -227,13 +246,27 @@ fn leaves_room(next: &Path) -> Result<(), StoreError> {
     }
 }
 
-/// Applies recorded writes, in their order, to `db`.
-fn replay(db: &sled::Db, ops: Vec<Op>) -> sled::Result<()> {
+fn sled_batch(writes: Vec<(Vec<u8>, Option<Vec<u8>>)>) -> sled::Batch {
+    let mut batch = sled::Batch::default();
+    for (key, value) in writes {
+        match value {
+            Some(value) => batch.insert(key, value),
+            None => batch.remove(key),
+        }
+    }
+    batch
+}
+
+/// Applies recorded writes, in their order, to `db` and its page file `pages`.
+fn replay(db: &sled::Db, pages: &PageFile, ops: Vec<Op>) -> Result<(), StoreError> {
     for op in ops {
         match op {
             Op::Open(name) => drop(db.open_tree(name)?),
+            // Nothing reads the copy before the swap: its writes need not be batches.
+            Op::Apply(name, writes) if is_paged(&name) => {
+                paged_tree::apply(&db.open_tree(name)?, pages, writes, true, StoreError::from)?
+            }
             Op::Apply(name, writes) => {
-                // Nothing reads the copy before the swap: its writes need not be batches.
                 let tree = db.open_tree(name)?;
                 for (key, value) in writes {
                     match value {
@@ -241,6 +274,11 @@ fn replay(db: &sled::Db, ops: Vec<Op>) -> sled::Result<()> {
                         None => drop(tree.remove(key)?),
                     }
                 }
+            }
+            Op::Clear(name) | Op::Drop(name) if is_paged(&name) => {
+                let tree = db.open_tree(&name)?;
+                paged_tree::release_all(&tree, pages)?;
+                tree.clear()?;
             }
             Op::Clear(name) => db.open_tree(name)?.clear()?,
             Op::Drop(name) => drop(db.drop_tree(name)?),

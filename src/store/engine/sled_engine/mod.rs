@@ -9,9 +9,13 @@ use crate::store::error::StoreError;
 
 mod compaction;
 pub mod files;
+mod page_file;
+mod paged_tree;
 mod tree;
 mod watchdog;
 
+use page_file::{Extent, PageFile};
+use paged_tree::PagedTree;
 use tree::SledTree;
 
 impl From<sled::Error> for StoreError {
@@ -59,6 +63,9 @@ struct Shared {
 
 struct State {
     db: Option<sled::Db>,
+    /// Where the paged trees' values are; a compaction puts a new one in place with the
+    /// database.
+    pages: Arc<PageFile>,
     /// Counts opens; a tree handle of an older one is reopened before use.
     epoch: u64,
     failed: bool,
@@ -73,16 +80,36 @@ const ROOM_TO_REOPEN: u64 = 8 << 20;
 pub fn open_sled(dir: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
     let path = files::settle(dir).map_err(|e| StoreError::Unopenable(dir.into(), e.to_string()))?;
     let db = open_db(&path, cache_bytes)?;
-    engine(db, Some(path), cache_bytes)
+    let pages = open_pages(&db, &path)?;
+    engine(db, pages, Some(path), cache_bytes)
 }
 
-fn engine(db: sled::Db, path: Option<PathBuf>, cache_bytes: u64) -> Result<Db, StoreError> {
+/// The page file in `dir` of the database `db`, whose paged trees say where their values are.
+fn open_pages(db: &sled::Db, dir: &Path) -> Result<Arc<PageFile>, StoreError> {
+    let mut held = Vec::new();
+    for name in db.tree_names() {
+        if super::is_paged(&String::from_utf8_lossy(&name)) {
+            for entry in db.open_tree(name)?.iter() {
+                held.push(Extent::parse(&entry?.1)?);
+            }
+        }
+    }
+    Ok(Arc::new(PageFile::open(dir, held)?))
+}
+
+fn engine(
+    db: sled::Db,
+    pages: Arc<PageFile>,
+    path: Option<PathBuf>,
+    cache_bytes: u64,
+) -> Result<Db, StoreError> {
     let id_floor = AtomicU64::new(compaction::id_floor(&db)?);
     Ok(Arc::new(SledEngine(Arc::new(Shared {
         path,
         cache_bytes,
         state: RwLock::new(State {
             db: Some(db),
+            pages,
             epoch: 0,
             failed: false,
         }),
@@ -158,7 +185,8 @@ pub fn open_scratch(path: &Path) -> Result<Db, StoreError> {
         .temporary(true)
         .cache_capacity(cache_bytes)
         .open()?;
-    engine(db, None, cache_bytes)
+    let pages = open_pages(&db, path)?;
+    engine(db, pages, None, cache_bytes)
 }
 
 /// sled writes a snapshot as `snap.*.generating` and renames it when complete. One left by a
@@ -206,6 +234,16 @@ impl Shared {
             }
         }
         self.reopen()
+    }
+
+    fn page_file(&self) -> Arc<PageFile> {
+        read(&self.state).pages.clone()
+    }
+
+    /// Makes the values written to paged trees durable: done before any other write, so
+    /// that nothing durable names a value that is not.
+    fn pages_durable(&self) -> Result<(), StoreError> {
+        self.page_file().sync()
     }
 
     fn has_room(&self) -> bool {
@@ -282,7 +320,10 @@ impl Engine for SledEngine {
         let mut trees = lock(&self.0.trees);
         trees.retain(|t| t.strong_count() > 0);
         trees.push(Arc::downgrade(&tree));
-        Ok(Tree::new(tree))
+        Ok(match super::is_paged(name) {
+            true => Tree::new(Arc::new(PagedTree { places: tree })),
+            false => Tree::new(tree),
+        })
     }
 
     fn tree_names(&self) -> Vec<String> {
@@ -300,16 +341,35 @@ impl Engine for SledEngine {
         let _writing = read(&self.0.gate);
         let (_, db) = self.0.db()?;
         let _watched = self.0.watch.start("tree removal");
+        self.0.pages_durable()?;
+        if super::is_paged(name) {
+            let tree = self.0.checked(db.open_tree(name))?;
+            paged_tree::release_all(&tree, &self.0.page_file())?;
+        }
         self.0.checked(db.drop_tree(name))?;
         self.0.recorded(|| compaction::Op::Drop(name.to_owned()));
         Ok(())
     }
 
+    /// Makes every write durable; then the page file's stretches whose values were deleted
+    /// before are handed out again (not while a compaction copies: it may still read them).
     fn flush(&self) -> Result<(), StoreError> {
         let (_, db) = self.0.db()?;
         let _watched = self.0.watch.start("flush");
-        self.0.checked(db.flush())?;
-        Ok(())
+        let pages = self.0.page_file();
+        pages.sync()?;
+        let released = pages.take_released();
+        match self.0.checked(db.flush()) {
+            Ok(_) if !self.0.recording() => pages.reuse(released),
+            Ok(_) => {
+                pages.unreused(released);
+                Ok(())
+            }
+            Err(e) => {
+                pages.unreused(released);
+                Err(e)
+            }
+        }
     }
 
     fn generate_id(&self) -> Result<u64, StoreError> {

@@ -24,7 +24,10 @@ fn value(v: sled::IVec) -> Value {
 impl SledTree {
     /// Runs `op` on the sled tree of the database in use now; the common case takes only
     /// this handle's lock.
-    fn with<T>(&self, op: impl FnOnce(&sled::Tree) -> sled::Result<T>) -> Result<T, StoreError> {
+    pub(super) fn with<T>(
+        &self,
+        op: impl FnOnce(&sled::Tree) -> sled::Result<T>,
+    ) -> Result<T, StoreError> {
         let usable = !(self.shared.failed.load(Ordering::Acquire) && self.shared.has_room());
         if usable {
             let epoch = self.shared.epoch.load(Ordering::Acquire);
@@ -43,7 +46,7 @@ impl SledTree {
     }
 
     /// The sled tree of the database in use now.
-    fn tree(&self) -> Result<sled::Tree, StoreError> {
+    pub(super) fn tree(&self) -> Result<sled::Tree, StoreError> {
         let (epoch, db) = self.shared.db()?;
         if let Some((e, tree)) = &*read(&self.handle)
             && *e == epoch
@@ -75,6 +78,7 @@ impl TreeEngine for SledTree {
 
     fn apply(&self, batch: Batch) -> Result<(), StoreError> {
         let _writing = read(&self.shared.gate);
+        self.shared.pages_durable()?;
         let recorded = self.shared.recording().then(|| batch.writes.clone());
         let mut sled_batch = sled::Batch::default();
         for (key, write) in batch.writes {
@@ -95,6 +99,7 @@ impl TreeEngine for SledTree {
 
     fn apply_each(&self, batch: Batch) -> Result<(), StoreError> {
         let _writing = read(&self.shared.gate);
+        self.shared.pages_durable()?;
         let recorded = self.shared.recording().then(|| batch.writes.clone());
         let watched = self.shared.watch.start("batch");
         self.with(|t| {
@@ -120,6 +125,7 @@ impl TreeEngine for SledTree {
 
     fn clear(&self) -> Result<(), StoreError> {
         let _writing = read(&self.shared.gate);
+        self.shared.pages_durable()?;
         let watched = self.shared.watch.start("tree clearing");
         self.with(|t| t.clear())?;
         drop(watched);

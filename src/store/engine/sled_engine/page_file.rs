@@ -1,0 +1,250 @@
+//! The page file: where the engine keeps the values of its paged trees (`engine::PAGED`) out
+//! of sled's log. sled appends a new copy of a leaf each time it changes and cleans its log
+//! when its threads find time, so how much of a bulk load's superseded copies its file still
+//! holds varies from one import to the next; the packed tables' pages are written once and
+//! deleted whole, and need none of that. Their bytes go here, in stretches this file hands
+//! out itself; sled keeps each value's place (`Extent`) under its key.
+//!
+//! Order on disk: a value's bytes are made durable before any write to another tree (the
+//! root that names the page, the manifest that names the root) is applied, and a deleted
+//! value's stretch is handed out again only once the deletion is durable (`Engine::flush`),
+//! so a crash never leaves a committed key whose bytes were lost or overwritten. At open,
+//! every stretch no key holds is free: what a crash left unnamed is given back there.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::store::error::StoreError;
+
+/// The page file's name in the engine's directory.
+pub const FILE: &str = "pages";
+
+/// Where a value lies in the page file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    pub offset: u64,
+    pub len: u32,
+}
+
+impl Extent {
+    /// How sled keeps it: the offset, then the length, big-endian.
+    pub fn stored(&self) -> [u8; 12] {
+        let mut out = [0u8; 12];
+        out[..8].copy_from_slice(&self.offset.to_be_bytes());
+        out[8..].copy_from_slice(&self.len.to_be_bytes());
+        out
+    }
+
+    pub fn parse(stored: &[u8]) -> Result<Extent, StoreError> {
+        let bad = || StoreError::Damaged("a page's place in the page file cannot be read".into());
+        let stored: &[u8; 12] = stored.try_into().map_err(|_| bad())?;
+        Ok(Extent {
+            offset: u64::from_be_bytes(stored[..8].try_into().map_err(|_| bad())?),
+            len: u32::from_be_bytes(stored[8..].try_into().map_err(|_| bad())?),
+        })
+    }
+
+    fn end(&self) -> u64 {
+        self.offset + u64::from(self.len)
+    }
+}
+
+pub struct PageFile {
+    file: File,
+    room: Mutex<Room>,
+    /// Bytes were written since the file was last made durable.
+    dirty: AtomicBool,
+}
+
+#[derive(Default)]
+struct Room {
+    /// Stretches free to hand out: offset → length, none adjacent to another.
+    free: BTreeMap<u64, u64>,
+    /// Stretches of deleted values, free once their deletion is durable.
+    released: Vec<(u64, u64)>,
+    /// Where the file ends as far as values go: nothing at or past it is held.
+    end: u64,
+}
+
+fn lock(room: &Mutex<Room>) -> std::sync::MutexGuard<'_, Room> {
+    room.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl PageFile {
+    /// Opens (or creates) the page file in `dir`, whose values lie at `held`: every other
+    /// stretch is free, and the file is cut after the last value.
+    pub fn open(dir: &Path, held: Vec<Extent>) -> Result<PageFile, StoreError> {
+        let path = dir.join(FILE);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| StoreError::io(&format!("opening {}", path.display()), e))?;
+        let mut held = held;
+        held.sort_by_key(|e| e.offset);
+        let mut room = Room::default();
+        for extent in held {
+            if extent.offset > room.end {
+                room.free.insert(room.end, extent.offset - room.end);
+            }
+            room.end = room.end.max(extent.end());
+        }
+        cut(&file, room.end)?;
+        Ok(PageFile {
+            file,
+            room: Mutex::new(room),
+            dirty: AtomicBool::new(false),
+        })
+    }
+
+    /// A stretch of `len` bytes: the first free one that fits, else at the end.
+    fn allocate(&self, len: u64) -> u64 {
+        let mut room = lock(&self.room);
+        let fit = room
+            .free
+            .iter()
+            .find(|&(_, &free)| free >= len)
+            .map(|(&offset, &free)| (offset, free));
+        match fit {
+            Some((offset, free)) => {
+                room.free.remove(&offset);
+                if free > len {
+                    room.free.insert(offset + len, free - len);
+                }
+                offset
+            }
+            None => {
+                let offset = room.end;
+                room.end += len;
+                offset
+            }
+        }
+    }
+
+    /// Writes `values` next to each other into a fresh stretch; where each lies.
+    pub fn write(&self, values: &[&[u8]]) -> Result<Vec<Extent>, StoreError> {
+        let total: usize = values.iter().map(|v| v.len()).sum();
+        if total == 0 {
+            return Ok(values
+                .iter()
+                .map(|_| Extent { offset: 0, len: 0 })
+                .collect());
+        }
+        let mut bytes = Vec::with_capacity(total);
+        let offset = self.allocate(total as u64);
+        let mut extents = Vec::with_capacity(values.len());
+        for value in values {
+            let len = u32::try_from(value.len())
+                .map_err(|_| StoreError::Internal("a page of 4 GiB or more".into()))?;
+            extents.push(Extent {
+                offset: offset + bytes.len() as u64,
+                len,
+            });
+            bytes.extend_from_slice(value);
+        }
+        if let Err(e) = self.file.write_all_at(&bytes, offset) {
+            self.free_now(offset, total as u64);
+            return Err(StoreError::io("writing the page file", e));
+        }
+        self.dirty.store(true, Ordering::Release);
+        Ok(extents)
+    }
+
+    pub fn read(&self, extent: Extent) -> Result<Vec<u8>, StoreError> {
+        let mut bytes = vec![0; extent.len as usize];
+        match self.file.read_exact_at(&mut bytes, extent.offset) {
+            Ok(()) => Ok(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(StoreError::Damaged(
+                "a page lies past the end of the page file".into(),
+            )),
+            Err(e) => Err(StoreError::io("reading the page file", e)),
+        }
+    }
+
+    /// Makes what was written durable, if anything was since the last time.
+    pub fn sync(&self) -> Result<(), StoreError> {
+        if self.dirty.swap(false, Ordering::AcqRel)
+            && let Err(e) = self.file.sync_data()
+        {
+            self.dirty.store(true, Ordering::Release);
+            return Err(StoreError::io("making the page file durable", e));
+        }
+        Ok(())
+    }
+
+    /// Notes that the value at `extent` was deleted: its stretch is free once that is durable.
+    pub fn release(&self, extent: Extent) {
+        if extent.len > 0 {
+            lock(&self.room)
+                .released
+                .push((extent.offset, u64::from(extent.len)));
+        }
+    }
+
+    /// The stretches released so far; given to `reuse` once their deletions are durable, or
+    /// back to `unreused` if that failed.
+    pub fn take_released(&self) -> Vec<(u64, u64)> {
+        std::mem::take(&mut lock(&self.room).released)
+    }
+
+    pub fn unreused(&self, released: Vec<(u64, u64)>) {
+        lock(&self.room).released.extend(released);
+    }
+
+    /// Frees stretches whose deletions are durable; the file is cut where its end is free.
+    pub fn reuse(&self, released: Vec<(u64, u64)>) -> Result<(), StoreError> {
+        if released.is_empty() {
+            return Ok(());
+        }
+        // Cut under the lock: a stretch handed out meanwhile would lie past the cut.
+        let mut room = lock(&self.room);
+        for (offset, len) in released {
+            room.free_stretch(offset, len);
+        }
+        cut(&self.file, room.end)
+    }
+
+    fn free_now(&self, offset: u64, len: u64) {
+        lock(&self.room).free_stretch(offset, len);
+    }
+}
+
+/// Cuts `file` at `end` if it is longer.
+fn cut(file: &File, end: u64) -> Result<(), StoreError> {
+    let len = file
+        .metadata()
+        .map_err(|e| StoreError::io("reading the page file's length", e))?
+        .len();
+    if len > end {
+        file.set_len(end)
+            .map_err(|e| StoreError::io("shortening the page file", e))?;
+    }
+    Ok(())
+}
+
+impl Room {
+    /// Frees a stretch, joined to the free ones beside it; a free end shortens the file.
+    fn free_stretch(&mut self, mut offset: u64, mut len: u64) {
+        if let Some((&before, &before_len)) = self.free.range(..offset).next_back()
+            && before + before_len == offset
+        {
+            self.free.remove(&before);
+            offset = before;
+            len += before_len;
+        }
+        if let Some(after_len) = self.free.remove(&(offset + len)) {
+            len += after_len;
+        }
+        if offset + len >= self.end {
+            self.end = offset;
+        } else {
+            self.free.insert(offset, len);
+        }
+    }
+}
