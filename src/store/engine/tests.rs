@@ -361,7 +361,7 @@ fn a_deleted_values_room_is_used_again_once_the_deletion_is_durable_and_a_free_e
 }
 
 #[test]
-fn bytes_a_crash_left_unnamed_past_the_last_value_are_cut_at_the_next_open() {
+fn bytes_a_crash_left_unnamed_past_the_last_value_are_cut_before_the_next_write() {
     let dir = tempfile::tempdir().unwrap();
     {
         let db = open_sled(dir.path(), 8 << 20).unwrap();
@@ -373,8 +373,11 @@ fn bytes_a_crash_left_unnamed_past_the_last_value_are_cut_at_the_next_open() {
     bytes.extend_from_slice(&[9; 5000]);
     std::fs::write(&file, bytes).unwrap();
     let db = open_sled(dir.path(), 8 << 20).unwrap();
-    assert_eq!(page_file_len(dir.path()), 3000);
     let tree = db.open_tree("t.pagefile").unwrap();
-    assert_eq!(keys(tree.iter()).len(), 3);
     assert_eq!(tree.get([2]).unwrap().as_deref(), Some(&vec![2; 1000][..]));
+    thousands(&tree, 3..4);
+    assert_eq!(page_file_len(dir.path()), 4000);
+    for k in 0..4 {
+        assert_eq!(tree.get([k]).unwrap().as_deref(), Some(&vec![k; 1000][..]));
+    }
 }

@@ -80,12 +80,12 @@ const ROOM_TO_REOPEN: u64 = 8 << 20;
 pub fn open_sled(dir: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
     let path = files::settle(dir).map_err(|e| StoreError::Unopenable(dir.into(), e.to_string()))?;
     let db = open_db(&path, cache_bytes)?;
-    let pages = open_pages(&db, &path)?;
+    let pages = Arc::new(PageFile::open(&path)?);
     engine(db, pages, Some(path), cache_bytes)
 }
 
-/// The page file in `dir` of the database `db`, whose paged trees say where their values are.
-fn open_pages(db: &sled::Db, dir: &Path) -> Result<Arc<PageFile>, StoreError> {
+/// The places of every value of `db`'s paged trees.
+fn held_in_pages(db: &sled::Db) -> Result<Vec<Extent>, StoreError> {
     let mut held = Vec::new();
     for name in db.tree_names() {
         if super::is_paged(&String::from_utf8_lossy(&name)) {
@@ -94,7 +94,7 @@ fn open_pages(db: &sled::Db, dir: &Path) -> Result<Arc<PageFile>, StoreError> {
             }
         }
     }
-    Ok(Arc::new(PageFile::open(dir, held)?))
+    Ok(held)
 }
 
 fn engine(
@@ -185,7 +185,7 @@ pub fn open_scratch(path: &Path) -> Result<Db, StoreError> {
         .temporary(true)
         .cache_capacity(cache_bytes)
         .open()?;
-    let pages = open_pages(&db, path)?;
+    let pages = Arc::new(PageFile::open(path)?);
     engine(db, pages, None, cache_bytes)
 }
 
@@ -238,6 +238,13 @@ impl Shared {
 
     fn page_file(&self) -> Arc<PageFile> {
         read(&self.state).pages.clone()
+    }
+
+    /// The page file, ready to be written to (`PageFile::ready`).
+    fn writable_pages(&self) -> Result<Arc<PageFile>, StoreError> {
+        let pages = self.page_file();
+        pages.ready(|| held_in_pages(&self.db()?.1))?;
+        Ok(pages)
     }
 
     /// Makes the values written to paged trees durable: done before any other write, so
@@ -344,7 +351,8 @@ impl Engine for SledEngine {
         self.0.pages_durable()?;
         if super::is_paged(name) {
             let tree = self.0.checked(db.open_tree(name))?;
-            paged_tree::release_all(&tree, &self.0.page_file())?;
+            let pages = self.0.writable_pages()?;
+            paged_tree::release_all(&tree, &pages)?;
         }
         self.0.checked(db.drop_tree(name))?;
         self.0.recorded(|| compaction::Op::Drop(name.to_owned()));

@@ -55,29 +55,34 @@ impl Extent {
 
 pub struct PageFile {
     file: File,
-    room: Mutex<Room>,
+    /// Which stretches are free: read from the trees before the first write, not at open (a
+    /// store opened to be read never needs it, and reading every place takes about a tenth
+    /// of a second a million articles).
+    room: Mutex<Option<Room>>,
+    /// Stretches of deleted values, free once their deletion is durable.
+    released: Mutex<Vec<(u64, u64)>>,
     /// Bytes were written since the file was last made durable.
     dirty: AtomicBool,
 }
 
-#[derive(Default)]
 struct Room {
     /// Stretches free to hand out: offset → length, none adjacent to another.
     free: BTreeMap<u64, u64>,
-    /// Stretches of deleted values, free once their deletion is durable.
-    released: Vec<(u64, u64)>,
     /// Where the file ends as far as values go: nothing at or past it is held.
     end: u64,
 }
 
-fn lock(room: &Mutex<Room>) -> std::sync::MutexGuard<'_, Room> {
-    room.lock().unwrap_or_else(|e| e.into_inner())
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn unread() -> StoreError {
+    StoreError::Internal("the page file was written before its free room was read".into())
 }
 
 impl PageFile {
-    /// Opens (or creates) the page file in `dir`, whose values lie at `held`: every other
-    /// stretch is free, and the file is cut after the last value.
-    pub fn open(dir: &Path, held: Vec<Extent>) -> Result<PageFile, StoreError> {
+    /// Opens (or creates) the page file in `dir`.
+    pub fn open(dir: &Path) -> Result<PageFile, StoreError> {
         let path = dir.join(FILE);
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -86,32 +91,52 @@ impl PageFile {
             .truncate(false)
             .open(&path)
             .map_err(|e| StoreError::io(&format!("opening {}", path.display()), e))?;
-        let mut held = held;
-        held.sort_by_key(|e| e.offset);
-        let mut room = Room::default();
-        for extent in held {
-            if extent.offset > room.end {
-                room.free.insert(room.end, extent.offset - room.end);
-            }
-            room.end = room.end.max(extent.end());
-        }
-        cut(&file, room.end)?;
         Ok(PageFile {
             file,
-            room: Mutex::new(room),
+            room: Mutex::new(None),
+            released: Mutex::default(),
             dirty: AtomicBool::new(false),
         })
     }
 
-    /// A stretch of `len` bytes: the first free one that fits, else at the end.
-    fn allocate(&self, len: u64) -> u64 {
+    /// Reads which stretches are free, unless that is known: every stretch but the values'
+    /// (`held`: their places, as the trees name them now), and the file is cut after the last
+    /// value. Called before anything is written or deleted: a deletion's stretch must not be
+    /// read as free before the deletion is durable.
+    pub fn ready(
+        &self,
+        held: impl FnOnce() -> Result<Vec<Extent>, StoreError>,
+    ) -> Result<(), StoreError> {
         let mut room = lock(&self.room);
+        if room.is_none() {
+            let mut held = held()?;
+            held.sort_by_key(|e| e.offset);
+            let mut read = Room {
+                free: BTreeMap::new(),
+                end: 0,
+            };
+            for extent in held {
+                if extent.offset > read.end {
+                    read.free.insert(read.end, extent.offset - read.end);
+                }
+                read.end = read.end.max(extent.end());
+            }
+            cut(&self.file, read.end)?;
+            *room = Some(read);
+        }
+        Ok(())
+    }
+
+    /// A stretch of `len` bytes: the first free one that fits, else at the end.
+    fn allocate(&self, len: u64) -> Result<u64, StoreError> {
+        let mut room = lock(&self.room);
+        let room = room.as_mut().ok_or_else(unread)?;
         let fit = room
             .free
             .iter()
             .find(|&(_, &free)| free >= len)
             .map(|(&offset, &free)| (offset, free));
-        match fit {
+        Ok(match fit {
             Some((offset, free)) => {
                 room.free.remove(&offset);
                 if free > len {
@@ -124,7 +149,7 @@ impl PageFile {
                 room.end += len;
                 offset
             }
-        }
+        })
     }
 
     /// Writes `values` next to each other into a fresh stretch; where each lies.
@@ -137,7 +162,7 @@ impl PageFile {
                 .collect());
         }
         let mut bytes = Vec::with_capacity(total);
-        let offset = self.allocate(total as u64);
+        let offset = self.allocate(total as u64)?;
         let mut extents = Vec::with_capacity(values.len());
         for value in values {
             let len = u32::try_from(value.len())
@@ -181,20 +206,18 @@ impl PageFile {
     /// Notes that the value at `extent` was deleted: its stretch is free once that is durable.
     pub fn release(&self, extent: Extent) {
         if extent.len > 0 {
-            lock(&self.room)
-                .released
-                .push((extent.offset, u64::from(extent.len)));
+            lock(&self.released).push((extent.offset, u64::from(extent.len)));
         }
     }
 
     /// The stretches released so far; given to `reuse` once their deletions are durable, or
     /// back to `unreused` if that failed.
     pub fn take_released(&self) -> Vec<(u64, u64)> {
-        std::mem::take(&mut lock(&self.room).released)
+        std::mem::take(&mut lock(&self.released))
     }
 
     pub fn unreused(&self, released: Vec<(u64, u64)>) {
-        lock(&self.room).released.extend(released);
+        lock(&self.released).extend(released);
     }
 
     /// Frees stretches whose deletions are durable; the file is cut where its end is free.
@@ -204,6 +227,7 @@ impl PageFile {
         }
         // Cut under the lock: a stretch handed out meanwhile would lie past the cut.
         let mut room = lock(&self.room);
+        let room = room.as_mut().ok_or_else(unread)?;
         for (offset, len) in released {
             room.free_stretch(offset, len);
         }
@@ -211,7 +235,9 @@ impl PageFile {
     }
 
     fn free_now(&self, offset: u64, len: u64) {
-        lock(&self.room).free_stretch(offset, len);
+        if let Some(room) = lock(&self.room).as_mut() {
+            room.free_stretch(offset, len);
+        }
     }
 }
 

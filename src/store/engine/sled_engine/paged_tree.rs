@@ -42,8 +42,8 @@ impl PagedTree {
         let _writing = read(&shared.gate);
         let recorded = shared.recording().then(|| writes.clone());
         let watched = shared.watch.start("batch");
-        let tree = self.places.tree()?;
-        apply(&tree, &shared.page_file(), writes, one_by_one, |e| {
+        let (tree, pages) = (self.places.tree()?, shared.writable_pages()?);
+        apply(&tree, &pages, writes, one_by_one, |e| {
             shared.checked::<()>(Err(e)).unwrap_err()
         })?;
         drop(watched);
@@ -161,7 +161,8 @@ impl TreeEngine for PagedTree {
         let _writing = read(&shared.gate);
         let watched = shared.watch.start("tree clearing");
         let tree = self.places.tree()?;
-        release_all(&tree, &shared.page_file())?;
+        let pages = shared.writable_pages()?;
+        release_all(&tree, &pages)?;
         shared.checked(tree.clear())?;
         drop(watched);
         shared.recorded(|| compaction::Op::Clear(self.places.name.clone()));
