@@ -310,6 +310,9 @@ impl Store {
     /// A dry run writes nothing at all.
     pub fn begin(&self, dry_run: bool) -> Result<Staging<'_>, StoreError> {
         let guard = self.writer.try_lock().map_err(|_| StoreError::Busy)?;
+        if !dry_run {
+            self.db.writes_coming();
+        }
         Staging::new(self, guard, dry_run)
     }
 

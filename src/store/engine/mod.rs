@@ -84,6 +84,9 @@ pub trait Engine: Send + Sync {
     /// Writes the engine's trees afresh and puts them in place of the old files, giving back
     /// the space of what was deleted. Reads and writes go on meanwhile.
     fn compact(&self) -> Result<Compaction, StoreError>;
+    /// Writes are coming (a change is being staged): the engine may get ready for them
+    /// meanwhile.
+    fn writes_coming(&self) {}
 }
 
 /// What a compaction did.

@@ -275,8 +275,9 @@ fn replay(db: &sled::Db, pages: &PageFile, ops: Vec<Op>) -> Result<(), StoreErro
             }
             Op::Clear(name) | Op::Drop(name) if is_paged(&name) => {
                 let tree = db.open_tree(&name)?;
-                paged_tree::release_all(&tree, pages)?;
+                let held = paged_tree::places(&tree)?;
                 tree.clear()?;
+                held.into_iter().for_each(|p| pages.release(p));
             }
             Op::Clear(name) => db.open_tree(name)?.clear()?,
             Op::Drop(name) => drop(db.drop_tree(name)?),

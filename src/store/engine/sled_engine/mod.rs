@@ -10,11 +10,13 @@ use crate::store::error::StoreError;
 mod compaction;
 pub mod files;
 mod page_file;
+#[cfg(test)]
+mod page_file_tests;
 mod paged_tree;
 mod tree;
 mod watchdog;
 
-use page_file::{Extent, PageFile};
+use page_file::PageFile;
 use paged_tree::PagedTree;
 use tree::SledTree;
 
@@ -82,19 +84,6 @@ pub fn open_sled(dir: &Path, cache_bytes: u64) -> Result<Db, StoreError> {
     let db = open_db(&path, cache_bytes)?;
     let pages = Arc::new(PageFile::open(&path)?);
     engine(db, pages, Some(path), cache_bytes)
-}
-
-/// The places of every value of `db`'s paged trees.
-fn held_in_pages(db: &sled::Db) -> Result<Vec<Extent>, StoreError> {
-    let mut held = Vec::new();
-    for name in db.tree_names() {
-        if super::is_paged(&String::from_utf8_lossy(&name)) {
-            for entry in db.open_tree(name)?.iter() {
-                held.push(Extent::parse(&entry?.1)?);
-            }
-        }
-    }
-    Ok(held)
 }
 
 fn engine(
@@ -240,13 +229,6 @@ impl Shared {
         read(&self.state).pages.clone()
     }
 
-    /// The page file, ready to be written to (`PageFile::ready`).
-    fn writable_pages(&self) -> Result<Arc<PageFile>, StoreError> {
-        let pages = self.page_file();
-        pages.ready(|| held_in_pages(&self.db()?.1))?;
-        Ok(pages)
-    }
-
     /// Makes the values written to paged trees durable: done before any other write, so
     /// that nothing durable names a value that is not.
     fn pages_durable(&self) -> Result<(), StoreError> {
@@ -349,12 +331,18 @@ impl Engine for SledEngine {
         let (_, db) = self.0.db()?;
         let _watched = self.0.watch.start("tree removal");
         self.0.pages_durable()?;
-        if super::is_paged(name) {
-            let tree = self.0.checked(db.open_tree(name))?;
-            let pages = self.0.writable_pages()?;
-            paged_tree::release_all(&tree, &pages)?;
-        }
+        let held = match super::is_paged(name) {
+            true => {
+                let pages = self.0.writable_pages()?;
+                let held = paged_tree::places(&self.0.checked(db.open_tree(name))?)?;
+                Some((pages, held))
+            }
+            false => None,
+        };
         self.0.checked(db.drop_tree(name))?;
+        if let Some((pages, held)) = held {
+            held.into_iter().for_each(|p| pages.release(p));
+        }
         self.0.recorded(|| compaction::Op::Drop(name.to_owned()));
         Ok(())
     }
@@ -391,5 +379,11 @@ impl Engine for SledEngine {
 
     fn compact(&self) -> Result<Compaction, StoreError> {
         self.0.compact()
+    }
+
+    /// Reads which stretches of the page file are free on a thread of its own, while the
+    /// change is staged (`Shared::read_room_ahead`).
+    fn writes_coming(&self) {
+        self.0.read_room_ahead();
     }
 }

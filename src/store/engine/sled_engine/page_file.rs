@@ -11,7 +11,7 @@
 //! so a crash never leaves a committed key whose bytes were lost or overwritten. At open,
 //! every stretch no key holds is free: what a crash left unnamed is given back there.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::Path;
@@ -65,9 +65,12 @@ pub struct PageFile {
     dirty: AtomicBool,
 }
 
+#[derive(Default)]
 struct Room {
     /// Stretches free to hand out: offset → length, none adjacent to another.
     free: BTreeMap<u64, u64>,
+    /// The same stretches by length, then offset: the smallest that fits is found at once.
+    by_len: BTreeSet<(u64, u64)>,
     /// Where the file ends as far as values go: nothing at or past it is held.
     end: u64,
 }
@@ -111,13 +114,10 @@ impl PageFile {
         if room.is_none() {
             let mut held = held()?;
             held.sort_by_key(|e| e.offset);
-            let mut read = Room {
-                free: BTreeMap::new(),
-                end: 0,
-            };
+            let mut read = Room::default();
             for extent in held {
                 if extent.offset > read.end {
-                    read.free.insert(read.end, extent.offset - read.end);
+                    read.insert(read.end, extent.offset - read.end);
                 }
                 read.end = read.end.max(extent.end());
             }
@@ -127,58 +127,68 @@ impl PageFile {
         Ok(())
     }
 
-    /// A stretch of `len` bytes: the first free one that fits, else at the end.
-    fn allocate(&self, len: u64) -> Result<u64, StoreError> {
-        let mut room = lock(&self.room);
-        let room = room.as_mut().ok_or_else(unread)?;
-        let fit = room
-            .free
-            .iter()
-            .find(|&(_, &free)| free >= len)
-            .map(|(&offset, &free)| (offset, free));
-        Ok(match fit {
-            Some((offset, free)) => {
-                room.free.remove(&offset);
-                if free > len {
-                    room.free.insert(offset + len, free - len);
-                }
-                offset
-            }
-            None => {
-                let offset = room.end;
-                room.end += len;
-                offset
-            }
-        })
+    /// Whether which stretches are free is known.
+    pub fn is_ready(&self) -> bool {
+        lock(&self.room).is_some()
     }
 
-    /// Writes `values` next to each other into a fresh stretch; where each lies.
+    /// Where each of values of `lens` bytes goes: one stretch for them all, end to end, if
+    /// one fits (an import's pages: one write); else each in the smallest free stretch it
+    /// fits (a change's pages, in the room of the pages it replaced), else at the end.
+    fn place(&self, lens: &[u64]) -> Result<Vec<u64>, StoreError> {
+        let mut room = lock(&self.room);
+        let room = room.as_mut().ok_or_else(unread)?;
+        let total = lens.iter().sum();
+        let start = room.take(total);
+        let mut next = start.unwrap_or(0);
+        Ok(lens
+            .iter()
+            .map(|&len| match start {
+                Some(_) => {
+                    next += len;
+                    next - len
+                }
+                None => room.take(len).unwrap_or_else(|| room.append(len)),
+            })
+            .collect())
+    }
+
+    /// Writes `values` where `place` puts them; where each lies.
     pub fn write(&self, values: &[&[u8]]) -> Result<Vec<Extent>, StoreError> {
-        let total: usize = values.iter().map(|v| v.len()).sum();
-        if total == 0 {
-            return Ok(values
-                .iter()
-                .map(|_| Extent { offset: 0, len: 0 })
-                .collect());
-        }
-        let mut bytes = Vec::with_capacity(total);
-        let offset = self.allocate(total as u64)?;
-        let mut extents = Vec::with_capacity(values.len());
+        let mut lens = Vec::with_capacity(values.len());
         for value in values {
-            let len = u32::try_from(value.len())
-                .map_err(|_| StoreError::Internal("a page of 4 GiB or more".into()))?;
-            extents.push(Extent {
-                offset: offset + bytes.len() as u64,
-                len,
-            });
-            bytes.extend_from_slice(value);
+            lens.push(
+                u32::try_from(value.len())
+                    .map_err(|_| StoreError::Internal("a page of 4 GiB or more".into()))?,
+            );
         }
-        if let Err(e) = self.file.write_all_at(&bytes, offset) {
-            self.free_now(offset, total as u64);
+        let offsets = self.place(&lens.iter().map(|&l| u64::from(l)).collect::<Vec<_>>())?;
+        let extents: Vec<Extent> = (offsets.iter().zip(&lens))
+            .map(|(&offset, &len)| Extent { offset, len })
+            .collect();
+        if let Err(e) = self.write_runs(values, &extents) {
+            for extent in &extents {
+                self.free_now(extent.offset, u64::from(extent.len));
+            }
             return Err(StoreError::io("writing the page file", e));
         }
         self.dirty.store(true, Ordering::Release);
         Ok(extents)
+    }
+
+    /// Writes each value at its place, values placed end to end in one write.
+    fn write_runs(&self, values: &[&[u8]], extents: &[Extent]) -> std::io::Result<()> {
+        let mut run: Vec<u8> = Vec::new();
+        let mut run_start = 0;
+        for (value, extent) in values.iter().zip(extents) {
+            if extent.offset != run_start + run.len() as u64 {
+                self.file.write_all_at(&run, run_start)?;
+                run.clear();
+                run_start = extent.offset;
+            }
+            run.extend_from_slice(value);
+        }
+        self.file.write_all_at(&run, run_start)
     }
 
     pub fn read(&self, extent: Extent) -> Result<Vec<u8>, StoreError> {
@@ -255,22 +265,48 @@ fn cut(file: &File, end: u64) -> Result<(), StoreError> {
 }
 
 impl Room {
+    fn insert(&mut self, offset: u64, len: u64) {
+        self.free.insert(offset, len);
+        self.by_len.insert((len, offset));
+    }
+
+    fn remove(&mut self, offset: u64) -> Option<u64> {
+        let len = self.free.remove(&offset)?;
+        self.by_len.remove(&(len, offset));
+        Some(len)
+    }
+
+    /// The smallest free stretch of at least `len` bytes, its rest left free.
+    fn take(&mut self, len: u64) -> Option<u64> {
+        let &(free, offset) = self.by_len.range((len, 0)..).next()?;
+        self.remove(offset);
+        if free > len {
+            self.insert(offset + len, free - len);
+        }
+        Some(offset)
+    }
+
+    fn append(&mut self, len: u64) -> u64 {
+        self.end += len;
+        self.end - len
+    }
+
     /// Frees a stretch, joined to the free ones beside it; a free end shortens the file.
     fn free_stretch(&mut self, mut offset: u64, mut len: u64) {
         if let Some((&before, &before_len)) = self.free.range(..offset).next_back()
             && before + before_len == offset
         {
-            self.free.remove(&before);
+            self.remove(before);
             offset = before;
             len += before_len;
         }
-        if let Some(after_len) = self.free.remove(&(offset + len)) {
+        if let Some(after_len) = self.remove(offset + len) {
             len += after_len;
         }
         if offset + len >= self.end {
             self.end = offset;
         } else {
-            self.free.insert(offset, len);
+            self.insert(offset, len);
         }
     }
 }

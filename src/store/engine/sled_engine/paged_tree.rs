@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 
 use super::page_file::{Extent, PageFile};
 use super::tree::SledTree;
-use super::{compaction, read};
+use super::{Shared, compaction, read};
 use crate::store::engine::{Batch, Range, Repr, TreeEngine, Value};
 use crate::store::error::StoreError;
 
@@ -119,13 +119,10 @@ pub(super) fn apply(
     Ok(())
 }
 
-/// Releases the stretches of every value of the paged tree whose places are `tree`.
-pub(super) fn release_all(tree: &sled::Tree, file: &PageFile) -> Result<(), StoreError> {
-    for entry in tree.iter() {
-        let (_, place) = entry?;
-        file.release(Extent::parse(&place)?);
-    }
-    Ok(())
+/// The places of every value of the paged tree whose places are `tree`: released once the
+/// tree is cleared or dropped, not before (should that fail, they are still named).
+pub(super) fn places(tree: &sled::Tree) -> Result<Vec<Extent>, StoreError> {
+    tree.iter().map(|entry| Extent::parse(&entry?.1)).collect()
 }
 
 impl TreeEngine for PagedTree {
@@ -162,10 +159,52 @@ impl TreeEngine for PagedTree {
         let watched = shared.watch.start("tree clearing");
         let tree = self.places.tree()?;
         let pages = shared.writable_pages()?;
-        release_all(&tree, &pages)?;
+        let held = places(&tree)?;
         shared.checked(tree.clear())?;
+        held.into_iter().for_each(|p| pages.release(p));
         drop(watched);
         shared.recorded(|| compaction::Op::Clear(self.places.name.clone()));
         Ok(())
+    }
+}
+
+/// The places of every value of `db`'s paged trees.
+pub(super) fn held_in_pages(db: &sled::Db) -> Result<Vec<Extent>, StoreError> {
+    let mut held = Vec::new();
+    for name in db.tree_names() {
+        if crate::store::engine::is_paged(&String::from_utf8_lossy(&name)) {
+            for entry in db.open_tree(name)?.iter() {
+                held.push(Extent::parse(&entry?.1)?);
+            }
+        }
+    }
+    Ok(held)
+}
+
+impl Shared {
+    /// The page file, ready to be written to (`PageFile::ready`).
+    pub(super) fn writable_pages(&self) -> Result<Arc<PageFile>, StoreError> {
+        let pages = self.page_file();
+        pages.ready(|| held_in_pages(&self.db()?.1))?;
+        Ok(pages)
+    }
+
+    /// Reads which stretches of the page file are free on a thread of its own: the first
+    /// write waits for that read, if still under way, instead of making it.
+    pub(super) fn read_room_ahead(self: &Arc<Self>) {
+        if self.page_file().is_ready() {
+            return;
+        }
+        let shared = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("partscat-page-room".into())
+            .spawn(move || {
+                if let Err(e) = shared.writable_pages() {
+                    tracing::debug!(error = %e, "the page file's free room was not read ahead");
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::debug!(error = %e, "the page file's free room was not read ahead");
+        }
     }
 }
