@@ -8,10 +8,9 @@
 //! files or the new ones in `engine/`, both whole; the other set is removed at the next open.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-use std::sync::Arc;
 
 use super::page_file::{Extent, PageFile};
 use super::{Shared, files, lock, open_db, open_in_this_process, paged_tree, write};
@@ -273,10 +272,15 @@ fn replay(db: &sled::Db, pages: &PageFile, ops: Vec<Op>) -> Result<(), StoreErro
                     }
                 }
             }
-            Op::Clear(name) | Op::Drop(name) if is_paged(&name) => {
+            Op::Clear(name) if is_paged(&name) => {
                 let tree = db.open_tree(&name)?;
                 let held = paged_tree::places(&tree)?;
                 tree.clear()?;
+                held.into_iter().for_each(|p| pages.release(p));
+            }
+            Op::Drop(name) if is_paged(&name) => {
+                let held = paged_tree::places(&db.open_tree(&name)?)?;
+                db.drop_tree(&name)?;
                 held.into_iter().for_each(|p| pages.release(p));
             }
             Op::Clear(name) => db.open_tree(name)?.clear()?,
