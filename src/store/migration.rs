@@ -114,10 +114,13 @@ pub fn upgrade(
     Ok(manifest)
 }
 
-/// Moves the pages stores before format 11 kept in the engine's log into its page file
+/// Moves the pages a store of `format` before 11 kept in the engine's log into its page file
 /// (`packed::pages_tree_name`), before anything reads them: each table's are copied, then the
 /// old tree dropped, so a process ended half way copies again at the next open.
-pub fn pages_out_of_the_log(db: &engine::Db) -> Result<(), StoreError> {
+pub fn pages_out_of_the_log(db: &engine::Db, format: u32) -> Result<(), StoreError> {
+    if format >= 11 {
+        return Ok(());
+    }
     let present = db.tree_names();
     let started = std::time::Instant::now();
     let mut pages = 0;

@@ -189,9 +189,7 @@ impl Store {
         let manifest = match meta.get(KEY_MAGIC)? {
             Some(magic) if magic.as_ref() == MAGIC => {
                 let (format, manifest) = read_manifest(&meta, path)?;
-                if format < 11 {
-                    migration::pages_out_of_the_log(&db)?;
-                }
+                migration::pages_out_of_the_log(&db, format)?;
                 let space = packed::Space::new(db.clone(), manifest.next_page, cache.clone());
                 reclaim::at_open(&space, manifest.generation, manifest.next_page)?;
                 match format {
