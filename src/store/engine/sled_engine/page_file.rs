@@ -8,8 +8,8 @@
 //! Order on disk: a value's bytes are made durable before any write to another tree (the
 //! root that names the page, the manifest that names the root) is applied, and a deleted
 //! value's stretch is handed out again only once the deletion is durable (`Engine::flush`),
-//! so a crash never leaves a committed key whose bytes were lost or overwritten. At open,
-//! every stretch no key holds is free: what a crash left unnamed is given back there.
+//! so a crash never leaves a committed key whose bytes were lost or overwritten. Before the
+//! first write, every stretch no key names is free: what a crash left unnamed is given back.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
