@@ -15,9 +15,13 @@ use sha2::{Digest, Sha256};
 
 use super::check::CheckReport;
 use super::error::StoreError;
-use super::layout::{TreeName, changes_tree, parse_stored_name};
+use super::layout::{changes_tree, parse_stored_name};
 use super::reclaim::FREED_PAGES;
 use super::{FORMAT_VERSION, META, Store, engine};
+
+mod structure;
+
+use structure::checked_structure;
 
 const MAGIC: &[u8] = b"partscat-backup\n";
 const LAYOUT: u32 = 1;
@@ -241,92 +245,6 @@ impl<R: Read> Hashed<R> {
         }
         if self.inner.read(&mut [0u8; 1]).map_err(|e| e.to_string())? != 0 {
             return Err("it goes on after its end".into());
-        }
-        Ok(())
-    }
-}
-
-/// The trees a backup of partscat's may hold outside the catalogue's generations.
-fn fixed_trees() -> [&'static str; 9] {
-    [
-        META,
-        FREED_PAGES,
-        SLED_DEFAULT_TREE,
-        super::audit::AUDIT,
-        super::providers::PROVIDERS,
-        super::providers::KEYS,
-        super::grants::ADDRESSES,
-        super::grants::KEYS,
-        super::grants::BY_EXPIRY,
-    ]
-}
-
-/// The storage engine's own tree, which every backup lists.
-const SLED_DEFAULT_TREE: &str = "__sled__default";
-
-/// Whether `name` is a tree partscat's own backups hold: a fixed one, or a generation of a
-/// catalogue tree (`<tree>@<n>`) or of the change feed (`changes@<n>`).
-fn known_tree(name: &str) -> bool {
-    fixed_trees().contains(&name)
-        || TreeName::ALL.iter().any(|t| {
-            // A backup of a store before format 11 holds the pages in their logged trees.
-            name == super::packed::pages_tree_name(t.name())
-                || name == super::packed::logged_pages_tree_name(t.name())
-        })
-        || parse_stored_name(name).is_some_and(|(tree, generation)| {
-            (tree == "changes" || TreeName::ALL.iter().any(|t| t.name() == tree))
-                && format!("{tree}@{generation}") == name
-        })
-}
-
-/// Checks the frames' structure: each tree known and named once, every entry inside one,
-/// the meta tree there, and every generation tree one its manifest names.
-fn checked_structure(name: &str) -> impl FnMut(Frame) -> Result<(), RestoreError> {
-    let name = name.to_owned();
-    let mut trees: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut meta = engine::Batch::default();
-    move |frame| {
-        let damaged = |why: String| RestoreError::Damaged(name.clone(), why);
-        match frame {
-            Frame::Tree(tree) => {
-                if !known_tree(&tree) {
-                    let shown: String = tree.chars().take(80).collect();
-                    return Err(damaged(format!(
-                        "it holds a tree '{shown}', which partscat's backups do not"
-                    )));
-                }
-                if !seen.insert(tree.clone()) {
-                    return Err(damaged(format!("it holds tree '{tree}' twice")));
-                }
-                trees.push(tree);
-            }
-            Frame::Entry(..) if trees.is_empty() => {
-                return Err(damaged("it holds an entry before any tree".into()));
-            }
-            Frame::Entry(k, v) => {
-                if trees.last().is_some_and(|t| t == META) {
-                    meta.insert(k, v);
-                }
-            }
-            Frame::End => {
-                if !seen.contains(META) {
-                    return Err(damaged(format!("it lacks the {META} tree")));
-                }
-                let db = engine::MemoryEngine::new_db();
-                let tree = db.open_tree(META)?;
-                tree.apply(std::mem::take(&mut meta))?;
-                let (_, manifest) = super::read_manifest(&tree, Path::new(&name))
-                    .map_err(|e| damaged(format!("its manifest cannot be read: {e}")))?;
-                if let Some(stray) = trees
-                    .iter()
-                    .find(|t| parse_stored_name(t).is_some() && !manifest.names_tree(t))
-                {
-                    return Err(damaged(format!(
-                        "it holds tree '{stray}', which its manifest does not name"
-                    )));
-                }
-            }
         }
         Ok(())
     }

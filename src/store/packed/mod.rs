@@ -13,6 +13,7 @@ mod block;
 mod pages;
 mod patch;
 mod reading;
+mod root;
 mod search;
 mod space;
 mod writer;
@@ -24,6 +25,7 @@ use block::header;
 pub use pages::{PageIds, Pages, logged_pages_tree_name, pages_tree_name};
 pub use patch::Change;
 pub use reading::{Cursor, Entries, Finder};
+pub(crate) use root::{Root, Slot};
 pub use space::{BlockCache, Space};
 pub use writer::PackedWriter;
 
@@ -35,66 +37,6 @@ use super::error::StoreError;
 
 /// Uncompressed bytes a block holds before a new one is started.
 pub const BLOCK_BYTES: usize = 4096;
-
-/// One entry of a table's root: a chunk of its block index (the last key and page of
-/// consecutive blocks), decoded at its first use.
-pub(crate) struct Slot {
-    page: u64,
-    blocks: u32,
-    chunk: OnceLock<Arc<Block>>,
-}
-
-impl Slot {
-    fn new(page: u64, blocks: u32) -> Arc<Slot> {
-        Arc::new(Slot {
-            page,
-            blocks,
-            chunk: OnceLock::new(),
-        })
-    }
-
-    /// A root entry's stored value: the chunk's page, then how many blocks it lists.
-    fn stored(&self) -> [u8; 12] {
-        let mut out = [0u8; 12];
-        out[..8].copy_from_slice(&self.page.to_be_bytes());
-        out[8..].copy_from_slice(&self.blocks.to_be_bytes());
-        out
-    }
-
-    fn parse(stored: &[u8]) -> Option<Arc<Slot>> {
-        let page = u64::from_be_bytes(stored.get(..8)?.try_into().ok()?);
-        let blocks = u32::from_be_bytes(stored.get(8..12)?.try_into().ok()?);
-        Some(Slot::new(page, blocks))
-    }
-}
-
-/// A table's root in memory: the last key of every chunk, in order, with its slot.
-pub(crate) struct Root {
-    lasts: Box<[Box<[u8]>]>,
-    heads: search::Heads<u128>,
-    slots: Box<[Arc<Slot>]>,
-}
-
-impl Root {
-    fn new(entries: Vec<(Box<[u8]>, Arc<Slot>)>) -> Root {
-        let (lasts, slots): (Vec<_>, Vec<_>) = entries.into_iter().unzip();
-        let heads = search::Heads::new(lasts.iter().map(|k| k.as_ref()));
-        Root {
-            lasts: lasts.into(),
-            heads,
-            slots: slots.into(),
-        }
-    }
-
-    /// The first chunk whose last key is at least `key`.
-    fn chunk_for(&self, key: &[u8]) -> usize {
-        self.heads.lower_bound(|i| &self.lasts[i], key)
-    }
-
-    fn len(&self) -> usize {
-        self.slots.len()
-    }
-}
 
 /// The page of a chunk's entry `i`.
 fn page_at(chunk: &Block, i: usize) -> Result<u64, StoreError> {
