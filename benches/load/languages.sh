@@ -6,16 +6,17 @@
 #   - lookups by reference (`getCrossRefsOrArticle?mainref`, wrk -t2 -c64 over many keys) in
 #     the default language, in German, and in Bulgarian (its descriptions and criteria fall
 #     back to English), with the answer cache on and off, ROUNDS rounds; each language's cost
-#     is printed as the ratio of the default language's requests/s to its own.
+#     is the ratio of the default language's requests/s to its own within one round (the
+#     three asked in turn, each round starting with another), the median of the rounds.
 #
-#   bash benches/load/languages.sh [ARTICLES] [SECONDS] [ROUNDS]   (defaults 100000, 5, 3)
+#   bash benches/load/languages.sh [ARTICLES] [SECONDS] [ROUNDS]   (defaults 100000, 3, 9)
 #   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
 #
 # Needs wrk.
 set -euo pipefail
 articles=${1:-100000}
-seconds=${2:-5}
-rounds=${3:-3}
+seconds=${2:-3}
+rounds=${3:-9}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/partscat-languages.XXXXXX)
 
@@ -58,14 +59,23 @@ for lang in en de bg; do
   sed "s/\$/\&lang=$lang/" "$work/mainref.paths" >"$work/mainref-$lang.paths"
 done
 for lang in en de bg; do rate "mainref-$lang" "$cached" >/dev/null; rate "mainref-$lang" "$uncached" >/dev/null; done
+# Each round asks the three languages one after the other on each server, starting with a
+# different one each round (en de bg, de bg en, bg en de), so that no language always runs
+# first or last on a machine whose pace drifts; a language's cost is English's rate over its
+# own within the same round, and the median of the rounds is printed.
 declare -A costs
-for _ in $(seq "$rounds"); do
+langs=(en de bg)
+for r in $(seq "$rounds"); do
   for cache in on off; do
     server=$cached
     [ "$cache" = off ] && server=$uncached
-    english=$(rate mainref-en "$server")
+    declare -A rates=()
+    for i in 0 1 2; do
+      lang=${langs[$(((r + i) % 3))]}
+      rates[$lang]=$(rate "mainref-$lang" "$server")
+    done
     for lang in de bg; do
-      costs[$lang,$cache]+="$(echo "$english / $(rate "mainref-$lang" "$server")" | bc -l) "
+      costs[$lang,$cache]+="$(echo "${rates[en]} / ${rates[$lang]}" | bc -l) "
     done
   done
 done

@@ -78,7 +78,8 @@ impl Catalogue {
     }
 
     /// An article's description in the first of `languages` it has one in; none where it
-    /// has one in none of them. Only the chosen description is decoded.
+    /// has one in none of them. A row is decoded only when it is better than the best so far
+    /// (once, where the asked language has one), where it lies in its block.
     pub fn article_description(
         &self,
         article: &ArticleKey,
@@ -87,23 +88,19 @@ impl Catalogue {
         let t = TreeName::ArticleTexts;
         let prefix = keys::article_prefix(article);
         reads::note_prefix(t, self.generations[t.index()], &prefix);
-        // (position in `languages`, the row's key and value) of the best row so far.
-        let mut best: Option<(usize, Vec<u8>, Vec<u8>)> = None;
+        // (position in `languages`, its description) of the best row so far.
+        let mut best: Option<(usize, String)> = None;
         self.trees[t.index()].visit_prefix(&prefix, |k, v| {
             let language = &k[prefix.len()..];
             let rank = languages.iter().position(|l| l.as_bytes() == language);
             if let Some(rank) = rank
-                && best.as_ref().is_none_or(|(b, _, _)| rank < *b)
+                && best.as_ref().is_none_or(|(b, _)| rank < *b)
             {
-                best = Some((rank, k.to_vec(), v.to_vec()));
+                let text = ArticleText::decode(k, v).ok_or_else(|| StoreError::undecodable(t))?;
+                best = Some((rank, text.description));
             }
             Ok(())
         })?;
-        best.map(|(_, k, v)| {
-            ArticleText::decode(&k, &v)
-                .map(|text| text.description)
-                .ok_or_else(|| StoreError::undecodable(t))
-        })
-        .transpose()
+        Ok(best.map(|(_, description)| description))
     }
 }

@@ -4,6 +4,9 @@
 //! two keys whenever they differ, and a whole key is read only where they are equal. A
 //! lookup then costs a few integer comparisons instead of a call to `memcmp` per step.
 
+/// Equal heads counted one by one before they are searched for their end.
+const SHORT_RUN: usize = 8;
+
 /// The search heads of a sorted list of keys: `u64` in blocks, whose keys share most of
 /// themselves; `u128` in a table's block index, whose keys (a brand, then a reference)
 /// often agree in their first eight bytes.
@@ -76,7 +79,19 @@ impl<H: Head> Heads<H> {
         }
         let wanted = H::of(&key[shared..]);
         let mut low = self.heads.partition_point(|&h| h < wanted);
-        let mut high = low + self.heads[low..].partition_point(|&h| h == wanted);
+        // Keys with equal heads are few (one article's rows) and follow `low` in memory just
+        // read: counted one by one, where a second binary search would read lines far off.
+        let equal = |h: &H| *h == wanted;
+        let run = self.heads[low..]
+            .iter()
+            .take(SHORT_RUN)
+            .take_while(|h| equal(h))
+            .count();
+        let mut high = low
+            + match run {
+                SHORT_RUN => self.heads[low..].partition_point(equal),
+                short => short,
+            };
         while low < high {
             let middle = low + (high - low) / 2;
             if key_at(middle) < key {
@@ -147,5 +162,22 @@ mod tests {
         check(&keys[3..5], probes);
         check(&keys[..1], probes);
         check(&[], probes);
+    }
+
+    #[test]
+    fn runs_of_equal_heads_short_and_long() {
+        // One article's rows: the same 16 bytes, then a row number. Runs of 3 and of 20.
+        let row = |article: &[u8], n: u8| [article, b"0123456789abcdef", &[n]].concat();
+        let mut keys: Vec<Vec<u8>> = (0..3).map(|n| row(b"A", n)).collect();
+        keys.extend((0..20).map(|n| row(b"B", n)));
+        keys.push(row(b"C", 0));
+        let keys: Vec<&[u8]> = keys.iter().map(|k| k.as_slice()).collect();
+        let probes: Vec<Vec<u8>> = [b"A", b"B", b"C"]
+            .iter()
+            .flat_map(|a| [a.to_vec(), row(*a, 0), row(*a, 2), row(*a, 9), row(*a, 30)])
+            .collect();
+        let probes: Vec<&[u8]> = probes.iter().map(|p| p.as_slice()).collect();
+        check(&keys, &probes);
+        check(&keys[1..], &probes);
     }
 }
