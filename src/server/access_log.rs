@@ -6,31 +6,48 @@
 
 use std::time::Instant;
 
-use poem::http::Uri;
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::http::{Method, Uri};
+use poem::{Request, Response};
 use tracing::Level;
 
 const TARGET: &str = "partscat::service::access";
 
-pub async fn log_access<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    if !tracing::enabled!(target: TARGET, Level::INFO) {
-        return Ok(next.call(req).await?.into_response());
+/// A request's line: begun when it comes in, written with its answer's status.
+pub struct Line {
+    started: Instant,
+    method: Method,
+    target: String,
+    peer: String,
+}
+
+impl Line {
+    /// None while the access log is off.
+    pub fn begin(req: &Request) -> Option<Line> {
+        tracing::enabled!(target: TARGET, Level::INFO).then(|| Line {
+            started: Instant::now(),
+            method: req.method().clone(),
+            target: redacted(req.uri()),
+            peer: req.remote_addr().to_string(),
+        })
     }
-    let started = Instant::now();
-    let method = req.method().clone();
-    let target = redacted(req.uri());
-    let peer = req.remote_addr().to_string();
-    let response = next.call(req).await?.into_response();
-    tracing::info!(
-        target: TARGET,
-        %method,
-        %target,
-        status = response.status().as_u16(),
-        micros = started.elapsed().as_micros() as u64,
-        %peer,
-        "request"
-    );
-    Ok(response)
+
+    pub fn end(self, response: &Response) {
+        let Line {
+            started,
+            method,
+            target,
+            peer,
+        } = self;
+        tracing::info!(
+            target: TARGET,
+            %method,
+            %target,
+            status = response.status().as_u16(),
+            micros = started.elapsed().as_micros() as u64,
+            %peer,
+            "request"
+        );
+    }
 }
 
 /// The path and query with every key-like value replaced.

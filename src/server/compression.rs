@@ -4,7 +4,7 @@
 
 use poem::http::{HeaderValue, header};
 use poem::web::{Compress, CompressionAlgo, CompressionLevel};
-use poem::{Body, Endpoint, IntoResponse, Request, Response};
+use poem::{Body, IntoResponse, Request, Response};
 
 use super::streaming::Streamed;
 
@@ -12,7 +12,7 @@ use super::streaming::Streamed;
 const MIN_BYTES: usize = 1024;
 
 /// The coding the client accepts that we prefer: br, then gzip; `q=0` refuses.
-fn negotiate(req: &Request) -> Option<CompressionAlgo> {
+pub fn negotiate(req: &Request) -> Option<CompressionAlgo> {
     let mut best: Option<(u16, CompressionAlgo)> = None;
     for value in req.headers().get_all(header::ACCEPT_ENCODING) {
         let Ok(text) = value.to_str() else { continue };
@@ -59,9 +59,11 @@ fn compressible(resp: &Response) -> bool {
     .any(|k| kind.contains(k))
 }
 
-pub async fn compress_large<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let algo = negotiate(&req);
-    let mut resp = next.call(req).await?.into_response();
+/// The answer, compressed with `algo` (`negotiate`'s) where it is worth it.
+pub async fn compressed(
+    algo: Option<CompressionAlgo>,
+    mut resp: Response,
+) -> poem::Result<Response> {
     let Some(algo) = algo.filter(|_| compressible(&resp)) else {
         return Ok(resp);
     };

@@ -16,11 +16,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::Request;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::{Instant, Sleep};
 
-use super::connection_gauge::ConnectionGauge;
+use super::connection_gauge::{ConnectionGauge, InFlight};
 
 /// From a request's first byte (or the connection's accept) to the end of its headers.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -288,14 +288,14 @@ impl<T> GuardedConnection<T> {
     }
 }
 
-/// Counts each HTTP/2 request in on its connection while it is handled (and its answer
-/// built), so that a connection with a request in flight is not idle. HTTP/1.1 needs no
-/// count (its connection sees where a request ends), so its requests skip the gauge's lock.
-pub async fn count_in_flight<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let gauge = req
-        .data::<Arc<super::AppState>>()
-        .filter(|_| req.version() == poem::http::Version::HTTP_2)
-        .map(|state| state.connections.clone());
-    let _counted = gauge.map(|g| g.request_started(req.remote_addr().as_socket_addr().copied()));
-    Ok(next.call(req).await?.into_response())
+/// Counts an HTTP/2 request in on its connection while what this returns is held (while it
+/// is handled and its answer built), so that a connection with a request in flight is not
+/// idle. HTTP/1.1 needs no count (its connection sees where a request ends), so its requests
+/// skip the gauge's lock.
+pub fn in_flight(state: &super::AppState, req: &Request) -> Option<InFlight> {
+    (req.version() == poem::http::Version::HTTP_2).then(|| {
+        state
+            .connections
+            .request_started(req.remote_addr().as_socket_addr().copied())
+    })
 }

@@ -7,10 +7,8 @@
 //! names the operation. A path the registry does not know is a 404 here, before anything else
 //! (fail closed).
 
-use std::sync::Arc;
-
 use poem::http::StatusCode;
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{IntoResponse, Request, Response};
 
 use super::AppState;
 use super::auth::{self, Admission};
@@ -230,12 +228,8 @@ fn requested_brand(req: &Request) -> Option<u32> {
 /// Every request before it is routed: a path the registry does not know is a 404; an open
 /// path passes; `/svc`, `/admin` and a guarded `/metrics` are admitted (`admit`), and the
 /// caller goes with the request. SOAP and JSON calls pass here and are admitted once their
-/// body is read.
-pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    let state = req
-        .data::<Arc<AppState>>()
-        .cloned()
-        .ok_or_else(|| Problem::internal("application state missing"))?;
+/// body is read. The answer where the request ends here; none where it goes on.
+pub fn guard(state: &AppState, req: &mut Request) -> Option<Response> {
     let query = QueryPairs::parse(req.uri().query());
     req.extensions_mut().insert(query);
     let path = req.uri().path();
@@ -245,29 +239,25 @@ pub async fn guard<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Respo
             StatusCode::SERVICE_UNAVAILABLE,
             "the catalogue is still loading",
         );
-        return Ok(loading.into_response());
+        return Some(loading.into_response());
     }
     let asked = match registry::surface_of(path, &state.settings.soap_prefix) {
         None => {
             let unknown = Problem::not_found(format!("no route has the path {path}"));
-            return Ok(unknown.into_response());
+            return Some(unknown.into_response());
         }
-        Some(Surface::Open | Surface::Operations) => {
-            return Ok(next.call(req).await?.into_response());
-        }
-        Some(Surface::Metrics) if state.settings.metrics != MetricsAccess::Admin => {
-            return Ok(next.call(req).await?.into_response());
-        }
+        Some(Surface::Open | Surface::Operations) => return None,
+        Some(Surface::Metrics) if state.settings.metrics != MetricsAccess::Admin => return None,
         Some(Surface::Metrics) => Asked::Metrics,
         Some(Surface::Admin) => Asked::Admin,
         Some(Surface::Svc(route)) => Asked::Route(route),
     };
-    match admit(&state, &req, asked, FromBody::default()) {
+    match admit(state, req, asked, FromBody::default()) {
         Ok(admitted) => {
             req.extensions_mut().insert(admitted.context);
-            Ok(next.call(req).await?.into_response())
+            None
         }
-        Err(refused) => Ok(refused.into_response()),
+        Err(refused) => Some(refused.into_response()),
     }
 }
 
@@ -276,6 +266,7 @@ mod tests {
     use super::*;
     use crate::accounts::ProviderRecord;
     use crate::service::caller::Credential;
+    use std::sync::Arc;
 
     #[test]
     fn an_operation_the_registry_does_not_list_is_refused() {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use poem::http::StatusCode;
 use poem::web::Data;
-use poem::{Endpoint, IntoResponse, Request, Response, handler};
+use poem::{Request, Response, handler};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
@@ -134,14 +134,22 @@ fn route_label(path: &str) -> &'static str {
     }
 }
 
-/// Counts and times every request.
-pub async fn count_requests<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let route = route_label(req.uri().path());
-    let state = req.data::<Arc<AppState>>().cloned();
-    let started = Instant::now();
-    let response = next.call(req).await?.into_response();
-    if let Some(state) = state {
-        let m = &state.metrics;
+/// A request being counted and timed: begun when it comes in, counted with its answer.
+pub struct Timing {
+    route: &'static str,
+    started: Instant,
+}
+
+impl Timing {
+    pub fn begin(req: &Request) -> Timing {
+        Timing {
+            route: route_label(req.uri().path()),
+            started: Instant::now(),
+        }
+    }
+
+    pub fn end(self, m: &Metrics, response: &Response) {
+        let route = self.route;
         m.requests
             .get_or_create(&RequestLabels {
                 route,
@@ -150,9 +158,8 @@ pub async fn count_requests<E: Endpoint>(next: E, req: Request) -> poem::Result<
             .inc();
         m.durations
             .get_or_create(&RouteLabels { route })
-            .observe(started.elapsed().as_secs_f64());
+            .observe(self.started.elapsed().as_secs_f64());
     }
-    Ok(response)
 }
 
 #[handler]

@@ -20,6 +20,7 @@ mod gate;
 mod health;
 mod json_body;
 mod metrics;
+mod passage;
 mod problem;
 mod query;
 mod rate_limit;
@@ -37,7 +38,7 @@ pub mod tls_acceptor;
 use std::sync::Arc;
 use std::time::Duration;
 
-use poem::{Endpoint, EndpointExt, IntoResponse, Request, Response, Route, Server, get};
+use poem::{Endpoint, EndpointExt, Route, Server, get};
 use poem_openapi::OpenApiService;
 
 pub use state::AppState;
@@ -53,9 +54,7 @@ pub(crate) fn openapi(base_url: Option<&str>) -> OpenApiService<impl poem_openap
         .server(ServerObject::new(base_url.unwrap_or("/")).description("this appliance"))
 }
 
-/// The routes and, from the inside out, what every request passes: the query parameters its
-/// route takes, each once, authentication and scopes of `/svc` and `/admin`, readiness, the body bound, compression of
-/// the answer, problem+json for every error, and the access log.
+/// The routes, and what every request passes on its way to them and back (`passage`).
 pub fn app(state: Arc<AppState>) -> impl Endpoint {
     let api = openapi(state.settings.base_url.as_deref());
     let document = document::Document::new(
@@ -65,7 +64,7 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
         state.languages.codes(),
     );
     let soap_prefix = state.settings.soap_prefix.clone();
-    Route::new()
+    let routes = Route::new()
         .at("/health", get(health::health))
         .at("/ready", get(health::ready))
         .at("/metrics", get(metrics::metrics))
@@ -85,82 +84,8 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
             )),
         )
         .nest(soap_prefix, soap::routes(&state.settings.brand_name))
-        .nest("/", api)
-        .around(svc::check_query)
-        .around(paths_as_written)
-        .around(gate::guard)
-        // One boxed layer keeps the nested endpoint type within the compiler's depth limit.
-        .boxed()
-        .around(request_body::bound_body)
-        .around(connection::count_in_flight)
-        .boxed()
-        .around(compression::compress_large)
-        .around(problem::render_errors)
-        .around(metrics::count_requests)
-        .around(prefixed_routes)
-        .around(strict_transport)
-        .around(access_log::log_access)
-        .data(state)
-}
-
-/// On HTTPS, every answer tells browsers to keep to HTTPS (HSTS).
-async fn strict_transport<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let https = req
-        .data::<Arc<AppState>>()
-        .is_some_and(|s| s.settings.https());
-    let mut response = next.call(req).await?.into_response();
-    if https {
-        response.headers_mut().insert(
-            poem::http::header::STRICT_TRANSPORT_SECURITY,
-            poem::http::HeaderValue::from_static(tls::HSTS),
-        );
-    }
-    Ok(response)
-}
-
-/// Paths as people write them, into the form the routes take (one layer, as every request
-/// passes it): `/` is the landing page that links the catalogue and the API's documentation
-/// (a route at "/" would lose to the OpenAPI service nested there), and a reference's
-/// unencoded `/` is encoded (`svc::slashes_encoded`).
-async fn paths_as_written<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    if req.uri().path() == "/" && req.method() == poem::http::Method::GET {
-        return Ok(catalogue_page::landing());
-    }
-    if let Some(uri) = svc::slashes_encoded(req.uri()) {
-        *req.uri_mut() = uri;
-    }
-    Ok(next.call(req).await?.into_response())
-}
-
-/// The V2 routes under the maker's prefix (`route_prefix`): `/{prefix}/…` is served as
-/// `/svc/…`, where the routes are declared (and stay reachable, so that a client or a
-/// follower written for `/svc` keeps working). The access log shows the path as sent.
-async fn prefixed_routes<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    let (prefix, soap_prefix) = req
-        .data::<Arc<AppState>>()
-        .map(|s| {
-            (
-                s.settings.route_prefix.clone(),
-                s.settings.soap_prefix.clone(),
-            )
-        })
-        .unwrap_or_default();
-    let path = req.uri().path();
-    if prefix != "svc"
-        && !prefix.is_empty()
-        && !path.starts_with(&format!("{soap_prefix}/"))
-        && let Some(rest) = path.strip_prefix(&format!("/{prefix}/"))
-    {
-        let query = req
-            .uri()
-            .query()
-            .map(|q| format!("?{q}"))
-            .unwrap_or_default();
-        if let Ok(uri) = format!("/svc/{rest}{query}").parse() {
-            *req.uri_mut() = uri;
-        }
-    }
-    Ok(next.call(req).await?.into_response())
+        .nest("/", api);
+    passage::Passage::new(routes, state)
 }
 
 /// The certificate and key files, where HTTPS is configured: `tls_cert` and `tls_key`, else

@@ -225,8 +225,14 @@ impl<S: StatusSet> ApiResponse for ApiError<S> {
 pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
     // A `Uri` clone shares its bytes; the path is read only when there is an error.
     let uri = req.uri().clone();
-    let response = match next.call(req).await {
-        Ok(r) => r.into_response(),
+    let answer = next.call(req).await.map(IntoResponse::into_response);
+    Ok(rendered(answer, &uri))
+}
+
+/// The answer to a request for `uri`, its error rendered as problem+json.
+pub fn rendered(answer: poem::Result<Response>, uri: &poem::http::Uri) -> Response {
+    match answer {
+        Ok(response) => response,
         Err(err) => {
             let problem = problem_of(err, uri.path());
             let mut response = problem.clone().into_response();
@@ -241,8 +247,7 @@ pub async fn render_errors<E: Endpoint>(next: E, req: Request) -> poem::Result<R
             }
             response
         }
-    };
-    Ok(response)
+    }
 }
 
 fn problem_of(err: poem::Error, path: &str) -> Problem {

@@ -72,10 +72,18 @@ impl BodyBound {
     }
 }
 
-/// Refuses a declared length over the route's bound at once, and cuts a chunked body off
-/// where it passes the bound, or where it comes too slowly.
+/// `bound` around an endpoint (the admin socket's).
 pub async fn bound_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    let bound = BodyBound::of(&req);
+    if let Err(refused) = bound(&mut req) {
+        return Ok(refused);
+    }
+    Ok(next.call(req).await?.into_response())
+}
+
+/// Refuses a declared length over the route's bound at once (the answer), and cuts a
+/// chunked body off where it passes the bound, or where it comes too slowly.
+pub fn bound(req: &mut Request) -> Result<(), Response> {
+    let bound = BodyBound::of(req);
     let declared = req
         .headers()
         .get(poem::http::header::CONTENT_LENGTH)
@@ -83,13 +91,13 @@ pub async fn bound_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > bound.max_bytes) {
         let problem = Problem::new(StatusCode::PAYLOAD_TOO_LARGE, bound.too_large().to_string());
-        return Ok(problem.into_response());
+        return Err(problem.into_response());
     }
     let body = req.take_body();
     if body.is_empty() {
         // No body at all (a plain GET): nothing to bound.
         req.set_body(body);
-        return Ok(next.call(req).await?.into_response());
+        return Ok(());
     }
     let started = Instant::now();
     let deadline = started + bound.deadline;
@@ -148,7 +156,7 @@ pub async fn bound_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<
         },
     );
     req.set_body(Body::from_bytes_stream(bounded));
-    Ok(next.call(req).await?.into_response())
+    Ok(())
 }
 
 /// The status for a body that could not be read: 408 when it came too slowly, 413 when it

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{IntoResponse, Request, Response};
 
 use crate::server::problem::Problem;
 use crate::server::query::QueryPairs;
@@ -88,16 +88,14 @@ static KNOWN: LazyLock<QueryParameters> =
     LazyLock::new(|| QueryParameters::of(&crate::server::openapi(None).spec()));
 
 /// Refuses a `/svc` request whose query its route does not accept, with a 400 naming the
-/// parameter; answers an accepted lookup by reference at once (`direct_lookups`).
-pub async fn check_query<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
-    let query = QueryPairs::of(&req);
+/// parameter; answers an accepted lookup by reference at once (`direct_lookups`); else
+/// none: the routes answer.
+pub fn check_query(req: &Request) -> Option<Response> {
+    let query = QueryPairs::of(req);
     if let Some(problem) = KNOWN.problem(req.uri().path(), &query) {
-        return Ok(problem.into_response());
+        return Some(problem.into_response());
     }
-    if let Some(answer) = super::direct_lookups::direct_answer(&req, &query) {
-        return Ok(answer);
-    }
-    Ok(next.call(req).await?.into_response())
+    super::direct_lookups::direct_answer(req, &query)
 }
 
 #[cfg(test)]
