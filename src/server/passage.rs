@@ -68,10 +68,8 @@ impl<E: Endpoint> Passage<E> {
 
     /// The steps before the routes, in order; the answer where one of them gives it.
     fn before_routes(&self, req: &mut Request) -> Option<Response> {
-        if let Err(refused) = request_body::bound(req) {
-            return Some(refused);
-        }
-        gate::guard(&self.state, req)
+        request_body::bound(req)
+            .or_else(|| gate::guard(&self.state, req))
             .or_else(|| paths_as_written(req))
             .or_else(|| svc::check_query(req))
     }

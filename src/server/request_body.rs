@@ -74,15 +74,16 @@ impl BodyBound {
 
 /// `bound` around an endpoint (the admin socket's).
 pub async fn bound_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    if let Err(refused) = bound(&mut req) {
+    if let Some(refused) = bound(&mut req) {
         return Ok(refused);
     }
     Ok(next.call(req).await?.into_response())
 }
 
 /// Refuses a declared length over the route's bound at once (the answer), and cuts a
-/// chunked body off where it passes the bound, or where it comes too slowly.
-pub fn bound(req: &mut Request) -> Result<(), Response> {
+/// chunked body off where it passes the bound, or where it comes too slowly (none: the
+/// request goes on).
+pub fn bound(req: &mut Request) -> Option<Response> {
     let bound = BodyBound::of(req);
     let declared = req
         .headers()
@@ -91,13 +92,13 @@ pub fn bound(req: &mut Request) -> Result<(), Response> {
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > bound.max_bytes) {
         let problem = Problem::new(StatusCode::PAYLOAD_TOO_LARGE, bound.too_large().to_string());
-        return Err(problem.into_response());
+        return Some(problem.into_response());
     }
     let body = req.take_body();
     if body.is_empty() {
         // No body at all (a plain GET): nothing to bound.
         req.set_body(body);
-        return Ok(());
+        return None;
     }
     let started = Instant::now();
     let deadline = started + bound.deadline;
@@ -156,7 +157,7 @@ pub fn bound(req: &mut Request) -> Result<(), Response> {
         },
     );
     req.set_body(Body::from_bytes_stream(bounded));
-    Ok(())
+    None
 }
 
 /// The status for a body that could not be read: 408 when it came too slowly, 413 when it
