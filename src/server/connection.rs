@@ -6,7 +6,7 @@
 //! handler runs the connection has no deadline. HTTP/2 (its client preface, over TLS by ALPN
 //! or in clear) multiplexes requests in frames, where no empty line ends anything: there the
 //! deadlines apply only while none of the connection's requests is being handled
-//! (`count_in_flight`), so a long poll or a keep-alive connection lasts as over HTTP/1.1.
+//! (`in_flight`), so a long poll or a keep-alive connection lasts as over HTTP/1.1.
 
 use std::future::Future;
 use std::io;
@@ -58,7 +58,7 @@ pub struct GuardedConnection<T> {
     peer: std::net::SocketAddr,
     phase: Phase,
     protocol: Protocol,
-    /// The connection's requests being handled (`count_in_flight`).
+    /// The connection's requests being handled (`in_flight`).
     in_flight: Arc<AtomicUsize>,
     /// Whether an answer has gone out: such a connection keeps more time at the cap.
     answered: bool,
