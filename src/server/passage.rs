@@ -4,7 +4,8 @@
 //! gate (authentication and scopes of `/svc` and `/admin`, readiness), paths as people write
 //! them, and the query each `/svc` route takes. Each step is a plain function of its module
 //! called here once: a chain of middleware endpoints would hold the request in every link's
-//! state (a 14 KB future, copied as each link was built, for every request).
+//! state (a 14 KB future, copied as each link was built, for every request;
+//! `tests/request_future.rs` keeps it small).
 
 use std::sync::Arc;
 
@@ -108,24 +109,5 @@ fn prefixed_routes(state: &AppState, req: &mut Request) {
         if let Ok(uri) = format!("/svc/{rest}{query}").parse() {
             *req.uri_mut() = uri;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// A request's way through the server is one future, built and moved once per request:
-    /// its size is what each request copies (14 KB as a chain of middleware endpoints).
-    #[test]
-    fn a_request_s_future_stays_small() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = std::sync::Arc::new(crate::store::Store::open(dir.path()).unwrap());
-        let settings = crate::config::Settings {
-            data_dir: dir.path().to_path_buf(),
-            ..Default::default()
-        };
-        let app = super::super::app(super::AppState::new(store, settings));
-        let req = poem::Request::builder().uri_str("/health").finish();
-        let bytes = std::mem::size_of_val(&poem::Endpoint::call(&app, req));
-        assert!(bytes < 8 * 1024, "a request's future holds {bytes} bytes");
     }
 }
