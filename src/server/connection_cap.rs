@@ -61,7 +61,8 @@ pub fn raise_open_file_limit() -> io::Result<u64> {
 /// The connection cap for an open-file limit: three quarters of what the reserve leaves.
 pub fn default_cap(open_files: u64) -> usize {
     let usable = open_files.saturating_sub(RESERVED_FILES).max(64);
-    (usable * 3 / 4).min(DEFAULT_CAP_CEILING) as usize
+    // An unlimited open-file limit (`RLIM_INFINITY`, u64::MAX) must not overflow.
+    (usable.saturating_mul(3) / 4).min(DEFAULT_CAP_CEILING) as usize
 }
 
 /// Accepts on every listening address within the cap, wrapping each connection in its
@@ -236,6 +237,8 @@ mod tests {
         assert_eq!(default_cap(1024), 576);
         assert_eq!(default_cap(65_536), 16_384);
         assert!(default_cap(100) >= 48);
+        // An unlimited limit (RLIM_INFINITY) is the ceiling, not an overflow.
+        assert_eq!(default_cap(u64::MAX), DEFAULT_CAP_CEILING as usize);
     }
 
     #[tokio::test]
