@@ -98,9 +98,11 @@ impl PackedTable {
         }
     }
 
-    fn root(&self) -> Result<Arc<Root>, StoreError> {
+    /// The root, lent (a lookup clones no `Arc`: two threads looking up in one table would
+    /// otherwise pass its counter's cache line back and forth).
+    fn root(&self) -> Result<&Arc<Root>, StoreError> {
         if let Some(root) = self.root.get() {
-            return Ok(root.clone());
+            return Ok(root);
         }
         let mut entries = Vec::new();
         for entry in self.root_tree.iter() {
@@ -111,10 +113,7 @@ impl PackedTable {
             ));
         }
         // Two first lookups may both read it; either copy is the same.
-        Ok(self
-            .root
-            .get_or_init(|| Arc::new(Root::new(entries)))
-            .clone())
+        Ok(self.root.get_or_init(|| Arc::new(Root::new(entries))))
     }
 
     /// Reads every chunk of the block index now, so that no lookup waits for one.
@@ -126,13 +125,13 @@ impl PackedTable {
         Ok(())
     }
 
-    fn chunk(&self, slot: &Slot) -> Result<Arc<Block>, StoreError> {
+    fn chunk<'s>(&self, slot: &'s Slot) -> Result<&'s Arc<Block>, StoreError> {
         if let Some(chunk) = slot.chunk.get() {
-            return Ok(chunk.clone());
+            return Ok(chunk);
         }
         let stored = self.pages.get(slot.page)?.ok_or_else(damaged)?;
         let chunk = Arc::new(Block::decode(&stored).ok_or_else(damaged)?);
-        Ok(slot.chunk.get_or_init(|| chunk).clone())
+        Ok(slot.chunk.get_or_init(|| chunk))
     }
 
     /// The page `id`, decoded (from the cache where it is).
@@ -149,7 +148,11 @@ impl PackedTable {
 
     /// The first block whose last key is at least `key` (the only one that can hold it),
     /// with the chunk listing it; `None` past the last block.
-    fn locate(&self, root: &Root, key: &[u8]) -> Result<Option<(At, Arc<Block>)>, StoreError> {
+    fn locate<'r>(
+        &self,
+        root: &'r Root,
+        key: &[u8],
+    ) -> Result<Option<(At, &'r Arc<Block>)>, StoreError> {
         let c = root.chunk_for(key);
         let Some(slot) = root.slots.get(c) else {
             return Ok(None);
@@ -163,19 +166,19 @@ impl PackedTable {
     }
 
     /// The block after `at`, with the chunk listing it.
-    fn after(
+    fn after<'r>(
         &self,
-        root: &Root,
+        root: &'r Root,
         at: At,
-        chunk: &Arc<Block>,
-    ) -> Result<Option<(At, Arc<Block>)>, StoreError> {
+        chunk: &'r Arc<Block>,
+    ) -> Result<Option<(At, &'r Arc<Block>)>, StoreError> {
         if at.block + 1 < chunk.len() {
             return Ok(Some((
                 At {
                     chunk: at.chunk,
                     block: at.block + 1,
                 },
-                chunk.clone(),
+                chunk,
             )));
         }
         let Some(slot) = root.slots.get(at.chunk + 1) else {
@@ -197,10 +200,10 @@ impl PackedTable {
     /// The value stored under `key`.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, StoreError> {
         let root = self.root()?;
-        let Some((at, chunk)) = self.locate(&root, key)? else {
+        let Some((at, chunk)) = self.locate(root, key)? else {
             return Ok(None);
         };
-        let block = self.block(page_at(&chunk, at.block)?)?;
+        let block = self.block(page_at(chunk, at.block)?)?;
         let i = block.lower_bound(key);
         Ok((i < block.len() && block.key(i) == key).then(|| block.value(i).to_vec()))
     }
@@ -212,9 +215,10 @@ impl PackedTable {
     /// Entries whose key starts with `prefix`, in key order. The iteration owns what it
     /// reads, so it may outlive this table value.
     pub fn scan_prefix(&self, prefix: Vec<u8>) -> Entries {
-        let next = self
-            .root()
-            .and_then(|root| Ok((self.locate(&root, &prefix)?, root)));
+        let next = self.root().and_then(|root| {
+            let next = self.locate(root, &prefix)?;
+            Ok((next.map(|(at, chunk)| (at, chunk.clone())), root.clone()))
+        });
         let (root, next) = match next {
             Ok((next, root)) => (Ok(root), next),
             Err(e) => (Err(Some(e)), None),
@@ -238,10 +242,10 @@ impl PackedTable {
         mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let root = self.root()?;
-        let mut next = self.locate(&root, prefix)?;
+        let mut next = self.locate(root, prefix)?;
         let mut start = None;
         while let Some((at, chunk)) = next {
-            let block = self.block(page_at(&chunk, at.block)?)?;
+            let block = self.block(page_at(chunk, at.block)?)?;
             // Only the first block holds entries before the prefix.
             let from = *start.get_or_insert_with(|| block.lower_bound(prefix));
             for i in from..block.len() {
@@ -252,7 +256,7 @@ impl PackedTable {
                 visit(key, block.value(i))?;
             }
             start = Some(0);
-            next = self.after(&root, at, &chunk)?;
+            next = self.after(root, at, chunk)?;
         }
         Ok(())
     }
@@ -277,7 +281,7 @@ impl PackedTable {
             ids.push(slot.page);
             let chunk = self.chunk(slot)?;
             for i in 0..chunk.len() {
-                ids.push(page_at(&chunk, i)?);
+                ids.push(page_at(chunk, i)?);
             }
         }
         Ok(ids)
@@ -299,7 +303,7 @@ impl PackedTable {
         for slot in self.root()?.slots.iter() {
             let chunk = self.chunk(slot)?;
             for i in 0..chunk.len() {
-                let stored = self.pages.get(page_at(&chunk, i)?)?.ok_or_else(damaged)?;
+                let stored = self.pages.get(page_at(chunk, i)?)?.ok_or_else(damaged)?;
                 count += header(&stored).ok_or_else(damaged)?.count;
             }
         }
@@ -330,10 +334,10 @@ impl PackedTable {
     /// last key; `None` past the last block.
     fn block_for(&self, key: &[u8]) -> Result<Option<LastAndBlock>, StoreError> {
         let root = self.root()?;
-        let Some((at, chunk)) = self.locate(&root, key)? else {
+        let Some((at, chunk)) = self.locate(root, key)? else {
             return Ok(None);
         };
-        let block = self.block(page_at(&chunk, at.block)?)?;
+        let block = self.block(page_at(chunk, at.block)?)?;
         Ok(Some((chunk.key(at.block).to_vec(), block)))
     }
 }

@@ -60,7 +60,7 @@ impl PackedTable {
             freed.push(slot.page);
             let chunk = self.chunk(slot)?;
             for b in 0..chunk.len() {
-                let page = page_at(&chunk, b)?;
+                let page = page_at(chunk, b)?;
                 let block_end = match last_chunk && b + 1 == chunk.len() {
                     true => end,
                     false => next + up_to(&changes[next..end], chunk.key(b)),

@@ -137,7 +137,10 @@ impl Entries {
         };
         let read = page_at(&chunk, at.block)
             .and_then(|id| self.table.block(id))
-            .and_then(|block| Ok((block, self.table.after(&root, at, &chunk)?)));
+            .and_then(|block| {
+                let next = self.table.after(&root, at, &chunk)?;
+                Ok((block, next.map(|(at, chunk)| (at, chunk.clone()))))
+            });
         match read {
             Ok((block, next)) => {
                 let i = block.lower_bound(&self.start);

@@ -12,7 +12,7 @@ const SHORT_RUN: usize = 8;
 /// often agree in their first eight bytes.
 pub struct Heads<H> {
     /// Bytes every key starts with (a copy of them).
-    shared: Box<[u8]>,
+    shared: Shared,
     /// Each key's first bytes after `shared`, zero-padded, big-endian.
     heads: Box<[H]>,
 }
@@ -20,10 +20,63 @@ pub struct Heads<H> {
 impl<H> Default for Heads<H> {
     fn default() -> Self {
         Heads {
-            shared: Box::default(),
+            shared: Shared::Inline(0, [0; INLINE]),
             heads: Box::default(),
         }
     }
+}
+
+/// Shared bytes kept beside the heads' pointer when they are few (a brand and a reference's
+/// first letters): a search of a block whose lines are not in the processor's cache then
+/// waits for one line fewer.
+const INLINE: usize = 22;
+
+enum Shared {
+    Inline(u8, [u8; INLINE]),
+    Boxed(Box<[u8]>),
+}
+
+impl Shared {
+    fn new(bytes: &[u8]) -> Shared {
+        match bytes.len() {
+            n if n <= INLINE => {
+                let mut inline = [0; INLINE];
+                inline[..n].copy_from_slice(bytes);
+                Shared::Inline(n as u8, inline)
+            }
+            _ => Shared::Boxed(bytes.into()),
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Shared::Inline(n, inline) => &inline[..usize::from(*n)],
+            Shared::Boxed(bytes) => bytes,
+        }
+    }
+}
+
+/// Heads a search counts one by one rather than halving: loads that do not wait on each
+/// other are fetched from memory together, where each step of a binary search waits for
+/// the line of the step before.
+const COUNTED: usize = 64;
+
+/// The number of `heads` (in increasing order) below `wanted`.
+fn below<H: Head>(heads: &[H], wanted: H) -> usize {
+    let (mut base, mut len) = (0, heads.len());
+    while len > COUNTED {
+        let half = len / 2;
+        if heads[base + half] < wanted {
+            base += half + 1;
+            len -= half + 1;
+        } else {
+            len = half;
+        }
+    }
+    base + heads[base..base + len]
+        .iter()
+        .map(|&h| usize::from(h < wanted))
+        .sum::<usize>()
 }
 
 /// The first bytes of a key as a number. Two keys whose heads differ are ordered as their
@@ -61,24 +114,24 @@ impl<H: Head> Heads<H> {
         let last = last.unwrap_or(first);
         let shared = first.iter().zip(last).take_while(|(a, b)| a == b).count();
         Heads {
-            shared: first[..shared].into(),
+            shared: Shared::new(&first[..shared]),
             heads: keys.map(|k| H::of(&k[shared..])).collect(),
         }
     }
 
     /// The first position whose key (`key_at`) is at least `key`.
     pub fn lower_bound<'k>(&self, key_at: impl Fn(usize) -> &'k [u8], key: &[u8]) -> usize {
-        let shared = self.shared.len();
-        let common = shared.min(key.len());
-        match key[..common].cmp(&self.shared[..common]) {
+        let shared = self.shared.bytes();
+        let common = shared.len().min(key.len());
+        match key[..common].cmp(&shared[..common]) {
             std::cmp::Ordering::Less => return 0,
             std::cmp::Ordering::Greater => return self.heads.len(),
             // A key that is a proper prefix of what every key starts with is below them all.
-            std::cmp::Ordering::Equal if key.len() < shared => return 0,
+            std::cmp::Ordering::Equal if key.len() < shared.len() => return 0,
             std::cmp::Ordering::Equal => {}
         }
-        let wanted = H::of(&key[shared..]);
-        let mut low = self.heads.partition_point(|&h| h < wanted);
+        let wanted = H::of(&key[shared.len()..]);
+        let mut low = below(&self.heads, wanted);
         // Keys with equal heads are few (one article's rows) and follow `low` in memory just
         // read: counted one by one, where a second binary search would read lines far off.
         let equal = |h: &H| *h == wanted;
@@ -105,7 +158,11 @@ impl<H: Head> Heads<H> {
 
     /// Bytes held, for a cache's weight.
     pub fn weight(&self) -> usize {
-        self.shared.len() + std::mem::size_of_val(&*self.heads)
+        let boxed = match &self.shared {
+            Shared::Inline(..) => 0,
+            Shared::Boxed(bytes) => bytes.len(),
+        };
+        boxed + std::mem::size_of_val(&*self.heads)
     }
 }
 
@@ -162,6 +219,33 @@ mod tests {
         check(&keys[3..5], probes);
         check(&keys[..1], probes);
         check(&[], probes);
+    }
+
+    #[test]
+    fn long_lists_are_halved_then_counted_and_long_prefixes_boxed() {
+        // More heads than are counted one by one, with a shared prefix too long to keep
+        // inline, every other key missing so that probes fall between keys.
+        let prefix = [b'P'; INLINE + 9];
+        let keys: Vec<Vec<u8>> = (0..1000u32)
+            .map(|i| [&prefix[..], &(i * 2).to_be_bytes()].concat())
+            .collect();
+        let keys: Vec<&[u8]> = keys.iter().map(|k| k.as_slice()).collect();
+        let probes: Vec<Vec<u8>> = (0..2002u32)
+            .map(|i| [&prefix[..], &i.to_be_bytes()].concat())
+            .chain([prefix[..3].to_vec(), b"Q".to_vec()])
+            .collect();
+        let probes: Vec<&[u8]> = probes.iter().map(|p| p.as_slice()).collect();
+        for n in [
+            0,
+            1,
+            COUNTED - 1,
+            COUNTED,
+            COUNTED + 1,
+            3 * COUNTED + 7,
+            1000,
+        ] {
+            check(&keys[..n], &probes);
+        }
     }
 
     #[test]
