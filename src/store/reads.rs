@@ -61,7 +61,9 @@ thread_local! {
 }
 
 /// Notes, if a build is being recorded on this thread, that it read `table` at `generation`.
-fn note_read(table: u8, generation: u64, read: Read) {
+/// `read` is made only while a build is recorded: most reads are not (the answer cache off,
+/// or a route it does not keep), and they allocate nothing for it.
+fn note_read(table: u8, generation: u64, read: impl FnOnce() -> Read) {
     RECORDING.with(|recording| {
         let mut recording = recording.borrow_mut();
         let Some(Some(reads)) = &mut *recording else {
@@ -69,15 +71,15 @@ fn note_read(table: u8, generation: u64, read: Read) {
         };
         match reads.iter_mut().find(|(t, _, _)| *t == table) {
             Some((_, g, _)) if *g != generation => *recording = Some(None),
-            Some((_, _, known)) => known.merge(read),
-            None => reads.push((table, generation, read)),
+            Some((_, _, known)) => known.merge(read()),
+            None => reads.push((table, generation, read())),
         }
     })
 }
 
 /// Notes a read of a whole table (or of the data version).
 pub(super) fn note(table: u8, generation: u64) {
-    note_read(table, generation, Read::Whole)
+    note_read(table, generation, || Read::Whole)
 }
 
 /// Notes a read of a catalogue table.
@@ -87,11 +89,9 @@ pub(super) fn note_table(table: TreeName, generation: u64) {
 
 /// Notes a read of the keys of a catalogue table under `prefix` only.
 pub(super) fn note_prefix(table: TreeName, generation: u64, prefix: &[u8]) {
-    note_read(
-        table.index() as u8,
-        generation,
-        Read::Under(vec![prefix.to_vec()]),
-    )
+    note_read(table.index() as u8, generation, || {
+        Read::Under(vec![prefix.to_vec()])
+    })
 }
 
 /// Runs `build`, and says what it read: `None` if it read two views of one table.
@@ -103,7 +103,7 @@ pub fn recorded<T>(build: impl FnOnce() -> T) -> (T, Option<Stamp>) {
         read.sort_unstable_by_key(|(table, _, _)| *table);
         // A recording around this one read all this one did.
         for (table, generation, how) in &read {
-            note_read(*table, *generation, how.clone());
+            note_read(*table, *generation, || how.clone());
         }
         Stamp(read)
     });
