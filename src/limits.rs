@@ -202,17 +202,31 @@ pub struct BoundedAnswer {
     pub bytes: Vec<u8>,
 }
 
+/// A JSON writer calls `write` for every comma and quote: the check stays small enough to be
+/// inlined there, and the refusal is made out of line.
 impl std::io::Write for BoundedAnswer {
+    #[inline]
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if (self.bytes.len() + buf.len()) as u64 > ANSWER_BYTES.load(Ordering::Relaxed) {
-            return Err(std::io::Error::other(answer_too_large()));
+            return Err(over_the_answer_bound());
         }
         self.bytes.extend_from_slice(buf);
         Ok(buf.len())
     }
+
+    #[inline]
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.write(buf).map(drop)
+    }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+#[cold]
+#[inline(never)]
+fn over_the_answer_bound() -> std::io::Error {
+    std::io::Error::other(answer_too_large())
 }
 
 /// Counts bytes, refused past the answer bound: how large an answer would be, measured
@@ -224,7 +238,7 @@ impl std::io::Write for AnswerSize {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0 += buf.len() as u64;
         if self.0 > ANSWER_BYTES.load(Ordering::Relaxed) {
-            return Err(std::io::Error::other(answer_too_large()));
+            return Err(over_the_answer_bound());
         }
         Ok(buf.len())
     }
