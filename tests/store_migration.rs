@@ -54,13 +54,13 @@ fn a_format_1_store_is_migrated_once_with_the_same_content() {
 
 #[test]
 fn a_format_2_store_is_migrated_once_with_the_same_content() {
-    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3, 4, 5, 6, 7]);
+    migrated_once_with_the_same_content(FORMAT2, DEMO_CHECKSUM, &[2, 3, 4, 5, 6, 7, 11]);
 }
 
 #[test]
 fn a_format_3_store_is_migrated_once_and_its_articles_get_numeric_ids() {
     let (_dir, data) =
-        migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3, 4, 5, 6, 7]);
+        migrated_once_with_the_same_content(FORMAT3, FORMAT3_CHECKSUM, &[3, 4, 5, 6, 7, 11]);
     // The articles have ids, one each.
     let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
     let first = legacy_ids(&s, "0986494958");
@@ -73,7 +73,7 @@ fn a_format_3_store_is_migrated_once_and_its_articles_get_numeric_ids() {
 #[test]
 fn a_format_4_store_is_migrated_once_keeps_its_ids_and_finds_replacements() {
     let (_dir, data) =
-        migrated_once_with_the_same_content(FORMAT4, FORMAT3_CHECKSUM, &[4, 5, 6, 7]);
+        migrated_once_with_the_same_content(FORMAT4, FORMAT3_CHECKSUM, &[4, 5, 6, 7, 11]);
     let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
     assert_eq!(legacy_ids(&s, "0986494958"), [462]);
     assert_replacements_found(&s);
@@ -81,7 +81,8 @@ fn a_format_4_store_is_migrated_once_keeps_its_ids_and_finds_replacements() {
 
 #[test]
 fn a_format_6_store_keeps_its_lz4_blocks_readable_and_writes_new_ones_with_zstandard() {
-    let (_dir, data) = migrated_once_with_the_same_content(FORMAT6, FORMAT6_CHECKSUM, &[6, 7, 10]);
+    let (_dir, data) =
+        migrated_once_with_the_same_content(FORMAT6, FORMAT6_CHECKSUM, &[6, 7, 10, 11]);
     // A change after the migration writes new blocks beside the old ones; both are read.
     let files = data.parent().unwrap().join("change");
     std::fs::create_dir_all(&files).unwrap();
@@ -167,7 +168,7 @@ fn migrated_once_with_the_same_content(
 
     let first = partscat(&["check", "--data", path(&data)]);
     assert!(first.status.success(), "{}", text(&first));
-    for from in (1..=7).chain([10]) {
+    for from in (1..=7).chain([10, 11]) {
         let expected = usize::from(steps.contains(&from));
         assert_eq!(migration_lines(&first, from), expected, "{}", text(&first));
     }
@@ -178,7 +179,7 @@ fn migrated_once_with_the_same_content(
     let again = partscat(&["check", "--data", path(&data)]);
     assert_eq!(
         (1..=7)
-            .chain([10])
+            .chain([10, 11])
             .map(|from| migration_lines(&again, from))
             .sum::<usize>(),
         0,

@@ -9,7 +9,7 @@ use crate::catalogue::{
     Article, ArticleKey, Criterion, CrossReference, Link, Media, Price, Vehicle,
 };
 use crate::service::ServiceError;
-use crate::store::Catalogue;
+use crate::store::{ArticleRecord, Catalogue, StoreError};
 
 /// Which parts to read; `Parts::all()` for every one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -63,19 +63,53 @@ pub struct ArticleDetail {
     pub replaced: Vec<Article>,
 }
 
+/// The detail of the article `key`, read with its rows in one read; `None` where the
+/// catalogue holds no such article.
+pub fn detail_of(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    key: &ArticleKey,
+    parts: Parts,
+) -> Result<Option<ArticleDetail>, ServiceError> {
+    match catalogue.article_record(key)? {
+        Some(record) => {
+            let article = record.article()?;
+            detail_from(catalogue, names, article, &record, parts).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+/// The detail of an article read from `catalogue`.
 pub fn detail(
     catalogue: &Catalogue,
     names: &Names<'_>,
+    article: Article,
+    parts: Parts,
+) -> Result<ArticleDetail, ServiceError> {
+    let record = catalogue.article_record(&article.key)?.ok_or_else(|| {
+        StoreError::Damaged(format!(
+            "the article records lack brand {}'s '{}'",
+            article.key.brand_id, article.key.reference
+        ))
+    })?;
+    detail_from(catalogue, names, article, &record, parts)
+}
+
+fn detail_from(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
     mut article: Article,
+    record: &ArticleRecord,
     parts: Parts,
 ) -> Result<ArticleDetail, ServiceError> {
     if !names.are_own() {
-        article.description = names.description(&article)?;
+        article.description = names.description_in(&article, record)?;
     }
     let key = &article.key;
     let mut numbers = Vec::new();
     if parts.numbers {
-        for number in catalogue.cross_references_of(key)? {
+        for number in record.rows::<CrossReference>()? {
             let manufacturer_name = match number.manufacturer_id {
                 Some(m) => Some(names.manufacturer(m)?),
                 None => None,
@@ -97,12 +131,12 @@ pub fn detail(
         genart_name: names.genart(article.genart)?,
         status_name: names.status(article.status)?,
         numbers,
-        criteria: when(parts.criteria, || catalogue.criteria_of(key))?
+        criteria: when(parts.criteria, || record.rows::<Criterion>())?
             .into_iter()
             .map(|c| criterion_in(names, c))
             .collect::<Result<_, _>>()?,
-        prices: when(parts.prices, || catalogue.prices_of(key))?,
-        media: when(parts.media, || catalogue.media_of(key))?
+        prices: when(parts.prices, || record.rows::<Price>())?,
+        media: when(parts.media, || record.rows::<Media>())?
             .into_iter()
             .map(|m| match names.are_own() {
                 true => Ok(m),

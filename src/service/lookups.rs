@@ -9,7 +9,9 @@ use super::article_detail::{self, ArticleDetail, Parts};
 use super::caller::Caller;
 use super::context::Context;
 use super::names::NamedArticle;
-use crate::catalogue::{Article, ArticleKey, CrossKind, Vehicle, normalise_reference};
+use crate::catalogue::{
+    Article, ArticleKey, CrossKind, CrossReference, Vehicle, normalise_reference,
+};
 use crate::store::Catalogue;
 
 /// The vehicle of a Ktype, or the not-found every Ktype route answers for an unknown one.
@@ -61,10 +63,21 @@ pub fn article_details(
     parts: Parts,
 ) -> Result<Vec<ArticleDetail>, ServiceError> {
     let (snapshot, names) = (context.snapshot(), context.names());
-    articles_by_reference(snapshot, context.caller(), reference)?
-        .into_iter()
-        .map(|a| article_detail::detail(snapshot, &names, a, parts))
-        .collect()
+    let keys = context
+        .caller()
+        .visible(snapshot.articles_by_reference(reference)?);
+    let mut found = Vec::with_capacity(keys.len());
+    for key in &keys {
+        found.extend(article_detail::detail_of(snapshot, &names, key, parts)?);
+    }
+    if found.is_empty() {
+        return Err(no_article(reference));
+    }
+    Ok(found)
+}
+
+fn no_article(reference: &str) -> ServiceError {
+    ServiceError::NotFound(format!("no article has the reference '{reference}'"))
 }
 
 /// The articles whose own reference is `reference` (one per brand that has it); none is a
@@ -77,9 +90,7 @@ pub fn articles_by_reference(
     let keys = caller.visible(catalogue.articles_by_reference(reference)?);
     let found = articles_of(catalogue, &keys)?;
     if found.is_empty() {
-        return Err(ServiceError::NotFound(format!(
-            "no article has the reference '{reference}'"
-        )));
+        return Err(no_article(reference));
     }
     Ok(found)
 }
@@ -113,7 +124,11 @@ pub fn cross_references(context: &Context, number: &str) -> Result<Vec<CrossLink
     let (catalogue, caller, names) = (context.snapshot(), context.caller(), context.names());
     let maker = |id: Option<u32>| id.map(|m| names.manufacturer(m)).transpose();
     let own_keys = caller.visible(catalogue.articles_by_reference(number)?);
-    let own = articles_of(catalogue, &own_keys)?;
+    // Each article with its cross-references, in one read.
+    let mut own = Vec::with_capacity(own_keys.len());
+    for key in &own_keys {
+        own.extend(catalogue.article_record(key)?);
+    }
     let mut hits = catalogue.articles_by_cross_number(number)?;
     hits.retain(|h| caller.provider.sees_brand(h.article.brand_id));
     if own.is_empty() && hits.is_empty() {
@@ -123,9 +138,9 @@ pub fn cross_references(context: &Context, number: &str) -> Result<Vec<CrossLink
     }
     let mut links = Vec::new();
     let mut seen = BTreeSet::new();
-    for article in own {
-        let article = names.named(article)?;
-        for x in catalogue.cross_references_of(&article.article.key)? {
+    for record in own {
+        let article = names.named(record.article()?)?;
+        for x in record.rows::<CrossReference>()? {
             if seen.insert((Direction::FromArticle, x.article, x.number.clone())) {
                 links.push(CrossLink {
                     direction: Direction::FromArticle,

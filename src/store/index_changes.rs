@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::article_records;
 use super::error::StoreError;
 use super::indexes::{
     self, ARTICLE_BY_ID, DataTrees, ID_BY_ARTICLE, NEXT_ARTICLE_ID, crossnum_entry, reversed,
@@ -27,7 +28,13 @@ pub fn article_of(tree: TreeName, key: &[u8]) -> Option<ArticleKey> {
     let mut r = KeyReader::new(key);
     match tree {
         TreeName::Articles => r.last_article(),
-        TreeName::CrossReferences | TreeName::Links | TreeName::Kits => r.article(),
+        TreeName::CrossReferences
+        | TreeName::Links
+        | TreeName::Kits
+        | TreeName::Criteria
+        | TreeName::Prices
+        | TreeName::Media
+        | TreeName::ArticleTexts => r.article(),
         _ => None,
     }
 }
@@ -95,6 +102,16 @@ pub fn changes(
             }
         }
         TreeName::ArticleIds => return article_ids(old, new, touched),
+        TreeName::ArticleRecords => {
+            for article in touched.values() {
+                let key = keys::article_prefix(article);
+                let before = old.tree(index).get(&key)?;
+                let after = article_records::record_of(new, article)?;
+                if before != after {
+                    out.insert(key, after);
+                }
+            }
+        }
         TreeName::RefrevReference | TreeName::CrossrevNumber => {
             return Err(StoreError::Internal(format!(
                 "{} follows its forward index's changes (reversed_changes)",

@@ -23,7 +23,7 @@ type Emit<'e> = dyn FnMut(&[u8], &[u8]) -> Result<(), StoreError> + 'e;
 /// Takes an article's key in `Articles` and its numeric id.
 type Numbered<'n> = dyn FnMut(&[u8], u32) -> Result<(), StoreError> + 'n;
 /// Takes the built entries of an index, in key order.
-type Out<'o> = dyn FnMut(&[u8], &[u8]) -> Result<(), StoreError> + 'o;
+pub(super) type Out<'o> = dyn FnMut(&[u8], &[u8]) -> Result<(), StoreError> + 'o;
 
 fn corrupt(tree: TreeName) -> StoreError {
     StoreError::undecodable(tree)
@@ -61,6 +61,10 @@ pub fn build(
     spill: &Path,
     out: &mut Out<'_>,
 ) -> Result<u64, StoreError> {
+    if index == TreeName::ArticleRecords {
+        // Derived in key order by one walk of its tables: nothing to sort.
+        return super::article_records::build(data, out);
+    }
     let mut sorter = Sorter::new(spill);
     let mut sequence = 0u64;
     derive(index, data, &mut |k, v| {

@@ -42,11 +42,12 @@ pub enum TreeName {
     GenartGroups,
     Texts,
     ArticleTexts,
+    ArticleRecords,
 }
 
 impl TreeName {
     /// In the order of their stored index byte (`index`): a tree added later comes last.
-    pub const ALL: [TreeName; 28] = [
+    pub const ALL: [TreeName; 29] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -75,6 +76,7 @@ impl TreeName {
         TreeName::GenartGroups,
         TreeName::Texts,
         TreeName::ArticleTexts,
+        TreeName::ArticleRecords,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -111,6 +113,7 @@ impl TreeName {
         TreeName::ArticleIds,
         TreeName::ReplacedArticle,
         TreeName::ComponentKit,
+        TreeName::ArticleRecords,
     ];
 
     /// The stored name: what the tree maps, as `key_value`.
@@ -144,6 +147,7 @@ impl TreeName {
             TreeName::GenartGroups => "genartnode",
             TreeName::Texts => "kindkeylanguage_text",
             TreeName::ArticleTexts => "articlekeylanguage_description",
+            TreeName::ArticleRecords => "articleprefix_record",
         }
     }
 
@@ -179,6 +183,7 @@ impl TreeName {
             TreeName::GenartGroups => "genart_groups",
             TreeName::Texts => "texts",
             TreeName::ArticleTexts => "article_texts",
+            TreeName::ArticleRecords => "index: each article with its rows",
         }
     }
 
@@ -202,6 +207,14 @@ impl TreeName {
             TreeName::RefrevReference => &[TreeName::Articles],
             TreeName::CrossrevNumber => &[TreeName::Articles, TreeName::CrossReferences],
             TreeName::ArticleIds | TreeName::ReplacedArticle => &[TreeName::Articles],
+            TreeName::ArticleRecords => &[
+                TreeName::Articles,
+                TreeName::CrossReferences,
+                TreeName::Criteria,
+                TreeName::Prices,
+                TreeName::Media,
+                TreeName::ArticleTexts,
+            ],
             _ => &[],
         }
     }

@@ -101,6 +101,13 @@ pub fn upgrade(
         // fills them. A binary that knows only format 9 must refuse the store.
         manifest = step(9, "texts in other languages", || Ok((manifest.clone(), 0)))?;
     }
+    // Format 1's stores had every index built above, this one with them.
+    if (2..12).contains(&from) {
+        manifest = step(11, "one record per article, with its rows", || {
+            let rows = build_indexes(space, path, &mut manifest, &[TreeName::ArticleRecords])?;
+            Ok((manifest.clone(), rows))
+        })?;
+    }
     // Format 11's pages were moved into the page file before the store was read
     // (`pages_out_of_the_log`); a binary that knows only format 10 must refuse the store.
     manifest.next_page = space.next_page();

@@ -5,6 +5,7 @@
 //! key followed by a flush; every tree it names was flushed before that write. See
 //! `docs/store-layout.md`.
 
+mod article_records;
 mod audit;
 mod background;
 mod backup;
@@ -40,6 +41,7 @@ mod varint;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
+pub use article_records::ArticleRecord;
 pub use audit::AuditEntry;
 pub use backup::{BackupSummary, RestoreError, restore};
 pub use catalogue_view::{Catalogue, Change, Names, Translations, VehicleEntry, VehicleSummary};
@@ -59,7 +61,7 @@ use opening::{
 };
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 /// The codec version of the manifest (4: with the next page id).
 const MANIFEST_VERSION: u8 = 4;
 /// The manifest with the sync mark, before page ids.

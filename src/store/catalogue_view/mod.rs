@@ -17,6 +17,7 @@ pub use vehicle_summary::{VehicleEntry, VehicleSummary};
 pub(super) use changes::CHANGE_REMOVED;
 pub use changes::Change;
 
+use super::article_records::ArticleRecord;
 use super::engine;
 use super::error::StoreError;
 use super::indexes::{self, DataTrees};
@@ -282,6 +283,17 @@ impl Catalogue {
 
     pub fn article(&self, key: &ArticleKey) -> Result<Option<Article>, StoreError> {
         self.get(&keys::article_key(key))
+    }
+
+    /// The article with the rows an article's answer reads, in one read; `None` where the
+    /// catalogue holds no such article.
+    pub fn article_record(&self, key: &ArticleKey) -> Result<Option<ArticleRecord>, StoreError> {
+        let t = TreeName::ArticleRecords;
+        let prefix = keys::article_prefix(key);
+        // The record is the one key under its prefix.
+        reads::note_prefix(t, self.generations[t.index()], &prefix);
+        let value = self.trees[t.index()].get(&prefix)?;
+        Ok(value.map(|value| ArticleRecord::new(prefix, value)))
     }
 
     /// Every article of a brand, in reference order (the article tree is keyed by brand first).

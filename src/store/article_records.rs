@@ -1,0 +1,222 @@
+//! One record per article: the article with every row stored under it that an article's
+//! answer reads (its cross-references, criteria, prices, media and descriptions in other
+//! languages), so that a lookup reads one entry where it read six. It is an index like the
+//! others: derived from those tables, built by imports, patched article by article by small
+//! changes and compared with a full derivation by `check`.
+//!
+//! Its key is the article's prefix (`brand ‖ reference ‖ SEP`), under which the row tables
+//! store the article's rows, so the build walks them side by side in their own order. Its
+//! value: the article's stored value (varint length, bytes), then one section per table of
+//! `TABLES`, each row as (varint length of the key after the prefix + 1, those bytes, varint
+//! length of the value, the value), a 0 ending the section. Values are copied as stored, so
+//! a record decodes with the tables' own `Record::decode`.
+
+use std::iter::Peekable;
+
+use super::error::StoreError;
+use super::indexes::{DataTrees, Out};
+use super::keys::{self, SEP};
+use super::layout::TreeName;
+use super::packed::Entries;
+use super::records::Record;
+use super::varint;
+use crate::catalogue::{Article, ArticleKey, ArticleText};
+
+/// The row tables a record holds, in the order of its sections.
+pub const TABLES: [TreeName; 5] = [
+    TreeName::CrossReferences,
+    TreeName::Criteria,
+    TreeName::Prices,
+    TreeName::Media,
+    TreeName::ArticleTexts,
+];
+
+fn corrupt() -> StoreError {
+    StoreError::undecodable(TreeName::ArticleRecords)
+}
+
+/// A record as read: the article's prefix and the stored value, decoded part by part.
+pub struct ArticleRecord {
+    prefix: Vec<u8>,
+    value: Vec<u8>,
+}
+
+impl ArticleRecord {
+    pub(super) fn new(prefix: Vec<u8>, value: Vec<u8>) -> ArticleRecord {
+        ArticleRecord { prefix, value }
+    }
+
+    pub fn article(&self) -> Result<Article, StoreError> {
+        let mut rest = self.value.as_slice();
+        let article = take(&mut rest).ok_or_else(corrupt)?;
+        let key = &self.prefix[..self.prefix.len() - 1];
+        Article::decode(key, article).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
+    }
+
+    /// The rows of `R`'s table, in their key order.
+    pub fn rows<R: Record>(&self) -> Result<Vec<R>, StoreError> {
+        let mut found = Vec::new();
+        self.visit(R::TREE, |key, value| {
+            found.push(R::decode(key, value).ok_or_else(|| StoreError::undecodable(R::TREE))?);
+            Ok(())
+        })?;
+        Ok(found)
+    }
+
+    /// The article's description in the first of `languages` it has one in.
+    pub fn description(&self, languages: &[String]) -> Result<Option<String>, StoreError> {
+        let mut best: Option<(usize, String)> = None;
+        let at = self.prefix.len();
+        self.visit(TreeName::ArticleTexts, |key, value| {
+            let rank = languages.iter().position(|l| l.as_bytes() == &key[at..]);
+            if let Some(rank) = rank
+                && best.as_ref().is_none_or(|(b, _)| rank < *b)
+            {
+                let text = ArticleText::decode(key, value)
+                    .ok_or_else(|| StoreError::undecodable(TreeName::ArticleTexts))?;
+                best = Some((rank, text.description));
+            }
+            Ok(())
+        })?;
+        Ok(best.map(|(_, description)| description))
+    }
+
+    /// Calls `visit` with each row of `table` (its whole key and its value).
+    fn visit(
+        &self,
+        table: TreeName,
+        mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let section = TABLES.iter().position(|&t| t == table).ok_or_else(|| {
+            StoreError::Internal(format!("an article's record holds no {}", table.name()))
+        })?;
+        let mut rest = self.value.as_slice();
+        take(&mut rest).ok_or_else(corrupt)?;
+        let mut key = self.prefix.clone();
+        for at in 0..=section {
+            loop {
+                let suffix_len = varint::take(&mut rest).ok_or_else(corrupt)?;
+                if suffix_len == 0 {
+                    break;
+                }
+                let suffix = split(&mut rest, suffix_len - 1).ok_or_else(corrupt)?;
+                let value = take(&mut rest).ok_or_else(corrupt)?;
+                if at == section {
+                    key.truncate(self.prefix.len());
+                    key.extend_from_slice(suffix);
+                    visit(&key, value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn split<'a>(rest: &mut &'a [u8], len: u64) -> Option<&'a [u8]> {
+    let len = usize::try_from(len).ok()?;
+    if rest.len() < len {
+        return None;
+    }
+    let (bytes, after) = rest.split_at(len);
+    *rest = after;
+    Some(bytes)
+}
+
+/// A length-prefixed part.
+fn take<'a>(rest: &mut &'a [u8]) -> Option<&'a [u8]> {
+    let len = varint::take(rest)?;
+    split(rest, len)
+}
+
+fn put(out: &mut Vec<u8>, bytes: &[u8]) {
+    varint::put(out, bytes.len() as u64);
+    out.extend_from_slice(bytes);
+}
+
+/// Adds a row to the section being written.
+fn put_row(out: &mut Vec<u8>, prefix_len: usize, key: &[u8], value: &[u8]) {
+    varint::put(out, (key.len() - prefix_len) as u64 + 1);
+    out.extend_from_slice(&key[prefix_len..]);
+    put(out, value);
+}
+
+/// The record of one article from `data`, or `None` where it holds no such article.
+pub fn record_of(
+    data: &dyn DataTrees,
+    article: &ArticleKey,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    let Some(stored) = data
+        .tree(TreeName::Articles)
+        .get(&keys::article_key(article))?
+    else {
+        return Ok(None);
+    };
+    let prefix = keys::article_prefix(article);
+    let mut out = Vec::new();
+    put(&mut out, &stored);
+    for table in TABLES {
+        data.tree(table).visit_prefix(&prefix, |k, v| {
+            put_row(&mut out, prefix.len(), k, v);
+            Ok(())
+        })?;
+        out.push(0);
+    }
+    Ok(Some(out))
+}
+
+/// Every record, in key order, derived from `data` in one walk of each table; returns how
+/// many. Articles are stored by `brand ‖ reference`, their rows by `brand ‖ reference ‖
+/// SEP`: an article whose reference begins another's comes first in the one and after it in
+/// the other, so each waits on a stack until the articles extending its key are written.
+pub fn build(data: &dyn DataTrees, out: &mut Out<'_>) -> Result<u64, StoreError> {
+    let mut rows: Vec<Peekable<Entries>> = TABLES
+        .iter()
+        .map(|&t| data.tree(t).iter().peekable())
+        .collect();
+    let mut waiting: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+    let mut value = Vec::new();
+    let mut written = 0;
+    let mut write = |prefix: &[u8], article: &[u8]| -> Result<(), StoreError> {
+        value.clear();
+        put(&mut value, article);
+        for table in &mut rows {
+            // Rows before the prefix belong to no article (`check` reports them).
+            while let Some((k, v)) = table
+                .next_if(
+                    |e| matches!(e, Ok((k, _)) if k.as_slice() < prefix || k.starts_with(prefix)),
+                )
+                .transpose()?
+            {
+                if k.starts_with(prefix) {
+                    put_row(&mut value, prefix.len(), &k, &v);
+                }
+            }
+            if let Some(Err(_)) = table.peek() {
+                return Err(table.next().and_then(Result::err).unwrap_or_else(corrupt));
+            }
+            value.push(0);
+        }
+        written += 1;
+        out(prefix, &value)
+    };
+    for entry in data.tree(TreeName::Articles).iter() {
+        let (key, stored) = entry?;
+        while let Some((top, _)) = waiting.last() {
+            if key.starts_with(&top[..top.len() - 1]) {
+                break;
+            }
+            let (prefix, article) = waiting.pop().unwrap_or_default();
+            write(&prefix, &article)?;
+        }
+        let mut prefix = key;
+        prefix.push(SEP);
+        waiting.push((prefix, stored));
+    }
+    while let Some((prefix, article)) = waiting.pop() {
+        write(&prefix, &article)?;
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,188 @@
+use super::super::staging::{Origin, Staging};
+use super::super::{Store, check};
+use crate::catalogue::{
+    Article, ArticleKey, ArticleStatus, ArticleText, Brand, Criterion, CrossKind, CrossReference,
+    GenericArticle, Media, MediaKind, Price,
+};
+
+const ORIGIN: Origin = Origin { file: 0, line: 1 };
+
+fn key(brand_id: u32, reference: &str) -> ArticleKey {
+    ArticleKey {
+        brand_id,
+        reference: reference.into(),
+    }
+}
+
+fn article(key: &ArticleKey) -> Article {
+    Article {
+        key: key.clone(),
+        reference: key.reference.clone(),
+        genart: 10,
+        description: format!("Part {}", key.reference),
+        status: ArticleStatus::Active,
+        eans: Vec::new(),
+        packaging_unit: 1,
+        replaced_by: Vec::new(),
+    }
+}
+
+fn cross(article: &ArticleKey, number: &str) -> CrossReference {
+    CrossReference {
+        article: article.clone(),
+        kind: CrossKind::Oe,
+        manufacturer_id: None,
+        number: number.into(),
+    }
+}
+
+fn criterion(article: &ArticleKey, name: &str) -> Criterion {
+    Criterion {
+        article: article.clone(),
+        name: name.into(),
+        value: "12".into(),
+        unit: "mm".into(),
+    }
+}
+
+fn commit(store: &Store, change: impl FnOnce(&mut Staging<'_>)) {
+    let mut staging = store.begin(false).unwrap();
+    change(&mut staging);
+    staging.seal().unwrap();
+    staging.commit(&mut |_| {}).unwrap();
+}
+
+/// Every article's record against the tables it is derived from.
+fn assert_records_match_the_tables(store: &Store) {
+    let c = store.catalogue();
+    let mut seen = 0;
+    for a in c.articles() {
+        let a = a.unwrap();
+        let record = c.article_record(&a.key).unwrap().expect("a record");
+        assert_eq!(record.article().unwrap(), a);
+        assert_eq!(
+            record.rows::<CrossReference>().unwrap(),
+            c.cross_references_of(&a.key).unwrap()
+        );
+        assert_eq!(
+            record.rows::<Criterion>().unwrap(),
+            c.criteria_of(&a.key).unwrap()
+        );
+        assert_eq!(
+            record.rows::<Price>().unwrap(),
+            c.prices_of(&a.key).unwrap()
+        );
+        assert_eq!(record.rows::<Media>().unwrap(), c.media_of(&a.key).unwrap());
+        for languages in [vec!["de".to_string()], vec!["fr".into(), "de".into()]] {
+            assert_eq!(
+                record.description(&languages).unwrap(),
+                c.article_description(&a.key, &languages).unwrap()
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen > 0);
+    assert!(c.article_record(&key(1, "NONE")).unwrap().is_none());
+    let report = check::check(store).unwrap();
+    assert!(report.is_sound(), "{:?}", report.problems);
+}
+
+#[test]
+fn records_follow_their_tables_when_built_whole_and_when_patched() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_memory(dir.path()).unwrap();
+    // References that begin others: stored before them as articles, after them as rows.
+    let keys: Vec<ArticleKey> = [
+        (1, "A"),
+        (1, "AB"),
+        (1, "ABC"),
+        (1, "ABD"),
+        (1, "B"),
+        (2, "AB"),
+    ]
+    .into_iter()
+    .map(|(b, r)| key(b, r))
+    .collect();
+    commit(&store, |s| {
+        for id in [1, 2] {
+            let name = format!("Brand {id}");
+            s.put(&Brand { id, name }, ORIGIN).unwrap();
+        }
+        let name = "Pads".to_string();
+        s.put(&GenericArticle { id: 10, name }, ORIGIN).unwrap();
+        for k in &keys {
+            s.put(&article(k), ORIGIN).unwrap();
+        }
+        s.put(&cross(&keys[0], "OE-1"), ORIGIN).unwrap();
+        s.put(&cross(&keys[1], "OE-2"), ORIGIN).unwrap();
+        s.put(&cross(&keys[1], "OE-3"), ORIGIN).unwrap();
+        s.put(&cross(&keys[2], "OE-4"), ORIGIN).unwrap();
+        s.put(&criterion(&keys[1], "Width"), ORIGIN).unwrap();
+        s.put(&criterion(&keys[5], "Height"), ORIGIN).unwrap();
+        let price = Price {
+            article: keys[3].clone(),
+            price_type: "list".into(),
+            currency: "EUR".into(),
+            valid_from: None,
+            valid_to: None,
+            amount: crate::catalogue::Amount(1250),
+        };
+        s.put(&price, ORIGIN).unwrap();
+        let media = Media {
+            article: keys[1].clone(),
+            kind: MediaKind::Image,
+            set: String::new(),
+            position: 1,
+            uri: "pads.jpg".into(),
+            description: "Front".into(),
+        };
+        s.put(&media, ORIGIN).unwrap();
+        for (k, language) in [(&keys[1], "de"), (&keys[1], "fr"), (&keys[4], "de")] {
+            let text = ArticleText {
+                article: k.clone(),
+                language: language.into(),
+                description: format!("{} in {language}", k.reference),
+            };
+            s.put(&text, ORIGIN).unwrap();
+        }
+    });
+    assert_records_match_the_tables(&store);
+    let c = store.catalogue();
+    let ab = c.article_record(&keys[1]).unwrap().unwrap();
+    assert_eq!(ab.rows::<CrossReference>().unwrap().len(), 2);
+    assert_eq!(
+        ab.description(&["fr".into(), "de".into()])
+            .unwrap()
+            .as_deref(),
+        Some("AB in fr")
+    );
+
+    // A small change of rows only: each touched article's record is patched.
+    commit(&store, |s| {
+        s.put(&criterion(&keys[2], "Depth"), ORIGIN).unwrap();
+        s.retire(&cross(&keys[1], "OE-2"), ORIGIN).unwrap();
+        let text = ArticleText {
+            article: keys[0].clone(),
+            language: "de".into(),
+            description: "A in de".into(),
+        };
+        s.put(&text, ORIGIN).unwrap();
+    });
+    assert_records_match_the_tables(&store);
+    // And of articles: one retired with its rows, one new that begins another's reference.
+    commit(&store, |s| {
+        s.retire(&cross(&keys[0], "OE-1"), ORIGIN).unwrap();
+        let text = ArticleText {
+            article: keys[0].clone(),
+            language: "de".into(),
+            description: "A in de".into(),
+        };
+        s.retire(&text, ORIGIN).unwrap();
+        s.retire(&article(&keys[0]), ORIGIN).unwrap();
+        s.put(&article(&key(1, "ABCD")), ORIGIN).unwrap();
+    });
+    assert_records_match_the_tables(&store);
+    let c = store.catalogue();
+    assert!(c.article_record(&keys[0]).unwrap().is_none());
+    assert!(c.article_record(&key(1, "ABCD")).unwrap().is_some());
+}
