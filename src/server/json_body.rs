@@ -5,7 +5,7 @@
 use std::marker::PhantomData;
 
 use bytes::Bytes;
-use poem::http::header;
+use poem::http::{HeaderValue, header};
 use poem::{IntoResponse, Response};
 use poem_openapi::ApiResponse;
 use poem_openapi::payload::Payload;
@@ -48,7 +48,7 @@ impl<T: Serialize + Send> IntoResponse for JsonBody<T> {
     fn into_response(self) -> Response {
         match bounded_json(&self.0) {
             Ok(body) => Response::builder()
-                .header(header::CONTENT_TYPE, JSON)
+                .header(header::CONTENT_TYPE, HeaderValue::from_static(JSON))
                 .body(body),
             Err(problem) => problem.into_response(),
         }
@@ -115,7 +115,7 @@ impl<T: Type> Payload for JsonBytes<T> {
 impl<T> IntoResponse for JsonBytes<T> {
     fn into_response(self) -> Response {
         Response::builder()
-            .header(header::CONTENT_TYPE, JSON)
+            .header(header::CONTENT_TYPE, HeaderValue::from_static(JSON))
             .body(self.bytes)
     }
 }

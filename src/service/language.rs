@@ -11,7 +11,11 @@ use super::ServiceError;
 
 /// The languages the catalogue holds, in fallback order (the first is the default).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Languages(Arc<[String]>);
+pub struct Languages {
+    codes: Arc<[String]>,
+    /// The first of `codes`, shared by every `Language` made here (no copy per request).
+    default: Arc<str>,
+}
 
 /// The language asked for, and the order a missing text falls back along: the asked one
 /// first, then the catalogue's in their order.
@@ -26,19 +30,22 @@ impl Languages {
     /// `codes` as the settings give them: lower-case two-letter codes, none twice, at least one.
     pub fn new(codes: Vec<String>) -> Languages {
         assert!(!codes.is_empty(), "a catalogue holds at least one language");
-        Languages(codes.into())
+        Languages {
+            default: codes[0].as_str().into(),
+            codes: codes.into(),
+        }
     }
 
     /// The codes, in fallback order.
     pub fn codes(&self) -> &[String] {
-        &self.0
+        &self.codes
     }
 
     /// The default language: the first of the order.
     pub fn default_language(&self) -> Language {
         Language {
-            order: self.0.clone(),
-            default: self.0[0].as_str().into(),
+            order: self.codes.clone(),
+            default: self.default.clone(),
         }
     }
 
@@ -53,7 +60,7 @@ impl Languages {
             return Ok(self.default_language());
         };
         let Some(at) = self
-            .0
+            .codes
             .iter()
             .position(|c| c.eq_ignore_ascii_case(asked.trim()))
         else {
@@ -61,16 +68,20 @@ impl Languages {
                 parameter,
                 format!(
                     "{parameter} '{asked}' is not a language the catalogue holds; it holds {}",
-                    self.0.join(", ")
+                    self.codes.join(", ")
                 ),
             ));
         };
-        let mut order = Vec::with_capacity(self.0.len());
-        order.push(self.0[at].clone());
-        order.extend(self.0.iter().filter(|c| **c != self.0[at]).cloned());
+        if at == 0 {
+            return Ok(self.default_language());
+        }
+        let codes = &self.codes;
+        let mut order = Vec::with_capacity(codes.len());
+        order.push(codes[at].clone());
+        order.extend(codes.iter().filter(|c| **c != codes[at]).cloned());
         Ok(Language {
             order: order.into(),
-            default: self.0[0].as_str().into(),
+            default: self.default.clone(),
         })
     }
 
