@@ -104,7 +104,7 @@ fn detail_from(
     parts: Parts,
 ) -> Result<ArticleDetail, ServiceError> {
     if !names.are_own() {
-        article.description = names.description_in(&article, record)?;
+        article.description = names.description(&article)?;
     }
     let key = &article.key;
     let mut numbers = Vec::new();

@@ -12,7 +12,7 @@ use std::cell::Cell;
 use super::language::Language;
 use crate::catalogue::{Article, ArticleStatus, TextKind};
 use crate::service::ServiceError;
-use crate::store::{ArticleRecord, Catalogue};
+use crate::store::Catalogue;
 
 /// An article as an answer names it: with its brand's and generic article's names in the
 /// reader's language.
@@ -164,27 +164,6 @@ impl<'a> Names<'a> {
         let translated = self
             .catalogue
             .article_description(&article.key, self.language.translated())?;
-        self.description_or_own(article, translated)
-    }
-
-    /// An article's description in the asked language, from its record (read already).
-    pub fn description_in(
-        &self,
-        article: &Article,
-        record: &ArticleRecord,
-    ) -> Result<String, ServiceError> {
-        if self.language.is_default() {
-            return Ok(article.description.clone());
-        }
-        let translated = record.description(self.language.translated())?;
-        self.description_or_own(article, translated)
-    }
-
-    fn description_or_own(
-        &self,
-        article: &Article,
-        translated: Option<String>,
-    ) -> Result<String, ServiceError> {
         let text = translated.as_deref().unwrap_or(&article.description);
         Ok(self.counted(text)?.to_owned())
     }

@@ -1,6 +1,8 @@
-//! One record per article: the article with every row stored under it that an article's
-//! answer reads (its cross-references, criteria, prices, media and descriptions in other
-//! languages), so that a lookup reads one entry where it read six. It is an index like the
+//! One record per article: the article with the rows stored under it that an article's
+//! answer reads (its cross-references, criteria, prices and media), so that a lookup reads
+//! one entry where it read five. Its descriptions in other languages stay out: each would
+//! be held twice for every language added, and a lookup in another language reads them
+//! from their own table. It is an index like the
 //! others: derived from those tables, built by imports, patched article by article by small
 //! changes and compared with a full derivation by `check`.
 //!
@@ -20,15 +22,14 @@ use super::layout::TreeName;
 use super::packed::Entries;
 use super::records::Record;
 use super::varint;
-use crate::catalogue::{Article, ArticleKey, ArticleText};
+use crate::catalogue::{Article, ArticleKey};
 
 /// The row tables a record holds, in the order of its sections.
-pub const TABLES: [TreeName; 5] = [
+pub const TABLES: [TreeName; 4] = [
     TreeName::CrossReferences,
     TreeName::Criteria,
     TreeName::Prices,
     TreeName::Media,
-    TreeName::ArticleTexts,
 ];
 
 fn corrupt() -> StoreError {
@@ -61,24 +62,6 @@ impl ArticleRecord {
             Ok(())
         })?;
         Ok(found)
-    }
-
-    /// The article's description in the first of `languages` it has one in.
-    pub fn description(&self, languages: &[String]) -> Result<Option<String>, StoreError> {
-        let mut best: Option<(usize, String)> = None;
-        let at = self.prefix.len();
-        self.visit(TreeName::ArticleTexts, |key, value| {
-            let rank = languages.iter().position(|l| l.as_bytes() == &key[at..]);
-            if let Some(rank) = rank
-                && best.as_ref().is_none_or(|(b, _)| rank < *b)
-            {
-                let text = ArticleText::decode(key, value)
-                    .ok_or_else(|| StoreError::undecodable(TreeName::ArticleTexts))?;
-                best = Some((rank, text.description));
-            }
-            Ok(())
-        })?;
-        Ok(best.map(|(_, description)| description))
     }
 
     /// Calls `visit` with each row of `table` (its whole key and its value).

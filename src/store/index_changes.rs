@@ -33,8 +33,7 @@ pub fn article_of(tree: TreeName, key: &[u8]) -> Option<ArticleKey> {
         | TreeName::Kits
         | TreeName::Criteria
         | TreeName::Prices
-        | TreeName::Media
-        | TreeName::ArticleTexts => r.article(),
+        | TreeName::Media => r.article(),
         _ => None,
     }
 }

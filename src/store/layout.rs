@@ -213,7 +213,6 @@ impl TreeName {
                 TreeName::Criteria,
                 TreeName::Prices,
                 TreeName::Media,
-                TreeName::ArticleTexts,
             ],
             _ => &[],
         }
