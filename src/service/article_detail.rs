@@ -9,7 +9,7 @@ use crate::catalogue::{
     Article, ArticleKey, Criterion, CrossReference, Link, Media, Price, Vehicle,
 };
 use crate::service::ServiceError;
-use crate::store::{ArticleRecord, Catalogue, StoreError};
+use crate::store::{ArticleRecord, Catalogue, Record, StoreError};
 
 /// Which parts to read; `Parts::all()` for every one.
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,33 +74,45 @@ pub fn detail_of(
     match catalogue.article_record(key)? {
         Some(record) => {
             let article = record.article()?;
-            detail_from(catalogue, names, article, &record, parts).map(Some)
+            detail_from(catalogue, names, article, Some(&record), parts).map(Some)
         }
         None => Ok(None),
     }
 }
 
-/// The detail of an article read from `catalogue`.
+/// The detail of an article read from `catalogue`; its record is read only where the parts
+/// asked for hold rows of it.
 pub fn detail(
     catalogue: &Catalogue,
     names: &Names<'_>,
     article: Article,
     parts: Parts,
 ) -> Result<ArticleDetail, ServiceError> {
+    if !(parts.numbers || parts.criteria || parts.prices || parts.media) {
+        return detail_from(catalogue, names, article, None, parts);
+    }
     let record = catalogue.article_record(&article.key)?.ok_or_else(|| {
         StoreError::Damaged(format!(
             "the article records lack brand {}'s '{}'",
             article.key.brand_id, article.key.reference
         ))
     })?;
-    detail_from(catalogue, names, article, &record, parts)
+    detail_from(catalogue, names, article, Some(&record), parts)
+}
+
+/// `record`'s rows of `R` where they are asked for (and the record read), else none.
+fn rows<R: Record>(asked: bool, record: Option<&ArticleRecord>) -> Result<Vec<R>, ServiceError> {
+    match (asked, record) {
+        (true, Some(record)) => Ok(record.rows()?),
+        _ => Ok(Vec::new()),
+    }
 }
 
 fn detail_from(
     catalogue: &Catalogue,
     names: &Names<'_>,
     mut article: Article,
-    record: &ArticleRecord,
+    record: Option<&ArticleRecord>,
     parts: Parts,
 ) -> Result<ArticleDetail, ServiceError> {
     if !names.are_own() {
@@ -109,7 +121,7 @@ fn detail_from(
     let key = &article.key;
     let mut numbers = Vec::new();
     if parts.numbers {
-        for number in record.rows::<CrossReference>()? {
+        for number in rows::<CrossReference>(true, record)? {
             let manufacturer_name = match number.manufacturer_id {
                 Some(m) => Some(names.manufacturer(m)?),
                 None => None,
@@ -131,12 +143,12 @@ fn detail_from(
         genart_name: names.genart(article.genart)?,
         status_name: names.status(article.status)?,
         numbers,
-        criteria: when(parts.criteria, || record.rows::<Criterion>())?
+        criteria: rows::<Criterion>(parts.criteria, record)?
             .into_iter()
             .map(|c| criterion_in(names, c))
             .collect::<Result<_, _>>()?,
-        prices: when(parts.prices, || record.rows::<Price>())?,
-        media: when(parts.media, || record.rows::<Media>())?
+        prices: rows(parts.prices, record)?,
+        media: rows::<Media>(parts.media, record)?
             .into_iter()
             .map(|m| match names.are_own() {
                 true => Ok(m),

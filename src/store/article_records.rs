@@ -1,10 +1,9 @@
 //! One record per article: the article with the rows stored under it that an article's
 //! answer reads (its cross-references, criteria, prices and media), so that a lookup reads
-//! one entry where it read five. Its descriptions in other languages stay out: each would
-//! be held twice for every language added, and a lookup in another language reads them
-//! from their own table. It is an index like the
-//! others: derived from those tables, built by imports, patched article by article by small
-//! changes and compared with a full derivation by `check`.
+//! one entry where it read five. It is an index like the others: derived from those tables,
+//! built by imports, patched article by article by small changes and compared with a full
+//! derivation by `check`. Its descriptions in other languages stay out: each added language
+//! would be held twice, and an answer in another language reads them from their own table.
 //!
 //! Its key is the article's prefix (`brand ‖ reference ‖ SEP`), under which the row tables
 //! store the article's rows, so the build walks them side by side in their own order. Its

@@ -45,6 +45,15 @@ fn criterion(article: &ArticleKey, name: &str) -> Criterion {
     }
 }
 
+/// A description in another language (kept out of the record: changing one leaves it).
+fn text(article: &ArticleKey, language: &str) -> ArticleText {
+    ArticleText {
+        article: article.clone(),
+        language: language.into(),
+        description: format!("{} in {language}", article.reference),
+    }
+}
+
 fn commit(store: &Store, change: impl FnOnce(&mut Staging<'_>)) {
     let mut staging = store.begin(false).unwrap();
     change(&mut staging);
@@ -132,12 +141,7 @@ fn records_follow_their_tables_when_built_whole_and_when_patched() {
         };
         s.put(&media, ORIGIN).unwrap();
         for (k, language) in [(&keys[1], "de"), (&keys[1], "fr"), (&keys[4], "de")] {
-            let text = ArticleText {
-                article: k.clone(),
-                language: language.into(),
-                description: format!("{} in {language}", k.reference),
-            };
-            s.put(&text, ORIGIN).unwrap();
+            s.put(&text(k, language), ORIGIN).unwrap();
         }
     });
     assert_records_match_the_tables(&store);
@@ -149,23 +153,13 @@ fn records_follow_their_tables_when_built_whole_and_when_patched() {
     commit(&store, |s| {
         s.put(&criterion(&keys[2], "Depth"), ORIGIN).unwrap();
         s.retire(&cross(&keys[1], "OE-2"), ORIGIN).unwrap();
-        let text = ArticleText {
-            article: keys[0].clone(),
-            language: "de".into(),
-            description: "A in de".into(),
-        };
-        s.put(&text, ORIGIN).unwrap();
+        s.put(&text(&keys[0], "de"), ORIGIN).unwrap();
     });
     assert_records_match_the_tables(&store);
     // And of articles: one retired with its rows, one new that begins another's reference.
     commit(&store, |s| {
         s.retire(&cross(&keys[0], "OE-1"), ORIGIN).unwrap();
-        let text = ArticleText {
-            article: keys[0].clone(),
-            language: "de".into(),
-            description: "A in de".into(),
-        };
-        s.retire(&text, ORIGIN).unwrap();
+        s.retire(&text(&keys[0], "de"), ORIGIN).unwrap();
         s.retire(&article(&keys[0]), ORIGIN).unwrap();
         s.put(&article(&key(1, "ABCD")), ORIGIN).unwrap();
     });
