@@ -32,6 +32,7 @@ pub mod reads;
 mod reclaim;
 mod records;
 mod reserve;
+mod retention;
 mod sorter;
 mod staging;
 #[cfg(test)]
@@ -52,6 +53,7 @@ pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::{SyncMark, TreeName};
 pub use providers::generate_key;
 pub use records::Record;
+pub use retention::ChangeRetention;
 pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 
 use layout::Manifest;
@@ -106,23 +108,6 @@ impl Drop for Store {
     /// Gives back the space queued for reclaiming before the engine closes.
     fn drop(&mut self) {
         self.space.stop_reclaiming();
-    }
-}
-
-/// How long the change feed keeps each data version's changes: the newest `versions` of
-/// them, and none older than `days`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChangeRetention {
-    pub versions: u32,
-    pub days: u32,
-}
-
-impl Default for ChangeRetention {
-    fn default() -> Self {
-        ChangeRetention {
-            versions: 100,
-            days: 30,
-        }
     }
 }
 
