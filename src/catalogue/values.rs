@@ -119,8 +119,21 @@ pub fn utc_timestamp(secs: u64) -> String {
 }
 
 impl fmt::Display for Date {
+    /// `YYYY-MM-DD`, written digit by digit: every price in an answer carries one or two.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+        let mut text = *b"0000-00-00";
+        put_digits(&mut text[..4], u64::from(self.year));
+        put_digits(&mut text[5..7], u64::from(self.month));
+        put_digits(&mut text[8..], u64::from(self.day));
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// Writes `n`'s last `out.len()` decimal digits into `out`, zero-padded.
+fn put_digits(out: &mut [u8], mut n: u64) {
+    for digit in out.iter_mut().rev() {
+        *digit = b'0' + (n % 10) as u8;
+        n /= 10;
     }
 }
 
@@ -179,15 +192,33 @@ impl std::ops::Add for Amount {
 
 impl fmt::Display for Amount {
     /// At least two decimals, more only where the amount has them.
+    /// Written digit by digit into a buffer on the stack (every price of an answer has one).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sign = if self.0 < 0 { "-" } else { "" };
+        // A sign, at most 20 digits of an i64's whole part, a point, four decimals.
+        let mut text = [0u8; 26];
         let abs = self.0.unsigned_abs();
-        let whole = abs / Self::SCALE as u64;
-        let mut fraction = format!("{:04}", abs % Self::SCALE as u64);
-        while fraction.len() > 2 && fraction.ends_with('0') {
-            fraction.pop();
+        let (mut whole, fraction) = (abs / Self::SCALE as u64, abs % Self::SCALE as u64);
+        let mut end = text.len();
+        put_digits(&mut text[end - 4..], fraction);
+        // Trailing zeros beyond two decimals are left off.
+        while end > text.len() - 2 && text[end - 1] == b'0' {
+            end -= 1;
         }
-        write!(f, "{sign}{whole}.{fraction}")
+        let mut start = text.len() - 5;
+        text[start] = b'.';
+        loop {
+            start -= 1;
+            text[start] = b'0' + (whole % 10) as u8;
+            whole /= 10;
+            if whole == 0 {
+                break;
+            }
+        }
+        if self.0 < 0 {
+            start -= 1;
+            text[start] = b'-';
+        }
+        f.write_str(std::str::from_utf8(&text[start..end]).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -233,6 +264,7 @@ mod tests {
     #[test]
     fn dates_are_checked() {
         assert_eq!(Date::parse("2024-02-29").unwrap().to_string(), "2024-02-29");
+        assert_eq!(Date::parse("0001-10-09").unwrap().to_string(), "0001-10-09");
         for bad in ["2023-02-29", "2024-04-31", "2024-1-01", "2024-01-01-01", ""] {
             assert!(Date::parse(bad).is_err(), "{bad}");
         }
@@ -243,6 +275,12 @@ mod tests {
         assert_eq!(Amount::parse("12").unwrap().to_string(), "12.00");
         assert_eq!(Amount::parse("12,5").unwrap().to_string(), "12.50");
         assert_eq!(Amount::parse("0.1234").unwrap().to_string(), "0.1234");
+        assert_eq!(Amount::parse("-0.5").unwrap().to_string(), "-0.50");
+        assert_eq!(Amount::parse("100.010").unwrap().to_string(), "100.01");
+        assert_eq!(Amount::parse("7.0200").unwrap().to_string(), "7.02");
+        assert_eq!(Amount(0).to_string(), "0.00");
+        assert_eq!(Amount(i64::MIN).to_string(), "-922337203685477.5808");
+        assert_eq!(Amount(i64::MAX).to_string(), "922337203685477.5807");
         assert_eq!(Amount::parse("-3.10").unwrap(), Amount(-31_000));
         assert_eq!((Amount::parse("0.1").unwrap().times(3)).to_string(), "0.30");
         for bad in ["", ".5", "1.23456", "1e3", "12.a", "--1"] {

@@ -33,7 +33,10 @@ impl<T: Type + Send> Payload for JsonBody<T> {
 
 /// `value` as JSON, or 413 where it would pass the answer bound (`limits.answer_mb`).
 pub fn bounded_json<T: Serialize>(value: &T) -> Result<Vec<u8>, Problem> {
-    let mut out = crate::limits::BoundedAnswer::default();
+    // Room for a lookup's answer at once (a few hundred bytes to a few KiB), not grown from 8.
+    let mut out = crate::limits::BoundedAnswer {
+        bytes: Vec::with_capacity(2048),
+    };
     match serde_json::to_writer(&mut out, value) {
         Ok(()) => Ok(out.bytes),
         Err(e) if e.is_io() => Err(Problem::new(
