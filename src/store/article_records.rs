@@ -146,6 +146,43 @@ pub fn record_of(
     Ok(Some(out))
 }
 
+/// `record` (as stored) with the sections of the tables `changed` names read again from
+/// `data`, the article and the other sections copied: a small change of an article's prices
+/// reads its prices, not its five tables.
+pub fn patched(
+    data: &dyn DataTrees,
+    article: &ArticleKey,
+    record: &[u8],
+    changed: impl Fn(TreeName) -> bool,
+) -> Result<Vec<u8>, StoreError> {
+    let prefix = keys::article_prefix(article);
+    let mut rest = record;
+    take(&mut rest).ok_or_else(corrupt)?;
+    let mut out = Vec::with_capacity(record.len());
+    out.extend_from_slice(&record[..record.len() - rest.len()]);
+    for table in TABLES {
+        let section = rest;
+        loop {
+            let suffix_len = varint::take(&mut rest).ok_or_else(corrupt)?;
+            if suffix_len == 0 {
+                break;
+            }
+            split(&mut rest, suffix_len - 1).ok_or_else(corrupt)?;
+            take(&mut rest).ok_or_else(corrupt)?;
+        }
+        if changed(table) {
+            data.tree(table).visit_prefix(&prefix, |k, v| {
+                put_row(&mut out, prefix.len(), k, v);
+                Ok(())
+            })?;
+            out.push(0);
+        } else {
+            out.extend_from_slice(&section[..section.len() - rest.len()]);
+        }
+    }
+    Ok(out)
+}
+
 /// Every record, in key order, derived from `data` in one walk of each table; returns how
 /// many. Articles are stored by `brand ‖ reference`, their rows by `brand ‖ reference ‖
 /// SEP`: an article whose reference begins another's comes first in the one and after it in

@@ -8,7 +8,6 @@ use super::super::engine;
 use super::super::error::StoreError;
 use super::super::index_changes::{self, Touched};
 use super::super::indexes::{self, DataTrees};
-use super::super::keys;
 use super::super::layout::TreeName;
 use super::super::packed::{Change, PackedTable, PackedWriter};
 use super::super::reads;
@@ -142,7 +141,7 @@ impl Staging<'_> {
         {
             for change in &gathered.changes {
                 if let Some(article) = index_changes::article_of(tree, &change.key) {
-                    touched.insert(keys::article_key(&article), article);
+                    touched.insert(tree, article);
                 }
             }
         }
