@@ -15,70 +15,11 @@ use super::keys::{self, KeyBuf, KeyReader};
 use super::layout::TreeName;
 use super::packed::Change;
 use super::records::Record;
+use super::touched::Touched;
 use crate::catalogue::{Article, ArticleKey, CrossReference, KitComponent};
 
 /// The articles (their list entries) that join a list, and those that leave it.
 type Moves = (BTreeSet<Vec<u8>>, BTreeSet<Vec<u8>>);
-
-/// The articles a change touched, by their key in `Articles` (the order ids are given in),
-/// each with the tables whose rows of it changed: an index looks only at the articles its
-/// own sources changed (a change of prices leaves the vehicle lists' articles unread).
-#[derive(Debug, Default)]
-pub struct Touched(BTreeMap<Vec<u8>, (ArticleKey, u32)>);
-
-/// One bit per table (`TreeName::index`).
-const _: () = assert!(TreeName::ALL.len() <= 32);
-fn bit(tree: TreeName) -> u32 {
-    1 << tree.index()
-}
-
-impl Touched {
-    pub fn new() -> Touched {
-        Touched::default()
-    }
-
-    /// Notes that rows of `tree` under `article` changed.
-    pub fn insert(&mut self, tree: TreeName, article: ArticleKey) {
-        let key = keys::article_key(&article);
-        self.0.entry(key).or_insert((article, 0)).1 |= bit(tree);
-    }
-
-    /// How many articles a change touched, in all.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// The touched articles whose rows in one of `index`'s sources changed, in key order,
-    /// with their key in `Articles`.
-    fn of(&self, index: TreeName) -> impl Iterator<Item = (&Vec<u8>, &ArticleKey)> {
-        self.with_tables(index)
-            .map(|(key, article, _)| (key, article))
-    }
-
-    /// As `of`, with the tables whose rows of each article changed (`bit` of each).
-    fn with_tables(&self, index: TreeName) -> impl Iterator<Item = (&Vec<u8>, &ArticleKey, u32)> {
-        let sources = index.sources().iter().fold(0, |m, &t| m | bit(t));
-        self.0
-            .iter()
-            .filter(move |(_, (_, tables))| tables & sources != 0)
-            .map(|(key, (article, tables))| (key, article, *tables))
-    }
-}
-
-/// The article a changed row of `tree` belongs to, if rows of `tree` feed an index.
-pub fn article_of(tree: TreeName, key: &[u8]) -> Option<ArticleKey> {
-    let mut r = KeyReader::new(key);
-    match tree {
-        TreeName::Articles => r.last_article(),
-        TreeName::CrossReferences
-        | TreeName::Links
-        | TreeName::Kits
-        | TreeName::Criteria
-        | TreeName::Prices
-        | TreeName::Media => r.article(),
-        _ => None,
-    }
-}
 
 /// The changes that bring `index` from what `old` derives to what `new` derives, for the
 /// touched articles; `None` where the index must be built whole instead. `new` holds the
@@ -96,7 +37,7 @@ pub fn changes(
         | TreeName::ManufacturerCompetitorRef
         | TreeName::ReplacedArticle
         | TreeName::ComponentKit => {
-            for (_, article) in touched.of(index) {
+            for (_, article, _) in touched.of(index) {
                 let before = keyed(index, old, article)?;
                 let after = keyed(index, new, article)?;
                 for key in before.keys().filter(|k| !after.contains_key(*k)) {
@@ -112,7 +53,7 @@ pub fn changes(
         TreeName::KtypeArticle | TreeName::GenartKtypeArticle | TreeName::KtypeKit => {
             // Per list: the articles that join it and those that leave it.
             let mut lists: BTreeMap<Vec<u8>, Moves> = BTreeMap::new();
-            for (_, article) in touched.of(index) {
+            for (_, article, _) in touched.of(index) {
                 let before = lists_of(index, old, article)?;
                 let after = lists_of(index, new, article)?;
                 let entry = KeyBuf::new().article(article).done();
@@ -144,15 +85,15 @@ pub fn changes(
         }
         TreeName::ArticleIds => return article_ids(old, new, touched),
         TreeName::ArticleRecords => {
-            for (_, article, tables) in touched.with_tables(index) {
+            for (_, article, tables) in touched.of(index) {
                 let key = keys::article_prefix(article);
                 let before = old.tree(index).get(&key)?;
                 // An article whose own row is unchanged keeps what its record holds of the
                 // tables the change left alone: only the changed ones are read again.
                 let after = match &before {
-                    Some(record) if tables & bit(TreeName::Articles) == 0 => {
+                    Some(record) if !tables.has(TreeName::Articles) => {
                         Some(article_records::patched(new, article, record, |t| {
-                            tables & bit(t) != 0
+                            tables.has(t)
                         })?)
                     }
                     _ => article_records::record_of(new, article)?,
@@ -393,7 +334,7 @@ fn article_ids(
     let first_free = id_of(first_free)?;
     let mut next = first_free;
     let mut out = BTreeMap::new();
-    for (key, _) in touched.of(TreeName::ArticleIds) {
+    for (key, _, _) in touched.of(TreeName::ArticleIds) {
         let by_article = [&[ID_BY_ARTICLE][..], key].concat();
         let held = ids.get(&by_article)?.map(id_of).transpose()?;
         let exists = new.tree(TreeName::Articles).contains_key(key)?;

@@ -37,6 +37,7 @@ mod sorter;
 mod staging;
 #[cfg(test)]
 mod suite;
+mod touched;
 mod varint;
 
 use std::path::{Path, PathBuf};

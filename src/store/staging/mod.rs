@@ -21,12 +21,12 @@ use super::Store;
 use super::catalogue_view::Catalogue;
 use super::engine;
 use super::error::StoreError;
-use super::index_changes::Touched;
 use super::layout::{ImportedFile, SyncMark, TreeName};
 use super::packed::{Finder, PackedTable, Space};
 use super::reclaim::Freed;
 use super::records::Record;
 use super::sorter::Sorter;
+use super::touched::Touched;
 use crate::catalogue::{CrossKind, CrossReference};
 
 /// Where a staged row came from: the import's file (by position) and the line of the row.

@@ -6,12 +6,13 @@ use std::collections::BTreeMap;
 use super::super::catalogue_view::Catalogue;
 use super::super::engine;
 use super::super::error::StoreError;
-use super::super::index_changes::{self, Touched};
+use super::super::index_changes;
 use super::super::indexes::{self, DataTrees};
 use super::super::layout::TreeName;
 use super::super::packed::{Change, PackedTable, PackedWriter};
 use super::super::reads;
 use super::super::sorter::Sorter;
+use super::super::touched::{Touched, article_of};
 use super::{REMOVED, Scope, Staging, UPSERT};
 
 /// The most a data set's changes may take in memory to be patched into its table; a larger
@@ -140,7 +141,7 @@ impl Staging<'_> {
             && let Some(touched) = &mut self.touched
         {
             for change in &gathered.changes {
-                if let Some(article) = index_changes::article_of(tree, &change.key) {
+                if let Some(article) = article_of(tree, &change.key) {
                     touched.insert(tree, article);
                 }
             }
