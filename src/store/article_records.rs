@@ -76,13 +76,7 @@ impl ArticleRecord {
         take(&mut rest).ok_or_else(corrupt)?;
         let mut key = self.prefix.clone();
         for at in 0..=section {
-            loop {
-                let suffix_len = varint::take(&mut rest).ok_or_else(corrupt)?;
-                if suffix_len == 0 {
-                    break;
-                }
-                let suffix = split(&mut rest, suffix_len - 1).ok_or_else(corrupt)?;
-                let value = take(&mut rest).ok_or_else(corrupt)?;
+            while let Some((suffix, value)) = next_row(&mut rest)? {
                 if at == section {
                     key.truncate(self.prefix.len());
                     key.extend_from_slice(suffix);
@@ -92,6 +86,18 @@ impl ArticleRecord {
         }
         Ok(())
     }
+}
+
+/// The next row of the section `rest` starts with (its key suffix and value); `None` at the
+/// section's end, its 0 read.
+fn next_row<'a>(rest: &mut &'a [u8]) -> Result<Option<(&'a [u8], &'a [u8])>, StoreError> {
+    let suffix_len = varint::take(rest).ok_or_else(corrupt)?;
+    if suffix_len == 0 {
+        return Ok(None);
+    }
+    let suffix = split(rest, suffix_len - 1).ok_or_else(corrupt)?;
+    let value = take(rest).ok_or_else(corrupt)?;
+    Ok(Some((suffix, value)))
 }
 
 fn split<'a>(rest: &mut &'a [u8], len: u64) -> Option<&'a [u8]> {
@@ -162,14 +168,7 @@ pub fn patched(
     out.extend_from_slice(&record[..record.len() - rest.len()]);
     for table in TABLES {
         let section = rest;
-        loop {
-            let suffix_len = varint::take(&mut rest).ok_or_else(corrupt)?;
-            if suffix_len == 0 {
-                break;
-            }
-            split(&mut rest, suffix_len - 1).ok_or_else(corrupt)?;
-            take(&mut rest).ok_or_else(corrupt)?;
-        }
+        while next_row(&mut rest)?.is_some() {}
         if changed(table) {
             data.tree(table).visit_prefix(&prefix, |k, v| {
                 put_row(&mut out, prefix.len(), k, v);
