@@ -88,9 +88,11 @@ impl ArticleRecord {
     }
 }
 
-/// The next row of the section `rest` starts with (its key suffix and value); `None` at the
-/// section's end, its 0 read.
-fn next_row<'a>(rest: &mut &'a [u8]) -> Result<Option<(&'a [u8], &'a [u8])>, StoreError> {
+/// A row of a record's section: its key after the article's prefix, and its value.
+type Row<'a> = (&'a [u8], &'a [u8]);
+
+/// The next row of the section `rest` starts with; `None` at the section's end, its 0 read.
+fn next_row<'a>(rest: &mut &'a [u8]) -> Result<Option<Row<'a>>, StoreError> {
     let suffix_len = varint::take(rest).ok_or_else(corrupt)?;
     if suffix_len == 0 {
         return Ok(None);
