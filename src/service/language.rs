@@ -13,8 +13,9 @@ use super::ServiceError;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Languages {
     codes: Arc<[String]>,
-    /// The first of `codes`, shared by every `Language` made here (no copy per request).
-    default: Arc<str>,
+    /// Each code's language with its fallback order, made once: a request takes one by
+    /// sharing it, copying nothing.
+    asked: Arc<[Language]>,
 }
 
 /// The language asked for, and the order a missing text falls back along: the asked one
@@ -30,9 +31,21 @@ impl Languages {
     /// `codes` as the settings give them: lower-case two-letter codes, none twice, at least one.
     pub fn new(codes: Vec<String>) -> Languages {
         assert!(!codes.is_empty(), "a catalogue holds at least one language");
+        let default: Arc<str> = codes[0].as_str().into();
+        let asked = (0..codes.len())
+            .map(|at| {
+                let mut order = Vec::with_capacity(codes.len());
+                order.push(codes[at].clone());
+                order.extend(codes.iter().filter(|c| **c != codes[at]).cloned());
+                Language {
+                    order: order.into(),
+                    default: default.clone(),
+                }
+            })
+            .collect();
         Languages {
-            default: codes[0].as_str().into(),
             codes: codes.into(),
+            asked,
         }
     }
 
@@ -43,10 +56,7 @@ impl Languages {
 
     /// The default language: the first of the order.
     pub fn default_language(&self) -> Language {
-        Language {
-            order: self.codes.clone(),
-            default: self.default.clone(),
-        }
+        self.asked[0].clone()
     }
 
     /// The language `asked` by the field `parameter` (none: the default), or a refusal naming
@@ -72,17 +82,7 @@ impl Languages {
                 ),
             ));
         };
-        if at == 0 {
-            return Ok(self.default_language());
-        }
-        let codes = &self.codes;
-        let mut order = Vec::with_capacity(codes.len());
-        order.push(codes[at].clone());
-        order.extend(codes.iter().filter(|c| **c != codes[at]).cloned());
-        Ok(Language {
-            order: order.into(),
-            default: self.default.clone(),
-        })
+        Ok(self.asked[at].clone())
     }
 
     /// The first language of an `Accept-Language` header the catalogue holds, by the header's

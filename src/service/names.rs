@@ -164,7 +164,12 @@ impl<'a> Names<'a> {
         let translated = self
             .catalogue
             .article_description(&article.key, self.language.translated())?;
-        let text = translated.as_deref().unwrap_or(&article.description);
-        Ok(self.counted(text)?.to_owned())
+        match translated {
+            Some(text) => {
+                self.counted(&text)?;
+                Ok(text)
+            }
+            None => Ok(self.counted(&article.description)?.to_owned()),
+        }
     }
 }

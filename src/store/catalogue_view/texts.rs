@@ -1,7 +1,7 @@
 //! The catalogue's texts in other languages, as a generation answers them: the texts of named
 //! things (generic articles, nodes, model series, terms) read once per generation into maps,
-//! as the names are, since nearly every answer holds some; an article's descriptions read
-//! with the article's prefix, since there are as many as articles.
+//! as the names are, since nearly every answer holds some; an article's description read by
+//! its key (the article, then the language), since there are as many as articles.
 
 use foldhash::HashMap;
 use std::sync::Arc;
@@ -12,7 +12,6 @@ use crate::store::error::StoreError;
 use crate::store::keys;
 use crate::store::layout::TreeName;
 use crate::store::reads;
-use crate::store::records::Record;
 
 /// Every language's text of each named thing, as (language, text) pairs. Looked up for
 /// every term of every answer in another language: a fast hash, the keys are the catalogue's
@@ -78,29 +77,26 @@ impl Catalogue {
     }
 
     /// An article's description in the first of `languages` it has one in; none where it
-    /// has one in none of them. A row is decoded only when it is better than the best so far
-    /// (once, where the asked language has one), where it lies in its block.
+    /// has one in none of them. Each language's row is read by its own key (a German answer
+    /// reads one row, not every language's).
     pub fn article_description(
         &self,
         article: &ArticleKey,
         languages: &[String],
     ) -> Result<Option<String>, StoreError> {
         let t = TreeName::ArticleTexts;
-        let prefix = keys::article_prefix(article);
-        reads::note_prefix(t, self.generations[t.index()], &prefix);
-        // (position in `languages`, its description) of the best row so far.
-        let mut best: Option<(usize, String)> = None;
-        self.trees[t.index()].visit_prefix(&prefix, |k, v| {
-            let language = &k[prefix.len()..];
-            let rank = languages.iter().position(|l| l.as_bytes() == language);
-            if let Some(rank) = rank
-                && best.as_ref().is_none_or(|(b, _)| rank < *b)
-            {
-                let text = ArticleText::decode(k, v).ok_or_else(|| StoreError::undecodable(t))?;
-                best = Some((rank, text.description));
+        let mut key = keys::article_prefix(article);
+        reads::note_prefix(t, self.generations[t.index()], &key);
+        let prefix = key.len();
+        for language in languages {
+            key.truncate(prefix);
+            key.extend_from_slice(language.as_bytes());
+            if let Some(value) = self.trees[t.index()].get(&key)? {
+                let description = ArticleText::description_of(&value)
+                    .ok_or_else(|| StoreError::undecodable(t))?;
+                return Ok(Some(description));
             }
-            Ok(())
-        })?;
-        Ok(best.map(|(_, description)| description))
+        }
+        Ok(None)
     }
 }

@@ -43,6 +43,13 @@ impl Record for Translation {
     }
 }
 
+impl ArticleText {
+    /// The description of a stored row, from its value alone (the key is the one asked).
+    pub(in crate::store) fn description_of(value: &[u8]) -> Option<String> {
+        decode(value)
+    }
+}
+
 impl Record for ArticleText {
     const TREE: TreeName = TreeName::ArticleTexts;
     fn key(&self) -> Vec<u8> {
