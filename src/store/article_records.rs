@@ -12,13 +12,11 @@
 //! length of the value, the value), a 0 ending the section. Values are copied as stored, so
 //! a record decodes with the tables' own `Record::decode`.
 
-use std::iter::Peekable;
-
 use super::error::StoreError;
 use super::indexes::{DataTrees, Out};
 use super::keys::{self, SEP};
 use super::layout::TreeName;
-use super::packed::Entries;
+use super::packed::Walk;
 use super::records::Record;
 use super::varint;
 use crate::catalogue::{Article, ArticleKey};
@@ -189,10 +187,7 @@ pub fn patched(
 /// SEP`: an article whose reference begins another's comes first in the one and after it in
 /// the other, so each waits on a stack until the articles extending its key are written.
 pub fn build(data: &dyn DataTrees, out: &mut Out<'_>) -> Result<u64, StoreError> {
-    let mut rows: Vec<Peekable<Entries>> = TABLES
-        .iter()
-        .map(|&t| data.tree(t).iter().peekable())
-        .collect();
+    let mut rows: Vec<Walk> = TABLES.iter().map(|&t| data.tree(t).walk()).collect();
     let mut waiting: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut value = Vec::new();
     let mut written = 0;
@@ -201,18 +196,19 @@ pub fn build(data: &dyn DataTrees, out: &mut Out<'_>) -> Result<u64, StoreError>
         put(&mut value, article);
         for table in &mut rows {
             // Rows before the prefix belong to no article (`check` reports them).
-            while let Some((k, v)) = table
-                .next_if(
-                    |e| matches!(e, Ok((k, _)) if k.as_slice() < prefix || k.starts_with(prefix)),
-                )
-                .transpose()?
-            {
-                if k.starts_with(prefix) {
-                    put_row(&mut value, prefix.len(), &k, &v);
+            loop {
+                let passed = match table.peek()? {
+                    Some((k, v)) if k.starts_with(prefix) => {
+                        put_row(&mut value, prefix.len(), k, v);
+                        true
+                    }
+                    Some((k, _)) => k < prefix,
+                    None => false,
+                };
+                if !passed {
+                    break;
                 }
-            }
-            if let Some(Err(_)) = table.peek() {
-                return Err(table.next().and_then(Result::err).unwrap_or_else(corrupt));
+                table.advance();
             }
             value.push(0);
         }

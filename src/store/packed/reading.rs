@@ -1,5 +1,5 @@
 //! Reading a table in key order: a cursor for keys looked up in increasing order, a finder
-//! for membership tests, and the entries one after another.
+//! for membership tests, the entries one after another, and a walk that lends them.
 
 use std::sync::Arc;
 
@@ -181,6 +181,47 @@ impl Iterator for Entries {
                 Ok(None) => return None,
                 Err(e) => return Some(Err(e)),
             }
+        }
+    }
+}
+
+/// The entries of a table in key order, each lent from its block until the walk moves on:
+/// for a walk that looks at an entry before it takes it (the records' build beside the
+/// articles), without copying every row it passes.
+pub struct Walk {
+    pub(super) entries: Entries,
+    pub(super) current: Option<(Arc<Block>, usize)>,
+}
+
+/// An entry's key and value, lent from its block.
+pub type Lent<'a> = (&'a [u8], &'a [u8]);
+
+impl Walk {
+    /// The entry the walk is at; `None` past the last.
+    pub fn peek(&mut self) -> Result<Option<Lent<'_>>, StoreError> {
+        while self
+            .current
+            .as_ref()
+            .is_none_or(|(block, i)| *i >= block.len())
+        {
+            match self.entries.next_block()? {
+                Some(next) => self.current = Some(next),
+                None => {
+                    self.current = None;
+                    return Ok(None);
+                }
+            }
+        }
+        Ok(self
+            .current
+            .as_ref()
+            .map(|(block, i)| (block.key(*i), block.value(*i))))
+    }
+
+    /// Moves past the entry `peek` lent.
+    pub fn advance(&mut self) {
+        if let Some((_, i)) = &mut self.current {
+            *i += 1;
         }
     }
 }
