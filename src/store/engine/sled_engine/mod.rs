@@ -117,15 +117,20 @@ fn open_db(path: &Path, cache_bytes: u64) -> Result<sled::Db, StoreError> {
     remove_incomplete_snapshots(path);
     let config = sled::Config::new().path(path).cache_capacity(cache_bytes);
     // A database this process has just closed stays locked until sled's I/O threads let go of
-    // its file, a few milliseconds later: wait for them. A lock held by another process is
-    // refused at once.
+    // its file, a few milliseconds later: wait for them. They may let go between the open that
+    // found it locked and the look at this process's files: an open is tried once more when
+    // the files are no longer ours, and only a lock that outlives them (another process's) is
+    // refused.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let mut once_more = true;
     loop {
         match open_config(&config, path) {
-            Err(StoreError::InUse(_))
-                if std::time::Instant::now() < deadline && open_in_this_process(path) =>
-            {
-                std::thread::sleep(std::time::Duration::from_millis(10));
+            Err(StoreError::InUse(_)) if std::time::Instant::now() < deadline => {
+                if open_in_this_process(path) {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                } else if !std::mem::take(&mut once_more) {
+                    return Err(StoreError::InUse(path.into()));
+                }
             }
             other => return other,
         }
