@@ -12,9 +12,8 @@ use super::ServiceError;
 /// The languages the catalogue holds, in fallback order (the first is the default).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Languages {
-    codes: Arc<[String]>,
     /// Each code's language with its fallback order, made once: a request takes one by
-    /// sharing it, copying nothing.
+    /// sharing it, copying nothing. The first is the default, whose order is the codes'.
     asked: Arc<[Language]>,
 }
 
@@ -43,15 +42,12 @@ impl Languages {
                 }
             })
             .collect();
-        Languages {
-            codes: codes.into(),
-            asked,
-        }
+        Languages { asked }
     }
 
     /// The codes, in fallback order.
     pub fn codes(&self) -> &[String] {
-        &self.codes
+        self.asked[0].order()
     }
 
     /// The default language: the first of the order.
@@ -70,7 +66,7 @@ impl Languages {
             return Ok(self.default_language());
         };
         let Some(at) = self
-            .codes
+            .codes()
             .iter()
             .position(|c| c.eq_ignore_ascii_case(asked.trim()))
         else {
@@ -78,7 +74,7 @@ impl Languages {
                 parameter,
                 format!(
                     "{parameter} '{asked}' is not a language the catalogue holds; it holds {}",
-                    self.codes.join(", ")
+                    self.codes().join(", ")
                 ),
             ));
         };

@@ -16,7 +16,7 @@ use super::error::StoreError;
 use super::indexes::{DataTrees, Out};
 use super::keys::{self, SEP};
 use super::layout::TreeName;
-use super::packed::Walk;
+use super::packed::Entries;
 use super::records::Record;
 use super::varint;
 use crate::catalogue::{Article, ArticleKey};
@@ -187,7 +187,7 @@ pub fn patched(
 /// SEP`: an article whose reference begins another's comes first in the one and after it in
 /// the other, so each waits on a stack until the articles extending its key are written.
 pub fn build(data: &dyn DataTrees, out: &mut Out<'_>) -> Result<u64, StoreError> {
-    let mut rows: Vec<Walk> = TABLES.iter().map(|&t| data.tree(t).walk()).collect();
+    let mut rows: Vec<Entries> = TABLES.iter().map(|&t| data.tree(t).iter()).collect();
     let mut waiting: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut value = Vec::new();
     let mut written = 0;

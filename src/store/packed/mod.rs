@@ -24,7 +24,7 @@ use block::Block;
 use block::header;
 pub use pages::{PageIds, Pages, logged_pages_tree_name, pages_tree_name};
 pub use patch::Change;
-pub use reading::{Cursor, Entries, Finder, Walk};
+pub use reading::{Cursor, Entries, Finder};
 pub(crate) use root::{Root, Slot};
 pub use space::{BlockCache, Space};
 pub use writer::PackedWriter;
@@ -264,14 +264,6 @@ impl PackedTable {
     /// Every entry, in key order.
     pub fn iter(&self) -> Entries {
         self.scan_prefix(Vec::new())
-    }
-
-    /// Every entry, in key order, lent one at a time.
-    pub fn walk(&self) -> Walk {
-        Walk {
-            entries: self.iter(),
-            current: None,
-        }
     }
 
     /// An upper bound of the bytes a rewrite of the table writes: its blocks, uncompressed.

@@ -1,5 +1,5 @@
 //! Reading a table in key order: a cursor for keys looked up in increasing order, a finder
-//! for membership tests, the entries one after another, and a walk that lends them.
+//! for membership tests, and the entries one after another (copied, or lent from their block).
 
 use std::sync::Arc;
 
@@ -155,56 +155,20 @@ impl Entries {
     }
 }
 
-impl Iterator for Entries {
-    type Item = Result<Entry, StoreError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if self.done {
-                return None;
-            }
-            if let Some((block, i)) = &mut self.current {
-                if *i < block.len() {
-                    let key = block.key(*i);
-                    if !key.starts_with(&self.prefix) {
-                        self.done = true;
-                        return None;
-                    }
-                    let entry = (key.to_vec(), block.value(*i).to_vec());
-                    *i += 1;
-                    return Some(Ok(entry));
-                }
-                self.current = None;
-            }
-            match self.next_block() {
-                Ok(Some(current)) => self.current = Some(current),
-                Ok(None) => return None,
-                Err(e) => return Some(Err(e)),
-            }
-        }
-    }
-}
-
-/// The entries of a table in key order, each lent from its block until the walk moves on:
-/// for a walk that looks at an entry before it takes it (the records' build beside the
-/// articles), without copying every row it passes.
-pub struct Walk {
-    pub(super) entries: Entries,
-    pub(super) current: Option<(Arc<Block>, usize)>,
-}
-
-/// An entry's key and value, lent from its block.
-pub type Lent<'a> = (&'a [u8], &'a [u8]);
-
-impl Walk {
-    /// The entry the walk is at; `None` past the last.
+impl Entries {
+    /// The entry the scan is at, lent from its block (no copy); `None` past the last. A walk
+    /// that looks at an entry before it takes it (the records' build beside the articles)
+    /// peeks, then `advance`s.
     pub fn peek(&mut self) -> Result<Option<Lent<'_>>, StoreError> {
+        if self.done {
+            return Ok(None);
+        }
         while self
             .current
             .as_ref()
             .is_none_or(|(block, i)| *i >= block.len())
         {
-            match self.entries.next_block()? {
+            match self.next_block()? {
                 Some(next) => self.current = Some(next),
                 None => {
                     self.current = None;
@@ -212,10 +176,14 @@ impl Walk {
                 }
             }
         }
-        Ok(self
-            .current
-            .as_ref()
-            .map(|(block, i)| (block.key(*i), block.value(*i))))
+        let Some((block, i)) = &self.current else {
+            return Ok(None);
+        };
+        if !block.key(*i).starts_with(&self.prefix) {
+            self.done = true;
+            return Ok(None);
+        }
+        Ok(Some((block.key(*i), block.value(*i))))
     }
 
     /// Moves past the entry `peek` lent.
@@ -223,5 +191,22 @@ impl Walk {
         if let Some((_, i)) = &mut self.current {
             *i += 1;
         }
+    }
+}
+
+/// An entry's key and value, lent from its block.
+pub type Lent<'a> = (&'a [u8], &'a [u8]);
+
+impl Iterator for Entries {
+    type Item = Result<Entry, StoreError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let entry = match self.peek() {
+            Ok(Some((key, value))) => (key.to_vec(), value.to_vec()),
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        self.advance();
+        Some(Ok(entry))
     }
 }
