@@ -28,13 +28,14 @@ impl Cursor<'_> {
     }
 }
 
-/// Looks up keys in any order, keeping the blocks it read (up to a bound) with the range of
-/// keys each covers: lookups that land near each other, as an import's rows that refer to
-/// articles in article order do, decode and search a block they already hold.
+/// Looks up keys in any order, keeping the keys of the blocks it read (up to a bound): lookups
+/// that land near each other, as an import's rows that refer to articles in article order
+/// do, or anywhere in a table whose keys fit in the bound, search keys they already hold
+/// rather than read and decode a block again.
 pub struct Finder {
     pub(super) table: PackedTable,
-    /// By last key: (first key, block).
-    pub(super) held: std::collections::BTreeMap<Vec<u8>, (Vec<u8>, Arc<Block>)>,
+    /// By each block's last key.
+    pub(super) held: std::collections::BTreeMap<Vec<u8>, HeldKeys>,
     pub(super) held_bytes: usize,
     /// Keys asked and their answers: rows ask for the same article one after another (an
     /// article's links, criteria, cross-references) and for the same few vehicles again and
@@ -42,11 +43,68 @@ pub struct Finder {
     pub(super) answers: foldhash::HashMap<Box<[u8]>, bool>,
 }
 
-/// Decoded bytes a finder holds before it starts again: a referred-to table of a
-/// 200,000-article catalogue fits whole, so rows in any order find their article in memory.
+/// Bytes of keys a finder holds before it starts again: the keys of the articles of a
+/// 7,000,000-article catalogue fit whole, so rows in any order (as a catalogue's files come,
+/// not in the store's key order) find their article without reading its block again.
 const FINDER_BYTES: usize = 192 << 20;
 /// Answers a finder keeps before it starts again (about 64 MiB of short keys).
 const FINDER_ANSWERS: usize = 1 << 20;
+
+/// A block's keys without its values: all a membership test reads. A finder holds these
+/// rather than the blocks, whose values (an article's description, EANs …) are most of their
+/// bytes, so that many more keys fit within its bound.
+pub(super) struct HeldKeys {
+    bytes: Box<[u8]>,
+    /// Where each key ends in `bytes` (and the next begins).
+    ends: Box<[u32]>,
+}
+
+impl HeldKeys {
+    fn of(block: &Block) -> HeldKeys {
+        let mut bytes = Vec::new();
+        let ends = (0..block.len())
+            .map(|i| {
+                bytes.extend_from_slice(block.key(i));
+                bytes.len() as u32
+            })
+            .collect();
+        HeldKeys {
+            bytes: bytes.into(),
+            ends,
+        }
+    }
+
+    fn key(&self, i: usize) -> &[u8] {
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
+        };
+        &self.bytes[start..self.ends[i] as usize]
+    }
+
+    fn holds(&self, key: &[u8]) -> bool {
+        let at = partition_point(self.ends.len(), |i| self.key(i) < key);
+        at < self.ends.len() && self.key(at) == key
+    }
+
+    fn weight(&self) -> usize {
+        self.bytes.len() + 4 * self.ends.len() + 64
+    }
+}
+
+/// The first of `0..len` for which `below` is false (`below` true for a prefix of them).
+fn partition_point(len: usize, below: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if below(middle) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    low
+}
 
 impl Finder {
     pub fn contains(&mut self, key: &[u8]) -> Result<bool, StoreError> {
@@ -62,14 +120,13 @@ impl Finder {
     }
 
     fn look_up(&mut self, key: &[u8]) -> Result<bool, StoreError> {
-        if let Some((_, (first, block))) = self
+        if let Some((_, held)) = self
             .held
             .range::<[u8], _>((std::ops::Bound::Included(key), std::ops::Bound::Unbounded))
             .next()
-            && key >= first.as_slice()
+            && key >= held.key(0)
         {
-            let i = block.lower_bound(key);
-            return Ok(i < block.len() && block.key(i) == key);
+            return Ok(held.holds(key));
         }
         let Some((last, block)) = self.table.block_for(key)? else {
             return Ok(false);
@@ -77,12 +134,13 @@ impl Finder {
         let i = block.lower_bound(key);
         let present = i < block.len() && block.key(i) == key;
         if block.len() > 0 {
+            let keys = HeldKeys::of(&block);
             if self.held_bytes >= FINDER_BYTES {
                 self.held.clear();
                 self.held_bytes = 0;
             }
-            self.held_bytes += block.weight();
-            self.held.insert(last, (block.key(0).to_vec(), block));
+            self.held_bytes += keys.weight();
+            self.held.insert(last, keys);
         }
         Ok(present)
     }

@@ -47,6 +47,36 @@ fn lookups_and_scans_cross_block_boundaries() {
 }
 
 #[test]
+fn a_finder_answers_as_lookups_do_in_order_and_out_of_order() {
+    // Even keys held, odd ones absent (between entries, between blocks, before the first
+    // and after the last); some long enough to be held outside the answers' table.
+    let key = |i: u32| match i % 3 {
+        0 => format!("{i:08}").into_bytes(),
+        _ => format!("{i:08}-{}", "x".repeat(i as usize % 40)).into_bytes(),
+    };
+    let mut entries: Vec<(Vec<u8>, Vec<u8>)> =
+        (0..6000u32).step_by(2).map(|i| (key(i), vec![1])).collect();
+    entries.sort();
+    let table = table_of(&entries);
+    assert!(table.page_ids().unwrap().len() > 10, "several blocks");
+    let mut asked: Vec<Vec<u8>> = (0..6001u32).map(key).collect();
+    asked.sort();
+    // In key order, each key asked twice in a row (an article's rows), then in a shuffled
+    // order with repeats (the vehicles of links).
+    let mut finder = table.finder();
+    for k in asked.iter().flat_map(|k| [k, k]) {
+        assert_eq!(finder.contains(k).unwrap(), table.get(k).unwrap().is_some());
+    }
+    let mut seed = 7;
+    for _ in 0..20_000 {
+        let k = &asked[(lcg(&mut seed) % asked.len() as u64) as usize];
+        assert_eq!(finder.contains(k).unwrap(), table.get(k).unwrap().is_some());
+    }
+    assert!(!finder.contains(b"").unwrap());
+    assert!(!finder.contains(b"zzzz").unwrap());
+}
+
+#[test]
 fn an_empty_table_finds_nothing() {
     let table = table_of(&[]);
     assert!(table.is_empty());
