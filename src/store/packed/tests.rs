@@ -48,8 +48,8 @@ fn lookups_and_scans_cross_block_boundaries() {
 
 #[test]
 fn a_finder_answers_as_lookups_do_in_order_and_out_of_order() {
-    // Even keys held, odd ones absent (between entries, between blocks, before the first
-    // and after the last); some long enough to be held outside the answers' table.
+    // Even keys held, odd ones absent (between entries, between blocks, after the last);
+    // keys of unequal lengths, so that one key's end is not the next one's.
     let key = |i: u32| match i % 3 {
         0 => format!("{i:08}").into_bytes(),
         _ => format!("{i:08}-{}", "x".repeat(i as usize % 40)).into_bytes(),
