@@ -23,7 +23,7 @@ use std::sync::{Arc, OnceLock};
 use block::Block;
 use block::header;
 pub use pages::{PageIds, Pages, logged_pages_tree_name, pages_tree_name};
-pub use patch::Change;
+pub use patch::{Change, Patched};
 pub use reading::{Cursor, Entries, Finder};
 pub(crate) use root::{Root, Slot};
 pub use space::{BlockCache, Space};

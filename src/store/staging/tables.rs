@@ -9,7 +9,7 @@ use super::super::error::StoreError;
 use super::super::index_changes;
 use super::super::indexes::{self, DataTrees};
 use super::super::layout::TreeName;
-use super::super::packed::{Change, PackedTable, PackedWriter};
+use super::super::packed::{Change, PackedTable, PackedWriter, Patched};
 use super::super::reads;
 use super::super::sorter::Sorter;
 use super::super::touched::{Touched, article_of};
@@ -188,92 +188,106 @@ impl Staging<'_> {
         })
     }
 
-    /// Patches the `indexes` whose changes `touched` bounds, two at a time; returns those
-    /// patched and those to build whole (an index whose changes cannot be bounded). A
-    /// reversed index follows its forward one: its changes are read from the forward
-    /// index's changes and its patched table.
+    /// Patches the `indexes` whose changes `touched` bounds, two at a time; returns those to
+    /// build whole (an index whose changes cannot be bounded). Each index is found and
+    /// patched in one go, its reversed index (whose changes are read from the forward
+    /// index's changes and patched table) right after it, so that no index waits for the
+    /// others to be found or patched; the costliest go first, so that the two threads
+    /// finish together rather than one waiting on the last long patch.
     pub(super) fn patch_indexes(
         &mut self,
         indexes: &[TreeName],
         staged: &mut BTreeMap<TreeName, PackedTable>,
         touched: &Touched,
     ) -> Result<Vec<TreeName>, StoreError> {
-        let (reversed, forward): (Vec<TreeName>, Vec<TreeName>) = indexes
-            .iter()
-            .partition(|i| index_changes::forward_of(**i).is_some());
-        let effective = Effective {
-            base: &self.base,
-            staged: staged.clone(),
+        let follower = |forward: TreeName| {
+            indexes
+                .iter()
+                .copied()
+                .find(|&i| index_changes::forward_of(i) == Some(forward))
         };
-        let base = self.base.as_ref();
-        let found = two_at_a_time(forward, |index| {
-            let started = std::time::Instant::now();
-            let changes = index_changes::changes(index, base, &effective, touched)?;
-            tracing::debug!(index = index.name(), took = ?started.elapsed(), "index changes found");
-            Ok((index, changes))
-        })?;
-        let mut whole = Vec::new();
-        let mut patches = Vec::new();
-        for (index, changes) in found {
-            match changes {
-                Some(changes) => patches.push((index, changes)),
-                None => whole.push(index),
-            }
-        }
-        let patched = self.patch_all(patches)?;
-        let mut forward_changes = BTreeMap::new();
-        for (index, table, changes) in patched {
-            staged.insert(index, table);
-            forward_changes.insert(index, changes);
-        }
+        let mut chains: Vec<(TreeName, Option<TreeName>)> = indexes
+            .iter()
+            .filter(|i| index_changes::forward_of(**i).is_none())
+            .map(|&i| (i, follower(i)))
+            .collect();
+        // A record is read and written again for every article touched; a chain patches two
+        // indexes; the rest cost about the same.
+        chains.sort_by_key(|&(index, reversed)| {
+            (index != TreeName::ArticleRecords, reversed.is_none())
+        });
+        let mut whole: Vec<TreeName> = indexes
+            .iter()
+            .copied()
+            .filter(|&i| {
+                index_changes::forward_of(i).is_some_and(|f| !chains.iter().any(|c| c.0 == f))
+            })
+            .collect();
 
         let effective = Effective {
             base: &self.base,
             staged: staged.clone(),
         };
+        let created = std::sync::Mutex::new(Vec::new());
+        let (space, generation) = (&self.store.space, self.generation);
+        let patch = |index: TreeName, changes: Vec<Change>| -> Result<Patch, StoreError> {
+            let stored = index.stored_name(generation);
+            created
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(stored.clone());
+            let started = std::time::Instant::now();
+            let writer = space.writer(index.name(), &stored)?;
+            let patched = self.base.tree(index).patch(writer, &changes)?;
+            tracing::debug!(index = index.name(), took = ?started.elapsed(), rows = changes.len(), "index patched");
+            Ok((index, patched, changes))
+        };
         let base = self.base.as_ref();
-        let mut patches = Vec::new();
-        for index in reversed {
-            let forward = index_changes::forward_of(index).and_then(|f| forward_changes.get(&f));
-            match forward {
-                Some(forward) => {
-                    let changes =
-                        index_changes::reversed_changes(index, base, &effective, forward)?;
-                    patches.push((index, changes));
+        let done = two_at_a_time(chains, |(index, reversed)| {
+            let started = std::time::Instant::now();
+            let found = index_changes::changes(index, base, &effective, touched)?;
+            tracing::debug!(index = index.name(), took = ?started.elapsed(), "index changes found");
+            let Some(changes) = found else {
+                return Ok(Chain::Whole([Some(index), reversed]));
+            };
+            let forward = patch(index, changes)?;
+            let Some(reversed) = reversed else {
+                return Ok(Chain::Patched(vec![forward]));
+            };
+            let mut new = Effective {
+                base: &self.base,
+                staged: effective.staged.clone(),
+            };
+            new.staged.insert(index, forward.1.table.clone());
+            let changes = index_changes::reversed_changes(reversed, base, &new, &forward.2)?;
+            Ok(Chain::Patched(vec![forward, patch(reversed, changes)?]))
+        });
+        self.written
+            .extend(created.into_inner().unwrap_or_else(|e| e.into_inner()));
+        for chain in done? {
+            match chain {
+                Chain::Whole(indexes) => whole.extend(indexes.into_iter().flatten()),
+                Chain::Patched(patches) => {
+                    for (index, patched, changes) in patches {
+                        self.note_changed_keys(index, &changes);
+                        self.freed.push((index, patched.freed));
+                        staged.insert(index, patched.table);
+                    }
                 }
-                None => whole.push(index),
             }
-        }
-        for (index, table, _) in self.patch_all(patches)? {
-            staged.insert(index, table);
         }
         Ok(whole)
     }
+}
 
-    /// Writes each index's next generation with its changes applied, two at a time.
-    fn patch_all(
-        &mut self,
-        changes: Vec<(TreeName, Vec<Change>)>,
-    ) -> Result<Vec<(TreeName, PackedTable, Vec<Change>)>, StoreError> {
-        let mut patches = Vec::new();
-        for (index, changes) in changes {
-            self.note_changed_keys(index, &changes);
-            patches.push((index, self.new_table(index)?, changes));
-        }
-        let base = &self.base;
-        let patched = two_at_a_time(patches, |(index, writer, changes)| {
-            let started = std::time::Instant::now();
-            let patched = base.tree(index).patch(writer, &changes)?;
-            tracing::debug!(index = index.name(), took = ?started.elapsed(), rows = changes.len(), "index patched");
-            Ok((index, patched, changes))
-        })?;
-        let mut tables = Vec::new();
-        for (index, patched, changes) in patched {
-            self.freed.push((index, patched.freed));
-            tables.push((index, patched.table, changes));
-        }
-        Ok(tables)
-    }
+/// An index patched: the index, its next generation and the changes it took.
+type Patch = (TreeName, Patched, Vec<Change>);
+
+/// What became of an index and the reversed index that follows it.
+enum Chain {
+    Patched(Vec<Patch>),
+    /// Built whole instead, the reversed index (if any) with it.
+    Whole([Option<TreeName>; 2]),
 }
 
 /// `work` done on every item, on this thread and one more (one per core of a small
