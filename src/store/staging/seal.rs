@@ -5,31 +5,72 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::tables::Gathered;
+use super::tables::{Gathered, two_at_a_time};
 use super::{REFERRED_TO, StagedSet, Staging, Tally};
 use crate::store::engine;
 use crate::store::error::StoreError;
 use crate::store::indexes::DataTrees;
 use crate::store::layout::TreeName;
-use crate::store::packed::{PackedWriter, Space};
+use crate::store::packed::{Change, PackedTable, PackedWriter, Space};
+
+/// A data set's patch: its table, the writer of its next generation and the changes.
+type SetPatch = (TreeName, PackedTable, PackedWriter, Vec<Change>);
+
+/// What comparing a data set came to.
+enum Sealing {
+    Done(StagedSet),
+    Patch(Box<SetPatch>),
+}
 
 impl Staging<'_> {
     /// Seals every data set still open and says, file by file, what its rows do.
+    /// The sets' patches are written two at a time once every set is compared: a small
+    /// change's files each patch their own table, and no row refers to them any more.
     pub fn seal(&mut self) -> Result<BTreeMap<u16, Tally>, StoreError> {
         let open: Vec<TreeName> = self.sets.keys().copied().collect();
+        let mut patches = Vec::new();
         for tree in open {
-            self.seal_set(tree)?;
+            match self.compare_set(tree)? {
+                Some(Sealing::Patch(patch)) => patches.push(*patch),
+                Some(Sealing::Done(set)) => {
+                    self.sets.insert(tree, set);
+                }
+                None => {}
+            }
+        }
+        let patched = two_at_a_time(patches, |(tree, base, writer, changes)| {
+            Ok((tree, base.patch(writer, &changes)?, changes))
+        })?;
+        for (tree, patched, changes) in patched {
+            let table = self.note_patched(tree, patched, &changes);
+            self.sets.insert(tree, StagedSet::Written(table));
         }
         Ok(self.tallies.clone())
     }
 
     /// Seals one data set, if it is still open.
     pub(super) fn seal_set(&mut self, tree: TreeName) -> Result<(), StoreError> {
+        let set = match self.compare_set(tree)? {
+            Some(Sealing::Patch(patch)) => {
+                let (tree, base, writer, changes) = *patch;
+                let patched = base.patch(writer, &changes)?;
+                StagedSet::Written(self.note_patched(tree, patched, &changes))
+            }
+            Some(Sealing::Done(set)) => set,
+            None => return Ok(()),
+        };
+        self.sets.insert(tree, set);
+        Ok(())
+    }
+
+    /// Compares an open data set with its table: what it seals to, or the patch that
+    /// writes it; `None` where the set is not open.
+    fn compare_set(&mut self, tree: TreeName) -> Result<Option<Sealing>, StoreError> {
         if !matches!(self.sets.get(&tree), Some(StagedSet::Open(_))) {
-            return Ok(());
+            return Ok(None);
         }
         let Some(StagedSet::Open(mut sorter)) = self.sets.remove(&tree) else {
-            return Ok(());
+            return Ok(None);
         };
         let base = self.base.tree(tree).clone();
         let scope = self.replacing.get(&tree).cloned();
@@ -63,13 +104,15 @@ impl Staging<'_> {
             {
                 StagedSet::Unchanged
             } else if !gathered.overflow {
-                StagedSet::Written(self.write_patched(tree, &base, gathered)?)
+                let (writer, changes) = self.prepare_patch(tree, gathered)?;
+                return Ok(Some(Sealing::Patch(Box::new((
+                    tree, base, writer, changes,
+                )))));
             } else {
                 StagedSet::Written(self.write_merged(&mut sorter, &base, scope, false)?)
             }
         };
-        self.sets.insert(tree, sealed);
-        Ok(())
+        Ok(Some(Sealing::Done(sealed)))
     }
 
     /// The tree of this change's feed entries, `changes@<its data version>`.

@@ -115,14 +115,14 @@ impl Staging<'_> {
         table.ok_or_else(|| StoreError::Internal("a merge wrote no table".into()))
     }
 
-    /// Writes the next generation of `tree` as the current table with `gathered` applied,
-    /// and keeps the changes for the feed and for the indexes.
-    pub(super) fn write_patched(
+    /// Readies the next generation of `tree` as the current table with `gathered` applied:
+    /// keeps the changes for the feed and for the indexes; the writer and the changes to
+    /// patch the table with.
+    pub(super) fn prepare_patch(
         &mut self,
         tree: TreeName,
-        base: &PackedTable,
         gathered: Gathered,
-    ) -> Result<PackedTable, StoreError> {
+    ) -> Result<(PackedWriter, Vec<Change>), StoreError> {
         let feed = self.changes_tree()?;
         let mut batch = engine::Batch::default();
         let mut retired = gathered.retired.iter();
@@ -146,19 +146,23 @@ impl Staging<'_> {
                 }
             }
         }
-        let writer = self.new_table(tree)?;
-        let patched = base.patch(writer, &gathered.changes)?;
-        self.note_changed_keys(tree, &gathered.changes);
-        self.freed.push((tree, patched.freed));
-        Ok(patched.table)
+        Ok((self.new_table(tree)?, gathered.changes))
     }
 
-    /// Notes the keys a patch of `tree` changed, up to what `reads::Recent` keeps.
-    pub(super) fn note_changed_keys(&mut self, tree: TreeName, changes: &[Change]) {
+    /// Notes what a patch of `tree` freed and the keys it changed (up to what
+    /// `reads::Recent` keeps); its table.
+    pub(super) fn note_patched(
+        &mut self,
+        tree: TreeName,
+        patched: Patched,
+        changes: &[Change],
+    ) -> PackedTable {
         if changes.len() <= reads::MAX_KEPT_KEYS {
             let keys = changes.iter().map(|c| c.key.clone()).collect();
             self.changed_keys.insert(tree, keys);
         }
+        self.freed.push((tree, patched.freed));
+        patched.table
     }
 
     /// Builds `indexes` whole from the tables as they will be (`staged` where written), two
@@ -269,9 +273,8 @@ impl Staging<'_> {
                 Chain::Whole(indexes) => whole.extend(indexes.into_iter().flatten()),
                 Chain::Patched(patches) => {
                     for (index, patched, changes) in patches {
-                        self.note_changed_keys(index, &changes);
-                        self.freed.push((index, patched.freed));
-                        staged.insert(index, patched.table);
+                        let table = self.note_patched(index, patched, &changes);
+                        staged.insert(index, table);
                     }
                 }
             }
@@ -292,7 +295,7 @@ enum Chain {
 
 /// `work` done on every item, on this thread and one more (one per core of a small
 /// machine); the results in the order the items were finished. The first error wins.
-fn two_at_a_time<T: Send, R: Send>(
+pub(super) fn two_at_a_time<T: Send, R: Send>(
     items: Vec<T>,
     work: impl Fn(T) -> Result<R, StoreError> + Sync,
 ) -> Result<Vec<R>, StoreError> {
