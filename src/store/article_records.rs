@@ -128,58 +128,55 @@ fn put_row(out: &mut Vec<u8>, prefix_len: usize, key: &[u8], value: &[u8]) {
     put(out, value);
 }
 
-/// The record of one article from `data`, or `None` where it holds no such article.
-pub fn record_of(
-    data: &dyn DataTrees,
-    article: &ArticleKey,
-) -> Result<Option<Vec<u8>>, StoreError> {
-    let Some(stored) = data
-        .tree(TreeName::Articles)
-        .get(&keys::article_key(article))?
-    else {
-        return Ok(None);
-    };
-    let prefix = keys::article_prefix(article);
-    let mut out = Vec::new();
-    put(&mut out, &stored);
-    for table in TABLES {
-        data.tree(table).visit_prefix(&prefix, |k, v| {
-            put_row(&mut out, prefix.len(), k, v);
-            Ok(())
-        })?;
-        out.push(0);
-    }
-    Ok(Some(out))
-}
-
-/// `record` (as stored) with the sections of the tables `changed` names read again from
-/// `data`, the article and the other sections copied: a small change of an article's prices
-/// reads its prices, not its five tables.
+/// The record of `article` after a small change, from `before` (its record as stored, `None`
+/// where the store did not hold the article): the parts `changed` names are read again from
+/// `data`, the others copied, so a change of an article's prices reads its prices, not its
+/// five tables. `None` where `data` holds no such article.
+///
+/// An article the store did not hold had no rows: a sound store holds none of an article it
+/// lacks (a change that would leave any is refused, `check::dangling`), so of a new article
+/// only the tables the change wrote rows of it to are read.
 pub fn patched(
     data: &dyn DataTrees,
     article: &ArticleKey,
-    record: &[u8],
+    before: Option<&[u8]>,
     changed: impl Fn(TreeName) -> bool,
-) -> Result<Vec<u8>, StoreError> {
+) -> Result<Option<Vec<u8>>, StoreError> {
     let prefix = keys::article_prefix(article);
-    let mut rest = record;
-    take(&mut rest).ok_or_else(corrupt)?;
-    let mut out = Vec::with_capacity(record.len());
-    out.extend_from_slice(&record[..record.len() - rest.len()]);
+    let mut rest = before.unwrap_or_default();
+    let stored_before = match before {
+        Some(_) => Some(take(&mut rest).ok_or_else(corrupt)?),
+        None => None,
+    };
+    let mut out = Vec::with_capacity(rest.len() + 64);
+    match stored_before {
+        Some(stored) if !changed(TreeName::Articles) => put(&mut out, stored),
+        _ => match data
+            .tree(TreeName::Articles)
+            .get(&keys::article_key(article))?
+        {
+            Some(stored) => put(&mut out, &stored),
+            None => return Ok(None),
+        },
+    }
     for table in TABLES {
         let section = rest;
-        while next_row(&mut rest)?.is_some() {}
+        if before.is_some() {
+            while next_row(&mut rest)?.is_some() {}
+        }
         if changed(table) {
             data.tree(table).visit_prefix(&prefix, |k, v| {
                 put_row(&mut out, prefix.len(), k, v);
                 Ok(())
             })?;
             out.push(0);
-        } else {
+        } else if before.is_some() {
             out.extend_from_slice(&section[..section.len() - rest.len()]);
+        } else {
+            out.push(0);
         }
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// Every record, in key order, derived from `data` in one walk of each table; returns how

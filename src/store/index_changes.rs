@@ -88,16 +88,10 @@ pub fn changes(
             for (_, article, tables) in touched.of(index) {
                 let key = keys::article_prefix(article);
                 let before = old.tree(index).get(&key)?;
-                // An article whose own row is unchanged keeps what its record holds of the
-                // tables the change left alone: only the changed ones are read again.
-                let after = match &before {
-                    Some(record) if !tables.has(TreeName::Articles) => {
-                        Some(article_records::patched(new, article, record, |t| {
-                            tables.has(t)
-                        })?)
-                    }
-                    _ => article_records::record_of(new, article)?,
-                };
+                // Only the tables the change wrote rows of the article to are read again;
+                // what its record holds of the others is copied.
+                let after =
+                    article_records::patched(new, article, before.as_deref(), |t| tables.has(t))?;
                 if before != after {
                     out.insert(key, after);
                 }

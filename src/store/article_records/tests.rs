@@ -156,15 +156,32 @@ fn records_follow_their_tables_when_built_whole_and_when_patched() {
         s.put(&text(&keys[0], "de"), ORIGIN).unwrap();
     });
     assert_records_match_the_tables(&store);
-    // And of articles: one retired with its rows, one new that begins another's reference.
+    // And of articles: one retired with its rows, one new that begins another's reference,
+    // one new with rows of its own, one whose own row changed while its rows stay.
+    let (abcd, abce) = (key(1, "ABCD"), key(1, "ABCE"));
     commit(&store, |s| {
         s.retire(&cross(&keys[0], "OE-1"), ORIGIN).unwrap();
         s.retire(&text(&keys[0], "de"), ORIGIN).unwrap();
         s.retire(&article(&keys[0]), ORIGIN).unwrap();
-        s.put(&article(&key(1, "ABCD")), ORIGIN).unwrap();
+        s.put(&article(&abcd), ORIGIN).unwrap();
+        s.put(&article(&abce), ORIGIN).unwrap();
+        s.put(&cross(&abce, "OE-5"), ORIGIN).unwrap();
+        s.put(&criterion(&abce, "Width"), ORIGIN).unwrap();
+        let renamed = Article {
+            description: "Pads, renamed".into(),
+            ..article(&keys[1])
+        };
+        s.put(&renamed, ORIGIN).unwrap();
     });
     assert_records_match_the_tables(&store);
     let c = store.catalogue();
     assert!(c.article_record(&keys[0]).unwrap().is_none());
-    assert!(c.article_record(&key(1, "ABCD")).unwrap().is_some());
+    assert!(c.article_record(&abcd).unwrap().is_some());
+    let new = c.article_record(&abce).unwrap().unwrap();
+    assert_eq!(new.rows::<CrossReference>().unwrap().len(), 1);
+    assert_eq!(new.rows::<Criterion>().unwrap().len(), 1);
+    let renamed = c.article_record(&keys[1]).unwrap().unwrap();
+    assert_eq!(renamed.article().unwrap().description, "Pads, renamed");
+    assert_eq!(renamed.rows::<CrossReference>().unwrap().len(), 1);
+    assert_eq!(renamed.rows::<Media>().unwrap().len(), 1);
 }
