@@ -108,6 +108,14 @@ pub fn upgrade(
             Ok((manifest.clone(), rows))
         })?;
     }
+    if (1..13).contains(&from) {
+        // Format 13 keeps the page file's free room beside it between opens
+        // (`sled_engine/kept_room.rs`): nothing is rewritten, but a binary that knows only
+        // format 12 would write without removing it, and must refuse the store.
+        manifest = step(12, "the page file's free room kept between opens", || {
+            Ok((manifest.clone(), 0))
+        })?;
+    }
     // Format 11's pages were moved into the page file before the store was read
     // (`pages_out_of_the_log`); a binary that knows only format 10 must refuse the store.
     manifest.next_page = space.next_page();

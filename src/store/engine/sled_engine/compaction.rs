@@ -126,7 +126,7 @@ impl Shared {
         let (_, old) = self.db()?;
         let fresh = open_db(next, COPY_CACHE)?;
         let (old_pages, pages) = (self.page_file(), Arc::new(PageFile::open(next)?));
-        pages.ready(|| Ok(Vec::new()))?;
+        pages.ready(None, || Ok(Vec::new()))?;
         // In small batches: sled holds every reader of the process (the serving database's
         // too) while it applies one, and packs a batch tighter than the same writes one by one.
         for name in old.tree_names() {

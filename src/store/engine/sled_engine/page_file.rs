@@ -18,6 +18,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::kept_room::{self, Kept};
 use crate::store::error::StoreError;
 
 /// The page file's name in the engine's directory.
@@ -102,29 +103,80 @@ impl PageFile {
         })
     }
 
-    /// Reads which stretches are free, unless that is known: every stretch but the values'
+    /// Reads which stretches are free, unless that is known: from the room a clean close kept
+    /// in `kept_in` (the engine's directory, `kept_room`), else every stretch but the values'
     /// (`held`: their places, as the trees name them now), and the file is cut after the last
     /// value. Called before anything is written or deleted: a deletion's stretch must not be
     /// read as free before the deletion is durable.
     pub fn ready(
         &self,
+        kept_in: Option<&Path>,
         held: impl FnOnce() -> Result<Vec<Extent>, StoreError>,
     ) -> Result<(), StoreError> {
         let mut room = lock(&self.room);
         if room.is_none() {
-            let mut held = held()?;
-            held.sort_by_key(|e| e.offset);
             let mut read = Room::default();
-            for extent in held {
-                if extent.offset > read.end {
-                    read.insert(read.end, extent.offset - read.end);
+            let kept = match kept_in {
+                Some(dir) => kept_room::take(dir, self.len()?)?,
+                None => None,
+            };
+            match kept {
+                Some(kept) => {
+                    read.end = kept.end;
+                    kept.free.into_iter().for_each(|(o, l)| read.insert(o, l));
                 }
-                read.end = read.end.max(extent.end());
+                None => {
+                    let mut held = held()?;
+                    held.sort_by_key(|e| e.offset);
+                    for extent in held {
+                        if extent.offset > read.end {
+                            read.insert(read.end, extent.offset - read.end);
+                        }
+                        read.end = read.end.max(extent.end());
+                    }
+                }
             }
-            cut(&self.file, read.end)?;
+            self.cut(read.end)?;
             *room = Some(read);
         }
         Ok(())
+    }
+
+    /// Keeps which stretches are free in `dir` for the next open (`kept_room`): for the
+    /// engine's last moment, once every write and deletion is durable and the deleted
+    /// values' stretches are free. A room never read needs nothing: nothing was written.
+    pub fn keep_room(&self, dir: &Path) -> Result<(), StoreError> {
+        let room = lock(&self.room);
+        let Some(room) = room.as_ref() else {
+            return Ok(());
+        };
+        if !lock(&self.released).is_empty() || self.len()? != room.end {
+            return Ok(());
+        }
+        let free = room.free.iter().map(|(&o, &l)| (o, l)).collect();
+        kept_room::keep(
+            dir,
+            &Kept {
+                end: room.end,
+                free,
+            },
+        )
+    }
+
+    /// Cuts the file at `end` if it is longer.
+    fn cut(&self, end: u64) -> Result<(), StoreError> {
+        if self.len()? > end {
+            (self.file.set_len(end)).map_err(|e| StoreError::io("shortening the page file", e))?;
+        }
+        Ok(())
+    }
+
+    fn len(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .file
+            .metadata()
+            .map_err(|e| StoreError::io("reading the page file's length", e))?
+            .len())
     }
 
     /// Whether which stretches are free is known.
@@ -241,7 +293,7 @@ impl PageFile {
         for (offset, len) in released {
             room.free_stretch(offset, len);
         }
-        cut(&self.file, room.end)
+        self.cut(room.end)
     }
 
     fn free_now(&self, offset: u64, len: u64) {
@@ -249,19 +301,6 @@ impl PageFile {
             room.free_stretch(offset, len);
         }
     }
-}
-
-/// Cuts `file` at `end` if it is longer.
-fn cut(file: &File, end: u64) -> Result<(), StoreError> {
-    let len = file
-        .metadata()
-        .map_err(|e| StoreError::io("reading the page file's length", e))?
-        .len();
-    if len > end {
-        file.set_len(end)
-            .map_err(|e| StoreError::io("shortening the page file", e))?;
-    }
-    Ok(())
 }
 
 impl Room {

@@ -185,7 +185,7 @@ impl Shared {
     /// The page file, ready to be written to (`PageFile::ready`).
     pub(super) fn writable_pages(&self) -> Result<Arc<PageFile>, StoreError> {
         let pages = self.page_file();
-        pages.ready(|| held_in_pages(&self.db()?.1))?;
+        pages.ready(self.path.as_deref(), || held_in_pages(&self.db()?.1))?;
         Ok(pages)
     }
 
