@@ -6,9 +6,10 @@
 //! Believed only when it cannot be out of date:
 //! - it is written as the engine closes, after everything the engine wrote is durable and
 //!   nothing can write any more (`Shared`'s drop);
-//! - it is read, and removed (the removal durable), before anything is written to the page
-//!   file or to a place: a process that ends afterwards, however it ends, leaves no file to
-//!   believe, and the next open reads the places again;
+//! - it is removed, the removal durable, before the first write to the page file or to a
+//!   place (`PageFile::writing`): a process that ends after writing, however it ends, leaves
+//!   no file to believe, and the next open reads the places again. A process that only reads
+//!   leaves it for the next;
 //! - it names the page file's length and ends with a SHA-256 of what it holds, so a torn
 //!   write or a file of another store is not believed.
 //!
@@ -33,22 +34,29 @@ pub struct Kept {
 }
 
 /// The room kept in `dir`, if a file there holds one that fits a page file of `file_len`
-/// bytes. The file is removed either way, durably, before this returns.
-pub fn take(dir: &Path, file_len: u64) -> Result<Option<Kept>, StoreError> {
+/// bytes; a file that does not is removed.
+pub fn read(dir: &Path, file_len: u64) -> Result<Option<Kept>, StoreError> {
     let path = dir.join(FILE);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(StoreError::io("reading the page file's kept room", e)),
     };
-    std::fs::remove_file(&path)
-        .map_err(|e| StoreError::io("removing the page file's kept room", e))?;
-    sync_dir(dir)?;
     let kept = parse(&bytes).filter(|kept| kept.end == file_len);
     if kept.is_none() {
         tracing::warn!(file = %path.display(), "the page file's kept room did not fit it; reading every place instead");
+        discard(dir)?;
     }
     Ok(kept)
+}
+
+/// Removes the room kept in `dir`, if any, and makes the removal durable.
+pub fn discard(dir: &Path) -> Result<(), StoreError> {
+    match std::fs::remove_file(dir.join(FILE)) {
+        Ok(()) => sync_dir(dir),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(StoreError::io("removing the page file's kept room", e)),
+    }
 }
 
 /// Keeps `kept` in `dir` for the next open (written whole under another name, then renamed:
@@ -112,32 +120,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kept_room_is_read_once_and_only_when_whole_and_fitting() {
+    fn kept_room_is_believed_only_when_whole_and_fitting() {
         let dir = tempfile::tempdir().unwrap();
         let room = Kept {
             end: 10_000,
             free: vec![(0, 100), (500, 20), (9_000, 999)],
         };
         keep(dir.path(), &room).unwrap();
-        let read = take(dir.path(), 10_000).unwrap().unwrap();
-        assert_eq!((read.end, read.free), (room.end, room.free.clone()));
-        // Read once: the file is gone.
-        assert!(!dir.path().join(FILE).exists());
-        assert!(take(dir.path(), 10_000).unwrap().is_none());
+        let found = read(dir.path(), 10_000).unwrap().unwrap();
+        assert_eq!((found.end, found.free), (room.end, room.free.clone()));
+        // Reading leaves it; discarding removes it.
+        assert!(dir.path().join(FILE).exists());
+        discard(dir.path()).unwrap();
+        assert!(read(dir.path(), 10_000).unwrap().is_none());
+        discard(dir.path()).unwrap();
         // A page file of another length (written since) is not believed, and the file goes.
         keep(dir.path(), &room).unwrap();
-        assert!(take(dir.path(), 10_001).unwrap().is_none());
+        assert!(read(dir.path(), 10_001).unwrap().is_none());
         assert!(!dir.path().join(FILE).exists());
         // Nor a torn or altered file.
         keep(dir.path(), &room).unwrap();
         let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
         std::fs::write(dir.path().join(FILE), &bytes[..bytes.len() - 1]).unwrap();
-        assert!(take(dir.path(), 10_000).unwrap().is_none());
+        assert!(read(dir.path(), 10_000).unwrap().is_none());
         let mut altered = bytes.clone();
         altered[MAGIC.len() + 20] ^= 1;
         std::fs::write(dir.path().join(FILE), &altered).unwrap();
-        assert!(take(dir.path(), 10_000).unwrap().is_none());
-        // Stretches out of order, touching, or past the end are refused though summed right.
+        assert!(read(dir.path(), 10_000).unwrap().is_none());
+        // Stretches out of order, touching, reaching the end or empty are refused though
+        // summed right.
         for free in [
             vec![(500, 20), (0, 100)],
             vec![(0, 100), (100, 5)],
@@ -145,7 +156,7 @@ mod tests {
             vec![(5, 0)],
         ] {
             keep(dir.path(), &Kept { end: 10_000, free }).unwrap();
-            assert!(take(dir.path(), 10_000).unwrap().is_none());
+            assert!(read(dir.path(), 10_000).unwrap().is_none());
         }
     }
 }

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -60,6 +60,8 @@ pub struct PageFile {
     /// store opened to be read never needs it, and reading every place takes about a tenth
     /// of a second a million articles).
     room: Mutex<Option<Room>>,
+    /// The file the room was read from (`kept_room`), removed before the first write.
+    kept: Mutex<Option<PathBuf>>,
     /// Stretches of deleted values, free once their deletion is durable.
     released: Mutex<Vec<(u64, u64)>>,
     /// Bytes were written since the file was last made durable.
@@ -98,6 +100,7 @@ impl PageFile {
         Ok(PageFile {
             file,
             room: Mutex::new(None),
+            kept: Mutex::new(None),
             released: Mutex::default(),
             dirty: AtomicBool::new(false),
         })
@@ -117,13 +120,14 @@ impl PageFile {
         if room.is_none() {
             let mut read = Room::default();
             let kept = match kept_in {
-                Some(dir) => kept_room::take(dir, self.len()?)?,
+                Some(dir) => kept_room::read(dir, self.len()?)?.map(|kept| (dir, kept)),
                 None => None,
             };
             match kept {
-                Some(kept) => {
+                Some((dir, kept)) => {
                     read.end = kept.end;
                     kept.free.into_iter().for_each(|(o, l)| read.insert(o, l));
+                    *lock(&self.kept) = Some(dir.to_path_buf());
                 }
                 None => {
                     let mut held = held()?;
@@ -138,6 +142,18 @@ impl PageFile {
             }
             self.cut(read.end)?;
             *room = Some(read);
+        }
+        Ok(())
+    }
+
+    /// Called before the first write to the file or to a place: the room kept by the last
+    /// close, if it was read, is removed (durably) first, so that it is never believed once
+    /// it may be out of date.
+    pub fn writing(&self) -> Result<(), StoreError> {
+        let mut kept = lock(&self.kept);
+        if let Some(dir) = kept.as_deref() {
+            kept_room::discard(dir)?;
+            *kept = None;
         }
         Ok(())
     }

@@ -182,8 +182,15 @@ pub(super) fn held_in_pages(db: &sled::Db) -> Result<Vec<Extent>, StoreError> {
 }
 
 impl Shared {
-    /// The page file, ready to be written to (`PageFile::ready`).
+    /// The page file, ready to be written to (`PageFile::ready`, `PageFile::writing`).
     pub(super) fn writable_pages(&self) -> Result<Arc<PageFile>, StoreError> {
+        let pages = self.readied_pages()?;
+        pages.writing()?;
+        Ok(pages)
+    }
+
+    /// The page file, its free room known (`PageFile::ready`).
+    fn readied_pages(&self) -> Result<Arc<PageFile>, StoreError> {
         let pages = self.page_file();
         pages.ready(self.path.as_deref(), || held_in_pages(&self.db()?.1))?;
         Ok(pages)
@@ -199,7 +206,7 @@ impl Shared {
         let spawned = std::thread::Builder::new()
             .name("partscat-page-room".into())
             .spawn(move || {
-                if let Err(e) = shared.writable_pages() {
+                if let Err(e) = shared.readied_pages() {
                     tracing::debug!(error = %e, "the page file's free room was not read ahead");
                 }
             });
