@@ -21,6 +21,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+use super::Shared;
 use crate::store::error::StoreError;
 
 /// The file's name in the engine's directory.
@@ -31,6 +32,31 @@ const MAGIC: &[u8; 16] = b"partscat-room-1\n";
 pub struct Kept {
     pub end: u64,
     pub free: Vec<(u64, u64)>,
+}
+
+impl Drop for Shared {
+    /// The engine's last moment (no tree handle or thread holds it any more): with every
+    /// write and deletion durable, the page file's free room is kept for the next open.
+    /// A scratch database, one that failed, or one a compaction was copying keeps none.
+    fn drop(&mut self) {
+        let Some(dir) = self.path.clone().filter(|_| !self.recording()) else {
+            return;
+        };
+        let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let Some(db) = state.db.as_ref().filter(|_| !state.failed) else {
+            return;
+        };
+        let pages = &state.pages;
+        let kept = pages.sync().and_then(|()| {
+            let released = pages.take_released();
+            db.flush()?;
+            pages.reuse(released)?;
+            pages.keep_room(&dir)
+        });
+        if let Err(e) = kept {
+            tracing::debug!(error = %e, "the page file's free room was not kept");
+        }
+    }
 }
 
 /// The room kept in `dir`, if a file there holds one that fits a page file of `file_len`

@@ -205,31 +205,6 @@ fn remove_incomplete_snapshots(path: &Path) {
     }
 }
 
-impl Drop for Shared {
-    /// The engine's last moment (no tree handle or thread holds it any more): with every
-    /// write and deletion durable, the page file's free room is kept for the next open.
-    /// A scratch database, one that failed, or one a compaction was copying keeps none.
-    fn drop(&mut self) {
-        let Some(dir) = self.path.clone().filter(|_| !self.recording()) else {
-            return;
-        };
-        let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        let Some(db) = state.db.as_ref().filter(|_| !state.failed) else {
-            return;
-        };
-        let pages = &state.pages;
-        let kept = pages.sync().and_then(|()| {
-            let released = pages.take_released();
-            db.flush()?;
-            pages.reuse(released)?;
-            pages.keep_room(&dir)
-        });
-        if let Err(e) = kept {
-            tracing::debug!(error = %e, "the page file's free room was not kept");
-        }
-    }
-}
-
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(|e| e.into_inner())
 }
