@@ -247,11 +247,9 @@ fn compaction_keeps_everything(path: &std::path::Path, pages_tree: &str, during_
     drop((pages, during, db));
     let db = open_sled(path, 8 << 20).unwrap();
     let pages = db.open_tree(pages_tree).unwrap();
+    let value_of = |tree: &Tree, key: u32| tree.get(key.to_be_bytes()).unwrap();
     assert_eq!(keys(pages.iter()).len(), 800);
-    assert_eq!(
-        pages.get(40u32.to_be_bytes()).unwrap().as_deref(),
-        Some(&value[..])
-    );
+    assert_eq!(value_of(&pages, 40).as_deref(), Some(&value[..]));
     assert_eq!(
         keys(db.open_tree(during_tree).unwrap().iter()).len() as u32,
         WRITES
@@ -272,14 +270,8 @@ fn compaction_keeps_everything(path: &std::path::Path, pages_tree: &str, during_
     let db = open_sled(path, 8 << 20).unwrap();
     let pages = db.open_tree(pages_tree).unwrap();
     assert_eq!(keys(pages.iter()).len(), 900);
-    assert_eq!(
-        pages.get(40u32.to_be_bytes()).unwrap().as_deref(),
-        Some(&value[..])
-    );
-    assert_eq!(
-        pages.get(8_050u32.to_be_bytes()).unwrap().as_deref(),
-        Some(&more[..])
-    );
+    assert_eq!(value_of(&pages, 40).as_deref(), Some(&value[..]));
+    assert_eq!(value_of(&pages, 8_050).as_deref(), Some(&more[..]));
 }
 
 #[test]

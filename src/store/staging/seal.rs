@@ -11,10 +11,18 @@ use crate::store::engine;
 use crate::store::error::StoreError;
 use crate::store::indexes::DataTrees;
 use crate::store::layout::TreeName;
-use crate::store::packed::{Change, PackedTable, PackedWriter, Space};
+use crate::store::packed::{Change, PackedTable, PackedWriter, Patched, Space};
 
 /// A data set's patch: its table, the writer of its next generation and the changes.
 type SetPatch = (TreeName, PackedTable, PackedWriter, Vec<Change>);
+
+/// A data set's patch written: its table, what was patched, the changes.
+type SetPatched = (TreeName, Patched, Vec<Change>);
+
+/// Writes a data set's patch; on any thread (it borrows nothing of the staging).
+fn patch_set((tree, base, writer, changes): SetPatch) -> Result<SetPatched, StoreError> {
+    Ok((tree, base.patch(writer, &changes)?, changes))
+}
 
 /// What comparing a data set came to.
 enum Sealing {
@@ -38,12 +46,10 @@ impl Staging<'_> {
                 None => {}
             }
         }
-        let patched = two_at_a_time(patches, |(tree, base, writer, changes)| {
-            Ok((tree, base.patch(writer, &changes)?, changes))
-        })?;
-        for (tree, patched, changes) in patched {
-            let table = self.note_patched(tree, patched, &changes);
-            self.sets.insert(tree, StagedSet::Written(table));
+        for patched in two_at_a_time(patches, patch_set)? {
+            let tree = patched.0;
+            let set = self.written(patched);
+            self.sets.insert(tree, set);
         }
         Ok(self.tallies.clone())
     }
@@ -51,16 +57,17 @@ impl Staging<'_> {
     /// Seals one data set, if it is still open.
     pub(super) fn seal_set(&mut self, tree: TreeName) -> Result<(), StoreError> {
         let set = match self.compare_set(tree)? {
-            Some(Sealing::Patch(patch)) => {
-                let (tree, base, writer, changes) = *patch;
-                let patched = base.patch(writer, &changes)?;
-                StagedSet::Written(self.note_patched(tree, patched, &changes))
-            }
+            Some(Sealing::Patch(patch)) => self.written(patch_set(*patch)?),
             Some(Sealing::Done(set)) => set,
             None => return Ok(()),
         };
         self.sets.insert(tree, set);
         Ok(())
+    }
+
+    /// A data set whose patch is written, its freed pages and changed keys noted.
+    fn written(&mut self, (tree, patched, changes): SetPatched) -> StagedSet {
+        StagedSet::Written(self.note_patched(tree, patched, &changes))
     }
 
     /// Compares an open data set with its table: what it seals to, or the patch that
