@@ -1,7 +1,8 @@
 //! Stores written by earlier releases open with this one: format 1 (one engine entry per row),
 //! format 2 (packed tables without version bytes), format 3 (articles without numeric ids) and
-//! format 4 (no index of replacements) and format 6 (pages in the engine's log, before format
-//! 11 moved them into a file of their own) are migrated once, in place, with the same content, and
+//! format 4 (no index of replacements), format 6 (pages in the engine's log, before format
+//! 11 moved them into a file of their own) and format 13 (articles' records without their
+//! descriptions in other languages) are migrated once, in place, with the same content, and
 //! a kill at any moment of the migration leaves a format-1 store that migrates again at the
 //! next open.
 
@@ -27,6 +28,11 @@ const FORMAT4: &str = "tests/fixtures/format4-demo-store.tar.gz";
 /// Today's whole demo catalogue with its blocks compressed with LZ4 (format 6).
 const FORMAT6: &str = "tests/fixtures/format6-demo-store.tar.gz";
 const FORMAT6_CHECKSUM: &str = "1fb208c468e2a8bb3deb91f548bf8f9a29c80d5fd5dce6a0cdc5692cc10767da";
+
+/// Today's whole demo catalogue, its texts in German and French included, as format 13 kept
+/// it: each article's record without its descriptions in other languages.
+const FORMAT13: &str = "tests/fixtures/format13-demo-store.tar.gz";
+const FORMAT13_CHECKSUM: &str = "b829d8b2ff7c56774b5837c5eef7122598443e8d04a11c04cf4504f21e92da72";
 
 fn unpack(fixture: &str, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -157,6 +163,49 @@ fn assert_replacements_found(s: &server::Served) {
 }
 
 /// Migrates `fixture` and checks it; returns the migrated store, in its directory.
+#[test]
+fn a_format_13_store_gets_its_descriptions_in_other_languages_into_the_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    unpack(FORMAT13, &data);
+    let first = partscat(&["check", "--data", path(&data)]);
+    assert!(first.status.success(), "{}", text(&first));
+    assert_eq!(migration_lines(&first, 13), 1, "{}", text(&first));
+    assert_eq!(check(&data), (true, FORMAT13_CHECKSUM.to_owned()));
+    let again = partscat(&["check", "--data", path(&data)]);
+    assert_eq!(migration_lines(&again, 13), 0, "{}", text(&again));
+
+    // Answers in German and French take each description from the record: one of its own,
+    // one that is its generic article's name (held as a reference to that name).
+    let s = server::Served::start(&data, &["--demo", "--demo-key", server::DEMO_KEY]);
+    for (path, description) in [
+        (
+            "/svc/getCrossRefsOrArticle/0986494958?mainref&lang=de",
+            "Bremsbelagsatz, Scheibenbremse, Vorderachse",
+        ),
+        (
+            "/svc/getCrossRefsOrArticle/0986494958?mainref&lang=fr",
+            "Jeu de plaquettes de frein, frein à disque, essieu avant",
+        ),
+        (
+            "/svc/getCrossRefsOrArticle/0986494958?mainref&lang=en",
+            "Brake Pad Set, disc brake, front axle",
+        ),
+        (
+            "/svc/getCrossRefsOrArticle/WK138?mainref&lang=de",
+            "Kraftstofffilter",
+        ),
+    ] {
+        let answer = s.get(path);
+        assert_eq!(answer.status, 200, "{}", answer.text());
+        let articles = answer.json()["articles"].clone();
+        assert_eq!(
+            articles[0]["description"], description,
+            "{path}: {articles}"
+        );
+    }
+}
+
 fn migrated_once_with_the_same_content(
     fixture: &str,
     checksum: &str,

@@ -116,7 +116,10 @@ fn detail_from(
     parts: Parts,
 ) -> Result<ArticleDetail, ServiceError> {
     if !names.are_own() {
-        article.description = names.description(&article)?;
+        article.description = match record {
+            Some(record) => names.description_in(&article, record)?,
+            None => names.description(&article)?,
+        };
     }
     let key = &article.key;
     let mut numbers = Vec::new();

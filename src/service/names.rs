@@ -12,7 +12,7 @@ use std::cell::Cell;
 use super::language::Language;
 use crate::catalogue::{Article, ArticleStatus, TextKind};
 use crate::service::ServiceError;
-use crate::store::Catalogue;
+use crate::store::{ArticleRecord, Catalogue, StoreError};
 
 /// An article as an answer names it: with its brand's and generic article's names in the
 /// reader's language.
@@ -158,13 +158,39 @@ impl<'a> Names<'a> {
 
     /// An article's description in the asked language.
     pub fn description(&self, article: &Article) -> Result<String, ServiceError> {
+        self.description_by(article, |languages| {
+            self.catalogue.article_description(&article.key, languages)
+        })
+    }
+
+    /// An article's description in the asked language, from its record (which holds its
+    /// descriptions in every language): no read of the descriptions' own table.
+    pub fn description_in(
+        &self,
+        article: &Article,
+        record: &ArticleRecord,
+    ) -> Result<String, ServiceError> {
+        self.description_by(article, |languages| {
+            let texts = self.catalogue.translations()?;
+            record.description(languages, |language| {
+                texts
+                    .of_id(TextKind::GenericArticle, article.genart, language)
+                    .map(str::to_owned)
+            })
+        })
+    }
+
+    /// The description in the first of the languages asked before the default that
+    /// `translated` finds one in, else the article's own.
+    fn description_by(
+        &self,
+        article: &Article,
+        translated: impl FnOnce(&[String]) -> Result<Option<String>, StoreError>,
+    ) -> Result<String, ServiceError> {
         if self.language.is_default() {
             return Ok(article.description.clone());
         }
-        let translated = self
-            .catalogue
-            .article_description(&article.key, self.language.translated())?;
-        match translated {
+        match translated(self.language.translated())? {
             Some(text) => {
                 self.counted(&text)?;
                 Ok(text)

@@ -1,9 +1,14 @@
 //! One record per article: the article with the rows stored under it that an article's
-//! answer reads (its cross-references, criteria, prices and media), so that a lookup reads
-//! one entry where it read five. It is an index like the others: derived from those tables,
-//! built by imports, patched article by article by small changes and compared with a full
-//! derivation by `check`. Its descriptions in other languages stay out: each added language
-//! would be held twice, and an answer in another language reads them from their own table.
+//! answer reads (its cross-references, criteria, prices, media and descriptions in other
+//! languages), so that a lookup reads one entry where it read six. It is an index like the
+//! others: derived from those tables, built by imports, patched article by article by small
+//! changes and compared with a full derivation by `check`.
+//!
+//! A description equal to the article's generic article's name in its language (as the
+//! `texts` hold it) is held as an empty value that refers to that name, not as a second
+//! copy: a catalogue's descriptions are often its generic articles' names, and each added
+//! language would otherwise be held twice. A change of the `texts` therefore builds the
+//! records whole (`staging::tables`: a source not keyed by article bounds no patch).
 //!
 //! Its key is the article's prefix (`brand ‖ reference ‖ SEP`), under which the row tables
 //! store the article's rows, so the build walks them side by side in their own order. Its
@@ -19,14 +24,16 @@ use super::layout::TreeName;
 use super::packed::Entries;
 use super::records::Record;
 use super::varint;
-use crate::catalogue::{Article, ArticleKey};
+use crate::catalogue::{Article, ArticleKey, ArticleText, TextKind, Translation};
+use foldhash::HashMap;
 
 /// The row tables a record holds, in the order of its sections.
-pub const TABLES: [TreeName; 4] = [
+pub const TABLES: [TreeName; 5] = [
     TreeName::CrossReferences,
     TreeName::Criteria,
     TreeName::Prices,
     TreeName::Media,
+    TreeName::ArticleTexts,
 ];
 
 fn corrupt() -> StoreError {
@@ -61,26 +68,58 @@ impl ArticleRecord {
         Ok(found)
     }
 
+    /// The description in the first of `languages` the article has one in; none where it
+    /// has one in none of them. `genart_name` gives the article's generic article's name in
+    /// a language, for the descriptions held as a reference to it.
+    pub fn description(
+        &self,
+        languages: &[String],
+        genart_name: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<String>, StoreError> {
+        let t = TreeName::ArticleTexts;
+        let mut found: Option<(usize, &[u8])> = None;
+        let mut rest = self.section(t)?;
+        while let Some((language, value)) = next_row(&mut rest)? {
+            let rank = languages.iter().position(|l| l.as_bytes() == language);
+            if let Some(rank) = rank.filter(|&r| found.is_none_or(|(f, _)| r < f)) {
+                found = Some((rank, value));
+            }
+        }
+        let Some((rank, value)) = found else {
+            return Ok(None);
+        };
+        match value {
+            [] => genart_name(&languages[rank]).map(Some),
+            stored => ArticleText::description_of(stored).map(Some),
+        }
+        .ok_or_else(|| StoreError::undecodable(t))
+    }
+
+    /// The rows of `table`'s section, from its first row's start.
+    fn section(&self, table: TreeName) -> Result<&[u8], StoreError> {
+        let section = TABLES.iter().position(|&t| t == table).ok_or_else(|| {
+            StoreError::Internal(format!("an article's record holds no {}", table.name()))
+        })?;
+        let mut rest = self.value.as_slice();
+        take(&mut rest).ok_or_else(corrupt)?;
+        for _ in 0..section {
+            while next_row(&mut rest)?.is_some() {}
+        }
+        Ok(rest)
+    }
+
     /// Calls `visit` with each row of `table` (its whole key and its value).
     fn visit(
         &self,
         table: TreeName,
         mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let section = TABLES.iter().position(|&t| t == table).ok_or_else(|| {
-            StoreError::Internal(format!("an article's record holds no {}", table.name()))
-        })?;
-        let mut rest = self.value.as_slice();
-        take(&mut rest).ok_or_else(corrupt)?;
+        let mut rest = self.section(table)?;
         let mut key = self.prefix.clone();
-        for at in 0..=section {
-            while let Some((suffix, value)) = next_row(&mut rest)? {
-                if at == section {
-                    key.truncate(self.prefix.len());
-                    key.extend_from_slice(suffix);
-                    visit(&key, value)?;
-                }
-            }
+        while let Some((suffix, value)) = next_row(&mut rest)? {
+            key.truncate(self.prefix.len());
+            key.extend_from_slice(suffix);
+            visit(&key, value)?;
         }
         Ok(())
     }
@@ -128,6 +167,56 @@ fn put_row(out: &mut Vec<u8>, prefix_len: usize, key: &[u8], value: &[u8]) {
     put(out, value);
 }
 
+/// The generic articles' names in other languages as `texts` stores them, by generic
+/// article: (language, stored value). A description and a name stored alike are the same
+/// text, so a description is compared with the names as stored.
+pub struct GenartNames(HashMap<u32, Vec<StoredName>>);
+
+/// A name's language and its value as stored.
+type StoredName = (Vec<u8>, Vec<u8>);
+
+impl GenartNames {
+    pub fn of(data: &dyn DataTrees) -> Result<GenartNames, StoreError> {
+        let mut names: HashMap<u32, Vec<StoredName>> = HashMap::default();
+        let kind = [super::records::Code::code(TextKind::GenericArticle)];
+        data.tree(TreeName::Texts)
+            .visit_prefix(&kind, |key, value| {
+                let text = Translation::decode(key, value)
+                    .ok_or_else(|| StoreError::undecodable(TreeName::Texts))?;
+                // An import keys these by id; a key that is none names nothing.
+                if let Ok(id) = text.key.parse() {
+                    let name = (text.language.into_bytes(), value.to_vec());
+                    names.entry(id).or_default().push(name);
+                }
+                Ok(())
+            })?;
+        Ok(GenartNames(names))
+    }
+
+    /// What a record holds of the description row `key` (an article's prefix of
+    /// `prefix_len` bytes, then the language) stored as `value`: nothing where it is the
+    /// name of the generic article `genart` gives in that language, else the value.
+    fn held<'v>(
+        &self,
+        genart: &mut impl FnMut() -> Option<u32>,
+        prefix_len: usize,
+        key: &[u8],
+        value: &'v [u8],
+    ) -> &'v [u8] {
+        let language = &key[prefix_len..];
+        let named = genart()
+            .and_then(|g| self.0.get(&g))
+            .is_some_and(|names| names.iter().any(|(l, n)| l == language && n == value));
+        if named { &[] } else { value }
+    }
+}
+
+/// The generic article of an article stored as `stored` under `key`, read at most once.
+fn genart_of<'a>(key: &'a [u8], stored: &'a [u8]) -> impl FnMut() -> Option<u32> + 'a {
+    let mut read = None;
+    move || *read.get_or_insert_with(|| Article::decode(key, stored).map(|a| a.genart))
+}
+
 /// The record of `article` after a small change, from `before` (its record as stored, `None`
 /// where the store did not hold the article): the parts `changed` names are read again from
 /// `data`, the others copied, so a change of an article's prices reads its prices, not its
@@ -136,8 +225,12 @@ fn put_row(out: &mut Vec<u8>, prefix_len: usize, key: &[u8], value: &[u8]) {
 /// An article the store did not hold had no rows: a sound store holds none of an article it
 /// lacks (a change that would leave any is refused, `check::dangling`), so of a new article
 /// only the tables the change wrote rows of it to are read.
+///
+/// The descriptions are read again where the article's own row changed too: its generic
+/// article may have, and with it the names they refer to.
 pub fn patched(
     data: &dyn DataTrees,
+    names: &GenartNames,
     article: &ArticleKey,
     before: Option<&[u8]>,
     changed: impl Fn(TreeName) -> bool,
@@ -149,23 +242,31 @@ pub fn patched(
         None => None,
     };
     let mut out = Vec::with_capacity(rest.len() + 64);
-    match stored_before {
-        Some(stored) if !changed(TreeName::Articles) => put(&mut out, stored),
+    let stored = match stored_before {
+        Some(stored) if !changed(TreeName::Articles) => stored.to_vec(),
         _ => match data
             .tree(TreeName::Articles)
             .get(&keys::article_key(article))?
         {
-            Some(stored) => put(&mut out, &stored),
+            Some(stored) => stored,
             None => return Ok(None),
         },
-    }
+    };
+    put(&mut out, &stored);
+    let mut genart = genart_of(&prefix[..prefix.len() - 1], &stored);
     for table in TABLES {
         let section = rest;
         if before.is_some() {
             while next_row(&mut rest)?.is_some() {}
         }
-        if changed(table) {
+        let again =
+            changed(table) || (table == TreeName::ArticleTexts && changed(TreeName::Articles));
+        if again {
             data.tree(table).visit_prefix(&prefix, |k, v| {
+                let v = match table {
+                    TreeName::ArticleTexts => names.held(&mut genart, prefix.len(), k, v),
+                    _ => v,
+                };
                 put_row(&mut out, prefix.len(), k, v);
                 Ok(())
             })?;
@@ -184,18 +285,25 @@ pub fn patched(
 /// SEP`: an article whose reference begins another's comes first in the one and after it in
 /// the other, so each waits on a stack until the articles extending its key are written.
 pub fn build(data: &dyn DataTrees, out: &mut Out<'_>) -> Result<u64, StoreError> {
-    let mut rows: Vec<Entries> = TABLES.iter().map(|&t| data.tree(t).iter()).collect();
+    let names = GenartNames::of(data)?;
+    let mut rows: Vec<(TreeName, Entries)> =
+        TABLES.iter().map(|&t| (t, data.tree(t).iter())).collect();
     let mut waiting: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut value = Vec::new();
     let mut written = 0;
     let mut write = |prefix: &[u8], article: &[u8]| -> Result<(), StoreError> {
         value.clear();
         put(&mut value, article);
-        for table in &mut rows {
+        let mut genart = genart_of(&prefix[..prefix.len() - 1], article);
+        for (t, table) in &mut rows {
             // Rows before the prefix belong to no article (`check` reports them).
             loop {
                 let passed = match table.peek()? {
                     Some((k, v)) if k.starts_with(prefix) => {
+                        let v = match t {
+                            TreeName::ArticleTexts => names.held(&mut genart, prefix.len(), k, v),
+                            _ => v,
+                        };
                         put_row(&mut value, prefix.len(), k, v);
                         true
                     }

@@ -85,13 +85,16 @@ pub fn changes(
         }
         TreeName::ArticleIds => return article_ids(old, new, touched),
         TreeName::ArticleRecords => {
+            let names = article_records::GenartNames::of(new)?;
             for (_, article, tables) in touched.of(index) {
                 let key = keys::article_prefix(article);
                 let before = old.tree(index).get(&key)?;
                 // Only the tables the change wrote rows of the article to are read again;
                 // what its record holds of the others is copied.
                 let after =
-                    article_records::patched(new, article, before.as_deref(), |t| tables.has(t))?;
+                    article_records::patched(new, &names, article, before.as_deref(), |t| {
+                        tables.has(t)
+                    })?;
                 if before != after {
                     out.insert(key, after);
                 }

@@ -213,6 +213,8 @@ impl TreeName {
                 TreeName::Criteria,
                 TreeName::Prices,
                 TreeName::Media,
+                TreeName::ArticleTexts,
+                TreeName::Texts,
             ],
             _ => &[],
         }

@@ -116,6 +116,18 @@ pub fn upgrade(
             Ok((manifest.clone(), 0))
         })?;
     }
+    if (12..14).contains(&from) {
+        // Format 14's records hold the articles' descriptions in other languages (an older
+        // store's were built without them; format 11 and before built them above).
+        manifest = step(
+            13,
+            "descriptions in other languages in each article's record",
+            || {
+                let rows = build_indexes(space, path, &mut manifest, &[TreeName::ArticleRecords])?;
+                Ok((manifest.clone(), rows))
+            },
+        )?;
+    }
     // Format 11's pages were moved into the page file before the store was read
     // (`pages_out_of_the_log`); a binary that knows only format 10 must refuse the store.
     manifest.next_page = space.next_page();

@@ -71,7 +71,8 @@ pub fn article_of(tree: TreeName, key: &[u8]) -> Option<ArticleKey> {
         | TreeName::Kits
         | TreeName::Criteria
         | TreeName::Prices
-        | TreeName::Media => r.article(),
+        | TreeName::Media
+        | TreeName::ArticleTexts => r.article(),
         _ => None,
     }
 }

@@ -2,7 +2,7 @@ use super::super::staging::{Origin, Staging};
 use super::super::{Store, check};
 use crate::catalogue::{
     Article, ArticleKey, ArticleStatus, ArticleText, Brand, Criterion, CrossKind, CrossReference,
-    GenericArticle, Media, MediaKind, Price,
+    GenericArticle, Media, MediaKind, Price, TextKind, Translation,
 };
 
 const ORIGIN: Origin = Origin { file: 0, line: 1 };
@@ -45,12 +45,30 @@ fn criterion(article: &ArticleKey, name: &str) -> Criterion {
     }
 }
 
-/// A description in another language (kept out of the record: changing one leaves it).
+/// A description in another language.
 fn text(article: &ArticleKey, language: &str) -> ArticleText {
+    described(
+        article,
+        language,
+        &format!("{} in {language}", article.reference),
+    )
+}
+
+fn described(article: &ArticleKey, language: &str, description: &str) -> ArticleText {
     ArticleText {
         article: article.clone(),
         language: language.into(),
-        description: format!("{} in {language}", article.reference),
+        description: description.into(),
+    }
+}
+
+/// The generic article `id`'s name in `language`.
+fn genart_name(id: u32, language: &str, text: &str) -> Translation {
+    Translation {
+        kind: TextKind::GenericArticle,
+        key: id.to_string(),
+        language: language.into(),
+        text: text.into(),
     }
 }
 
@@ -82,6 +100,21 @@ fn assert_records_match_the_tables(store: &Store) {
             c.prices_of(&a.key).unwrap()
         );
         assert_eq!(record.rows::<Media>().unwrap(), c.media_of(&a.key).unwrap());
+        let texts = c.translations().unwrap();
+        let name = |l: &str| {
+            texts
+                .of_id(TextKind::GenericArticle, a.genart, l)
+                .map(str::to_owned)
+        };
+        for order in [&["de"][..], &["fr"], &["bg", "de"], &["fr", "de"]] {
+            let order: Vec<String> = order.iter().map(|l| l.to_string()).collect();
+            assert_eq!(
+                record.description(&order, name).unwrap(),
+                c.article_description(&a.key, &order).unwrap(),
+                "{:?} in {order:?}",
+                a.key
+            );
+        }
         seen += 1;
     }
     assert!(seen > 0);
@@ -184,4 +217,93 @@ fn records_follow_their_tables_when_built_whole_and_when_patched() {
     assert_eq!(renamed.article().unwrap().description, "Pads, renamed");
     assert_eq!(renamed.rows::<CrossReference>().unwrap().len(), 1);
     assert_eq!(renamed.rows::<Media>().unwrap().len(), 1);
+}
+
+/// The record's length: what it holds of a description shows in it.
+fn record_len(store: &Store, article: &ArticleKey) -> usize {
+    let c = store.catalogue();
+    let record = c.article_record(article).unwrap().unwrap();
+    record.value.len()
+}
+
+#[test]
+fn a_description_that_is_its_generic_articles_name_refers_to_it_until_either_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_memory(dir.path()).unwrap();
+    let (named, own) = (key(1, "N1"), key(1, "O1"));
+    commit(&store, |s| {
+        s.put(
+            &Brand {
+                id: 1,
+                name: "Brand".into(),
+            },
+            ORIGIN,
+        )
+        .unwrap();
+        for (id, name) in [(10, "Pads"), (11, "Discs")] {
+            s.put(
+                &GenericArticle {
+                    id,
+                    name: name.into(),
+                },
+                ORIGIN,
+            )
+            .unwrap();
+        }
+        s.put(&genart_name(10, "de", "Beläge"), ORIGIN).unwrap();
+        s.put(&genart_name(10, "fr", "Plaquettes"), ORIGIN).unwrap();
+        s.put(&genart_name(11, "de", "Scheiben"), ORIGIN).unwrap();
+        s.put(&article(&named), ORIGIN).unwrap();
+        s.put(&article(&own), ORIGIN).unwrap();
+        // One the generic article's name in German, its own in French; the other its own.
+        s.put(&described(&named, "de", "Beläge"), ORIGIN).unwrap();
+        s.put(&described(&named, "fr", "Plaquettes avant"), ORIGIN)
+            .unwrap();
+        s.put(&described(&own, "de", "Beläge, vorne"), ORIGIN)
+            .unwrap();
+    });
+    assert_records_match_the_tables(&store);
+    // The name is not held twice: the record of the one with its own German text is longer
+    // by more than that text's length difference.
+    let held = record_len(&store, &own) - record_len(&store, &named);
+    assert!(held >= "Beläge, vorne".len(), "{held} bytes more");
+
+    // The generic article renamed in German: the description is still the row's own text.
+    commit(&store, |s| {
+        s.put(&genart_name(10, "de", "Bremsbeläge"), ORIGIN)
+            .unwrap();
+    });
+    assert_records_match_the_tables(&store);
+    let c = store.catalogue();
+    let de = vec!["de".to_string()];
+    let record = c.article_record(&named).unwrap().unwrap();
+    let name = |l: &str| {
+        c.translations()
+            .unwrap()
+            .of_id(TextKind::GenericArticle, 10, l)
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        record.description(&de, name).unwrap().as_deref(),
+        Some("Beläge")
+    );
+
+    // The article moved to a generic article whose German name its description is; and a
+    // description changed to the new name: both held as references again, both right.
+    let own_before = record_len(&store, &own);
+    commit(&store, |s| {
+        s.put(
+            &Article {
+                genart: 11,
+                ..article(&named)
+            },
+            ORIGIN,
+        )
+        .unwrap();
+        s.put(&described(&named, "de", "Scheiben"), ORIGIN).unwrap();
+        s.put(&described(&own, "de", "Bremsbeläge"), ORIGIN)
+            .unwrap();
+    });
+    assert_records_match_the_tables(&store);
+    assert!(record_len(&store, &own) + "Beläge, vorne".len() <= own_before);
 }

@@ -141,8 +141,14 @@ impl Staging<'_> {
             && let Some(touched) = &mut self.touched
         {
             for change in &gathered.changes {
-                if let Some(article) = article_of(tree, &change.key) {
-                    touched.insert(tree, article);
+                match article_of(tree, &change.key) {
+                    Some(article) => touched.insert(tree, article),
+                    // A table whose rows are not an article's (the texts, whose generic
+                    // articles' names the records refer to) bounds no index's changes.
+                    None => {
+                        self.touched = None;
+                        break;
+                    }
                 }
             }
         }
