@@ -4,10 +4,10 @@
 //! others: derived from those tables, built by imports, patched article by article by small
 //! changes and compared with a full derivation by `check`.
 //!
-//! A description equal to the article's generic article's name in its language (as the
-//! `texts` hold it) is held as an empty value that refers to that name, not as a second
-//! copy: a catalogue's descriptions are often its generic articles' names, and each added
-//! language would otherwise be held twice. A change of the `texts` therefore builds the
+//! A description that is, or begins with, the article's generic article's name in its
+//! language (as the `texts` hold it) is held as a reference to that name and what follows
+//! it, not as a second copy: a catalogue's descriptions are mostly its generic articles'
+//! names and a detail, and each added language would otherwise be held twice. A change of the `texts` therefore builds the
 //! records whole (`staging::tables`: a source not keyed by article bounds no patch).
 //!
 //! Its key is the article's prefix (`brand ‖ reference ‖ SEP`), under which the row tables
@@ -26,6 +26,7 @@ use super::records::Record;
 use super::varint;
 use crate::catalogue::{Article, ArticleKey, ArticleText, TextKind, Translation};
 use foldhash::HashMap;
+use std::borrow::Cow;
 
 /// The row tables a record holds, in the order of its sections.
 pub const TABLES: [TreeName; 5] = [
@@ -89,9 +90,13 @@ impl ArticleRecord {
             return Ok(None);
         };
         match value {
-            [] => genart_name(&languages[rank]).map(Some),
-            stored => ArticleText::description_of(stored).map(Some),
+            [] => genart_name(&languages[rank]),
+            [NAME_THEN, rest @ ..] => std::str::from_utf8(rest)
+                .ok()
+                .and_then(|rest| Some(genart_name(&languages[rank])? + rest)),
+            stored => ArticleText::description_of(stored),
         }
+        .map(Some)
         .ok_or_else(|| StoreError::undecodable(t))
     }
 
@@ -167,17 +172,16 @@ fn put_row(out: &mut Vec<u8>, prefix_len: usize, key: &[u8], value: &[u8]) {
     put(out, value);
 }
 
-/// The generic articles' names in other languages as `texts` stores them, by generic
-/// article: (language, stored value). A description and a name stored alike are the same
-/// text, so a description is compared with the names as stored.
-pub struct GenartNames(HashMap<u32, Vec<StoredName>>);
+/// The first byte of a description held as its generic article's name and the bytes that
+/// follow the name (a stored value begins with its version, never 0).
+const NAME_THEN: u8 = 0;
 
-/// A name's language and its value as stored.
-type StoredName = (Vec<u8>, Vec<u8>);
+/// The generic articles' names in other languages, by generic article: (language, name).
+pub struct GenartNames(HashMap<u32, Vec<(Vec<u8>, String)>>);
 
 impl GenartNames {
     pub fn of(data: &dyn DataTrees) -> Result<GenartNames, StoreError> {
-        let mut names: HashMap<u32, Vec<StoredName>> = HashMap::default();
+        let mut names: HashMap<u32, Vec<(Vec<u8>, String)>> = HashMap::default();
         let kind = [super::records::Code::code(TextKind::GenericArticle)];
         data.tree(TreeName::Texts)
             .visit_prefix(&kind, |key, value| {
@@ -185,7 +189,7 @@ impl GenartNames {
                     .ok_or_else(|| StoreError::undecodable(TreeName::Texts))?;
                 // An import keys these by id; a key that is none names nothing.
                 if let Ok(id) = text.key.parse() {
-                    let name = (text.language.into_bytes(), value.to_vec());
+                    let name = (text.language.into_bytes(), text.text);
                     names.entry(id).or_default().push(name);
                 }
                 Ok(())
@@ -195,19 +199,30 @@ impl GenartNames {
 
     /// What a record holds of the description row `key` (an article's prefix of
     /// `prefix_len` bytes, then the language) stored as `value`: nothing where it is the
-    /// name of the generic article `genart` gives in that language, else the value.
+    /// name of the generic article `genart` gives in that language, `NAME_THEN` and what
+    /// follows where it begins with that name, else the value.
     fn held<'v>(
         &self,
         genart: &mut impl FnMut() -> Option<u32>,
         prefix_len: usize,
         key: &[u8],
         value: &'v [u8],
-    ) -> &'v [u8] {
+    ) -> Cow<'v, [u8]> {
         let language = &key[prefix_len..];
-        let named = genart()
+        let name = genart()
             .and_then(|g| self.0.get(&g))
-            .is_some_and(|names| names.iter().any(|(l, n)| l == language && n == value));
-        if named { &[] } else { value }
+            .and_then(|names| names.iter().find(|(l, _)| l == language))
+            .map(|(_, name)| name.as_str())
+            .filter(|name| !name.is_empty());
+        let rest = name.and_then(|name| {
+            let description = ArticleText::description_of(value)?;
+            Some(description.strip_prefix(name)?.to_owned())
+        });
+        match rest {
+            Some(rest) if rest.is_empty() => Cow::Borrowed(&[]),
+            Some(rest) => Cow::Owned([&[NAME_THEN][..], rest.as_bytes()].concat()),
+            None => Cow::Borrowed(value),
+        }
     }
 }
 
@@ -265,9 +280,9 @@ pub fn patched(
             data.tree(table).visit_prefix(&prefix, |k, v| {
                 let v = match table {
                     TreeName::ArticleTexts => names.held(&mut genart, prefix.len(), k, v),
-                    _ => v,
+                    _ => Cow::Borrowed(v),
                 };
-                put_row(&mut out, prefix.len(), k, v);
+                put_row(&mut out, prefix.len(), k, &v);
                 Ok(())
             })?;
             out.push(0);
@@ -302,9 +317,9 @@ pub fn build(data: &dyn DataTrees, out: &mut Out<'_>) -> Result<u64, StoreError>
                     Some((k, v)) if k.starts_with(prefix) => {
                         let v = match t {
                             TreeName::ArticleTexts => names.held(&mut genart, prefix.len(), k, v),
-                            _ => v,
+                            _ => Cow::Borrowed(v),
                         };
-                        put_row(&mut value, prefix.len(), k, v);
+                        put_row(&mut value, prefix.len(), k, &v);
                         true
                     }
                     Some((k, _)) => k < prefix,

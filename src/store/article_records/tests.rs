@@ -1,9 +1,12 @@
 use super::super::staging::{Origin, Staging};
 use super::super::{Store, check};
+use super::{NAME_THEN, next_row};
 use crate::catalogue::{
     Article, ArticleKey, ArticleStatus, ArticleText, Brand, Criterion, CrossKind, CrossReference,
     GenericArticle, Media, MediaKind, Price, TextKind, Translation,
 };
+use crate::store::layout::TreeName;
+use crate::store::records::Record;
 
 const ORIGIN: Origin = Origin { file: 0, line: 1 };
 
@@ -219,91 +222,104 @@ fn records_follow_their_tables_when_built_whole_and_when_patched() {
     assert_eq!(renamed.rows::<Media>().unwrap().len(), 1);
 }
 
-/// The record's length: what it holds of a description shows in it.
-fn record_len(store: &Store, article: &ArticleKey) -> usize {
+/// What `article`'s record holds of its descriptions: (language, value as held).
+fn held(store: &Store, article: &ArticleKey) -> Vec<(String, Vec<u8>)> {
     let c = store.catalogue();
     let record = c.article_record(article).unwrap().unwrap();
-    record.value.len()
+    let mut rest = record.section(TreeName::ArticleTexts).unwrap();
+    let mut rows = Vec::new();
+    while let Some((language, value)) = next_row(&mut rest).unwrap() {
+        rows.push((
+            String::from_utf8(language.to_vec()).unwrap(),
+            value.to_vec(),
+        ));
+    }
+    rows
+}
+
+/// A description held as its generic article's name and the text after it.
+fn name_then(rest: &str) -> Vec<u8> {
+    [&[NAME_THEN][..], rest.as_bytes()].concat()
+}
+
+/// A description held as it is stored.
+fn stored(article: &ArticleKey, language: &str, description: &str) -> Vec<u8> {
+    described(article, language, description).value()
 }
 
 #[test]
-fn a_description_that_is_its_generic_articles_name_refers_to_it_until_either_changes() {
+fn a_description_that_begins_with_its_generic_articles_name_refers_to_it_until_either_changes() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::in_memory(dir.path()).unwrap();
     let (named, own) = (key(1, "N1"), key(1, "O1"));
     commit(&store, |s| {
-        s.put(
-            &Brand {
-                id: 1,
-                name: "Brand".into(),
-            },
-            ORIGIN,
-        )
-        .unwrap();
+        let name = "Brand".to_string();
+        s.put(&Brand { id: 1, name }, ORIGIN).unwrap();
         for (id, name) in [(10, "Pads"), (11, "Discs")] {
-            s.put(
-                &GenericArticle {
-                    id,
-                    name: name.into(),
-                },
-                ORIGIN,
-            )
-            .unwrap();
+            let name = name.to_string();
+            s.put(&GenericArticle { id, name }, ORIGIN).unwrap();
         }
         s.put(&genart_name(10, "de", "Beläge"), ORIGIN).unwrap();
         s.put(&genart_name(10, "fr", "Plaquettes"), ORIGIN).unwrap();
         s.put(&genart_name(11, "de", "Scheiben"), ORIGIN).unwrap();
         s.put(&article(&named), ORIGIN).unwrap();
         s.put(&article(&own), ORIGIN).unwrap();
-        // One the generic article's name in German, its own in French; the other its own.
         s.put(&described(&named, "de", "Beläge"), ORIGIN).unwrap();
         s.put(&described(&named, "fr", "Plaquettes avant"), ORIGIN)
             .unwrap();
-        s.put(&described(&own, "de", "Beläge, vorne"), ORIGIN)
-            .unwrap();
+        s.put(&described(&own, "de", "Klötze"), ORIGIN).unwrap();
+        s.put(&described(&own, "fr", "Freins"), ORIGIN).unwrap();
     });
     assert_records_match_the_tables(&store);
-    // The name is not held twice: the record of the one with its own German text is longer
-    // by more than that text's length difference.
-    let held = record_len(&store, &own) - record_len(&store, &named);
-    assert!(held >= "Beläge, vorne".len(), "{held} bytes more");
+    // The name itself, the name and what follows it, a text of its own.
+    assert_eq!(
+        held(&store, &named),
+        [("de".into(), vec![]), ("fr".into(), name_then(" avant"))]
+    );
+    assert_eq!(
+        held(&store, &own),
+        [
+            ("de".into(), stored(&own, "de", "Klötze")),
+            ("fr".into(), stored(&own, "fr", "Freins"))
+        ]
+    );
 
-    // The generic article renamed in German: the description is still the row's own text.
+    // The generic article renamed in German: the description is still the row's own text,
+    // now held whole (a change of the texts builds every record again).
     commit(&store, |s| {
         s.put(&genart_name(10, "de", "Bremsbeläge"), ORIGIN)
             .unwrap();
     });
     assert_records_match_the_tables(&store);
-    let c = store.catalogue();
-    let de = vec!["de".to_string()];
-    let record = c.article_record(&named).unwrap().unwrap();
-    let name = |l: &str| {
-        c.translations()
-            .unwrap()
-            .of_id(TextKind::GenericArticle, 10, l)
-            .map(str::to_owned)
-    };
     assert_eq!(
-        record.description(&de, name).unwrap().as_deref(),
-        Some("Beläge")
+        held(&store, &named)[0],
+        ("de".into(), stored(&named, "de", "Beläge"))
     );
 
-    // The article moved to a generic article whose German name its description is; and a
-    // description changed to the new name: both held as references again, both right.
-    let own_before = record_len(&store, &own);
+    // The article moved to a generic article whose German name begins its description, and
+    // a description changed to begin with the renamed one: both held by reference again.
     commit(&store, |s| {
-        s.put(
-            &Article {
-                genart: 11,
-                ..article(&named)
-            },
-            ORIGIN,
-        )
-        .unwrap();
-        s.put(&described(&named, "de", "Scheiben"), ORIGIN).unwrap();
-        s.put(&described(&own, "de", "Bremsbeläge"), ORIGIN)
+        let moved = Article {
+            genart: 11,
+            ..article(&named)
+        };
+        s.put(&moved, ORIGIN).unwrap();
+        s.put(&described(&own, "de", "Bremsbeläge, vorne"), ORIGIN)
             .unwrap();
     });
     assert_records_match_the_tables(&store);
-    assert!(record_len(&store, &own) + "Beläge, vorne".len() <= own_before);
+    assert_eq!(
+        held(&store, &named),
+        [
+            ("de".into(), stored(&named, "de", "Beläge")),
+            ("fr".into(), stored(&named, "fr", "Plaquettes avant"))
+        ]
+    );
+    commit(&store, |s| {
+        s.put(&described(&named, "de", "Scheiben hinten"), ORIGIN)
+            .unwrap();
+    });
+    assert_records_match_the_tables(&store);
+    assert_eq!(held(&store, &named)[0], ("de".into(), name_then(" hinten")));
+    assert_eq!(held(&store, &own)[0], ("de".into(), name_then(", vorne")));
 }
