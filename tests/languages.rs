@@ -388,3 +388,35 @@ fn check_says_how_far_each_language_covers_the_catalogue() {
         common::text(&o)
     );
 }
+
+#[test]
+fn a_vehicles_articles_are_described_in_the_language_asked() {
+    let s = served();
+    let description = |lang: &str| {
+        let url = format!(
+            "{}/svc/getArticlesByKtype/10570?lang={lang}&provider=demo&api_key={DEMO_KEY}",
+            s.base
+        );
+        let reply = s.fetch(client().get(url));
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        let answer = reply.json();
+        let article = answer["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["reference"] == "0 986 494 958")
+            .cloned()
+            .unwrap_or_else(|| panic!("no 0 986 494 958 in {answer}"));
+        article["description"].as_str().unwrap().to_owned()
+    };
+    // Its own text in each language (one that begins with its generic article's name).
+    assert_eq!(
+        description("de"),
+        "Bremsbelagsatz, Scheibenbremse, Vorderachse"
+    );
+    assert_eq!(
+        description("fr"),
+        "Jeu de plaquettes de frein, frein à disque, essieu avant"
+    );
+    assert_eq!(description("en"), "Brake Pad Set, disc brake, front axle");
+}

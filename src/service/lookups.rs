@@ -48,11 +48,24 @@ pub fn described_articles(
     context: &Context,
     keys: &[ArticleKey],
 ) -> Result<Vec<NamedArticle>, ServiceError> {
-    let names = context.names();
-    articles_of(context.snapshot(), keys)?
-        .into_iter()
-        .map(|a| names.described(a))
-        .collect()
+    let (catalogue, names) = (context.snapshot(), context.names());
+    if names.are_own() {
+        return articles_of(catalogue, keys)?
+            .into_iter()
+            .map(|a| names.named(a))
+            .collect();
+    }
+    // In another language each article's record gives its description with it: one read an
+    // article, as in the default language.
+    let mut out = Vec::with_capacity(keys.len());
+    for key in keys {
+        if let Some(record) = catalogue.article_record(key)? {
+            let mut article = record.article()?;
+            article.description = names.description_in(&article, &record)?;
+            out.push(names.named(article)?);
+        }
+    }
+    Ok(out)
 }
 
 /// Each article whose own reference is `reference`, with the parts asked for, in the

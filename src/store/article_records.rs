@@ -7,8 +7,9 @@
 //! A description that is, or begins with, the article's generic article's name in its
 //! language (as the `texts` hold it) is held as a reference to that name and what follows
 //! it, not as a second copy: a catalogue's descriptions are mostly its generic articles'
-//! names and a detail, and each added language would otherwise be held twice. A change of the `texts` therefore builds the
-//! records whole (`staging::tables`: a source not keyed by article bounds no patch).
+//! names and a detail, and each added language would otherwise be held twice. A change of
+//! the `texts` therefore builds the records whole (`staging::tables`: a source not keyed by
+//! article bounds no patch).
 //!
 //! Its key is the article's prefix (`brand ‖ reference ‖ SEP`), under which the row tables
 //! store the article's rows, so the build walks them side by side in their own order. Its
@@ -59,7 +60,8 @@ impl ArticleRecord {
         Article::decode(key, article).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
     }
 
-    /// The rows of `R`'s table, in their key order.
+    /// The rows of `R`'s table, in their key order (not the descriptions, some of which are
+    /// held by reference: `description`).
     pub fn rows<R: Record>(&self) -> Result<Vec<R>, StoreError> {
         let mut found = Vec::new();
         self.visit(R::TREE, |key, value| {
