@@ -393,11 +393,7 @@ fn check_says_how_far_each_language_covers_the_catalogue() {
 fn a_vehicles_articles_are_described_in_the_language_asked() {
     let s = served();
     let description = |lang: &str| {
-        let url = format!(
-            "{}/svc/getArticlesByKtype/10570?lang={lang}&provider=demo&api_key={DEMO_KEY}",
-            s.base
-        );
-        let reply = s.fetch(client().get(url));
+        let reply = s.get(&format!("/svc/getArticlesByKtype/10570?lang={lang}"));
         assert_eq!(reply.status, 200, "{}", reply.text());
         let answer = reply.json();
         let article = answer["articles"]
