@@ -152,12 +152,23 @@ impl AnswerCache {
         key: &str,
         build: impl FnOnce() -> Result<T, Problem>,
     ) -> Result<JsonBytes<T>, Problem> {
+        self.answer_written(context, lookup, key, || serialised(&build()?))
+    }
+
+    /// Like `answer`, for an answer `write` writes as JSON itself.
+    pub fn answer_written<T>(
+        &self,
+        context: &Context,
+        lookup: LookupKind,
+        key: &str,
+        write: impl FnOnce() -> Result<Vec<u8>, Problem>,
+    ) -> Result<JsonBytes<T>, Problem> {
         let key = self.key(lookup, key, context);
         if let Some(bytes) = self.kept(&key, context.snapshot()) {
             return Ok(JsonBytes::new(bytes));
         }
-        let (answer, stamp) = self.built(build);
-        self.keep(key, stamp, &answer?)
+        let (bytes, stamp) = self.built(write);
+        Ok(self.keep(key, stamp, bytes?.into()))
     }
 
     /// Like `answer`, for a lookup whose whole answer may be too long to build: `build`
@@ -176,7 +187,10 @@ impl AnswerCache {
         }
         let (answer, stamp) = self.built(build);
         match answer? {
-            Fresh::Whole(answer) => self.keep(key, stamp, &answer).map(MaybeStreamed::Whole),
+            Fresh::Whole(answer) => {
+                let bytes = serialised(&answer)?.into();
+                Ok(MaybeStreamed::Whole(self.keep(key, stamp, bytes)))
+            }
             Fresh::Streamed(response) => Ok(MaybeStreamed::Streamed(response)),
         }
     }
@@ -218,20 +232,14 @@ impl AnswerCache {
         Some(kept.bytes.clone())
     }
 
-    /// Serialises an answer, keeping its bytes under `key` with what it was read from (not
-    /// kept without a stamp: it read two generations of one table).
-    fn keep<T: Serialize>(
-        &self,
-        key: Option<Probe>,
-        stamp: Option<Stamp>,
-        answer: &T,
-    ) -> Result<JsonBytes<T>, Problem> {
-        let bytes = serialised(answer)?;
+    /// Keeps an answer's bytes under `key` with what it was read from (not kept without a
+    /// stamp: it read two generations of one table).
+    fn keep<T>(&self, key: Option<Probe>, stamp: Option<Stamp>, bytes: Bytes) -> JsonBytes<T> {
         if let (Some(answers), Some(key), Some(stamp)) = (&self.answers, key, stamp) {
             let bytes = bytes.clone();
             answers.insert(key.owned(), Arc::new(Kept { stamp, bytes }));
         }
-        Ok(JsonBytes::new(bytes))
+        JsonBytes::new(bytes)
     }
 }
 
@@ -241,8 +249,8 @@ pub enum Fresh<T> {
     Streamed(Response),
 }
 
-fn serialised<T: Serialize>(value: &T) -> Result<Bytes, Problem> {
-    super::json_body::bounded_json(value).map(Bytes::from)
+fn serialised<T: Serialize>(value: &T) -> Result<Vec<u8>, Problem> {
+    super::json_body::bounded_json(value)
 }
 
 #[cfg(test)]

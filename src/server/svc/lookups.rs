@@ -7,7 +7,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
-use super::ApiTag;
+use super::{ApiTag, article_answer};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
@@ -276,30 +276,18 @@ pub(super) fn cross_refs_or_article(
     kind: LookupKind,
 ) -> Answer<CrossRefsOrArticle> {
     // Lookups take microseconds: they run on the request's task.
-    let answer = state.answers.answer(context, kind, reference, || {
-        Ok(match kind {
-            LookupKind::Article => {
-                CrossRefsOrArticle::Article(article_answer(context, reference.to_owned())?)
-            }
-            _ => CrossRefsOrArticle::CrossReferences(cross_reference_answer(
-                context,
-                reference.to_owned(),
-            )?),
-        })
-    })?;
+    let answers = &state.answers;
+    let answer = match kind {
+        LookupKind::Article => answers.answer_written(context, kind, reference, || {
+            let details = lookups::article_details(context, reference, ARTICLE_PARTS)?;
+            article_answer::article_answer(reference, &details)
+        })?,
+        _ => answers.answer(context, kind, reference, || {
+            let answer = cross_reference_answer(context, reference.to_owned())?;
+            Ok(CrossRefsOrArticle::CrossReferences(answer))
+        })?,
+    };
     Ok(answer)
-}
-
-fn article_answer(context: &Context, reference: String) -> Result<ArticleAnswer, Problem> {
-    let articles = lookups::article_details(context, &reference, ARTICLE_PARTS)?
-        .into_iter()
-        .map(Article::from)
-        .collect();
-    Ok(ArticleAnswer {
-        normalised_reference: normalise_reference(&reference),
-        reference,
-        articles,
-    })
 }
 
 fn cross_reference_answer(

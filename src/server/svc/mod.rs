@@ -1,6 +1,7 @@
 //! The `/svc` routes (V2 integration) as poem-openapi operations: the OpenAPI document is
 //! generated from this code, so it cannot drift from what the server does.
 
+mod article_answer;
 mod data_set;
 mod direct_lookups;
 mod dmm;

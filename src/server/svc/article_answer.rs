@@ -1,0 +1,345 @@
+//! The article lookup's answer (`getCrossRefsOrArticle?mainref`) written from the service's
+//! details straight into JSON bytes. Through serde it was built twice: the details moved
+//! into `Article`s (a price's amount and dates formatted into new strings), then every field
+//! written through serde_json's writer, a call for each quote, colon and comma. Together they
+//! took about 3 µs of a 24 µs request, more than reading the article's record (perf, the
+//! twenty-sixth sitting). The bytes are the ones serde_json writes for `ArticleAnswer`, the
+//! schema the document shows: the same fields in the same order, a text escaped as serde_json
+//! escapes it; a test holds the two to the same bytes.
+
+use std::fmt::Display;
+use std::io::Write as _;
+
+use poem::http::StatusCode;
+
+use crate::catalogue::normalise_reference;
+use crate::server::answers::records::{ArticleStatus, CrossKind, media_kind};
+use crate::server::problem::Problem;
+use crate::service::article_detail::ArticleDetail;
+
+/// `{"reference":…,"normalisedReference":…,"articles":[…]}` for `reference` and the articles
+/// found, or 413 past the answer bound (`limits.answer_mb`), as any answer.
+pub fn article_answer(reference: &str, details: &[ArticleDetail]) -> Result<Vec<u8>, Problem> {
+    let mut out = Json(Vec::with_capacity(1024 * details.len().max(1)));
+    out.raw(b"{\"reference\":");
+    out.text(reference);
+    out.raw(b",\"normalisedReference\":");
+    out.text(&normalise_reference(reference));
+    out.raw(b",\"articles\":");
+    out.list(details, Json::article);
+    out.raw(b"}");
+    crate::limits::within_answer(out.0.len() as u64).map_err(|_| {
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            crate::limits::answer_too_large(),
+        )
+    })?;
+    Ok(out.0)
+}
+
+/// JSON written into a buffer; every method writes one value.
+struct Json(Vec<u8>);
+
+impl Json {
+    fn raw(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    /// A string; one with a quote, a backslash or a control character is escaped by
+    /// serde_json itself, so both writers agree on every text.
+    fn text(&mut self, text: &str) {
+        if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+            // Writing into a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut self.0, text);
+            return;
+        }
+        self.0.push(b'"');
+        self.raw(text.as_bytes());
+        self.0.push(b'"');
+    }
+
+    /// A value whose text needs no escaping (an amount, a date), as a string.
+    fn shown(&mut self, value: impl Display) {
+        self.0.push(b'"');
+        let _ = write!(self.0, "{value}");
+        self.0.push(b'"');
+    }
+
+    fn number(&mut self, n: u32) {
+        self.raw(itoa::Buffer::new().format(n).as_bytes());
+    }
+
+    /// One of the wire's enums, as serde names it.
+    fn named(&mut self, value: impl serde::Serialize) {
+        let _ = serde_json::to_writer(&mut self.0, &value);
+    }
+
+    fn list<T>(&mut self, items: &[T], mut each: impl FnMut(&mut Json, &T)) {
+        self.0.push(b'[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.0.push(b',');
+            }
+            each(self, item);
+        }
+        self.0.push(b']');
+    }
+
+    fn texts(&mut self, texts: &[String]) {
+        self.list(texts, |out, t| out.text(t));
+    }
+
+    /// An `Article` record (`answers::records::Article`).
+    fn article(&mut self, d: &ArticleDetail) {
+        let a = &d.article;
+        self.raw(b"{\"brandId\":");
+        self.number(a.key.brand_id);
+        self.raw(b",\"brandName\":");
+        self.text(&d.brand_name);
+        self.raw(b",\"reference\":");
+        self.text(&a.reference);
+        self.raw(b",\"normalisedReference\":");
+        self.text(&a.key.reference);
+        self.raw(b",\"genart\":");
+        self.number(a.genart);
+        self.raw(b",\"genartName\":");
+        self.text(&d.genart_name);
+        self.raw(b",\"description\":");
+        self.text(&a.description);
+        self.raw(b",\"status\":");
+        self.named(ArticleStatus::from(a.status));
+        self.raw(b",\"eans\":");
+        self.texts(&a.eans);
+        self.raw(b",\"packagingUnit\":");
+        self.number(a.packaging_unit);
+        self.raw(b",\"replacedBy\":");
+        self.texts(&a.replaced_by);
+        self.raw(b",\"criteria\":");
+        self.list(&d.criteria, |out, c| {
+            out.raw(b"{\"name\":");
+            out.text(&c.name);
+            out.raw(b",\"value\":");
+            out.text(&c.value);
+            out.raw(b",\"unit\":");
+            out.text(&c.unit);
+            out.raw(b"}");
+        });
+        self.raw(b",\"numbers\":");
+        self.list(&d.numbers, |out, n| {
+            out.raw(b"{\"kind\":");
+            out.named(CrossKind::from(n.number.kind));
+            out.raw(b",\"number\":");
+            out.text(&n.number.number);
+            if let Some(id) = n.number.manufacturer_id {
+                out.raw(b",\"manufacturerId\":");
+                out.number(id);
+            }
+            if let Some(name) = &n.manufacturer_name {
+                out.raw(b",\"manufacturerName\":");
+                out.text(name);
+            }
+            out.raw(b"}");
+        });
+        self.raw(b",\"prices\":");
+        self.list(&d.prices, |out, p| {
+            out.raw(b"{\"priceType\":");
+            out.text(&p.price_type);
+            out.raw(b",\"currency\":");
+            out.text(&p.currency);
+            out.raw(b",\"amount\":");
+            out.shown(p.amount);
+            if let Some(from) = p.valid_from {
+                out.raw(b",\"validFrom\":");
+                out.shown(from);
+            }
+            if let Some(to) = p.valid_to {
+                out.raw(b",\"validTo\":");
+                out.shown(to);
+            }
+            out.raw(b"}");
+        });
+        self.raw(b",\"media\":");
+        self.list(&d.media, |out, m| {
+            out.raw(b"{\"kind\":");
+            out.text(media_kind(m.kind));
+            out.raw(b",\"set\":");
+            out.text(&m.set);
+            out.raw(b",\"position\":");
+            out.number(m.position);
+            out.raw(b",\"uri\":");
+            out.text(&m.uri);
+            out.raw(b",\"description\":");
+            out.text(&m.description);
+            out.raw(b"}");
+        });
+        self.raw(b"}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::{
+        Amount, Article, ArticleKey, ArticleStatus as Status, Criterion, CrossKind as Kind,
+        CrossReference, Date, Media, MediaKind, Price,
+    };
+    use crate::server::answers::records::Article as WireArticle;
+    use crate::server::svc::lookups::ArticleAnswer;
+    use crate::service::article_detail::NamedNumber;
+
+    /// Texts of every kind serde_json treats apart: quotes, backslashes, control characters,
+    /// DEL, a slash, non-ASCII, and the empty text.
+    struct Texts(u64);
+
+    impl Texts {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn text(&mut self) -> String {
+            const PIECES: &[&str] = &[
+                "a",
+                "Z",
+                "0",
+                " ",
+                "-",
+                "/",
+                "\"",
+                "\\",
+                "\n",
+                "\t",
+                "\u{1}",
+                "\u{1f}",
+                "\u{7f}",
+                "é",
+                "€",
+                "𝄞",
+                "Bremsscheibe",
+                "0 986 494 048",
+            ];
+            let len = self.next() % 6;
+            (0..len)
+                .map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize])
+                .collect()
+        }
+
+        fn texts(&mut self) -> Vec<String> {
+            (0..self.next() % 3).map(|_| self.text()).collect()
+        }
+
+        fn date(&mut self) -> Option<Date> {
+            (!self.next().is_multiple_of(3)).then(|| Date {
+                year: (1990 + self.next() % 60) as u16,
+                month: (1 + self.next() % 12) as u8,
+                day: (1 + self.next() % 28) as u8,
+            })
+        }
+
+        fn detail(&mut self) -> ArticleDetail {
+            let key = ArticleKey {
+                brand_id: (self.next() % 5000) as u32,
+                reference: self.text(),
+            };
+            let count = |t: &mut Texts| t.next() % 4;
+            let article = Article {
+                key: key.clone(),
+                reference: self.text(),
+                genart: self.next() as u32,
+                description: self.text(),
+                status: [Status::Active, Status::Announced, Status::Discontinued]
+                    [(self.next() % 3) as usize],
+                eans: self.texts(),
+                packaging_unit: self.next() as u32,
+                replaced_by: self.texts(),
+            };
+            let kinds = [
+                Kind::Oe,
+                Kind::Competitor,
+                Kind::Internal,
+                Kind::Trade,
+                Kind::Ean,
+            ];
+            ArticleDetail {
+                brand_name: self.text(),
+                genart_name: self.text(),
+                status_name: self.text(),
+                numbers: (0..count(self))
+                    .map(|_| NamedNumber {
+                        number: CrossReference {
+                            article: key.clone(),
+                            kind: kinds[(self.next() % 5) as usize],
+                            manufacturer_id: self
+                                .next()
+                                .is_multiple_of(2)
+                                .then(|| self.next() as u32),
+                            number: self.text(),
+                        },
+                        manufacturer_name: self.next().is_multiple_of(2).then(|| self.text()),
+                    })
+                    .collect(),
+                criteria: (0..count(self))
+                    .map(|_| Criterion {
+                        article: key.clone(),
+                        name: self.text(),
+                        value: self.text(),
+                        unit: self.text(),
+                    })
+                    .collect(),
+                prices: (0..count(self))
+                    .map(|_| Price {
+                        article: key.clone(),
+                        price_type: self.text(),
+                        currency: self.text(),
+                        valid_from: self.date(),
+                        valid_to: self.date(),
+                        amount: Amount(self.next() as i64 >> (self.next() % 60)),
+                    })
+                    .collect(),
+                media: (0..count(self))
+                    .map(|_| Media {
+                        article: key.clone(),
+                        kind: [MediaKind::Image, MediaKind::Document, MediaKind::Spin360]
+                            [(self.next() % 3) as usize],
+                        set: self.text(),
+                        position: self.next() as u32,
+                        uri: self.text(),
+                        description: self.text(),
+                    })
+                    .collect(),
+                applications: Vec::new(),
+                id: 0,
+                replaced: Vec::new(),
+                article,
+            }
+        }
+    }
+
+    #[test]
+    fn the_answer_is_the_bytes_serde_writes_for_its_schema() {
+        let mut texts = Texts(0x2026_1129);
+        for round in 0..2000 {
+            let reference = texts.text();
+            let seed = texts.0;
+            let count = round % 4;
+            let details: Vec<_> = (0..count).map(|_| texts.detail()).collect();
+            // The same details again, for the serde writer to consume.
+            let mut again = Texts(seed);
+            let moved: Vec<_> = (0..count).map(|_| again.detail()).collect();
+            let wire = ArticleAnswer {
+                normalised_reference: normalise_reference(&reference),
+                reference: reference.clone(),
+                articles: moved.into_iter().map(WireArticle::from).collect(),
+            };
+            let expected = serde_json::to_vec(&wire).unwrap();
+            let written = article_answer(&reference, &details).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&written),
+                String::from_utf8_lossy(&expected),
+                "round {round}"
+            );
+        }
+    }
+}
