@@ -28,6 +28,7 @@ use super::varint;
 use crate::catalogue::{Article, ArticleKey, ArticleText, TextKind, Translation};
 use foldhash::HashMap;
 use std::borrow::Cow;
+use std::cell::OnceCell;
 
 /// The row tables a record holds, in the order of its sections.
 pub const TABLES: [TreeName; 5] = [
@@ -46,11 +47,19 @@ fn corrupt() -> StoreError {
 pub struct ArticleRecord {
     prefix: Vec<u8>,
     value: Vec<u8>,
+    /// Where each section starts in `value`, found at the first part read (an answer reads
+    /// four; each would otherwise walk the sections before its own); none where the value
+    /// does not decode.
+    starts: OnceCell<Option<[usize; TABLES.len()]>>,
 }
 
 impl ArticleRecord {
     pub(super) fn new(prefix: Vec<u8>, value: Vec<u8>) -> ArticleRecord {
-        ArticleRecord { prefix, value }
+        ArticleRecord {
+            prefix,
+            value,
+            starts: OnceCell::new(),
+        }
     }
 
     pub fn article(&self) -> Result<Article, StoreError> {
@@ -107,12 +116,9 @@ impl ArticleRecord {
         let section = TABLES.iter().position(|&t| t == table).ok_or_else(|| {
             StoreError::Internal(format!("an article's record holds no {}", table.name()))
         })?;
-        let mut rest = self.value.as_slice();
-        take(&mut rest).ok_or_else(corrupt)?;
-        for _ in 0..section {
-            while next_row(&mut rest)?.is_some() {}
-        }
-        Ok(rest)
+        let starts = self.starts.get_or_init(|| section_starts(&self.value));
+        let start = starts.ok_or_else(corrupt)?[section];
+        Ok(&self.value[start..])
     }
 
     /// Calls `visit` with each row of `table` (its whole key and its value).
@@ -122,14 +128,31 @@ impl ArticleRecord {
         mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let mut rest = self.section(table)?;
-        let mut key = self.prefix.clone();
+        let mut key = Vec::new();
         while let Some((suffix, value)) = next_row(&mut rest)? {
+            if key.is_empty() {
+                // Made at the first row (most sections have none), with room for the rest.
+                key.reserve(self.prefix.len() + 64);
+                key.extend_from_slice(&self.prefix);
+            }
             key.truncate(self.prefix.len());
             key.extend_from_slice(suffix);
             visit(&key, value)?;
         }
         Ok(())
     }
+}
+
+/// Where each section of a record's value starts; none where it does not decode.
+fn section_starts(value: &[u8]) -> Option<[usize; TABLES.len()]> {
+    let mut rest = value;
+    take(&mut rest)?;
+    let mut starts = [0; TABLES.len()];
+    for start in &mut starts {
+        *start = value.len() - rest.len();
+        while next_row(&mut rest).ok()?.is_some() {}
+    }
+    Some(starts)
 }
 
 /// A row of a record's section: its key after the article's prefix, and its value.
