@@ -522,3 +522,38 @@ fn a_path_no_endpoint_has_is_a_404_before_any_credential_is_asked_for() {
     let wsdl = s.get_open("/ws/3.0/services/PartsToCatDLB.soapEndpoint?wsdl");
     assert_eq!(wsdl.status, 200);
 }
+
+#[test]
+fn one_key_in_several_places_admits_and_different_keys_do_not() {
+    let s = Served::demo(&[]);
+    let c = client();
+    let url = format!("{}{ROUTE}?provider=demo", s.base);
+    let keyed = format!("{url}&api_key={DEMO_KEY}");
+    // The same key in the query, the header (twice) and as the Basic user.
+    let alike = c
+        .get(&keyed)
+        .header("X-Api-Key", DEMO_KEY)
+        .header("X-Api-Key", DEMO_KEY)
+        .basic_auth(DEMO_KEY, Some(""));
+    assert_eq!(s.fetch(alike).status, 200);
+    // A second key anywhere, first or last, is refused, the right one among them or not.
+    let other = "pc_another_key_0123456789";
+    let refused = [
+        c.get(&keyed).header("X-Api-Key", other),
+        c.get(&keyed)
+            .header("X-Api-Key", DEMO_KEY)
+            .basic_auth(other, Some("")),
+        c.get(&url)
+            .header("X-Api-Key", DEMO_KEY)
+            .header("X-Api-Key", other)
+            .header("X-Api-Key", DEMO_KEY),
+    ];
+    for request in refused {
+        let r = s.fetch(request);
+        assert_eq!(r.status, 401);
+        assert!(r.text().contains("different keys"), "{}", r.text());
+    }
+    let repeated = s.fetch(c.get(format!("{keyed}&api_key={DEMO_KEY}")));
+    assert_eq!(repeated.status, 401);
+    assert!(repeated.text().contains("repeats `api_key`"));
+}

@@ -75,7 +75,7 @@ pub fn authenticate(
     let query = QueryPairs::of(req);
     let Presented {
         provider: in_query,
-        mut keys,
+        keys,
     } = credentials(&query, req)?;
     let provider = match (provider_in_body.filter(|p| !p.is_empty()), in_query) {
         (Some(body), Some(query)) if !query.is_empty() && query != body => {
@@ -93,31 +93,48 @@ pub fn authenticate(
     };
     let peer = req.remote_addr().as_socket_addr().copied();
     let client_ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
-    keys.dedup();
-    match keys.as_slice() {
-        [] => admit_by_address(state, client_ip, &provider),
-        [key] => admit_by_key(state, client_ip, &provider, key),
-        _ => Err(unauthorized("the request carries different keys")),
+    match keys {
+        Keys::None => admit_by_address(state, client_ip, &provider),
+        Keys::One(key) => admit_by_key(state, client_ip, &provider, &key),
+        Keys::Different => Err(unauthorized("the request carries different keys")),
     }
 }
 
 /// The provider a query names, and the keys a request presents.
 struct Presented<'q> {
     provider: Option<Cow<'q, str>>,
-    keys: Vec<Cow<'q, str>>,
+    keys: Keys<'q>,
+}
+
+/// The keys a request presents, as authentication tells them apart: none, one (in one
+/// place or repeated alike in several), or different ones.
+enum Keys<'q> {
+    None,
+    One(Cow<'q, str>),
+    Different,
+}
+
+impl<'q> Keys<'q> {
+    fn add(&mut self, key: Cow<'q, str>) {
+        *self = match std::mem::replace(self, Keys::None) {
+            Keys::None => Keys::One(key),
+            Keys::One(one) if one == key => Keys::One(one),
+            _ => Keys::Different,
+        };
+    }
 }
 
 /// The provider the query names, and every key the request presents: `api_key`, the
 /// `X-Api-Key` headers, HTTP Basic. A repeated `api_key` or `provider` is refused.
 fn credentials<'q>(query: &'q QueryPairs, req: &'q Request) -> Result<Presented<'q>, Problem> {
     let mut provider = None;
-    let mut keys = Vec::new();
+    let mut keys = Keys::None;
     for (name, value) in query.iter() {
         match name {
-            "api_key" if !keys.is_empty() => {
+            "api_key" if !matches!(keys, Keys::None) => {
                 return Err(unauthorized("the request repeats `api_key`"));
             }
-            "api_key" => keys.push(Cow::Borrowed(value)),
+            "api_key" => keys.add(Cow::Borrowed(value)),
             "provider" if provider.is_some() => {
                 return Err(Problem::bad_parameter(
                     "provider",
@@ -132,10 +149,10 @@ fn credentials<'q>(query: &'q QueryPairs, req: &'q Request) -> Result<Presented<
         let key = value
             .to_str()
             .map_err(|_| unauthorized("the X-Api-Key header is not text"))?;
-        keys.push(key.into());
+        keys.add(key.into());
     }
     if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
-        keys.push(basic_user(value)?.into());
+        keys.add(basic_user(value)?.into());
     }
     Ok(Presented { provider, keys })
 }
