@@ -9,8 +9,10 @@
 # script per key, -c 32 -j 2), twice: the whole answer (the names joined, the article's
 # rows gathered), and the rows alone (the lookup's index and table, nothing joined: the
 # least a database does for it). partscat with wrk -t2 -c64 over the same keys, its answer
-# cache off and on, beside its own /health (measured just before and after). ROUNDS rounds;
-# the median and the range.
+# cache off and on, beside its own /health (measured just before and after); and the
+# processor time each server and each client spends an answer (from /proc), since the two
+# servers share the machine with clients of unlike cost. ROUNDS rounds; the median and the
+# range.
 #
 #   bash benches/load/lookups_vs_postgres.sh [ARTICLES] [SHAPE] [SECONDS] [ROUNDS]
 #   (defaults 200000, crossref-heavy, 5, 3; SHAPE as in benches/shapes.sh)
@@ -38,6 +40,7 @@ catalogue "$articles" "$shape_name"
 cp -r "$work/store" "$work/store-cached"
 start_server "$work/store" 0
 uncached=$port
+uncached_pid=${servers[-1]}
 start_server "$work/store-cached" 1024
 cached=$port
 
@@ -200,16 +203,38 @@ for p in mainref crossrefs reverse; do
   tps "plain-$p" >/dev/null
 done
 declare -A ratios
+# The processor time each side spends on an answer, from /proc (clock ticks): the server
+# process; PostgreSQL's backends (reaped by the postmaster when pgbench disconnects); the
+# clients wrk and pgbench (reaped by this shell). Rates share two cores with the client, and
+# wrk costs more a request than pgbench a query: this says what each server does itself.
+tick_us=$((1000000 / $(getconf CLK_TCK)))
+own() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+reaped() { awk '{print $16 + $17}' "/proc/$1/stat"; }
+postmaster=$(head -n 1 "$pgdata/postmaster.pid")
+per_answer() { # ticks before, after, answers/s
+  echo "($2 - $1) * $tick_us / ($3 * $seconds)" | bc -l
+}
 # The cache on beside /health measured just before and after it (the mean), since the
 # machine's speed drifts from minute to minute.
 for _ in $(seq "$rounds"); do
   for p in mainref crossrefs reverse; do
+    server0=$(own "$uncached_pid") client0=$(reaped $$)
     off=$(rate "$p" "$uncached")
+    server1=$(own "$uncached_pid") client1=$(reaped $$)
     before=$(rate health "$cached")
     on=$(rate "$p" "$cached")
     health=$(echo "($before + $(rate health "$cached")) / 2" | bc -l)
     pg=$(tps "$p")
+    backends0=$(reaped "$postmaster") client2=$(reaped $$)
     plain=$(tps "plain-$p")
+    sleep 0.5 # the backends reaped
+    backends1=$(reaped "$postmaster") client3=$(reaped $$)
+    ours=$(per_answer "$server0" "$server1" "$off")
+    theirs=$(per_answer "$backends0" "$backends1" "$plain")
+    ratios[$p,work]+="$(echo "$theirs / $ours" | bc -l) "
+    ratios[$p,us]+="$(printf '%.1f/%.1f/%.1f/%.1f' "$ours" \
+      "$(per_answer "$client0" "$client1" "$off")" "$theirs" \
+      "$(per_answer "$client2" "$client3" "$plain")") "
     ratios[$p,pg]+="$(echo "$off / $pg" | bc -l) "
     ratios[$p,plain]+="$(echo "$off / $plain" | bc -l) "
     ratios[$p,health]+="$(echo "$on / $health" | bc -l) "
@@ -217,14 +242,17 @@ for _ in $(seq "$rounds"); do
   done
 done
 spread() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {printf "%5.2fx (%.2f-%.2f)", v[int((NR+1)/2)], v[1], v[NR]}'; }
-printf '%-34s %-22s %-22s %-22s\n' "lookup, $rounds rounds" "cache off ÷ PG answer" \
-  "cache off ÷ PG rows" "cache on ÷ /health"
+printf '%-34s %-22s %-22s %-22s %-22s\n' "lookup, $rounds rounds" "cache off ÷ PG answer" \
+  "cache off ÷ PG rows" "cache on ÷ /health" "PG rows' work ÷ ours"
 for pair in "article by reference (mainref):mainref" "its cross-references:crossrefs" \
   "articles by a cross number:reverse"; do
   name=${pair%:*} p=${pair##*:}
-  printf '%-34s %-22s %-22s %-22s\n' "$name" "$(echo "${ratios[$p,pg]}" | spread)" \
-    "$(echo "${ratios[$p,plain]}" | spread)" "$(echo "${ratios[$p,health]}" | spread)"
+  printf '%-34s %-22s %-22s %-22s %-22s\n' "$name" "$(echo "${ratios[$p,pg]}" | spread)" \
+    "$(echo "${ratios[$p,plain]}" | spread)" "$(echo "${ratios[$p,health]}" | spread)" \
+    "$(echo "${ratios[$p,work]}" | spread)"
 done
 echo
 echo "each round: partscat cache off / PG answer tps / PG rows tps / partscat cache on / /health"
 for p in mainref crossrefs reverse; do echo "  $p: ${ratios[$p,rates]}"; done
+echo "processor time an answer, µs: partscat (cache off) / wrk / PG backends (rows alone) / pgbench"
+for p in mainref crossrefs reverse; do echo "  $p: ${ratios[$p,us]}"; done

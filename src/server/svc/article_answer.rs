@@ -2,8 +2,8 @@
 //! details straight into JSON bytes. Through serde it was built twice: the details moved
 //! into `Article`s (a price's amount and dates formatted into new strings), then every field
 //! written through serde_json's writer, a call for each quote, colon and comma. Together they
-//! took about 3 µs of a 24 µs request, more than reading the article's record (perf, the
-//! twenty-sixth sitting). The bytes are the ones serde_json writes for `ArticleAnswer`, the
+//! took about 3 µs of a 24 µs request, more than reading the article's record
+//! (`docs/performance.md`). The bytes are the ones serde_json writes for `ArticleAnswer`, the
 //! schema the document shows: the same fields in the same order, a text escaped as serde_json
 //! escapes it; a test holds the two to the same bytes.
 

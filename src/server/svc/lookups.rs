@@ -84,6 +84,7 @@ pub struct CrossReferenceAnswer {
 #[oai(rename = "CrossRefsOrArticle")]
 #[serde(untagged)]
 pub enum CrossRefsOrArticle {
+    // Written to this schema by `article_answer`, not through serde.
     Article(ArticleAnswer),
     CrossReferences(CrossReferenceAnswer),
 }
