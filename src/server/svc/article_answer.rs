@@ -21,13 +21,11 @@ use crate::service::article_detail::ArticleDetail;
 /// found, or 413 past the answer bound (`limits.answer_mb`), as any answer.
 pub fn article_answer(reference: &str, details: &[ArticleDetail]) -> Result<Vec<u8>, Problem> {
     let mut out = Json(Vec::with_capacity(1024 * details.len().max(1)));
-    out.raw(b"{\"reference\":");
-    out.text(reference);
-    out.raw(b",\"normalisedReference\":");
-    out.text(&normalise_reference(reference));
-    out.raw(b",\"articles\":");
-    out.list(details, Json::article);
-    out.raw(b"}");
+    out.first("reference").text(reference);
+    out.field("normalisedReference")
+        .text(&normalise_reference(reference));
+    out.field("articles").list(details, Json::article);
+    out.0.push(b'}');
     crate::limits::within_answer(out.0.len() as u64).map_err(|_| {
         Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -37,7 +35,8 @@ pub fn article_answer(reference: &str, details: &[ArticleDetail]) -> Result<Vec<
     Ok(out.0)
 }
 
-/// JSON written into a buffer; every method writes one value.
+/// JSON written into a buffer: a value a method; `first` and `field` write the names before
+/// the values of an object.
 struct Json(Vec<u8>);
 
 impl Json {
@@ -89,90 +88,77 @@ impl Json {
         self.list(texts, |out, t| out.text(t));
     }
 
+    /// `{"name":` opening an object at its first field, then `field` for each other.
+    fn first(&mut self, name: &str) -> &mut Json {
+        self.0.push(b'{');
+        self.name(name)
+    }
+
+    /// `,"name":` before a field's value; the wire's field names need no escaping.
+    fn field(&mut self, name: &str) -> &mut Json {
+        self.0.push(b',');
+        self.name(name)
+    }
+
+    fn name(&mut self, name: &str) -> &mut Json {
+        self.0.push(b'"');
+        self.raw(name.as_bytes());
+        self.raw(b"\":");
+        self
+    }
+
     /// An `Article` record (`answers::records::Article`).
     fn article(&mut self, d: &ArticleDetail) {
         let a = &d.article;
-        self.raw(b"{\"brandId\":");
-        self.number(a.key.brand_id);
-        self.raw(b",\"brandName\":");
-        self.text(&d.brand_name);
-        self.raw(b",\"reference\":");
-        self.text(&a.reference);
-        self.raw(b",\"normalisedReference\":");
-        self.text(&a.key.reference);
-        self.raw(b",\"genart\":");
-        self.number(a.genart);
-        self.raw(b",\"genartName\":");
-        self.text(&d.genart_name);
-        self.raw(b",\"description\":");
-        self.text(&a.description);
-        self.raw(b",\"status\":");
-        self.named(ArticleStatus::from(a.status));
-        self.raw(b",\"eans\":");
-        self.texts(&a.eans);
-        self.raw(b",\"packagingUnit\":");
-        self.number(a.packaging_unit);
-        self.raw(b",\"replacedBy\":");
-        self.texts(&a.replaced_by);
-        self.raw(b",\"criteria\":");
-        self.list(&d.criteria, |out, c| {
-            out.raw(b"{\"name\":");
-            out.text(&c.name);
-            out.raw(b",\"value\":");
-            out.text(&c.value);
-            out.raw(b",\"unit\":");
-            out.text(&c.unit);
-            out.raw(b"}");
+        self.first("brandId").number(a.key.brand_id);
+        self.field("brandName").text(&d.brand_name);
+        self.field("reference").text(&a.reference);
+        self.field("normalisedReference").text(&a.key.reference);
+        self.field("genart").number(a.genart);
+        self.field("genartName").text(&d.genart_name);
+        self.field("description").text(&a.description);
+        self.field("status").named(ArticleStatus::from(a.status));
+        self.field("eans").texts(&a.eans);
+        self.field("packagingUnit").number(a.packaging_unit);
+        self.field("replacedBy").texts(&a.replaced_by);
+        self.field("criteria").list(&d.criteria, |out, c| {
+            out.first("name").text(&c.name);
+            out.field("value").text(&c.value);
+            out.field("unit").text(&c.unit);
+            out.0.push(b'}');
         });
-        self.raw(b",\"numbers\":");
-        self.list(&d.numbers, |out, n| {
-            out.raw(b"{\"kind\":");
-            out.named(CrossKind::from(n.number.kind));
-            out.raw(b",\"number\":");
-            out.text(&n.number.number);
+        self.field("numbers").list(&d.numbers, |out, n| {
+            out.first("kind").named(CrossKind::from(n.number.kind));
+            out.field("number").text(&n.number.number);
             if let Some(id) = n.number.manufacturer_id {
-                out.raw(b",\"manufacturerId\":");
-                out.number(id);
+                out.field("manufacturerId").number(id);
             }
             if let Some(name) = &n.manufacturer_name {
-                out.raw(b",\"manufacturerName\":");
-                out.text(name);
+                out.field("manufacturerName").text(name);
             }
-            out.raw(b"}");
+            out.0.push(b'}');
         });
-        self.raw(b",\"prices\":");
-        self.list(&d.prices, |out, p| {
-            out.raw(b"{\"priceType\":");
-            out.text(&p.price_type);
-            out.raw(b",\"currency\":");
-            out.text(&p.currency);
-            out.raw(b",\"amount\":");
-            out.shown(p.amount);
+        self.field("prices").list(&d.prices, |out, p| {
+            out.first("priceType").text(&p.price_type);
+            out.field("currency").text(&p.currency);
+            out.field("amount").shown(p.amount);
             if let Some(from) = p.valid_from {
-                out.raw(b",\"validFrom\":");
-                out.shown(from);
+                out.field("validFrom").shown(from);
             }
             if let Some(to) = p.valid_to {
-                out.raw(b",\"validTo\":");
-                out.shown(to);
+                out.field("validTo").shown(to);
             }
-            out.raw(b"}");
+            out.0.push(b'}');
         });
-        self.raw(b",\"media\":");
-        self.list(&d.media, |out, m| {
-            out.raw(b"{\"kind\":");
-            out.text(media_kind(m.kind));
-            out.raw(b",\"set\":");
-            out.text(&m.set);
-            out.raw(b",\"position\":");
-            out.number(m.position);
-            out.raw(b",\"uri\":");
-            out.text(&m.uri);
-            out.raw(b",\"description\":");
-            out.text(&m.description);
-            out.raw(b"}");
+        self.field("media").list(&d.media, |out, m| {
+            out.first("kind").text(media_kind(m.kind));
+            out.field("set").text(&m.set);
+            out.field("position").number(m.position);
+            out.field("uri").text(&m.uri);
+            out.field("description").text(&m.description);
+            out.0.push(b'}');
         });
-        self.raw(b"}");
+        self.0.push(b'}');
     }
 }
 
