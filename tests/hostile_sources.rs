@@ -678,6 +678,12 @@ fn over_long_fields_are_rejected_rows_and_answers_stay_bounded() {
             .json(&json!({"getArticles": {"dataSupplierIds": [1], "perPage": 1}})),
     );
     assert_eq!(r.json()["status"], 200, "{}", r.text());
+    // The article by reference writes the long name whole within the bound; under a bound
+    // below it, the same lookup is the 413 too.
+    let mainref = "/svc/getCrossRefsOrArticle/0%20986%20494%20958?mainref&provider=demo";
+    let r = s.fetch(client().get(format!("{}{mainref}&api_key={DEMO_KEY}", s.base)));
+    assert_eq!(r.status, 200);
+    assert!(r.body.len() > long_name.len(), "{}", r.body.len());
     // Within the default 64 MiB bound, the server never held the 1.6 GiB.
     let status = std::fs::read_to_string(format!("/proc/{}/status", s.pid())).unwrap();
     let peak_kib: u64 = status
@@ -686,6 +692,15 @@ fn over_long_fields_are_rejected_rows_and_answers_stay_bounded() {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .unwrap();
     assert!(peak_kib < 512 * 1024, "the server peaked at {peak_kib} KiB");
+    drop(s);
+    let tight = Served::start_with_env(
+        &store,
+        &["--demo", "--demo-key", DEMO_KEY],
+        &[("PARTSCAT_LIMIT_ANSWER_MB", "8")],
+    );
+    let r = tight.fetch(client().get(format!("{}{mainref}&api_key={DEMO_KEY}", tight.base)));
+    assert_eq!(r.status, 413, "{}", r.text());
+    assert!(r.text().contains("limits.answer_mb"), "{}", r.text());
 }
 
 #[test]

@@ -10,11 +10,10 @@
 use std::fmt::Display;
 use std::io::Write as _;
 
-use poem::http::StatusCode;
-
 use crate::catalogue::normalise_reference;
 use crate::server::answers::records::{ArticleStatus, CrossKind, media_kind};
 use crate::server::problem::Problem;
+use crate::service::ServiceError;
 use crate::service::article_detail::ArticleDetail;
 
 /// `{"reference":…,"normalisedReference":…,"articles":[…]}` for `reference` and the articles
@@ -26,12 +25,7 @@ pub fn article_answer(reference: &str, details: &[ArticleDetail]) -> Result<Vec<
         .text(&normalise_reference(reference));
     out.field("articles").list(details, Json::article);
     out.0.push(b'}');
-    crate::limits::within_answer(out.0.len() as u64).map_err(|_| {
-        Problem::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            crate::limits::answer_too_large(),
-        )
-    })?;
+    crate::limits::within_answer(out.0.len() as u64).map_err(ServiceError::Spent)?;
     Ok(out.0)
 }
 
