@@ -63,23 +63,6 @@ pub struct ArticleDetail {
     pub replaced: Vec<Article>,
 }
 
-/// The detail of the article `key`, read with its rows in one read; `None` where the
-/// catalogue holds no such article.
-pub fn detail_of(
-    catalogue: &Catalogue,
-    names: &Names<'_>,
-    key: &ArticleKey,
-    parts: Parts,
-) -> Result<Option<ArticleDetail>, ServiceError> {
-    match catalogue.article_record(key)? {
-        Some(record) => {
-            let article = record.article()?;
-            detail_from(catalogue, names, article, Some(&record), parts).map(Some)
-        }
-        None => Ok(None),
-    }
-}
-
 /// The detail of an article read from `catalogue`; its record is read only where the parts
 /// asked for hold rows of it.
 pub fn detail(
@@ -117,7 +100,7 @@ fn detail_from(
 ) -> Result<ArticleDetail, ServiceError> {
     if !names.are_own() {
         article.description = match record {
-            Some(record) => names.description_in(&article, record)?,
+            Some(record) => names.description_in(article.genart, &article.description, record)?,
             None => names.description(&article)?,
         };
     }
@@ -153,14 +136,8 @@ fn detail_from(
         prices: rows(parts.prices, record)?,
         media: rows::<Media>(parts.media, record)?
             .into_iter()
-            .map(|m| match names.are_own() {
-                true => Ok(m),
-                false => Ok(Media {
-                    description: names.term(&m.description)?,
-                    ..m
-                }),
-            })
-            .collect::<Result<_, ServiceError>>()?,
+            .map(|m| media_in(names, m))
+            .collect::<Result<_, _>>()?,
         applications: applications_in(
             names,
             when(parts.applications, || applications(catalogue, key))?,
@@ -184,6 +161,17 @@ pub fn criterion_in(names: &Names<'_>, c: Criterion) -> Result<Criterion, Servic
         value: names.term(&c.value)?,
         unit: names.term(&c.unit)?,
         ..c
+    })
+}
+
+/// A medium's caption in the names' language.
+pub fn media_in(names: &Names<'_>, m: Media) -> Result<Media, ServiceError> {
+    if names.are_own() {
+        return Ok(m);
+    }
+    Ok(Media {
+        description: names.term(&m.description)?,
+        ..m
     })
 }
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::ServiceError;
-use super::article_detail::{self, ArticleDetail, Parts};
+use super::article_view::{self, ArticleView};
 use super::caller::Caller;
 use super::context::Context;
 use super::names::NamedArticle;
@@ -61,32 +61,38 @@ pub fn described_articles(
     for key in keys {
         if let Some(record) = catalogue.article_record(key)? {
             let mut article = record.article()?;
-            article.description = names.description_in(&article, &record)?;
+            article.description =
+                names.description_in(article.genart, &article.description, &record)?;
             out.push(names.named(article)?);
         }
     }
     Ok(out)
 }
 
-/// Each article whose own reference is `reference`, with the parts asked for, in the
-/// reader's language; none is a not-found.
-pub fn article_details(
+/// Each article whose own reference is `reference`, viewed in its record with its cross
+/// numbers, criteria, prices and media in the reader's language, given to `answer` while the
+/// records are held; none is a not-found.
+pub fn with_articles_viewed<T>(
     context: &Context,
     reference: &str,
-    parts: Parts,
-) -> Result<Vec<ArticleDetail>, ServiceError> {
+    answer: impl FnOnce(&[ArticleView<'_>]) -> T,
+) -> Result<T, ServiceError> {
     let (snapshot, names) = (context.snapshot(), context.names());
     let keys = context
         .caller()
         .visible(snapshot.articles_by_reference(reference)?);
-    let mut found = Vec::with_capacity(keys.len());
+    let mut records = Vec::with_capacity(keys.len());
     for key in &keys {
-        found.extend(article_detail::detail_of(snapshot, &names, key, parts)?);
+        records.extend(snapshot.article_record(key)?);
     }
-    if found.is_empty() {
+    if records.is_empty() {
         return Err(no_article(reference));
     }
-    Ok(found)
+    let views = records
+        .iter()
+        .map(|record| article_view::view(&names, record))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(answer(&views))
 }
 
 fn no_article(reference: &str) -> ServiceError {

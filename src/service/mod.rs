@@ -11,6 +11,7 @@ pub mod article_links;
 pub mod article_page;
 pub mod article_query;
 pub mod article_search;
+pub mod article_view;
 pub mod articles_by_ids;
 pub mod autocomplete;
 pub mod caller;

@@ -93,6 +93,11 @@ impl<'a> Names<'a> {
     }
 
     pub fn manufacturer(&self, id: u32) -> Result<String, ServiceError> {
+        self.manufacturer_name(id).map(str::to_owned)
+    }
+
+    /// The maker's name, borrowed; empty if unknown.
+    pub fn manufacturer_name(&self, id: u32) -> Result<&'a str, ServiceError> {
         self.counted(
             self.catalogue
                 .names()?
@@ -100,7 +105,6 @@ impl<'a> Names<'a> {
                 .get(&id)
                 .map_or("", String::as_str),
         )
-        .map(str::to_owned)
     }
 
     /// An assembly group's name, given its own (the default language's).
@@ -158,44 +162,46 @@ impl<'a> Names<'a> {
 
     /// An article's description in the asked language.
     pub fn description(&self, article: &Article) -> Result<String, ServiceError> {
-        self.description_by(article, |languages| {
+        self.description_by(&article.description, |languages| {
             self.catalogue.article_description(&article.key, languages)
         })
     }
 
-    /// An article's description in the asked language, from its record (which holds its
+    /// The description of the article of `record` (its generic article `genart`, its own
+    /// description `own`) in the asked language, from the record (which holds its
     /// descriptions in every language): no read of the descriptions' own table.
     pub fn description_in(
         &self,
-        article: &Article,
+        genart: u32,
+        own: &str,
         record: &ArticleRecord,
     ) -> Result<String, ServiceError> {
-        self.description_by(article, |languages| {
+        self.description_by(own, |languages| {
             let texts = self.catalogue.translations()?;
             record.description(languages, |language| {
                 texts
-                    .of_id(TextKind::GenericArticle, article.genart, language)
+                    .of_id(TextKind::GenericArticle, genart, language)
                     .map(str::to_owned)
             })
         })
     }
 
     /// The description in the first of the languages asked before the default that
-    /// `translated` finds one in, else the article's own.
+    /// `translated` finds one in, else the article's own (`own`).
     fn description_by(
         &self,
-        article: &Article,
+        own: &str,
         translated: impl FnOnce(&[String]) -> Result<Option<String>, StoreError>,
     ) -> Result<String, ServiceError> {
         if self.language.is_default() {
-            return Ok(article.description.clone());
+            return Ok(own.to_owned());
         }
         match translated(self.language.translated())? {
             Some(text) => {
                 self.counted(&text)?;
                 Ok(text)
             }
-            None => Ok(self.counted(&article.description)?.to_owned()),
+            None => Ok(self.counted(own)?.to_owned()),
         }
     }
 }

@@ -23,7 +23,7 @@ use super::indexes::{DataTrees, Out};
 use super::keys::{self, SEP};
 use super::layout::TreeName;
 use super::packed::Entries;
-use super::records::Record;
+use super::records::{ArticleRow, Record, RowView};
 use super::varint;
 use crate::catalogue::{Article, ArticleKey, ArticleText, TextKind, Translation};
 use foldhash::HashMap;
@@ -63,10 +63,25 @@ impl ArticleRecord {
     }
 
     pub fn article(&self) -> Result<Article, StoreError> {
+        self.article_row().map(|row| row.owned())
+    }
+
+    /// The article's own row, borrowed from the record.
+    pub fn article_row(&self) -> Result<ArticleRow<'_>, StoreError> {
         let mut rest = self.value.as_slice();
         let article = take(&mut rest).ok_or_else(corrupt)?;
         let key = &self.prefix[..self.prefix.len() - 1];
-        Article::decode(key, article).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
+        ArticleRow::view(key, article).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
+    }
+
+    /// The rows of `V`'s table borrowed from the record, in their key order.
+    pub fn views<'r, V: RowView<'r>>(&'r self) -> Result<Vec<V>, StoreError> {
+        let mut found = Vec::new();
+        let mut rest = self.section(V::TREE)?;
+        while let Some((suffix, value)) = next_row(&mut rest)? {
+            found.push(V::view(suffix, value).ok_or_else(|| StoreError::undecodable(V::TREE))?);
+        }
+        Ok(found)
     }
 
     /// The rows of `R`'s table, in their key order (not the descriptions, some of which are

@@ -3,6 +3,7 @@
 //! decoded beside the old) without rewriting every store. Keys are not encoded here: they are
 //! ordered byte strings built in `keys`.
 
+use bincode::de::BorrowDecode;
 use bincode::{Decode, Encode, config};
 
 /// `version`, then `value`.
@@ -22,6 +23,20 @@ pub fn split(bytes: &[u8]) -> Option<(u8, &[u8])> {
 pub fn body<T: Decode<()>>(bytes: &[u8]) -> Option<T> {
     match bincode::decode_from_slice(bytes, config::standard()) {
         Ok((value, used)) if used == bytes.len() => Some(value),
+        _ => None,
+    }
+}
+
+/// Decodes a value written by `encode` with version `version`, its texts borrowed from
+/// `bytes`; `None` unless they are exactly one `T`.
+pub fn decode_borrowed<'b, T: BorrowDecode<'b, ()>>(version: u8, bytes: &'b [u8]) -> Option<T> {
+    match split(bytes)? {
+        (v, rest) if v == version => {
+            match bincode::borrow_decode_from_slice(rest, config::standard()) {
+                Ok((value, used)) if used == rest.len() => Some(value),
+                _ => None,
+            }
+        }
         _ => None,
     }
 }

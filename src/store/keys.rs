@@ -64,15 +64,27 @@ impl<'a> KeyReader<'a> {
         Some(*head)
     }
     pub fn text(&mut self) -> Option<String> {
+        self.str().map(str::to_owned)
+    }
+    pub fn last_text(&mut self) -> Option<String> {
+        self.last_str().map(str::to_owned)
+    }
+    /// A text part followed by more parts, borrowed from the key.
+    pub fn str(&mut self) -> Option<&'a str> {
         let end = self.0.iter().position(|&b| b == SEP)?;
-        let s = std::str::from_utf8(&self.0[..end]).ok()?.to_owned();
+        let s = std::str::from_utf8(&self.0[..end]).ok()?;
         self.0 = &self.0[end + 1..];
         Some(s)
     }
-    pub fn last_text(&mut self) -> Option<String> {
-        let s = std::str::from_utf8(self.0).ok()?.to_owned();
+    /// The text part that ends the key, borrowed from it.
+    pub fn last_str(&mut self) -> Option<&'a str> {
+        let s = std::str::from_utf8(self.0).ok()?;
         self.0 = &[];
         Some(s)
+    }
+    /// What is left of the key after the parts read.
+    pub fn rest(&self) -> &'a [u8] {
+        self.0
     }
     pub fn article(&mut self) -> Option<ArticleKey> {
         Some(ArticleKey {
@@ -88,10 +100,6 @@ impl<'a> KeyReader<'a> {
     }
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
-    }
-    #[cfg(test)]
-    pub fn rest(&self) -> &'a [u8] {
-        self.0
     }
 }
 

@@ -165,8 +165,6 @@ impl Record for GenericArticle {
     }
 }
 
-type ArticleValue = (String, u32, String, u8, Vec<String>, u32, Vec<String>);
-
 impl Record for Article {
     const TREE: TreeName = TreeName::Articles;
     fn key(&self) -> Vec<u8> {
@@ -184,18 +182,7 @@ impl Record for Article {
         ))
     }
     fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
-        let (reference, genart, description, status, eans, packaging_unit, replaced_by) =
-            decode::<ArticleValue>(value)?;
-        Some(Article {
-            key: KeyReader::new(key).last_article()?,
-            reference,
-            genart,
-            description,
-            status: Code::from_code(status)?,
-            eans,
-            packaging_unit,
-            replaced_by,
-        })
+        ArticleRow::view(key, value).map(|row| row.owned())
     }
 }
 
@@ -239,16 +226,8 @@ impl Record for CrossReference {
     }
     fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
         let mut k = KeyReader::new(key);
-        let (number,) = decode::<(String,)>(value)?;
         let article = k.article()?;
-        let kind = Code::from_code(k.u8()?)?;
-        let manufacturer_id = Some(k.u32()?).filter(|&m| m != 0);
-        Some(CrossReference {
-            article,
-            kind,
-            manufacturer_id,
-            number,
-        })
+        Some(CrossNumber::view(k.rest(), value)?.owned(article))
     }
 }
 
@@ -295,21 +274,8 @@ impl Record for Price {
     }
     fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
         let mut k = KeyReader::new(key);
-        let (valid_to, amount) = decode::<(Option<(u16, u8, u8)>, i64)>(value)?;
         let article = k.article()?;
-        let price_type = k.text()?;
-        let currency = k.text()?;
-        let from = k.u32()?;
-        Some(Price {
-            article,
-            price_type,
-            currency,
-            valid_from: Some(from)
-                .filter(|&f| f != 0)
-                .map(|f| date_back(((f >> 16) as u16, (f >> 8) as u8, f as u8))),
-            valid_to: valid_to.map(date_back),
-            amount: Amount(amount),
-        })
+        Some(PriceRow::view(k.rest(), value)?.owned(article))
     }
 }
 
@@ -391,8 +357,10 @@ impl Record for Plate {
 
 mod texts;
 mod vehicles;
+mod views;
 
 pub use vehicles::vehicle_value_v1;
+pub use views::{ArticleRow, CrossNumber, PriceRow, RowView};
 
 #[cfg(test)]
 mod tests;

@@ -14,16 +14,16 @@ use crate::catalogue::normalise_reference;
 use crate::server::answers::records::{ArticleStatus, CrossKind, media_kind};
 use crate::server::problem::Problem;
 use crate::service::ServiceError;
-use crate::service::article_detail::ArticleDetail;
+use crate::service::article_view::ArticleView;
 
 /// `{"reference":…,"normalisedReference":…,"articles":[…]}` for `reference` and the articles
 /// found, or 413 past the answer bound (`limits.answer_mb`), as any answer.
-pub fn article_answer(reference: &str, details: &[ArticleDetail]) -> Result<Vec<u8>, Problem> {
-    let mut out = Json(Vec::with_capacity(1024 * details.len().max(1)));
+pub fn article_answer(reference: &str, articles: &[ArticleView]) -> Result<Vec<u8>, Problem> {
+    let mut out = Json(Vec::with_capacity(1024 * articles.len().max(1)));
     out.first("reference").text(reference);
     out.field("normalisedReference")
         .text(&normalise_reference(reference));
-    out.field("articles").list(details, Json::article);
+    out.field("articles").list(articles, Json::article);
     out.0.push(b'}');
     crate::limits::within_answer(out.0.len() as u64).map_err(ServiceError::Spent)?;
     Ok(out.0)
@@ -78,7 +78,7 @@ impl Json {
         self.0.push(b']');
     }
 
-    fn texts(&mut self, texts: &[String]) {
+    fn texts(&mut self, texts: &[&str]) {
         self.list(texts, |out, t| out.text(t));
     }
 
@@ -102,39 +102,40 @@ impl Json {
     }
 
     /// An `Article` record (`answers::records::Article`).
-    fn article(&mut self, d: &ArticleDetail) {
-        let a = &d.article;
-        self.first("brandId").number(a.key.brand_id);
-        self.field("brandName").text(&d.brand_name);
-        self.field("reference").text(&a.reference);
-        self.field("normalisedReference").text(&a.key.reference);
+    fn article(&mut self, v: &ArticleView) {
+        let a = &v.row;
+        self.first("brandId").number(a.brand_id);
+        self.field("brandName").text(v.brand_name);
+        self.field("reference").text(a.reference);
+        self.field("normalisedReference")
+            .text(a.normalised_reference);
         self.field("genart").number(a.genart);
-        self.field("genartName").text(&d.genart_name);
-        self.field("description").text(&a.description);
+        self.field("genartName").text(v.genart_name);
+        self.field("description").text(&v.description);
         self.field("status").named(ArticleStatus::from(a.status));
         self.field("eans").texts(&a.eans);
         self.field("packagingUnit").number(a.packaging_unit);
         self.field("replacedBy").texts(&a.replaced_by);
-        self.field("criteria").list(&d.criteria, |out, c| {
+        self.field("criteria").list(&v.criteria, |out, c| {
             out.first("name").text(&c.name);
             out.field("value").text(&c.value);
             out.field("unit").text(&c.unit);
             out.0.push(b'}');
         });
-        self.field("numbers").list(&d.numbers, |out, n| {
+        self.field("numbers").list(&v.numbers, |out, n| {
             out.first("kind").named(CrossKind::from(n.number.kind));
-            out.field("number").text(&n.number.number);
+            out.field("number").text(n.number.number);
             if let Some(id) = n.number.manufacturer_id {
                 out.field("manufacturerId").number(id);
             }
-            if let Some(name) = &n.manufacturer_name {
+            if let Some(name) = n.manufacturer_name {
                 out.field("manufacturerName").text(name);
             }
             out.0.push(b'}');
         });
-        self.field("prices").list(&d.prices, |out, p| {
-            out.first("priceType").text(&p.price_type);
-            out.field("currency").text(&p.currency);
+        self.field("prices").list(&v.prices, |out, p| {
+            out.first("priceType").text(p.price_type);
+            out.field("currency").text(p.currency);
             out.field("amount").shown(p.amount);
             if let Some(from) = p.valid_from {
                 out.field("validFrom").shown(from);
@@ -144,7 +145,7 @@ impl Json {
             }
             out.0.push(b'}');
         });
-        self.field("media").list(&d.media, |out, m| {
+        self.field("media").list(&v.media, |out, m| {
             out.first("kind").text(media_kind(m.kind));
             out.field("set").text(&m.set);
             out.field("position").number(m.position);
@@ -165,7 +166,10 @@ mod tests {
     };
     use crate::server::answers::records::Article as WireArticle;
     use crate::server::svc::lookups::ArticleAnswer;
-    use crate::service::article_detail::NamedNumber;
+    use crate::service::article_detail::{ArticleDetail, NamedNumber};
+    use crate::service::article_view::NumberView;
+    use crate::store::{ArticleRow, CrossNumber, PriceRow};
+    use std::borrow::Cow;
 
     /// Texts of every kind serde_json treats apart: quotes, backslashes, control characters,
     /// DEL, a slash, non-ASCII, and the empty text.
@@ -297,6 +301,55 @@ mod tests {
         }
     }
 
+    /// `d` viewed as the service views an article's record.
+    fn viewed(d: &ArticleDetail) -> ArticleView<'_> {
+        let a = &d.article;
+        fn texts(t: &[String]) -> Vec<&str> {
+            t.iter().map(String::as_str).collect()
+        }
+        ArticleView {
+            row: ArticleRow {
+                brand_id: a.key.brand_id,
+                normalised_reference: &a.key.reference,
+                reference: &a.reference,
+                genart: a.genart,
+                description: &a.description,
+                status: a.status,
+                eans: texts(&a.eans),
+                packaging_unit: a.packaging_unit,
+                replaced_by: texts(&a.replaced_by),
+            },
+            description: Cow::Borrowed(&a.description),
+            brand_name: &d.brand_name,
+            genart_name: &d.genart_name,
+            numbers: d
+                .numbers
+                .iter()
+                .map(|n| NumberView {
+                    number: CrossNumber {
+                        kind: n.number.kind,
+                        manufacturer_id: n.number.manufacturer_id,
+                        number: &n.number.number,
+                    },
+                    manufacturer_name: n.manufacturer_name.as_deref(),
+                })
+                .collect(),
+            criteria: d.criteria.clone(),
+            prices: d
+                .prices
+                .iter()
+                .map(|p| PriceRow {
+                    price_type: &p.price_type,
+                    currency: &p.currency,
+                    valid_from: p.valid_from,
+                    valid_to: p.valid_to,
+                    amount: p.amount,
+                })
+                .collect(),
+            media: d.media.clone(),
+        }
+    }
+
     #[test]
     fn the_answer_is_the_bytes_serde_writes_for_its_schema() {
         let mut texts = Texts(0x2026_1129);
@@ -314,7 +367,8 @@ mod tests {
                 articles: moved.into_iter().map(WireArticle::from).collect(),
             };
             let expected = serde_json::to_vec(&wire).unwrap();
-            let written = article_answer(&reference, &details).unwrap();
+            let views: Vec<_> = details.iter().map(viewed).collect();
+            let written = article_answer(&reference, &views).unwrap();
             assert_eq!(
                 String::from_utf8_lossy(&written),
                 String::from_utf8_lossy(&expected),

@@ -11,7 +11,7 @@ use super::{ApiTag, article_answer};
 use crate::catalogue::normalise_reference;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
-use crate::server::answers::records::{ARTICLE_PARTS, Article, ArticleSummary, CrossKind, Vehicle};
+use crate::server::answers::records::{Article, ArticleSummary, CrossKind, Vehicle};
 use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
@@ -280,8 +280,9 @@ pub(super) fn cross_refs_or_article(
     let answers = &state.answers;
     let answer = match kind {
         LookupKind::Article => answers.answer_written(context, kind, reference, || {
-            let details = lookups::article_details(context, reference, ARTICLE_PARTS)?;
-            article_answer::article_answer(reference, &details)
+            lookups::with_articles_viewed(context, reference, |articles| {
+                article_answer::article_answer(reference, articles)
+            })?
         })?,
         _ => answers.answer(context, kind, reference, || {
             let answer = cross_reference_answer(context, reference.to_owned())?;
