@@ -14,6 +14,11 @@
 # servers share the machine with clients of unlike cost. ROUNDS rounds; the median and the
 # range.
 #
+# Both servers are reached over TCP on loopback, as a shop's server reaches either across
+# the LAN. PostgreSQL's rows alone are also asked over its Unix socket, which skips TCP (on
+# loopback about half of each side's processor time an answer): printed beside, not the
+# comparison, since partscat's clients cannot take that path.
+#
 #   bash benches/load/lookups_vs_postgres.sh [ARTICLES] [SHAPE] [SECONDS] [ROUNDS]
 #   (defaults 200000, crossref-heavy, 5, 3; SHAPE as in benches/shapes.sh)
 #   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
@@ -80,7 +85,7 @@ with open(os.path.join(out, "numbers"), "w") as f:
         print(n, file=f)
 PY
 
-start_postgres 55438 || { echo "PostgreSQL is missing"; exit 1; }
+start_postgres 55438 127.0.0.1 || { echo "PostgreSQL is missing"; exit 1; }
 chmod -R a+rX "$work/pgcsv"
 "${psql[@]}" <<SQL
 CREATE TABLE brands (brand_id int, name text);
@@ -187,11 +192,12 @@ done <"$work/pgcsv/numbers"
 echo "/health" >"$work/health.paths"
 chmod -R a+rX "$work"
 
-# Transactions/s of pgbench over a lookup's scripts, one chosen at random per transaction.
-tps() {
+# Transactions/s of pgbench over a lookup's scripts, one chosen at random per transaction,
+# over TCP (or at HOST: the socket's directory for the Unix socket).
+tps() { # lookup [host]
   local scripts=()
   for f in "$work/sql-$1"/*.sql; do scripts+=(-f "$f"); done
-  "${runas[@]}" "$pg_bin/pgbench" -h "$pgdata" -p 55438 -U postgres -n -M prepared -c 32 -j 2 \
+  "${runas[@]}" "$pg_bin/pgbench" -h "${2:-127.0.0.1}" -p 55438 -U postgres -n -M prepared -c 32 -j 2 \
     -T "$seconds" "${scripts[@]}" | awk '/^tps/ {print $3}'
 }
 
@@ -229,6 +235,7 @@ for _ in $(seq "$rounds"); do
     plain=$(tps "plain-$p")
     sleep 0.5 # the backends reaped
     backends1=$(reaped "$postmaster") client3=$(reaped $$)
+    unix=$(tps "plain-$p" "$pgdata")
     ours=$(per_answer "$server0" "$server1" "$off")
     theirs=$(per_answer "$backends0" "$backends1" "$plain")
     ratios[$p,work]+="$(echo "$theirs / $ours" | bc -l) "
@@ -237,8 +244,9 @@ for _ in $(seq "$rounds"); do
       "$(per_answer "$client2" "$client3" "$plain")") "
     ratios[$p,pg]+="$(echo "$off / $pg" | bc -l) "
     ratios[$p,plain]+="$(echo "$off / $plain" | bc -l) "
+    ratios[$p,unix]+="$(echo "$off / $unix" | bc -l) "
     ratios[$p,health]+="$(echo "$on / $health" | bc -l) "
-    ratios[$p,rates]+="$(printf '%.0f/%.0f/%.0f/%.0f/%.0f' "$off" "$pg" "$plain" "$on" "$health") "
+    ratios[$p,rates]+="$(printf '%.0f/%.0f/%.0f/%.0f/%.0f/%.0f' "$off" "$pg" "$plain" "$on" "$health" "$unix") "
   done
 done
 spread() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {printf "%5.2fx (%.2f-%.2f)", v[int((NR+1)/2)], v[1], v[NR]}'; }
@@ -252,7 +260,10 @@ for pair in "article by reference (mainref):mainref" "its cross-references:cross
     "$(echo "${ratios[$p,work]}" | spread)"
 done
 echo
-echo "each round: partscat cache off / PG answer tps / PG rows tps / partscat cache on / /health"
+echo "beside: cache off ÷ PG rows over its Unix socket"
+for p in mainref crossrefs reverse; do echo "  $p: $(echo "${ratios[$p,unix]}" | spread)"; done
+echo
+echo "each round: partscat cache off / PG answer tps / PG rows tps / partscat cache on / /health / PG rows tps over the Unix socket"
 for p in mainref crossrefs reverse; do echo "  $p: ${ratios[$p,rates]}"; done
 echo "processor time an answer, µs: partscat (cache off) / wrk / PG backends (rows alone) / pgbench"
 for p in mainref crossrefs reverse; do echo "  $p: ${ratios[$p,us]}"; done

@@ -4,7 +4,8 @@
 # page of one of its categories, and the model-series counts of the biggest make (by `/svc`
 # and by `getLinkageTargets`' facets). For each,
 # p99 with one client (wrk -t1 -c1) and requests/s with 64 connections (wrk -t2 -c64), and
-# PostgreSQL's the same way (pgbench -M prepared, 1 client, then -c 32 -j 2).
+# PostgreSQL's the same way (pgbench -M prepared, 1 client, then -c 32 -j 2). Both are reached
+# over TCP on loopback, as a shop's server reaches either.
 #
 #   bash benches/load/vehicle_path_vs_postgres.sh [ARTICLES] [SECONDS]   (defaults 1000000, 10)
 #   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
@@ -29,7 +30,7 @@ trap 'stop_postgres; stop_servers' EXIT
 "$bin" import --data "$work/store" "$work/csv" >/dev/null 2>&1
 start_server "$work/store" 0
 
-start_postgres 55437 || { echo "PostgreSQL is missing"; exit 1; }
+start_postgres 55437 127.0.0.1 || { echo "PostgreSQL is missing"; exit 1; }
 chmod -R a+rX "$work/csv"
 "${psql[@]}" <<SQL
 CREATE TABLE articles(brand_id int, reference text, genart_id int, description text,
@@ -103,7 +104,7 @@ partscat_figures() {
 }
 # The same from pgbench; its per-transaction log (microseconds, third column) gives the p99.
 postgres_figures() {
-  local bench=("${runas[@]}" "$pg_bin/pgbench" -h "$pgdata" -p 55437 -U postgres -n -M prepared)
+  local bench=("${runas[@]}" "$pg_bin/pgbench" -h 127.0.0.1 -p 55437 -U postgres -n -M prepared)
   local logs="$work/pglog-$1" one many
   mkdir -p "$logs" && chmod 777 "$logs" && chmod a+r "$work/$1.sql"
   (cd "$logs" && "${bench[@]}" -c 1 -T "$seconds" -f "$work/$1.sql" --log --log-prefix="$logs/tx" >/dev/null 2>&1)
