@@ -63,15 +63,21 @@ impl ArticleRecord {
     }
 
     pub fn article(&self) -> Result<Article, StoreError> {
-        self.article_row().map(|row| row.owned())
+        let (key, value) = self.article_bytes()?;
+        Article::decode(key, value).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
     }
 
     /// The article's own row, borrowed from the record.
     pub fn article_row(&self) -> Result<ArticleRow<'_>, StoreError> {
+        let (key, value) = self.article_bytes()?;
+        ArticleRow::view(key, value).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
+    }
+
+    /// The article's key and value.
+    fn article_bytes(&self) -> Result<(&[u8], &[u8]), StoreError> {
         let mut rest = self.value.as_slice();
-        let article = take(&mut rest).ok_or_else(corrupt)?;
-        let key = &self.prefix[..self.prefix.len() - 1];
-        ArticleRow::view(key, article).ok_or_else(|| StoreError::undecodable(TreeName::Articles))
+        let value = take(&mut rest).ok_or_else(corrupt)?;
+        Ok((&self.prefix[..self.prefix.len() - 1], value))
     }
 
     /// The rows of `V`'s table borrowed from the record, in their key order.

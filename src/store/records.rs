@@ -165,6 +165,9 @@ impl Record for GenericArticle {
     }
 }
 
+/// An article's value; `views::ArticleRow` reads the same layout borrowed.
+type ArticleValue = (String, u32, String, u8, Vec<String>, u32, Vec<String>);
+
 impl Record for Article {
     const TREE: TreeName = TreeName::Articles;
     fn key(&self) -> Vec<u8> {
@@ -182,7 +185,20 @@ impl Record for Article {
         ))
     }
     fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
-        ArticleRow::view(key, value).map(|row| row.owned())
+        // Decoded owned at once, not through `ArticleRow`: its lists of borrowed texts would
+        // be one allocation more an article for the lists that decode thousands.
+        let (reference, genart, description, status, eans, packaging_unit, replaced_by) =
+            decode::<ArticleValue>(value)?;
+        Some(Article {
+            key: KeyReader::new(key).last_article()?,
+            reference,
+            genart,
+            description,
+            status: Code::from_code(status)?,
+            eans,
+            packaging_unit,
+            replaced_by,
+        })
     }
 }
 

@@ -184,3 +184,71 @@ fn a_vehicle_written_before_format_9_reads_with_one_engine_code() {
     );
     assert_eq!(v.ktype, "12345");
 }
+
+#[test]
+fn an_article_viewed_reads_what_its_owned_decode_reads() {
+    for (eans, replaced_by) in [
+        (vec![], vec![]),
+        (
+            vec!["4047024123456".to_owned()],
+            vec!["0 986 494 049".to_owned()],
+        ),
+        (
+            vec!["1".to_owned(), "2".to_owned()],
+            vec!["a".to_owned(), "b\"c".to_owned(), String::new()],
+        ),
+    ] {
+        let article = Article {
+            key: art(),
+            reference: "0 986 494 048".into(),
+            genart: 402,
+            description: "Brake Pad Set, front axle".into(),
+            status: ArticleStatus::Discontinued,
+            eans,
+            packaging_unit: 4,
+            replaced_by,
+        };
+        let (key, value) = (article.key(), article.value());
+        let row = ArticleRow::view(&key, &value).unwrap();
+        let owned = Article::decode(&key, &value).unwrap();
+        assert_eq!(owned, article);
+        assert_eq!(
+            (row.brand_id, row.normalised_reference, row.reference),
+            (
+                owned.key.brand_id,
+                owned.key.reference.as_str(),
+                owned.reference.as_str()
+            )
+        );
+        assert_eq!(
+            (row.genart, row.description, row.status, row.packaging_unit),
+            (
+                owned.genart,
+                owned.description.as_str(),
+                owned.status,
+                owned.packaging_unit
+            )
+        );
+        assert_eq!(row.eans, owned.eans);
+        assert_eq!(row.replaced_by, owned.replaced_by);
+    }
+    // A value one byte short is refused by both.
+    let value = Article {
+        key: art(),
+        reference: "x".into(),
+        genart: 1,
+        description: String::new(),
+        status: ArticleStatus::Active,
+        eans: vec![],
+        packaging_unit: 1,
+        replaced_by: vec![],
+    }
+    .value();
+    let short = &value[..value.len() - 1];
+    assert!(ArticleRow::view(&art_key(), short).is_none());
+    assert!(Article::decode(&art_key(), short).is_none());
+}
+
+fn art_key() -> Vec<u8> {
+    KeyBuf::new().last_article(&art()).done()
+}

@@ -1,13 +1,12 @@
 //! Rows read borrowed from the bytes that hold them: an article's own row, its cross numbers
 //! and its prices, their texts views of the stored key and value. The article lookup writes
 //! its answer from them without a string copied per field (the copies and their frees were
-//! a tenth of the lookup's own work); the owned records (`Article`, `CrossReference`,
-//! `Price`) are decoded through them, so each layout is read in one place.
+//! a tenth of the lookup's own work). `CrossReference` and `Price` are decoded through them,
+//! so their layouts are read in one place; `Article` is decoded owned at once (its lists of
+//! texts would cost an allocation more), and a test holds the two readers to one layout.
 
 use super::{Code, VALUE_VERSION, date_back};
-use crate::catalogue::{
-    Amount, Article, ArticleKey, ArticleStatus, CrossKind, CrossReference, Date, Price,
-};
+use crate::catalogue::{Amount, ArticleKey, ArticleStatus, CrossKind, CrossReference, Date, Price};
 use crate::store::codec;
 use crate::store::keys::KeyReader;
 use crate::store::layout::TreeName;
@@ -56,26 +55,6 @@ impl<'r> ArticleRow<'r> {
             replaced_by,
         })
     }
-
-    pub fn owned(&self) -> Article {
-        Article {
-            key: ArticleKey {
-                brand_id: self.brand_id,
-                reference: self.normalised_reference.to_owned(),
-            },
-            reference: self.reference.to_owned(),
-            genart: self.genart,
-            description: self.description.to_owned(),
-            status: self.status,
-            eans: owned(&self.eans),
-            packaging_unit: self.packaging_unit,
-            replaced_by: owned(&self.replaced_by),
-        }
-    }
-}
-
-fn owned(texts: &[&str]) -> Vec<String> {
-    texts.iter().map(|&t| t.to_owned()).collect()
 }
 
 /// A cross number of an article.
