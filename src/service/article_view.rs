@@ -10,7 +10,9 @@ use super::ServiceError;
 use super::article_detail::{criterion_in, media_in};
 use super::names::Names;
 use crate::catalogue::{Criterion, Media};
-use crate::store::{ArticleRecord, ArticleRow, CrossNumber, PriceRow};
+use crate::store::ArticleRecord;
+/// The rows as the store reads them borrowed; an adapter names them from here.
+pub use crate::store::{ArticleRow, CrossNumber, PriceRow};
 
 /// An article and its rows, its texts in the names' language.
 pub struct ArticleView<'r> {

@@ -167,8 +167,7 @@ mod tests {
     use crate::server::answers::records::Article as WireArticle;
     use crate::server::svc::lookups::ArticleAnswer;
     use crate::service::article_detail::{ArticleDetail, NamedNumber};
-    use crate::service::article_view::NumberView;
-    use crate::store::{ArticleRow, CrossNumber, PriceRow};
+    use crate::service::article_view::{ArticleRow, CrossNumber, NumberView, PriceRow};
     use std::borrow::Cow;
 
     /// Texts of every kind serde_json treats apart: quotes, backslashes, control characters,
