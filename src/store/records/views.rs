@@ -1,9 +1,10 @@
 //! Rows read borrowed from the bytes that hold them: an article's own row, its cross numbers
 //! and its prices, their texts views of the stored key and value. The article lookup writes
-//! its answer from them without a string copied per field (the copies and their frees were
-//! a tenth of the lookup's own work). `CrossReference` and `Price` are decoded through them,
-//! so their layouts are read in one place; `Article` is decoded owned at once (its lists of
-//! texts would cost an allocation more), and a test holds the two readers to one layout.
+//! its answer from them without a string copied per field (owned, a cross number cost three
+//! strings and a price three, each freed again). `CrossReference` and `Price` are decoded
+//! through them, so their layouts are read in one place; `Article` is decoded owned at once
+//! (its lists of texts would cost an allocation more), and a test holds the two readers to
+//! one layout.
 
 use super::{Code, VALUE_VERSION, date_back};
 use crate::catalogue::{Amount, ArticleKey, ArticleStatus, CrossKind, CrossReference, Date, Price};
