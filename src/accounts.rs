@@ -117,7 +117,37 @@ pub fn hash_key(key: &str) -> [u8; 32] {
     Sha256::digest(key.as_bytes()).into()
 }
 
+/// Whether two key hashes are equal, in constant time: compared as four words, where a
+/// byte-wise comparison fences each of the 32 bytes from the optimiser on every request.
+pub fn same_hash(a: &[u8; 32], b: &[u8; 32]) -> subtle::Choice {
+    use subtle::ConstantTimeEq;
+    let word = |h: &[u8; 32], i: usize| {
+        let mut bytes = [0; 8];
+        bytes.copy_from_slice(&h[i * 8..i * 8 + 8]);
+        u64::from_ne_bytes(bytes)
+    };
+    (0..4).fold(subtle::Choice::from(1), |same, i| {
+        same & word(a, i).ct_eq(&word(b, i))
+    })
+}
+
 /// A key's id: the first 16 hex digits of its SHA-256, enough to name it, useless to use it.
 pub fn key_id(hash: &[u8; 32]) -> String {
     hex::encode(&hash[..8])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_hashes_are_the_same_only_when_every_byte_is() {
+        let hash = hash_key("pc_key");
+        assert!(bool::from(same_hash(&hash, &hash_key("pc_key"))));
+        for i in 0..32 {
+            let mut other = hash;
+            other[i] ^= 0x80;
+            assert!(!bool::from(same_hash(&hash, &other)), "byte {i}");
+        }
+    }
 }

@@ -128,22 +128,10 @@ impl<T> GuardedConnection<T> {
             Phase::Headers { since, .. } => since,
             _ => Instant::now(),
         };
-        const END: &[u8; 4] = b"\r\n\r\n";
-        let mut matched = matched;
-        for &b in bytes {
-            matched = if b == END[matched] {
-                matched + 1
-            } else if b == END[0] {
-                1
-            } else {
-                0
-            };
-            if matched == END.len() {
-                self.phase = Phase::Handling;
-                return;
-            }
-        }
-        self.phase = Phase::Headers { since, matched };
+        self.phase = match headers_left(matched, bytes) {
+            None => Phase::Handling,
+            Some(matched) => Phase::Headers { since, matched },
+        };
     }
 
     fn wrote(&mut self) {
@@ -207,6 +195,38 @@ impl<T> Drop for GuardedConnection<T> {
     fn drop(&mut self) {
         self.gauge.closed(self.peer);
     }
+}
+
+/// The blank line that ends a request's headers.
+const HEADERS_END: &[u8; 4] = b"\r\n\r\n";
+
+/// Whether the headers end within `bytes`, read after `matched` bytes of `HEADERS_END`: none
+/// if they do, else how much of it the bytes read so far end with. Searched from one `\r` to
+/// the next (`memchr`), since every request's line and headers pass through here.
+fn headers_left(matched: usize, bytes: &[u8]) -> Option<usize> {
+    // Where the end began in the read before and finishes in this one: the carried bytes
+    // and this read's first three.
+    let mut joint = [0u8; 6];
+    let head = &bytes[..bytes.len().min(3)];
+    joint[..matched].copy_from_slice(&HEADERS_END[..matched]);
+    joint[matched..matched + head.len()].copy_from_slice(head);
+    let joint = &joint[..matched + head.len()];
+    let found = |text: &[u8]| {
+        memchr::memchr_iter(b'\r', text).any(|at| text[at..].starts_with(HEADERS_END))
+    };
+    if found(joint) || found(bytes) {
+        return None;
+    }
+    // What was read so far ends with: the longest of its last three bytes that begins the end.
+    let tail = if bytes.len() >= 3 {
+        &bytes[bytes.len() - 3..]
+    } else {
+        &joint[joint.len().saturating_sub(3)..]
+    };
+    (1..=tail.len())
+        .rev()
+        .find(|&n| tail[tail.len() - n..] == HEADERS_END[..n])
+        .or(Some(0))
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for GuardedConnection<T> {
@@ -298,4 +318,49 @@ pub fn in_flight(state: &super::AppState, req: &Request) -> Option<InFlight> {
             .connections
             .request_started(req.remote_addr().as_socket_addr().copied())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The end searched for in everything read at once: what `headers_left`, reading piece by
+    /// piece, must agree with.
+    fn all_at_once(reads: &[&[u8]]) -> Option<usize> {
+        let seen: Vec<u8> = reads.concat();
+        if seen.windows(4).any(|w| w == HEADERS_END) {
+            return None;
+        }
+        (0..=3.min(seen.len()))
+            .rev()
+            .find(|&n| seen[seen.len() - n..] == HEADERS_END[..n])
+    }
+
+    #[test]
+    fn the_headers_end_is_found_however_the_reads_split_it() {
+        // Every text of up to eight bytes of `\r`, `\n` and `a`, split into two and three
+        // reads at every place.
+        let alphabet = [b'\r', b'\n', b'a'];
+        for len in 0..=8u32 {
+            for code in 0..3usize.pow(len) {
+                let text: Vec<u8> = (0..len)
+                    .map(|i| alphabet[code / 3usize.pow(i) % 3])
+                    .collect();
+                for first in 0..=text.len() {
+                    for second in first..=text.len() {
+                        let reads = [&text[..first], &text[first..second], &text[second..]];
+                        let mut state = Some(0);
+                        for read in reads {
+                            state = state.and_then(|matched| headers_left(matched, read));
+                        }
+                        assert_eq!(
+                            state,
+                            all_at_once(&reads),
+                            "{text:?} split at {first}, {second}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -117,8 +117,8 @@ impl Metrics {
 
 /// A fixed label for a path.
 fn route_label(path: &str) -> &'static str {
-    if let Some(route) = super::registry::route_of(path) {
-        return route.name();
+    if let Some(name) = super::registry::route_name_of(path) {
+        return name;
     }
     match path {
         "/health" => "health",

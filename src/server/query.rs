@@ -28,11 +28,25 @@ impl QueryPairs {
             text: String::with_capacity(query.len()),
             ends: Vec::new(),
         };
-        for (name, value) in form_urlencoded::parse(query.as_bytes()) {
-            decoded.text.push_str(&name);
-            let name_end = decoded.text.len();
-            decoded.text.push_str(&value);
-            decoded.ends.push((name_end, decoded.text.len()));
+        // As `application/x-www-form-urlencoded` reads it: pairs split at `&` (empty ones
+        // skipped), a name at its first `=`, `+` a space, then percent-decoding. The bytes are
+        // searched with `memchr`, and a pair without `%` or `+` (most) is copied as it is.
+        let bytes = query.as_bytes();
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'&', bytes).chain(std::iter::once(bytes.len()));
+        for end in ends {
+            // `&` and `=` are ASCII: the slices fall on characters' bounds.
+            let pair = &query[start..end];
+            start = end + 1;
+            if pair.is_empty() {
+                continue;
+            }
+            let (name, value) = match memchr::memchr(b'=', pair.as_bytes()) {
+                Some(equals) => (&pair[..equals], &pair[equals + 1..]),
+                None => (pair, ""),
+            };
+            let escaped = memchr::memchr2(b'%', b'+', pair.as_bytes()).is_some();
+            decoded.push(name, value, escaped);
         }
         QueryPairs(Arc::new(decoded))
     }
@@ -55,7 +69,34 @@ impl QueryPairs {
 
     /// The first value of `name`.
     pub fn first(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        let Decoded { text, ends } = &*self.0;
+        let mut start = 0;
+        for &(name_end, value_end) in ends {
+            if &text[start..name_end] == name {
+                return Some(&text[name_end..value_end]);
+            }
+            start = value_end;
+        }
+        None
+    }
+}
+
+impl Decoded {
+    fn push(&mut self, name: &str, value: &str, escaped: bool) {
+        self.push_part(name, escaped);
+        let name_end = self.text.len();
+        self.push_part(value, escaped);
+        self.ends.push((name_end, self.text.len()));
+    }
+
+    fn push_part(&mut self, part: &str, escaped: bool) {
+        if !escaped {
+            self.text.push_str(part);
+            return;
+        }
+        let spaced = part.replace('+', " ");
+        self.text
+            .push_str(&percent_encoding::percent_decode_str(&spaced).decode_utf8_lossy());
     }
 }
 
@@ -75,5 +116,31 @@ mod tests {
         let pairs = QueryPairs::parse(Some("x%26y=%3D&=v&k=&a+b=c+d"));
         let all: Vec<_> = pairs.iter().collect();
         assert_eq!(all, [("x&y", "="), ("", "v"), ("k", ""), ("a b", "c d")]);
+    }
+
+    #[test]
+    fn pairs_read_as_the_form_encoding_reads_them() {
+        let queries = [
+            "",
+            "&&",
+            "a",
+            "a=",
+            "=",
+            "a=b=c",
+            "provider=demo&api_key=pc_key&mainref",
+            "q=%2B1+2%202&x=%zz&y=%4&z=%C3%A9&bad=%FF%FE",
+            "&a=1&&b=%26&",
+            "plus+name=+&%3D=%3d",
+        ];
+        for query in queries {
+            let ours: Vec<(String, String)> = QueryPairs::parse(Some(query))
+                .iter()
+                .map(|(n, v)| (n.to_owned(), v.to_owned()))
+                .collect();
+            let form: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
+                .map(|(n, v)| (n.into_owned(), v.into_owned()))
+                .collect();
+            assert_eq!(ours, form, "{query}");
+        }
     }
 }

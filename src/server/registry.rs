@@ -181,9 +181,25 @@ pub fn surface_of(path: &str, soap_prefix: &str) -> Option<Surface> {
 
 /// The route a `/svc` path belongs to, by its first segment.
 pub fn route_of(path: &str) -> Option<&'static Route> {
-    let name = path.strip_prefix("/svc/")?.split('/').next()?;
-    ROUTES.iter().find(|r| r.name() == name)
+    named_route(path).map(|(_, route)| route)
 }
+
+/// The name of the route a `/svc` path belongs to (the metrics' label).
+pub fn route_name_of(path: &str) -> Option<&'static str> {
+    named_route(path).map(|(name, _)| name)
+}
+
+fn named_route(path: &str) -> Option<(&'static str, &'static Route)> {
+    let rest = path.strip_prefix("/svc/")?;
+    let name = memchr::memchr(b'/', rest.as_bytes()).map_or(rest, |slash| &rest[..slash]);
+    BY_NAME
+        .get_key_value(name)
+        .map(|(name, route)| (*name, *route))
+}
+
+/// The routes by name: every request's route is found here (by the gate and the metrics).
+static BY_NAME: std::sync::LazyLock<foldhash::HashMap<&'static str, &'static Route>> =
+    std::sync::LazyLock::new(|| ROUTES.iter().map(|route| (route.name(), route)).collect());
 
 /// The route with path parameters whose prefix the path starts with.
 fn parameterised_route(path: &str) -> Option<&'static Route> {

@@ -7,9 +7,7 @@
 
 use std::net::Ipv4Addr;
 
-use subtle::ConstantTimeEq;
-
-use crate::accounts::{ProviderRecord, hash_key, key_id};
+use crate::accounts::{ProviderRecord, hash_key, key_id, same_hash};
 use crate::clock::Clock;
 use crate::service::ServiceError;
 use crate::service::caller::{Caller, Credential};
@@ -165,10 +163,9 @@ pub fn admit_key(
         return Ok(None);
     };
     let presented = hash_key(key);
-    let static_key = record
-        .key_hashes
-        .iter()
-        .fold(false, |found, h| found | bool::from(h.ct_eq(&presented)));
+    let static_key = record.key_hashes.iter().fold(false, |found, h| {
+        found | bool::from(same_hash(h, &presented))
+    });
     let credential = if static_key {
         Credential::StaticKey
     } else if dynamic_key_admitted(store, clock, &record.id, &presented)? {

@@ -19,11 +19,19 @@ pub struct Languages {
 
 /// The language asked for, and the order a missing text falls back along: the asked one
 /// first, then the catalogue's in their order.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Language {
     order: Arc<[String]>,
     /// The catalogue's default: the language of the data sets' own texts.
     default: Arc<str>,
+}
+
+/// Hashes the code asked for alone: it decides the rest of a catalogue's order, and every
+/// cached answer's key hashes it (equal languages still compare whole).
+impl std::hash::Hash for Language {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.order.first().hash(state);
+    }
 }
 
 impl Languages {

@@ -137,7 +137,9 @@ pub fn generate_key() -> Result<String, StoreError> {
 pub(super) struct ProviderTables {
     records: engine::Tree,
     by_key: engine::Tree,
-    decoded: RwLock<HashMap<String, Arc<ProviderRecord>>>,
+    /// Read by every authenticated request: hashed with foldhash, its keys being the ids of
+    /// stored providers only.
+    decoded: RwLock<foldhash::HashMap<String, Arc<ProviderRecord>>>,
     /// Each numeric alias and its provider's id, read from the records when the store opens
     /// (providers are few) and kept in step by every save.
     numbers: RwLock<HashMap<u32, String>>,
@@ -158,7 +160,7 @@ impl ProviderTables {
         Ok(ProviderTables {
             records,
             by_key: db.open_tree(KEYS)?,
-            decoded: RwLock::new(HashMap::new()),
+            decoded: RwLock::new(foldhash::HashMap::default()),
             numbers: RwLock::new(numbers),
         })
     }

@@ -109,3 +109,26 @@ fn undecodable_segments_name_their_parameter() {
     assert_eq!(bad("/svc/getArticlesByKtype/%C3%28"), Some("ktype"));
     assert_eq!(bad("/svc/getArticlesByKtype/%C3%A9"), None);
 }
+
+#[test]
+fn a_route_is_found_by_its_whole_first_segment() {
+    let name = |path: &str| route_of(path).map(Route::name);
+    assert_eq!(
+        name("/svc/getCrossRefsOrArticle/0%20986"),
+        Some("getCrossRefsOrArticle")
+    );
+    assert_eq!(name("/svc/getVehicleMakes"), Some("getVehicleMakes"));
+    assert_eq!(name("/svc/getVehicleMakes/"), Some("getVehicleMakes"));
+    assert_eq!(name("/svc/e/k/10219"), Some("e"));
+    for unlisted in [
+        "/svc/",
+        "/svc//x",
+        "/svc/getCrossRefsOrArticl/x",
+        "/svc/getCrossRefsOrArticleX/x",
+        "/svc/getVehicleMake",
+        "/svc/ex/k/1",
+        "/getVehicleMakes",
+    ] {
+        assert_eq!(name(unlisted), None, "{unlisted}");
+    }
+}
