@@ -9,7 +9,7 @@
 # script per key, -c 32 -j 2), twice: the whole answer (the names joined, the article's
 # rows gathered), and the rows alone (the lookup's index and table, nothing joined: the
 # least a database does for it). partscat with wrk -t2 -c64 over the same keys, its answer
-# cache off and on, beside its own /health (measured just before and after); and the
+# cache off and on, beside its own /health (the two taken in turns); and the
 # processor time each server and each client spends an answer (from /proc), since the two
 # servers share the machine with clients of unlike cost. ROUNDS rounds; the median and the
 # range.
@@ -220,16 +220,23 @@ postmaster=$(head -n 1 "$pgdata/postmaster.pid")
 per_answer() { # ticks before, after, answers/s
   echo "($2 - $1) * $tick_us / ($3 * $seconds)" | bc -l
 }
-# The cache on beside /health measured just before and after it (the mean), since the
-# machine's speed drifts from minute to minute.
+# The cache on beside /health, taken in turns of one second, SECONDS turns each (the mean
+# rates): the machine's speed drifts by up to half within a minute, and two measurements
+# of five seconds one after the other saw different machines.
+in_turns() { # lookup port → its rate and /health's
+  local on=0 health=0
+  for _ in $(seq "$seconds"); do
+    health=$(echo "$health + $(seconds=1 rate health "$2")" | bc -l)
+    on=$(echo "$on + $(seconds=1 rate "$1" "$2")" | bc -l)
+  done
+  echo "$(echo "$on / $seconds" | bc -l) $(echo "$health / $seconds" | bc -l)"
+}
 for _ in $(seq "$rounds"); do
   for p in mainref crossrefs reverse; do
     server0=$(own "$uncached_pid") client0=$(reaped $$)
     off=$(rate "$p" "$uncached")
     server1=$(own "$uncached_pid") client1=$(reaped $$)
-    before=$(rate health "$cached")
-    on=$(rate "$p" "$cached")
-    health=$(echo "($before + $(rate health "$cached")) / 2" | bc -l)
+    read -r on health <<<"$(in_turns "$p" "$cached")"
     pg=$(tps "$p")
     backends0=$(reaped "$postmaster") client2=$(reaped $$)
     plain=$(tps "plain-$p")
