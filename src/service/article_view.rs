@@ -1,19 +1,18 @@
 //! An article with its cross numbers, criteria, prices and media viewed in its record: what
 //! the lookup of an article by reference answers, the request a busy counter sends most.
-//! Its texts are borrowed from the record and the catalogue's names, copied only where
-//! translated into the reader's language; `ArticleDetail` owns the same texts, copied from
+//! Its texts are borrowed from the record and the catalogue's names and texts, and the rows
+//! viewed as the record is walked; only a description in another language is built (from
+//! its generic article's name); `ArticleDetail` owns the same texts, copied from
 //! the record a string a field (in the profile, reading the article and its details took
 //! 12.4 % of the server's time, the view and its names 9.4 %; `docs/performance.md`).
 
 use std::borrow::Cow;
 
 use super::ServiceError;
-use super::article_detail::{criterion_in, media_in};
 use super::names::Names;
-use crate::catalogue::{Criterion, Media};
 use crate::store::ArticleRecord;
 /// The rows as the store reads them borrowed; an adapter names them from here.
-pub use crate::store::{ArticleRow, CrossNumber, PriceRow};
+pub use crate::store::{ArticleRow, CriterionRow, CrossNumber, MediaRow, PriceRow};
 
 /// An article and its rows, its texts in the names' language.
 pub struct ArticleView<'r> {
@@ -22,9 +21,11 @@ pub struct ArticleView<'r> {
     pub brand_name: &'r str,
     pub genart_name: &'r str,
     pub numbers: Vec<NumberView<'r>>,
-    pub criteria: Vec<Criterion>,
+    /// Their words in the names' language.
+    pub criteria: Vec<CriterionRow<'r>>,
     pub prices: Vec<PriceRow<'r>>,
-    pub media: Vec<Media>,
+    /// Their captions in the names' language.
+    pub media: Vec<MediaRow<'r>>,
 }
 
 /// A cross number with its maker's name (none for a number without a maker).
@@ -45,8 +46,8 @@ pub fn view<'r>(
     };
     let numbers = record
         .views::<CrossNumber>()?
-        .into_iter()
         .map(|number| {
+            let number = number?;
             let manufacturer_name = match number.manufacturer_id {
                 Some(m) => Some(names.manufacturer_name(m)?),
                 None => None,
@@ -63,16 +64,27 @@ pub fn view<'r>(
         genart_name: names.genart_name(row.genart)?,
         numbers,
         criteria: record
-            .rows::<Criterion>()?
-            .into_iter()
-            .map(|c| criterion_in(names, c))
-            .collect::<Result<_, _>>()?,
-        prices: record.views::<PriceRow>()?,
+            .views::<CriterionRow>()?
+            .map(|c| {
+                let c = c?;
+                Ok(CriterionRow {
+                    name: names.term_of(c.name)?,
+                    value: names.term_of(c.value)?,
+                    unit: names.term_of(c.unit)?,
+                })
+            })
+            .collect::<Result<_, ServiceError>>()?,
+        prices: record.views::<PriceRow>()?.collect::<Result<_, _>>()?,
         media: record
-            .rows::<Media>()?
-            .into_iter()
-            .map(|m| media_in(names, m))
-            .collect::<Result<_, _>>()?,
+            .views::<MediaRow>()?
+            .map(|m| {
+                let m = m?;
+                Ok(MediaRow {
+                    description: names.term_of(m.description)?,
+                    ..m
+                })
+            })
+            .collect::<Result<_, ServiceError>>()?,
         row,
     })
 }

@@ -129,12 +129,19 @@ impl<'a> Names<'a> {
     /// A term the rows repeat (a criterion's name, value or unit, a status, a body style, a
     /// fitting position …) in the asked language; the term itself where it has no text.
     pub fn term(&self, own: &str) -> Result<String, ServiceError> {
+        self.term_of(own).map(str::to_owned)
+    }
+
+    /// `term`, borrowed from the row or the catalogue's texts.
+    pub fn term_of<'t>(&self, own: &'t str) -> Result<&'t str, ServiceError>
+    where
+        'a: 't,
+    {
         if self.language.is_default() || own.is_empty() {
-            return Ok(own.to_owned());
+            return Ok(own);
         }
         let texts = self.catalogue.translations()?;
-        let text = self.language.pick(own, |l| texts.of_term(own, l));
-        Ok(self.counted(text)?.to_owned())
+        self.counted(self.language.pick(own, |l| texts.of_term(own, l)))
     }
 
     /// An article status's name in the asked language (a term: `texts` rows of kind `term`

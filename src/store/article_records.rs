@@ -78,14 +78,26 @@ impl ArticleRecord {
         Ok((&self.prefix[..self.prefix.len() - 1], value))
     }
 
-    /// The rows of `V`'s table borrowed from the record, in their key order.
-    pub fn views<'r, V: RowView<'r>>(&'r self) -> Result<Vec<V>, StoreError> {
-        let mut found = Vec::new();
-        let mut rest = self.section(V::TREE)?;
-        while let Some((suffix, value)) = next_row(&mut rest)? {
-            found.push(V::view(suffix, value).ok_or_else(|| StoreError::undecodable(V::TREE))?);
-        }
-        Ok(found)
+    /// The rows of `V`'s table borrowed from the record, in their key order, read as the
+    /// iterator is walked (collected, a viewed row would be copied once more).
+    pub fn views<'r, V: RowView<'r>>(
+        &'r self,
+    ) -> Result<impl Iterator<Item = Result<V, StoreError>> + 'r, StoreError> {
+        // None once the section's end or an undecodable row is read.
+        let mut rest = Some(self.section(V::TREE)?);
+        Ok(std::iter::from_fn(move || {
+            let viewed = match next_row(rest.as_mut()?) {
+                Ok(None) => None,
+                Ok(Some((suffix, value))) => {
+                    Some(V::view(suffix, value).ok_or_else(|| StoreError::undecodable(V::TREE)))
+                }
+                Err(e) => Some(Err(e)),
+            };
+            if !matches!(viewed, Some(Ok(_))) {
+                rest = None;
+            }
+            viewed
+        }))
     }
 
     /// The rows of `R`'s table, in their key order (not the descriptions, some of which are

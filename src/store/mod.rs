@@ -53,7 +53,7 @@ pub use error::StoreError;
 pub use file_modes::{keep_new_files_private, wider_than_owner};
 pub use layout::{SyncMark, TreeName};
 pub use providers::generate_key;
-pub use records::{ArticleRow, CrossNumber, PriceRow, Record, RowView};
+pub use records::{ArticleRow, CriterionRow, CrossNumber, MediaRow, PriceRow, Record, RowView};
 pub use retention::ChangeRetention;
 pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 

@@ -215,13 +215,8 @@ impl Record for Criterion {
     }
     fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
         let mut k = KeyReader::new(key);
-        let (value, unit) = decode::<(String, String)>(value)?;
-        Some(Criterion {
-            article: k.article()?,
-            name: k.last_text()?,
-            value,
-            unit,
-        })
+        let article = k.article()?;
+        Some(CriterionRow::view(k.rest(), value)?.owned(article))
     }
 }
 
@@ -334,15 +329,8 @@ impl Record for Media {
     }
     fn decode(key: &[u8], value: &[u8]) -> Option<Self> {
         let mut k = KeyReader::new(key);
-        let (uri, description) = decode::<(String, String)>(value)?;
-        Some(Media {
-            article: k.article()?,
-            kind: Code::from_code(k.u8()?)?,
-            set: k.text()?,
-            position: k.u32()?,
-            uri,
-            description,
-        })
+        let article = k.article()?;
+        Some(MediaRow::view(k.rest(), value)?.owned(article))
     }
 }
 
@@ -376,7 +364,7 @@ mod vehicles;
 mod views;
 
 pub use vehicles::vehicle_value_v1;
-pub use views::{ArticleRow, CrossNumber, PriceRow, RowView};
+pub use views::{ArticleRow, CriterionRow, CrossNumber, MediaRow, PriceRow, RowView};
 
 #[cfg(test)]
 mod tests;

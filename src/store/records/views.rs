@@ -1,13 +1,17 @@
-//! Rows read borrowed from the bytes that hold them: an article's own row, its cross numbers
-//! and its prices, their texts views of the stored key and value. The article lookup writes
-//! its answer from them without a string copied per field (owned, a cross number cost three
-//! strings and a price three, each freed again). `CrossReference` and `Price` are decoded
-//! through them, so their layouts are read in one place; `Article` is decoded owned at once
+//! Rows read borrowed from the bytes that hold them: an article's own row, its cross numbers,
+//! criteria, prices and media, their texts views of the stored key and value. The article
+//! lookup writes its answer from them without a string copied per field (owned, a cross
+//! number cost three strings, a price three, a criterion four and a medium four, each freed
+//! again). `CrossReference`, `Criterion`, `Price` and `Media` are decoded through them, so
+//! their layouts are read in one place; `Article` is decoded owned at once
 //! (its lists of texts would cost an allocation more), and a test holds the two readers to
 //! one layout.
 
 use super::{Code, VALUE_VERSION, date_back};
-use crate::catalogue::{Amount, ArticleKey, ArticleStatus, CrossKind, CrossReference, Date, Price};
+use crate::catalogue::{
+    Amount, ArticleKey, ArticleStatus, Criterion, CrossKind, CrossReference, Date, Media,
+    MediaKind, Price,
+};
 use crate::store::codec;
 use crate::store::keys::KeyReader;
 use crate::store::layout::TreeName;
@@ -130,6 +134,73 @@ impl PriceRow<'_> {
             valid_from: self.valid_from,
             valid_to: self.valid_to,
             amount: self.amount,
+        }
+    }
+}
+
+/// A criterion of an article.
+pub struct CriterionRow<'r> {
+    pub name: &'r str,
+    pub value: &'r str,
+    pub unit: &'r str,
+}
+
+impl<'r> RowView<'r> for CriterionRow<'r> {
+    const TREE: TreeName = TreeName::Criteria;
+    fn view(suffix: &'r [u8], value: &'r [u8]) -> Option<Self> {
+        let (value, unit) = view_value::<(&str, &str)>(value)?;
+        Some(CriterionRow {
+            name: KeyReader::new(suffix).last_str()?,
+            value,
+            unit,
+        })
+    }
+}
+
+impl CriterionRow<'_> {
+    pub fn owned(&self, article: ArticleKey) -> Criterion {
+        Criterion {
+            article,
+            name: self.name.to_owned(),
+            value: self.value.to_owned(),
+            unit: self.unit.to_owned(),
+        }
+    }
+}
+
+/// A medium of an article.
+pub struct MediaRow<'r> {
+    pub kind: MediaKind,
+    pub set: &'r str,
+    pub position: u32,
+    pub uri: &'r str,
+    pub description: &'r str,
+}
+
+impl<'r> RowView<'r> for MediaRow<'r> {
+    const TREE: TreeName = TreeName::Media;
+    fn view(suffix: &'r [u8], value: &'r [u8]) -> Option<Self> {
+        let mut k = KeyReader::new(suffix);
+        let (uri, description) = view_value::<(&str, &str)>(value)?;
+        Some(MediaRow {
+            kind: Code::from_code(k.u8()?)?,
+            set: k.str()?,
+            position: k.u32()?,
+            uri,
+            description,
+        })
+    }
+}
+
+impl MediaRow<'_> {
+    pub fn owned(&self, article: ArticleKey) -> Media {
+        Media {
+            article,
+            kind: self.kind,
+            set: self.set.to_owned(),
+            position: self.position,
+            uri: self.uri.to_owned(),
+            description: self.description.to_owned(),
         }
     }
 }
