@@ -9,11 +9,16 @@ use super::{ArticleKey, CrossKind};
 /// Non-ASCII letters are dropped too: catalogue numbers are ASCII by convention, and a
 /// lookup must not depend on how a client's keyboard composes accents.
 pub fn normalise_reference(written: &str) -> String {
-    written
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .collect()
+    // Byte by byte: no byte of a character beyond ASCII is an ASCII letter or digit.
+    let mut normalised = Vec::with_capacity(written.len());
+    normalised.extend(
+        written
+            .bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| b.to_ascii_uppercase()),
+    );
+    // ASCII letters and digits alone: always UTF-8.
+    String::from_utf8(normalised).unwrap_or_default()
 }
 
 /// How a searched number must match a stored one; both are normalised.

@@ -174,14 +174,18 @@ impl ArticleRecord {
     }
 }
 
-/// Where each section of a record's value starts; none where it does not decode.
+/// Where each section of a record's value starts; none where a section before the last does
+/// not decode.
 fn section_starts(value: &[u8]) -> Option<[usize; TABLES.len()]> {
     let mut rest = value;
     take(&mut rest)?;
     let mut starts = [0; TABLES.len()];
-    for start in &mut starts {
+    for (i, start) in starts.iter_mut().enumerate() {
         *start = value.len() - rest.len();
-        while next_row(&mut rest).ok()?.is_some() {}
+        // The last section's rows are read where it is read.
+        if i + 1 < TABLES.len() {
+            while next_row(&mut rest).ok()?.is_some() {}
+        }
     }
     Some(starts)
 }

@@ -10,6 +10,13 @@ pub fn put(out: &mut Vec<u8>, mut n: u64) {
 
 /// Reads one integer from the front of `input` and advances past it.
 pub fn take(input: &mut &[u8]) -> Option<u64> {
+    // Most integers a record holds (lengths of short texts and keys) take one byte.
+    if let Some((&byte, rest)) = input.split_first()
+        && byte < 0x80
+    {
+        *input = rest;
+        return Some(u64::from(byte));
+    }
     let mut n = 0u64;
     for (i, &byte) in input.iter().enumerate().take(10) {
         n |= u64::from(byte & 0x7F) << (7 * i);
