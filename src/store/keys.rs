@@ -2,6 +2,7 @@
 //! text part that is followed by another part ends with `SEP` (0xFF never occurs in UTF-8).
 //! `docs/store-layout.md` lists every tree with its key; keep the two in step.
 
+use super::stored_text::text_of;
 use crate::catalogue::ArticleKey;
 
 pub const SEP: u8 = 0xFF;
@@ -72,13 +73,13 @@ impl<'a> KeyReader<'a> {
     /// A text part followed by more parts, borrowed from the key.
     pub fn str(&mut self) -> Option<&'a str> {
         let end = self.0.iter().position(|&b| b == SEP)?;
-        let s = std::str::from_utf8(&self.0[..end]).ok()?;
+        let s = text_of(&self.0[..end])?;
         self.0 = &self.0[end + 1..];
         Some(s)
     }
     /// The text part that ends the key, borrowed from it.
     pub fn last_str(&mut self) -> Option<&'a str> {
-        let s = std::str::from_utf8(self.0).ok()?;
+        let s = text_of(self.0)?;
         self.0 = &[];
         Some(s)
     }

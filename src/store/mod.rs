@@ -35,6 +35,7 @@ mod reserve;
 mod retention;
 mod sorter;
 mod staging;
+mod stored_text;
 #[cfg(test)]
 mod suite;
 mod touched;

@@ -15,6 +15,12 @@ use crate::catalogue::{
 use crate::store::codec;
 use crate::store::keys::KeyReader;
 use crate::store::layout::TreeName;
+use crate::store::stored_text::Text;
+
+/// The texts of a list as `&str`s (in place: a `Text` is laid out as its `&str`).
+fn texts(list: Vec<Text<'_>>) -> Vec<&str> {
+    list.into_iter().map(|t| t.0).collect()
+}
 
 fn view_value<'b, T: bincode::de::BorrowDecode<'b, ()>>(bytes: &'b [u8]) -> Option<T> {
     codec::decode_borrowed(VALUE_VERSION, bytes)
@@ -40,7 +46,15 @@ pub struct ArticleRow<'r> {
     pub replaced_by: Vec<&'r str>,
 }
 
-type ArticleValue<'r> = (&'r str, u32, &'r str, u8, Vec<&'r str>, u32, Vec<&'r str>);
+type ArticleValue<'r> = (
+    Text<'r>,
+    u32,
+    Text<'r>,
+    u8,
+    Vec<Text<'r>>,
+    u32,
+    Vec<Text<'r>>,
+);
 
 impl<'r> ArticleRow<'r> {
     /// The row from its key (the brand, then the normalised reference) and value.
@@ -51,13 +65,13 @@ impl<'r> ArticleRow<'r> {
         Some(ArticleRow {
             brand_id: k.u32()?,
             normalised_reference: k.last_str()?,
-            reference,
+            reference: reference.0,
             genart,
-            description,
+            description: description.0,
             status: Code::from_code(status)?,
-            eans,
+            eans: texts(eans),
             packaging_unit,
-            replaced_by,
+            replaced_by: texts(replaced_by),
         })
     }
 }
@@ -75,7 +89,7 @@ impl<'r> RowView<'r> for CrossNumber<'r> {
     fn view(suffix: &'r [u8], value: &'r [u8]) -> Option<Self> {
         // The normalised number after the maker is the key's; the value holds it as written.
         let mut k = KeyReader::new(suffix);
-        let (number,) = view_value::<(&str,)>(value)?;
+        let (Text(number),) = view_value::<(Text,)>(value)?;
         Some(CrossNumber {
             kind: Code::from_code(k.u8()?)?,
             manufacturer_id: Some(k.u32()?).filter(|&m| m != 0),
@@ -148,7 +162,7 @@ pub struct CriterionRow<'r> {
 impl<'r> RowView<'r> for CriterionRow<'r> {
     const TREE: TreeName = TreeName::Criteria;
     fn view(suffix: &'r [u8], value: &'r [u8]) -> Option<Self> {
-        let (value, unit) = view_value::<(&str, &str)>(value)?;
+        let (Text(value), Text(unit)) = view_value::<(Text, Text)>(value)?;
         Some(CriterionRow {
             name: KeyReader::new(suffix).last_str()?,
             value,
@@ -181,7 +195,7 @@ impl<'r> RowView<'r> for MediaRow<'r> {
     const TREE: TreeName = TreeName::Media;
     fn view(suffix: &'r [u8], value: &'r [u8]) -> Option<Self> {
         let mut k = KeyReader::new(suffix);
-        let (uri, description) = view_value::<(&str, &str)>(value)?;
+        let (Text(uri), Text(description)) = view_value::<(Text, Text)>(value)?;
         Some(MediaRow {
             kind: Code::from_code(k.u8()?)?,
             set: k.str()?,
