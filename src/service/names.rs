@@ -7,12 +7,12 @@
 //! are counted, and past the answer bound the request stops (a store imported under looser
 //! limits may hold names of megabytes), so no answer multiplies a long name into gigabytes.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use super::language::Language;
 use crate::catalogue::{Article, ArticleStatus, TextKind};
 use crate::service::ServiceError;
-use crate::store::{ArticleRecord, Catalogue, StoreError};
+use crate::store::{self, ArticleRecord, Catalogue, StoreError};
 
 /// An article as an answer names it: with its brand's and generic article's names in the
 /// reader's language.
@@ -27,6 +27,9 @@ pub struct Names<'a> {
     catalogue: &'a Catalogue,
     language: &'a Language,
     copied: Cell<u64>,
+    /// The catalogue's name tables, taken at the first name asked: taking them notes the read
+    /// for the answer cache, which one request needs once (an article's answer asks five).
+    tables: OnceCell<&'a store::Names>,
 }
 
 impl<'a> Names<'a> {
@@ -35,6 +38,7 @@ impl<'a> Names<'a> {
             catalogue,
             language,
             copied: Cell::new(0),
+            tables: OnceCell::new(),
         }
     }
 
@@ -42,6 +46,14 @@ impl<'a> Names<'a> {
     /// translate.
     pub fn are_own(&self) -> bool {
         self.language.is_default()
+    }
+
+    fn tables(&self) -> Result<&'a store::Names, StoreError> {
+        if let Some(tables) = self.tables.get() {
+            return Ok(tables);
+        }
+        let tables = self.catalogue.names()?;
+        Ok(self.tables.get_or_init(|| tables))
     }
 
     /// `name`, counted against the answer bound.
@@ -68,13 +80,7 @@ impl<'a> Names<'a> {
 
     /// The brand's name, borrowed (for loops that reuse their buffers); empty if unknown.
     pub fn brand_name(&self, id: u32) -> Result<&'a str, ServiceError> {
-        self.counted(
-            self.catalogue
-                .names()?
-                .brands
-                .get(&id)
-                .map_or("", String::as_str),
-        )
+        self.counted(self.tables()?.brands.get(&id).map_or("", String::as_str))
     }
 
     pub fn genart(&self, id: u32) -> Result<String, ServiceError> {
@@ -84,8 +90,7 @@ impl<'a> Names<'a> {
     /// The genart's name, borrowed; empty if unknown.
     pub fn genart_name(&self, id: u32) -> Result<&'a str, ServiceError> {
         let own = self
-            .catalogue
-            .names()?
+            .tables()?
             .generic_articles
             .get(&id)
             .map_or("", String::as_str);
@@ -99,8 +104,7 @@ impl<'a> Names<'a> {
     /// The maker's name, borrowed; empty if unknown.
     pub fn manufacturer_name(&self, id: u32) -> Result<&'a str, ServiceError> {
         self.counted(
-            self.catalogue
-                .names()?
+            self.tables()?
                 .manufacturers
                 .get(&id)
                 .map_or("", String::as_str),

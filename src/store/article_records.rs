@@ -23,7 +23,7 @@ use super::layout::TreeName;
 use super::records::{ArticleRow, Record, RowView};
 use super::varint;
 use crate::catalogue::{Article, ArticleText};
-use std::cell::OnceCell;
+use std::cell::Cell;
 
 mod writing;
 pub use writing::{GenartNames, build, patched};
@@ -45,10 +45,11 @@ fn corrupt() -> StoreError {
 pub struct ArticleRecord {
     prefix: Vec<u8>,
     value: Vec<u8>,
-    /// Where each section starts in `value`, found at the first part read (an answer reads
-    /// four; each would otherwise walk the sections before its own); none where the value
-    /// does not decode.
-    starts: OnceCell<Option<[usize; TABLES.len()]>>,
+    /// Where each section starts in `value`, 0 until found (the article's value comes
+    /// first): found as far as a part read needs, and a section's rows read to their end
+    /// give the next section's start, so an answer reading its sections in order walks each
+    /// once.
+    starts: [Cell<usize>; TABLES.len()],
 }
 
 impl ArticleRecord {
@@ -56,7 +57,7 @@ impl ArticleRecord {
         ArticleRecord {
             prefix,
             value,
-            starts: OnceCell::new(),
+            starts: Default::default(),
         }
     }
 
@@ -83,11 +84,15 @@ impl ArticleRecord {
     pub fn views<'r, V: RowView<'r>>(
         &'r self,
     ) -> Result<impl Iterator<Item = Result<V, StoreError>> + 'r, StoreError> {
+        let section = section_of(V::TREE)?;
         // None once the section's end or an undecodable row is read.
-        let mut rest = Some(self.section(V::TREE)?);
+        let mut rest = Some(self.section_at(section)?);
         Ok(std::iter::from_fn(move || {
             let viewed = match next_row(rest.as_mut()?) {
-                Ok(None) => None,
+                Ok(None) => {
+                    self.ended(section, rest.unwrap_or_default());
+                    None
+                }
                 Ok(Some((suffix, value))) => {
                     Some(V::view(suffix, value).ok_or_else(|| StoreError::undecodable(V::TREE)))
                 }
@@ -144,12 +149,36 @@ impl ArticleRecord {
 
     /// The rows of `table`'s section, from its first row's start.
     fn section(&self, table: TreeName) -> Result<&[u8], StoreError> {
-        let section = TABLES.iter().position(|&t| t == table).ok_or_else(|| {
-            StoreError::Internal(format!("an article's record holds no {}", table.name()))
-        })?;
-        let starts = self.starts.get_or_init(|| section_starts(&self.value));
-        let start = starts.ok_or_else(corrupt)?[section];
-        Ok(&self.value[start..])
+        self.section_at(section_of(table)?)
+    }
+
+    /// The rows of the section at `section`, found from the nearest start known before it.
+    fn section_at(&self, section: usize) -> Result<&[u8], StoreError> {
+        let known = (0..=section).rev().find(|&s| self.starts[s].get() != 0);
+        let mut at = known.unwrap_or(0);
+        let mut rest = match known {
+            Some(s) => &self.value[self.starts[s].get()..],
+            None => {
+                let mut rest = self.value.as_slice();
+                take(&mut rest).ok_or_else(corrupt)?;
+                self.ended(usize::MAX, rest);
+                rest
+            }
+        };
+        while at < section {
+            while next_row(&mut rest)?.is_some() {}
+            self.ended(at, rest);
+            at += 1;
+        }
+        Ok(rest)
+    }
+
+    /// Notes that the section at `section` (`usize::MAX`: the article's value) ended where
+    /// `rest` begins, the next section's start.
+    fn ended(&self, section: usize, rest: &[u8]) {
+        if let Some(next) = self.starts.get(section.wrapping_add(1)) {
+            next.set(self.value.len() - rest.len());
+        }
     }
 
     /// Calls `visit` with each row of `table` (its whole key and its value).
@@ -158,7 +187,8 @@ impl ArticleRecord {
         table: TreeName,
         mut visit: impl FnMut(&[u8], &[u8]) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let mut rest = self.section(table)?;
+        let section = section_of(table)?;
+        let mut rest = self.section_at(section)?;
         let mut key = Vec::new();
         while let Some((suffix, value)) = next_row(&mut rest)? {
             if key.is_empty() {
@@ -170,24 +200,16 @@ impl ArticleRecord {
             key.extend_from_slice(suffix);
             visit(&key, value)?;
         }
+        self.ended(section, rest);
         Ok(())
     }
 }
 
-/// Where each section of a record's value starts; none where a section before the last does
-/// not decode.
-fn section_starts(value: &[u8]) -> Option<[usize; TABLES.len()]> {
-    let mut rest = value;
-    take(&mut rest)?;
-    let mut starts = [0; TABLES.len()];
-    for (i, start) in starts.iter_mut().enumerate() {
-        *start = value.len() - rest.len();
-        // The last section's rows are read where it is read.
-        if i + 1 < TABLES.len() {
-            while next_row(&mut rest).ok()?.is_some() {}
-        }
-    }
-    Some(starts)
+/// Where `table`'s section is among a record's.
+fn section_of(table: TreeName) -> Result<usize, StoreError> {
+    TABLES.iter().position(|&t| t == table).ok_or_else(|| {
+        StoreError::Internal(format!("an article's record holds no {}", table.name()))
+    })
 }
 
 /// A row of a record's section: its key after the article's prefix, and its value.

@@ -1,12 +1,12 @@
 use super::super::staging::{Origin, Staging};
 use super::super::{Store, check};
-use super::{NAME_THEN, next_row};
+use super::{ArticleRecord, NAME_THEN, next_row};
 use crate::catalogue::{
     Article, ArticleKey, ArticleStatus, ArticleText, Brand, Criterion, CrossKind, CrossReference,
     GenericArticle, Media, MediaKind, Price, TextKind, Translation,
 };
 use crate::store::layout::TreeName;
-use crate::store::records::Record;
+use crate::store::records::{CrossNumber, Record};
 
 const ORIGIN: Origin = Origin { file: 0, line: 1 };
 
@@ -103,6 +103,7 @@ fn assert_records_match_the_tables(store: &Store) {
             c.prices_of(&a.key).unwrap()
         );
         assert_eq!(record.rows::<Media>().unwrap(), c.media_of(&a.key).unwrap());
+        assert_parts_read_in_any_order(&record);
         let texts = c.translations().unwrap();
         let name = |l: &str| {
             texts
@@ -124,6 +125,60 @@ fn assert_records_match_the_tables(store: &Store) {
     assert!(c.article_record(&key(1, "NONE")).unwrap().is_none());
     let report = check::check(store).unwrap();
     assert!(report.is_sound(), "{:?}", report.problems);
+}
+
+/// Every part of `record` read in another order, and from a copy cut short at every length:
+/// the same rows, or an error where the cut reaches them (never other rows, never a panic).
+fn assert_parts_read_in_any_order(record: &ArticleRecord) {
+    fn parts(r: &ArticleRecord, reversed: bool) -> Vec<Result<String, ()>> {
+        let mut parts: Vec<Box<dyn Fn() -> Result<String, ()>>> = vec![
+            Box::new(|| r.article().map(|a| format!("{a:?}")).map_err(drop)),
+            Box::new(|| {
+                r.rows::<CrossReference>()
+                    .map(|x| format!("{x:?}"))
+                    .map_err(drop)
+            }),
+            Box::new(|| {
+                let numbers: Result<Vec<_>, _> = r.views::<CrossNumber>().map_err(drop)?.collect();
+                numbers
+                    .map(|n| format!("{:?}", n.iter().map(|n| n.number).collect::<Vec<_>>()))
+                    .map_err(drop)
+            }),
+            Box::new(|| {
+                r.rows::<Criterion>()
+                    .map(|x| format!("{x:?}"))
+                    .map_err(drop)
+            }),
+            Box::new(|| r.rows::<Price>().map(|x| format!("{x:?}")).map_err(drop)),
+            Box::new(|| r.rows::<Media>().map(|x| format!("{x:?}")).map_err(drop)),
+            Box::new(|| {
+                r.description(&["de".into(), "fr".into()], |_| Some("name".into()))
+                    .map(|d| format!("{d:?}"))
+                    .map_err(drop)
+            }),
+        ];
+        if reversed {
+            parts.reverse();
+        }
+        let mut read: Vec<_> = parts.iter().map(|part| part()).collect();
+        if reversed {
+            read.reverse();
+        }
+        read
+    }
+    let fresh = |value: &[u8]| ArticleRecord::new(record.prefix.clone(), value.to_vec());
+    let whole = parts(&fresh(&record.value), false);
+    assert!(whole.iter().all(Result::is_ok), "{whole:?}");
+    assert_eq!(parts(&fresh(&record.value), true), whole);
+    for cut in 0..record.value.len() {
+        for reversed in [false, true] {
+            let read = parts(&fresh(&record.value[..cut]), reversed);
+            for (part, intact) in read.iter().zip(&whole) {
+                assert!(part.is_err() || part == intact, "cut at {cut}: {part:?}");
+            }
+            assert!(read.iter().any(Result::is_err), "cut at {cut}");
+        }
+    }
 }
 
 #[test]
