@@ -90,7 +90,7 @@ impl ArticleRecord {
         Ok(std::iter::from_fn(move || {
             let viewed = match next_row(rest.as_mut()?) {
                 Ok(None) => {
-                    self.ended(section, rest.unwrap_or_default());
+                    self.starts_at(section + 1, rest.unwrap_or_default());
                     None
                 }
                 Ok(Some((suffix, value))) => {
@@ -161,23 +161,23 @@ impl ArticleRecord {
             None => {
                 let mut rest = self.value.as_slice();
                 take(&mut rest).ok_or_else(corrupt)?;
-                self.ended(usize::MAX, rest);
+                self.starts_at(0, rest);
                 rest
             }
         };
         while at < section {
             while next_row(&mut rest)?.is_some() {}
-            self.ended(at, rest);
             at += 1;
+            self.starts_at(at, rest);
         }
         Ok(rest)
     }
 
-    /// Notes that the section at `section` (`usize::MAX`: the article's value) ended where
-    /// `rest` begins, the next section's start.
-    fn ended(&self, section: usize, rest: &[u8]) {
-        if let Some(next) = self.starts.get(section.wrapping_add(1)) {
-            next.set(self.value.len() - rest.len());
+    /// Notes that the section at `section` starts where `rest` begins (read to the end of
+    /// the part before it); past the last section, nothing.
+    fn starts_at(&self, section: usize, rest: &[u8]) {
+        if let Some(start) = self.starts.get(section) {
+            start.set(self.value.len() - rest.len());
         }
     }
 
@@ -200,7 +200,7 @@ impl ArticleRecord {
             key.extend_from_slice(suffix);
             visit(&key, value)?;
         }
-        self.ended(section, rest);
+        self.starts_at(section + 1, rest);
         Ok(())
     }
 }
