@@ -19,6 +19,12 @@ pub enum Spent {
     /// The answer would pass `limits.answer_mb`.
     #[error("{0}")]
     TooLarge(String),
+    /// The answers in flight hold what `limits.answers_in_flight_mb` allows, and this one
+    /// found no room in time.
+    #[error(
+        "the server is building other large answers and has no room for this one now (limits.answers_in_flight_mb); retry in a moment"
+    )]
+    Busy,
 }
 
 /// A request's budget; clones share the abandonment flag.
@@ -75,14 +81,15 @@ impl Budget {
         (budget, guard)
     }
 
-    /// `Err` once the client has gone or the deadline has passed.
+    /// `Err` once the client has gone or the deadline has passed, or where the answers in
+    /// flight leave this one no room.
     pub fn check(&self) -> Result<(), Spent> {
         if self.abandoned.load(Ordering::Relaxed) {
             return Err(Spent::Abandoned);
         }
         match self.limit {
             Some(limit) if self.started.elapsed() > limit => Err(Spent::OverBudget(limit)),
-            _ => Ok(()),
+            _ => crate::limits::in_flight::check(),
         }
     }
 

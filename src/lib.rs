@@ -15,3 +15,9 @@ pub mod priority;
 pub mod server;
 pub mod service;
 pub mod store;
+
+// The library's own tests count answers in flight as the binary does (`src/main.rs`).
+#[cfg(test)]
+#[global_allocator]
+static TEST_ALLOCATOR: limits::in_flight::CountingAllocator<std::alloc::System> =
+    limits::in_flight::CountingAllocator(std::alloc::System);

@@ -4,9 +4,11 @@ mod cli;
 
 // A commit allocates and frees on its own threads while the lookups answer on theirs: with
 // the system allocator they met on its arena locks and its consolidation of freed chunks.
-// mimalloc gives each thread its own heap.
+// mimalloc gives each thread its own heap. What a request's work allocates is counted for it,
+// so that the answers in flight stay within their bound (`partscat::limits::in_flight`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: partscat::limits::in_flight::CountingAllocator<mimalloc::MiMalloc> =
+    partscat::limits::in_flight::CountingAllocator(mimalloc::MiMalloc);
 
 fn main() -> std::process::ExitCode {
     without_huge_pages();

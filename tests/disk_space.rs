@@ -344,3 +344,53 @@ fn unsafe_uid() -> u32 {
     let o = Command::new("id").arg("-u").output().unwrap();
     String::from_utf8_lossy(&o.stdout).trim().parse().unwrap()
 }
+
+#[test]
+#[ignore = "needs root, to mount a tmpfs: run by tests/with-system-tools.sh as root"]
+fn an_upload_the_disk_cannot_hold_is_refused_naming_the_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(Stocked {
+        disk,
+        data,
+        small,
+        before,
+    }) = stocked_disk(dir.path(), 200)
+    else {
+        return;
+    };
+    let s = server::Served::start(&data, &[]);
+    // All but 2 MiB of the disk taken; the upload is about 10 MiB.
+    let prices = dir.path().join("upload");
+    std::fs::create_dir(&prices).unwrap();
+    many_prices(&small, 60, &prices.join("prices.csv"));
+    let filler = disk.0.join("filler");
+    let take = free_bytes(&disk.0).saturating_sub(2 << 20);
+    assert!(
+        Command::new("fallocate")
+            .args(["-l", &take.to_string(), path(&filler)])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let o = partscat(&["import", "--data", path(&data), path(&prices)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let said = text(&o);
+    assert!(
+        said.contains(&format!("the disk holding {} is full", data.display()))
+            && said.contains("the upload needs")
+            && said.contains("MiB are free"),
+        "{said}"
+    );
+    assert!(!said.contains("could not be read"), "{said}");
+    // Its scratch space is gone, and the catalogue is as it was.
+    std::fs::remove_file(&filler).unwrap();
+    let left: Vec<_> = std::fs::read_dir(&data)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".spill") || n.starts_with(".upload"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    drop(s);
+    assert_eq!(check(&data), before);
+}

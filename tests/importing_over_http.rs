@@ -449,3 +449,78 @@ fn a_catalogue_larger_than_any_other_body_imports_through_the_running_server() {
     assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
     assert!(answer.contains("(limits.import_mb)"), "{answer}");
 }
+
+/// Sends the head of an upload of `length` bytes to `/admin/import` over loopback, and as
+/// much of its body as `body`; the connection stays open.
+fn upload_head(s: &Served, length: u64, body: &[u8]) -> std::net::TcpStream {
+    use std::io::Write;
+    let address = s.base.trim_start_matches("http://");
+    let mut socket = std::net::TcpStream::connect(address).unwrap();
+    let head = format!(
+        "POST /admin/import?provider=demo&api_key={} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-tar\r\nContent-Length: {length}\r\n\r\n",
+        common::server::DEMO_KEY
+    );
+    socket.write_all(head.as_bytes()).unwrap();
+    socket.write_all(body).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    socket
+}
+
+#[test]
+fn a_second_upload_is_refused_from_its_headers_while_one_is_received() {
+    let s = Served::demo(&[]);
+    // The first upload's body trickles: a tar entry's header, then nothing more for now.
+    let mut header = tar::Header::new_gnu();
+    header.set_path("prices.csv").unwrap();
+    header.set_size(1 << 29);
+    header.set_mode(0o600);
+    header.set_entry_type(tar::EntryType::Regular);
+    header.set_cksum();
+    let mut first = upload_head(&s, 1 << 30, header.as_bytes());
+    let scratch = || {
+        std::fs::read_dir(&s.data)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".sort-"))
+            .count()
+    };
+    let bound = Instant::now() + Duration::from_secs(30);
+    while scratch() == 0 {
+        assert!(
+            Instant::now() < bound,
+            "the first upload was never received"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The second sends its headers alone, announcing 2 GiB: answered at once.
+    let mut second = upload_head(&s, 2 << 30, b"");
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut second, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 409"), "{answer}");
+    assert!(
+        answer.contains("an import or sync is already running")
+            && answer.contains("files from provider demo from 127.0.0.1 are being received"),
+        "{answer}"
+    );
+    assert_eq!(scratch(), 1, "nothing of the second upload was stored");
+    // The first one's slot is given back when its sender goes: the next import runs.
+    std::io::Write::flush(&mut first).unwrap();
+    drop(first);
+    let bound = Instant::now() + Duration::from_secs(30);
+    while scratch() > 0 {
+        assert!(
+            Instant::now() < bound,
+            "the abandoned upload kept its scratch space"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let inbox_free = s.fetch(client().get(format!(
+        "{}/admin/import?provider=demo&api_key={}",
+        s.base,
+        common::server::DEMO_KEY
+    )));
+    assert_eq!(inbox_free.status, 200, "{}", inbox_free.text());
+    assert!(inbox_free.json()["busy"].is_null(), "{}", inbox_free.text());
+}

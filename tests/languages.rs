@@ -416,3 +416,131 @@ fn a_vehicles_articles_are_described_in_the_language_asked() {
     );
     assert_eq!(description("en"), "Brake Pad Set, disc brake, front axle");
 }
+
+/// A generated catalogue with its texts in German, French and Bulgarian, and one article
+/// described in Hungarian and Polish by a word no other text holds.
+fn translated_files(dir: &std::path::Path) -> std::path::PathBuf {
+    let files = dir.join("files");
+    let o = common::partscat(&[
+        "gen",
+        "--articles",
+        "2000",
+        "--translated",
+        "--out",
+        common::path(&files),
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let articles = std::fs::read_to_string(files.join("articles.csv")).unwrap();
+    let first: Vec<&str> = articles.lines().nth(1).unwrap().split(',').collect();
+    let mut texts = std::fs::read_to_string(files.join("article_texts.csv")).unwrap();
+    for language in ["hu", "pl"] {
+        texts.push_str(&format!(
+            "{},{},{language},Zuzmaraszto\n",
+            first[0], first[1]
+        ));
+    }
+    std::fs::write(files.join("article_texts.csv"), texts).unwrap();
+    files
+}
+
+fn free_text(s: &Served, key: &str, lang: &str, text: &str) -> u64 {
+    let answer = s
+        .fetch(
+            client()
+                .post(format!("{}{DLB_JSON}?api_key={key}", s.base))
+                .json(&json!({"getArticles": {
+                    "provider": "shop", "lang": lang, "searchQuery": text, "searchType": 99
+                }})),
+        )
+        .json();
+    assert_eq!(answer["status"], 200, "{answer}");
+    answer["totalMatchingArticles"].as_u64().unwrap()
+}
+
+fn reading_key(data: &std::path::Path) -> String {
+    let o = common::partscat(&[
+        "admin",
+        "--data",
+        common::path(data),
+        "--json",
+        "provider",
+        "create",
+        "shop",
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    serde_json::from_slice::<Value>(&o.stdout).unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn texts_in_languages_the_catalogue_does_not_serve_are_left_out_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = translated_files(dir.path());
+    let config = dir.path().join("partscat.toml");
+    std::fs::write(&config, "[catalogue]\nlanguages = [\"en\", \"de\"]\n").unwrap();
+    let data = dir.path().join("data");
+    let (ok, report) = common::import(
+        &data,
+        &["--config", common::path(&config), common::path(&files)],
+    );
+    assert!(ok, "{report}");
+    let of = |name: &str| {
+        report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["import_type"] == name)
+            .unwrap()
+            .clone()
+    };
+    let described = of("article_texts");
+    let left_out = &described["left_out"];
+    assert_eq!(left_out["hu"], 1, "{described}");
+    assert_eq!(left_out["pl"], 1, "{described}");
+    assert!(left_out["fr"].as_u64().unwrap() > 100, "{described}");
+    assert!(
+        left_out.get("de").is_none(),
+        "German is served: {described}"
+    );
+    assert_eq!(
+        described["rejected"], 0,
+        "left out is not rejected: {described}"
+    );
+    assert!(of("texts")["left_out"]["fr"].as_u64().unwrap() > 0);
+    // What was taken is what is served: German found, French and Hungarian not held.
+    let key = reading_key(&data);
+    let s = Served::start_with_env(&data, &[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,de")]);
+    assert!(free_text(&s, &key, "de", "Bremsscheibe") > 0);
+    assert_eq!(free_text(&s, &key, "en", "Zuzmaraszto"), 0);
+    assert_eq!(free_text(&s, &key, "en", "Disque"), 0);
+}
+
+#[test]
+fn free_text_searches_only_the_languages_the_catalogue_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = translated_files(dir.path());
+    let data = dir.path().join("data");
+    // Unset, an import keeps every language its files bring.
+    let (ok, report) = common::import(&data, &[common::path(&files)]);
+    assert!(ok, "{report}");
+    assert!(
+        report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f.get("left_out").is_none()),
+        "{report}"
+    );
+    let key = reading_key(&data);
+    let every = Served::start_with_env(&data, &[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,hu")]);
+    assert_eq!(free_text(&every, &key, "en", "Zuzmaraszto"), 1);
+    drop(every);
+    // Served in English and German alone, the Hungarian and French texts the store holds
+    // are not searched.
+    let s = Served::start_with_env(&data, &[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,de")]);
+    assert_eq!(free_text(&s, &key, "en", "Zuzmaraszto"), 0);
+    assert_eq!(free_text(&s, &key, "de", "Disque"), 0);
+    assert!(free_text(&s, &key, "de", "Bremsscheibe") > 0);
+}

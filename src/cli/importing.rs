@@ -103,6 +103,9 @@ fn through_server(
     let total: u64 = files.iter().map(|f| f.source.bytes()).sum();
     let length = tar_length(files.iter().map(|f| f.source.bytes()));
     let bound = super::server_job::call(client.get("http://partscat/admin/import"))?;
+    if let Some(busy) = bound["busy"].as_str() {
+        return Err(busy.to_owned());
+    }
     if let Some(max) = bound["maxBytes"].as_u64()
         && length > max
     {

@@ -73,6 +73,11 @@ fn open_store(settings: &Settings) -> Result<Store, String> {
         .map_err(|e| e.to_string())?;
     store.set_change_retention(settings.change_feed);
     store.set_limits(settings.limits);
+    store.set_text_languages(
+        settings
+            .catalogue_languages_set
+            .then(|| settings.catalogue_languages.clone()),
+    );
     Ok(store)
 }
 

@@ -101,6 +101,7 @@ pub(super) fn serve(
         );
     }
     partscat::limits::set_answer_bytes(settings.limits.answer_bytes());
+    partscat::limits::in_flight::set_in_flight_bytes(settings.limits.answers_in_flight_bytes());
     // A store whose blocks do not decode would answer every lookup with a 500: refused.
     store::check::probe(&store).map_err(|e| {
         format!(

@@ -69,6 +69,9 @@ pub struct Settings {
     /// The languages of the catalogue's texts (ISO 639-1 or TecDoc's own two-letter codes),
     /// in fallback order; the first is the default.
     pub catalogue_languages: Vec<String>,
+    /// Whether `catalogue_languages` was set: only then do imports leave out the texts of
+    /// other languages (unset, they keep every language the files bring).
+    pub catalogue_languages_set: bool,
     /// The countries the catalogue is for (ISO 3166-1 alpha-2).
     pub catalogue_countries: Vec<String>,
     /// The store's page cache, in MiB.
@@ -182,6 +185,7 @@ impl Default for Settings {
             max_connections: 0,
             exhaust_genarts: DEFAULT_EXHAUST_GENARTS.to_vec(),
             catalogue_languages: vec!["en".into()],
+            catalogue_languages_set: false,
             catalogue_countries: Vec::new(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::new(),

@@ -11,7 +11,7 @@ use super::values::*;
 
 /// The server's, the catalogue's, the media store's and the bounds' settings, in the order of
 /// the documented default file (`[sync]`'s are in `sync.rs`).
-pub const SETTINGS: [Setting; 52] = [
+pub const SETTINGS: [Setting; 53] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080", |s, t| {
         s.listen = parse_listen(t)?;
         Ok(())
@@ -313,6 +313,7 @@ pub const SETTINGS: [Setting; 52] = [
         "en",
         |s, t| {
             s.catalogue_languages = parse_languages(t)?;
+            s.catalogue_languages_set = true;
             Ok(())
         },
     ),
@@ -355,6 +356,12 @@ pub const SETTINGS: [Setting; 52] = [
         "PARTSCAT_LIMIT_ANSWER_MB",
         "64",
         |s, t| s.limits.set("answer_mb", t),
+    ),
+    setting(
+        "limits.answers_in_flight_mb",
+        "PARTSCAT_LIMIT_ANSWERS_IN_FLIGHT_MB",
+        "512",
+        |s, t| s.limits.set("answers_in_flight_mb", t),
     ),
     setting(
         "limits.feed_mb",

@@ -157,7 +157,7 @@ impl ImportType {
         row: &Row<'_>,
         file: u16,
         staging: &mut Staging<'_>,
-    ) -> Result<Result<(), String>, StoreError> {
+    ) -> Result<Result<Staged, String>, StoreError> {
         let parsed = match self {
             ImportType::Brands => brand(row).map(Parsed::Brand),
             ImportType::Manufacturers => manufacturer(row).map(Parsed::Manufacturer),
@@ -184,6 +184,13 @@ impl ImportType {
             Ok(p) => p,
             Err(message) => return Ok(Err(message)),
         };
+        if let Some(language) = parsed.language()
+            && !staging.keeps_text_language(language)
+        {
+            return Ok(Ok(Staged::LeftOut {
+                language: language.to_owned(),
+            }));
+        }
         let origin = Origin {
             file,
             line: row.line,
@@ -193,7 +200,7 @@ impl ImportType {
             Ok(true) => {
                 // What a retired row referred to may be retired by the same feed.
                 parsed.stage(staging, origin, true)?;
-                return Ok(Ok(()));
+                return Ok(Ok(Staged::Taken));
             }
             Ok(false) => {}
         }
@@ -201,8 +208,18 @@ impl ImportType {
             return Ok(Err(message));
         }
         parsed.stage(staging, origin, false)?;
-        Ok(Ok(()))
+        Ok(Ok(Staged::Taken))
     }
+}
+
+/// What became of a valid row.
+pub enum Staged {
+    Taken,
+    /// A text in a language the catalogue does not serve (`catalogue.languages`): not
+    /// stored, counted by its language in the report.
+    LeftOut {
+        language: String,
+    },
 }
 
 /// Whether the row retires its key (`change` is `remove`) rather than writes it.
@@ -237,6 +254,17 @@ enum Parsed {
     KitComponent(KitComponent),
     Media(Media),
     Plate(Plate),
+}
+
+impl Parsed {
+    /// The language of a text in another language.
+    fn language(&self) -> Option<&str> {
+        match self {
+            Parsed::Translation(t) => Some(&t.language),
+            Parsed::ArticleText(t) => Some(&t.language),
+            _ => None,
+        }
+    }
 }
 
 /// What a translation names, where the catalogue lacks it (a term names nothing).

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use sha2::{Digest, Sha256};
 
 use super::assembly_tree::TreeFile;
+use super::data_sets::Staged;
 use super::{FileReport, ImportError, ImportFile, ImportMode, ImportType, Progress, csv_source};
 use crate::store::{Replace, Staging};
 
@@ -91,7 +92,11 @@ pub(super) fn stage(
                     held.take(&row).map_err(|message| (row.line, message))
                 }
                 Ok(row) => match import_type.stage(&row, position, staging) {
-                    Ok(result) => result.map_err(|message| (row.line, message)),
+                    Ok(Ok(Staged::LeftOut { language })) => {
+                        *report.left_out.entry(language).or_default() += 1;
+                        Ok(())
+                    }
+                    Ok(result) => result.map(drop).map_err(|message| (row.line, message)),
                     Err(e) => {
                         store_failure = Some(e);
                         return Err("store failure".into());

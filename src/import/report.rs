@@ -28,6 +28,9 @@ pub struct FileReport {
     pub rejected: u64,
     /// The first rejected rows.
     pub errors: Vec<RowError>,
+    /// Texts in languages the catalogue does not serve, left out, by language.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub left_out: std::collections::BTreeMap<String, u64>,
 }
 
 fn type_name<S: serde::Serializer>(t: &ImportType, s: S) -> Result<S::Ok, S::Error> {
@@ -47,7 +50,24 @@ impl FileReport {
             mode,
             rejected: 0,
             errors: Vec::new(),
+            left_out: Default::default(),
         }
+    }
+}
+
+impl FileReport {
+    /// The texts left out, for a person: `left out: 1,204 texts in hu, 87 in pl (not in
+    /// catalogue.languages)`.
+    pub fn left_out_line(&self) -> String {
+        let counts: Vec<String> = self
+            .left_out
+            .iter()
+            .map(|(language, rows)| format!("{rows} in {language}"))
+            .collect();
+        format!(
+            "left out: texts {} (languages not in catalogue.languages)",
+            counts.join(", ")
+        )
     }
 }
 
@@ -124,6 +144,9 @@ impl fmt::Display for ImportReport {
                     "  … and {} more rejected rows",
                     r.rejected - r.errors.len() as u64
                 )?;
+            }
+            if !r.left_out.is_empty() {
+                writeln!(f, "  {}", r.left_out_line())?;
             }
         }
         write!(f, "{}", self.verdict_line())

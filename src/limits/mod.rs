@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 mod answer;
+pub mod in_flight;
 pub use answer::{AnswerSize, BoundedAnswer, answer_too_large, set_answer_bytes, within_answer};
 
 /// The bounds, each a setting of the `[limits]` table.
@@ -21,6 +22,8 @@ pub struct Limits {
     pub row_bytes: u64,
     /// One SOAP or JSON answer, in MiB.
     pub answer_mb: u64,
+    /// What every answer being built and sent holds together, in MiB.
+    pub answers_in_flight_mb: u64,
     /// One change feed as it arrives, in MiB.
     pub feed_mb: u64,
     /// The files of one `partscat import` sent to a running server, together, in MiB.
@@ -39,6 +42,7 @@ impl Default for Limits {
             uri_bytes: 2048,
             row_bytes: 64 * 1024,
             answer_mb: 64,
+            answers_in_flight_mb: 512,
             feed_mb: 8192,
             import_mb: 65536,
             transfer_deadline_s: 3600,
@@ -57,7 +61,7 @@ pub struct LimitSetting {
 }
 
 /// Every bound, in the order of the documented default file.
-pub const LIMIT_SETTINGS: [LimitSetting; 9] = [
+pub const LIMIT_SETTINGS: [LimitSetting; 10] = [
     LimitSetting {
         key: "text_bytes",
         min: 16,
@@ -82,6 +86,11 @@ pub const LIMIT_SETTINGS: [LimitSetting; 9] = [
         key: "answer_mb",
         min: 1,
         field: |l| &mut l.answer_mb,
+    },
+    LimitSetting {
+        key: "answers_in_flight_mb",
+        min: 16,
+        field: |l| &mut l.answers_in_flight_mb,
     },
     LimitSetting {
         key: "feed_mb",
@@ -130,6 +139,10 @@ impl Limits {
 
     pub fn answer_bytes(&self) -> u64 {
         self.answer_mb << 20
+    }
+
+    pub fn answers_in_flight_bytes(&self) -> u64 {
+        self.answers_in_flight_mb << 20
     }
 
     pub fn feed_bytes(&self) -> u64 {

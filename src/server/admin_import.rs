@@ -43,6 +43,8 @@ fn order(query: &QueryPairs) -> Result<(bool, ImportMode), Problem> {
                     )
                 })?
             }
+            // The credentials of a call over HTTP, which the gate has read.
+            "provider" | "api_key" => {}
             other => {
                 return Err(Problem::bad_parameter(
                     "query",
@@ -62,10 +64,19 @@ pub async fn start_import(
 ) -> Result<Response, Problem> {
     let (dry_run, mode) = order(&QueryPairs::of(req))?;
     let started_by = operator(req)?.0;
+    // Refused from the headers while another import runs: nothing of the body is read.
+    let slot = state
+        .jobs
+        .reserve_upload(&started_by)
+        .map_err(Problem::from)?;
+    let size = req
+        .headers()
+        .get(poem::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     let store = state.store.clone();
     let mut tar = tokio_util::io::SyncIoBridge::new(body.into_async_read());
     let uploaded = tokio::task::spawn_blocking(move || {
-        let unpacked = upload::unpack(&store, &mut tar, mode);
+        let unpacked = upload::unpack(&store, &mut tar, mode, size);
         if unpacked.is_err() {
             // The rest is read (within the body's bounds) so that the sender, still sending,
             // reads why instead of a broken pipe.
@@ -78,12 +89,13 @@ pub async fn start_import(
     .map_err(Problem::from)?;
     let (job, _) = state
         .jobs
-        .start_upload(&state.store, uploaded, dry_run, &started_by)
+        .start_upload(&state.store, slot, uploaded, dry_run, &started_by)
         .map_err(Problem::from)?;
     Ok(job_started(&state, &job))
 }
 
-/// How large the files of one import may be together, for the sender to check first.
+/// How large the files of one import may be together, and whether an import runs now, for
+/// the sender to check first.
 #[handler]
 pub async fn import_bound(req: &Request, state: Data<&Arc<AppState>>) -> Result<Response, Problem> {
     operator(req)?;
@@ -91,8 +103,9 @@ pub async fn import_bound(req: &Request, state: Data<&Arc<AppState>>) -> Result<
     Ok(json_answer(
         poem::http::StatusCode::OK,
         &serde_json::json!({
-        "maxBytes": limits.import_bytes(),
+            "maxBytes": limits.import_bytes(),
             "setting": "limits.import_mb",
+            "busy": state.jobs.catalogue_busy(),
         }),
     ))
 }
@@ -111,6 +124,12 @@ mod tests {
             order(&QueryPairs::parse(Some("dryRun=true&mode=replace"))),
             Ok((true, ImportMode::Replace))
         ));
+        assert!(
+            order(&QueryPairs::parse(Some(
+                "provider=demo&api_key=k&dryRun=true"
+            )))
+            .is_ok()
+        );
         for bad in ["dryRun=yes", "mode=purge", "dryrun=true"] {
             assert!(order(&QueryPairs::parse(Some(bad))).is_err(), "{bad}");
         }

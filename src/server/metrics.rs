@@ -49,6 +49,8 @@ pub struct Metrics {
     data_version: Gauge,
     providers: Gauge,
     answer_lookups: Family<OutcomeLabels, Counter>,
+    answers_in_flight: Gauge,
+    calls_abandoned: Counter,
 }
 
 fn duration_buckets() -> Histogram {
@@ -87,6 +89,18 @@ impl Default for Metrics {
              the kept answer read) or missing",
             answer_lookups.clone(),
         );
+        let (answers_in_flight, calls_abandoned) = (Gauge::default(), Counter::default());
+        registry.register(
+            "answers_in_flight_bytes",
+            "What the answers being built and sent hold together (limits.answers_in_flight_mb)",
+            answers_in_flight.clone(),
+        );
+        registry.register(
+            "calls_abandoned",
+            "SOAP and JSON calls on the blocking pool whose work stopped short because their \
+             client went away",
+            calls_abandoned.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -95,11 +109,18 @@ impl Default for Metrics {
             data_version,
             providers,
             answer_lookups,
+            answers_in_flight,
+            calls_abandoned,
         }
     }
 }
 
 impl Metrics {
+    /// A call's client went away and its work stopped short.
+    pub fn call_abandoned(&self) {
+        self.calls_abandoned.inc();
+    }
+
     /// The answer cache's counters, registered here.
     pub fn answer_outcomes(&self) -> super::answer_cache::Outcomes {
         let counter = |outcome| {
@@ -181,6 +202,8 @@ pub async fn metrics(Data(state): Data<&Arc<AppState>>) -> Result<Response, Prob
             .map_err(Problem::from)?;
     m.providers
         .set(i64::try_from(providers).unwrap_or(i64::MAX));
+    m.answers_in_flight
+        .set(i64::try_from(crate::limits::in_flight::used_bytes()).unwrap_or(i64::MAX));
     let mut text = String::new();
     encode(&mut text, &m.registry).map_err(Problem::internal)?;
     Ok(Response::builder()

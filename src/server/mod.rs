@@ -7,6 +7,7 @@ mod admin_api;
 mod admin_import;
 mod admin_request;
 mod answer_cache;
+mod answer_memory;
 mod answers;
 mod auth;
 mod catalogue_page;

@@ -1,6 +1,6 @@
 //! What every request passes on its way to the routes and back, in order, in one endpoint:
-//! the access log's line, the maker's route prefix, the metrics' timing, problem+json for
-//! every error, compression of the answer, the HTTP/2 request count, the body bound, the
+//! the access log's line, the maker's route prefix, the metrics' timing, the memory its
+//! answer holds (counted until sent), problem+json for every error, compression of the answer, the HTTP/2 request count, the body bound, the
 //! gate (authentication and scopes of `/svc` and `/admin`, readiness), paths as people write
 //! them, and the query each `/svc` route takes. Each step is a plain function of its module
 //! called here once: a chain of middleware endpoints would hold the request in every link's
@@ -12,9 +12,11 @@ use std::sync::Arc;
 use poem::http::{HeaderValue, Method, header};
 use poem::{Endpoint, IntoResponse, Request, Response};
 
+use crate::limits::in_flight::{Counted, Held};
+
 use super::{
-    AppState, access_log, catalogue_page, compression, connection, gate, metrics, problem,
-    request_body, svc, tls,
+    AppState, access_log, answer_memory, catalogue_page, compression, connection, gate, metrics,
+    problem, request_body, svc, tls,
 };
 
 pub struct Passage<E> {
@@ -39,8 +41,9 @@ impl<E: Endpoint> Endpoint for Passage<E> {
         let timing = metrics::Timing::begin(&req);
         // A `Uri` clone shares its bytes; the path is read only when there is an error.
         let uri = req.uri().clone();
-        let answer = self.answer(req).await;
-        let mut response = problem::rendered(answer, &uri);
+        let held = Held::new();
+        let answer = Counted::new(held.clone(), self.answer(req)).await;
+        let mut response = answer_memory::held_until_sent(problem::rendered(answer, &uri), held);
         timing.end(&state.metrics, &response);
         // On HTTPS, every answer tells browsers to keep to HTTPS (HSTS).
         if state.settings.https() {

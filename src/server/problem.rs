@@ -83,10 +83,14 @@ impl From<crate::service::ServiceError> for Problem {
             E::NotFound(detail) => Problem::not_found(detail),
             E::Gone(detail) => Problem::new(StatusCode::GONE, detail),
             E::Conflict(detail) => Problem::new(StatusCode::CONFLICT, detail),
+            E::NoSpace(detail) => Problem::new(StatusCode::INSUFFICIENT_STORAGE, detail),
             // Nobody reads the answer to an abandoned request; a request over its budget is
             // the client's to narrow.
             E::Spent(spent @ crate::budget::Spent::TooLarge(_)) => {
                 Problem::new(StatusCode::PAYLOAD_TOO_LARGE, spent.to_string())
+            }
+            E::Spent(spent @ crate::budget::Spent::Busy) => {
+                Problem::new(StatusCode::SERVICE_UNAVAILABLE, spent.to_string())
             }
             E::Spent(spent) => Problem::new(StatusCode::BAD_REQUEST, spent.to_string()),
             E::Store(e) => Problem::internal(e),
@@ -94,9 +98,9 @@ impl From<crate::service::ServiceError> for Problem {
     }
 }
 
-/// How long a client is asked to wait before it retries a 503 (still loading, or too many
-/// held waits).
-const RETRY_UNAVAILABLE_S: u64 = 2;
+/// How long a client is asked to wait before it retries a 503 (still loading, too many held
+/// waits, or no room for its answer).
+pub const RETRY_UNAVAILABLE_S: u64 = 2;
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {

@@ -17,6 +17,7 @@ use poem_openapi::registry::{
 use poem_openapi::types::Type;
 use serde::Serialize;
 
+use crate::limits::in_flight;
 use crate::service::ServiceError;
 use crate::service::context::Context;
 
@@ -29,6 +30,10 @@ pub use json_list::stream_json_list;
 
 /// Rows are written until a chunk holds this much; then the chunk goes out.
 const CHUNK_BYTES: usize = 64 * 1024;
+
+/// What a streamed answer holds while it is sent: the chunk being written (which may pass
+/// `CHUNK_BYTES` by one item's rows) and the one on its way out.
+const HELD_BYTES: i64 = 3 * CHUNK_BYTES as i64;
 
 /// JSON (an array of objects) or CSV (RFC 4180 with a header row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,10 +186,16 @@ impl<T: Send + 'static, R: Serialize + CsvRow + 'static> Chunks for Producer<T, 
     }
 }
 
-/// A body that asks `producer` for a chunk each time the client wants more.
+/// A body that asks `producer` for a chunk each time the client wants more. Among the
+/// answers in flight it counts what it holds, a chunk being written and one being sent,
+/// whatever the export's size.
 fn pulled_body(producer: impl Chunks) -> Body {
-    let chunks = futures_util::stream::unfold(Some(producer), |producer| async move {
-        let mut producer = producer?;
+    let held = in_flight::current();
+    if let Some(held) = &held {
+        held.add(HELD_BYTES);
+    }
+    let chunks = futures_util::stream::unfold(Some((producer, held)), |state| async move {
+        let (mut producer, held) = state?;
         let (producer, chunk) = tokio::task::spawn_blocking(move || {
             let chunk = producer.next_chunk();
             (producer, chunk)
@@ -195,7 +206,7 @@ fn pulled_body(producer: impl Chunks) -> Body {
             // After the last chunk the scan's state goes at once, not when the client has
             // read everything.
             Ok(Some(bytes)) if producer.is_done() => Some((Ok(bytes), None)),
-            Ok(Some(bytes)) => Some((Ok(bytes), Some(producer))),
+            Ok(Some(bytes)) => Some((Ok(bytes), Some((producer, held)))),
             Ok(None) => None,
             Err(e) => {
                 tracing::error!(answer = %producer.name(), error = %e, "streamed answer failed");

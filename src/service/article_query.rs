@@ -115,6 +115,8 @@ pub fn articles(
     let caller = context.caller();
     let mut articles = Vec::with_capacity(shown.len());
     for article in shown {
+        // A page of large articles stops where its client has gone or has no room.
+        budget.check()?;
         let hits = matched_numbers.remove(&article.key).unwrap_or_default();
         let matched = matched_numbers_of(&names, &article, hits)?;
         let kit = match asked.kit_parts {

@@ -23,6 +23,9 @@ pub enum ServiceError {
     /// Another call holds what this one needs (an import runs).
     #[error("{0}")]
     Conflict(String),
+    /// The disk has no room for what the call must write; names the disk and the room.
+    #[error("{0}")]
+    NoSpace(String),
     /// The request spent its budget (the client went away, the work or the answer too big).
     #[error(transparent)]
     Spent(#[from] crate::budget::Spent),

@@ -1,5 +1,6 @@
 //! Free text (`searchType` 99): the articles whose description or generic article name holds
-//! every word of a query, in any of the catalogue's languages and any script, case aside. The
+//! every word of a query, in any of the languages the catalogue serves (`catalogue.languages`:
+//! a text a store keeps in another is not searched) and any script, case aside. The
 //! matches in the reader's language come first: a German reader's "Stoßdämpfer" finds the
 //! parts described so in German before those it matched through another language's texts.
 
@@ -25,13 +26,16 @@ pub struct Described {
 struct GenartNames(BTreeMap<u32, Vec<(String, String)>>);
 
 impl GenartNames {
-    fn of(catalogue: &Catalogue, default: &str) -> Result<GenartNames, ServiceError> {
+    fn of(catalogue: &Catalogue, served: &Language) -> Result<GenartNames, ServiceError> {
         let mut names: BTreeMap<u32, Vec<(String, String)>> = BTreeMap::new();
         for (id, name) in &catalogue.names()?.generic_articles {
-            let own = (default.to_owned(), name.to_lowercase());
+            let own = (served.default_code().to_owned(), name.to_lowercase());
             names.entry(*id).or_default().push(own);
         }
         for (id, language, name) in catalogue.translations()?.all_of(TextKind::GenericArticle) {
+            if !served.serves(language) {
+                continue;
+            }
             let text = (language.to_owned(), name.to_lowercase());
             names.entry(id).or_default().push(text);
         }
@@ -69,7 +73,7 @@ pub fn described(
     };
     let default = language.default_code();
     let asked = language.code();
-    let genarts = GenartNames::of(catalogue, default)?;
+    let genarts = GenartNames::of(catalogue, language)?;
     // Whether `description` (in `described_in`), with the generic article's names, holds
     // every word: in the asked language alone, or through any language.
     let matches = |genart: u32, description: &str, described_in: &str| -> (bool, bool) {
@@ -99,7 +103,7 @@ pub fn described(
     for (i, described) in catalogue.records::<ArticleText>().enumerate() {
         budget.check_every(i)?;
         let t = described?;
-        if found.in_language.contains(&t.article) {
+        if found.in_language.contains(&t.article) || !language.serves(&t.language) {
             continue;
         }
         if found.elsewhere.contains(&t.article) && t.language != asked {

@@ -139,6 +139,11 @@ impl Language {
         &self.order
     }
 
+    /// Whether the catalogue serves texts in `code`.
+    pub fn serves(&self, code: &str) -> bool {
+        self.order.iter().any(|c| c == code)
+    }
+
     /// Whether the asked language is the catalogue's default, whose texts are the data sets'
     /// own.
     pub fn is_default(&self) -> bool {

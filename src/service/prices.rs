@@ -2,9 +2,12 @@
 //! generic article for a Ktype and the exhaust kit of a Ktype. A kit's price is its own
 //! current list price where it has one, else the sum of its components' current list prices
 //! times their quantities (in one currency); a component without one leaves the kit without
-//! an amount.
+//! an amount. A component of a brand the caller may not see is left out, as from every
+//! answer, and leaves a kit without its own price without an amount too: nothing of that
+//! brand's articles, their prices included, reaches the caller.
 
 use super::ServiceError;
+use super::caller::Caller;
 use super::context::Context;
 use super::lookups::known_vehicle;
 use super::names::{NamedArticle, Names};
@@ -25,7 +28,8 @@ pub enum KitSource {
     Own,
     /// The sum of its components' list prices times their quantities.
     Components,
-    /// A component has no current list price (or they differ in currency): no amount.
+    /// A component has no current list price (or they differ in currency, or the caller may
+    /// not see its brand): no amount.
     Incomplete,
 }
 
@@ -58,6 +62,7 @@ pub enum GenartPrices {
 /// only reading it can fail.
 pub struct Pricing<'a> {
     catalogue: &'a Catalogue,
+    caller: &'a Caller,
     names: Names<'a>,
     today: Date,
 }
@@ -66,6 +71,7 @@ impl<'a> Pricing<'a> {
     pub fn new(context: &'a Context) -> Self {
         Pricing {
             catalogue: context.snapshot(),
+            caller: context.caller(),
             names: context.names(),
             today: Date::today(),
         }
@@ -135,6 +141,10 @@ impl<'a> Pricing<'a> {
         let mut lines = Vec::with_capacity(components.len());
         let mut sum: Option<(String, Amount)> = Some((String::new(), Amount(0)));
         for c in components {
+            if !self.caller.provider.sees_brand(c.component.brand_id) {
+                sum = None;
+                continue;
+            }
             let Some(article) = self.named(&c.component)? else {
                 continue;
             };

@@ -24,10 +24,34 @@ fn refused(detail: String) -> ServiceError {
     ServiceError::bad_parameter("files", detail)
 }
 
-/// Unpacks `tar`: each entry a regular file named after a data set (`prices.csv`), each data
-/// set once; anything else refuses the whole upload with nothing imported.
-pub fn unpack(store: &Store, tar: impl Read, mode: ImportMode) -> Result<Uploaded, ServiceError> {
-    let dir = store.spill_dir()?;
+/// The disk ran out under the upload: named, with what it needs (the upload's `size` where
+/// the sender gave it) and what is free.
+fn no_space(store: &Store, size: Option<u64>) -> ServiceError {
+    let free = store.free_bytes().unwrap_or(0);
+    let needed = match size {
+        Some(size) => format!("the upload needs {} MiB", size.div_ceil(1 << 20)),
+        None => "the upload needs more".to_owned(),
+    };
+    ServiceError::NoSpace(format!(
+        "the disk holding {} is full: {needed} of scratch space there for its files and {} MiB are free; free some space and send it again",
+        store.path().display(),
+        free >> 20
+    ))
+}
+
+/// Unpacks `tar` (`size` bytes, where the sender said): each entry a regular file named
+/// after a data set (`prices.csv`), each data set once; anything else refuses the whole
+/// upload with nothing imported.
+pub fn unpack(
+    store: &Store,
+    tar: impl Read,
+    mode: ImportMode,
+    size: Option<u64>,
+) -> Result<Uploaded, ServiceError> {
+    let dir = store.spill_dir().map_err(|e| match e {
+        StoreError::DiskFull => no_space(store, size),
+        e => e.into(),
+    })?;
     let mut names: Vec<String> = Vec::new();
     let mut archive = tar::Archive::new(tar);
     let entries = archive
@@ -59,10 +83,13 @@ pub fn unpack(store: &Store, tar: impl Read, mode: ImportMode) -> Result<Uploade
             return Err(refused(format!("'{name}' is sent twice")));
         }
         let target = dir.path().join(format!("{}.csv", data_set.name()));
-        let mut file = crate::outside::files::create_private(&target)
-            .map_err(|e| ServiceError::from(StoreError::io("an upload", e)))?;
+        let mut file =
+            crate::outside::files::create_private(&target).map_err(|e| match e.kind() {
+                std::io::ErrorKind::StorageFull => no_space(store, size),
+                _ => ServiceError::from(StoreError::io("an upload", e)),
+            })?;
         std::io::copy(&mut entry, &mut file).map_err(|e| match e.kind() {
-            std::io::ErrorKind::StorageFull => ServiceError::from(StoreError::DiskFull),
+            std::io::ErrorKind::StorageFull => no_space(store, size),
             _ => refused(format!("'{name}' could not be received whole: {e}")),
         })?;
         names.push(name);

@@ -103,6 +103,8 @@ pub struct Store {
     grants: grants::GrantTables,
     change_retention: RwLock<ChangeRetention>,
     limits: RwLock<crate::limits::Limits>,
+    /// The languages imports keep texts in; none: every language.
+    text_languages: RwLock<Option<Vec<String>>>,
     id: String,
 }
 
@@ -245,6 +247,7 @@ impl Store {
             grants: grants::GrantTables::open(&db)?,
             change_retention: RwLock::new(ChangeRetention::default()),
             limits: RwLock::new(crate::limits::Limits::default()),
+            text_languages: RwLock::new(None),
             id,
             db,
         })
@@ -268,6 +271,24 @@ impl Store {
     /// Sets the bounds on what imports, syncs and answers take from outside.
     pub fn set_limits(&self, limits: crate::limits::Limits) {
         *self.limits.write().unwrap_or_else(|e| e.into_inner()) = limits;
+    }
+
+    /// The languages imports and syncs keep texts in (`catalogue.languages`, where it is
+    /// set); a text in another is left out and counted. None: every language.
+    pub fn set_text_languages(&self, languages: Option<Vec<String>>) {
+        *self
+            .text_languages
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = languages;
+    }
+
+    /// Whether imports keep texts in `language`.
+    pub fn keeps_text_language(&self, language: &str) -> bool {
+        self.text_languages
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_none_or(|kept| kept.iter().any(|l| l == language))
     }
 
     /// The bounds on what comes from outside (`[limits]`).

@@ -72,7 +72,8 @@ pub enum KitPriceSource {
     Own,
     /// The sum of its components' list prices times their quantities.
     Components,
-    /// A component has no current list price (or they differ in currency): no amount.
+    /// A component has no current list price (or they differ in currency, or the provider
+    /// may not see its brand): no amount.
     Incomplete,
 }
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::call::{Call, Failure};
 use super::operations::Operation;
 use crate::budget::Budget;
+use crate::limits::in_flight;
 use crate::server::AppState;
 use crate::server::answer_cache::LookupKind;
 use crate::server::gate::{self, Asked};
@@ -39,18 +40,21 @@ pub(super) async fn perform(
     let admitted = match gate::admit(state, req, Asked::Operation(op.name), body) {
         Ok(admitted) => admitted,
         Err(refused) => {
-            return (
-                Outcome::Failed(refused.problem.into()),
-                refused.retry_after_seconds,
-            );
+            let failure: Failure = refused.problem.into();
+            let retry = refused.retry_after_seconds.or(retry_unavailable(&failure));
+            return (Outcome::Failed(failure), retry);
         }
     };
     let blocking = op.may_block(&fields);
     // Dropped with this future when the client hangs up, which stops the scan.
     let (budget, abandon_on_drop) = Budget::for_request(state.settings.work_budget());
+    // What the work allocates counts for the request wherever it runs; on the blocking pool
+    // it may wait there for room among the answers in flight.
+    let held = in_flight::current();
     let work = {
         let state = state.clone();
         move || {
+            let _counting = held.as_ref().map(|h| h.count_here(blocking));
             let call = Call {
                 state: &state,
                 context: &admitted.context,
@@ -79,19 +83,32 @@ pub(super) async fn perform(
                 }
             }
         };
-        if let Some(guard) = abandon {
-            guard.disarm();
+        match abandon {
+            Some(guard) => guard.disarm(),
+            // Its work stopped short: nobody waits for the answer.
+            None if matches!(ran, Ok(Err(_))) => {
+                tracing::info!(operation = op.name, "call stopped: its client went away");
+                state.metrics.call_abandoned();
+            }
+            None => {}
         }
         ran.unwrap_or_else(|e| Err(Problem::internal(e).into()))
     } else {
         abandon_on_drop.disarm();
         work()
     };
-    let outcome = match ran {
-        Ok(value) => Outcome::Done(value),
-        Err(failure) => Outcome::Failed(failure),
-    };
-    (outcome, None)
+    match ran {
+        Ok(value) => (Outcome::Done(value), None),
+        Err(failure) => {
+            let retry = retry_unavailable(&failure);
+            (Outcome::Failed(failure), retry)
+        }
+    }
+}
+
+/// A 503 (still loading, or no room among the answers in flight) says when to come back.
+fn retry_unavailable(failure: &Failure) -> Option<u64> {
+    (failure.status == 503).then_some(crate::server::problem::RETRY_UNAVAILABLE_S)
 }
 
 /// Runs an operation, through the answer cache where its answers may be kept: the request's
@@ -125,11 +142,14 @@ pub(super) fn parse_failure(text: String) -> Failure {
     })
 }
 
-/// A request whose fields could not be read is 400 on the wire too; other failures are
-/// normal answers.
+/// A request whose fields could not be read is 400 on the wire too, and one the server had
+/// no room for 503 (with `Retry-After`, which HTTP clients read at that status); other
+/// failures are normal answers.
 pub(super) fn http_status(failure: &Failure) -> StatusCode {
     if failure.text.starts_with(UNPARSEABLE) {
         StatusCode::BAD_REQUEST
+    } else if failure.status == 503 {
+        StatusCode::SERVICE_UNAVAILABLE
     } else {
         StatusCode::OK
     }

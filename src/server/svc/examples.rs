@@ -312,6 +312,7 @@ impl Example for Report {
             removed: 0,
             rejected: 0,
             errors: Vec::new(),
+            left_out: Default::default(),
         }
     }
 }

@@ -53,6 +53,11 @@ pub struct Report {
     pub rejected: u64,
     /// The first rejected rows, with line numbers.
     pub errors: Vec<RowError>,
+    /// Texts in languages the catalogue does not serve (`catalogue.languages`), left out of
+    /// the import: rows by language.
+    #[oai(default, skip_serializing_if_is_empty)]
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub left_out: std::collections::BTreeMap<String, u64>,
 }
 
 impl From<&ImportReport> for Report {
@@ -102,6 +107,7 @@ impl Report {
                         .collect()
                 })
                 .unwrap_or_default(),
+            left_out: file.map(|f| f.left_out.clone()).unwrap_or_default(),
         }
     }
 }

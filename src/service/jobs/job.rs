@@ -46,6 +46,18 @@ pub enum JobRequest {
     Dmm(DmmRequest),
 }
 
+impl JobRequest {
+    /// What the job does, in a few words: for a refusal naming it.
+    pub fn kind(&self) -> String {
+        match self {
+            JobRequest::Import(r) => format!("an import of the inbox's {}", r.file_id),
+            JobRequest::Upload(r) => format!("an import of {}", r.files.join(", ")),
+            JobRequest::Sync(_) => "a sync".into(),
+            JobRequest::Dmm(r) => format!("brand {}'s package", r.brand_id),
+        }
+    }
+}
+
 /// A job as a caller sees it when polling.
 #[derive(Debug, Clone)]
 pub struct JobStatus {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod job;
@@ -49,10 +49,33 @@ const JOBS_KEPT: usize = 100;
 #[derive(Default)]
 pub struct Jobs {
     next_id: AtomicU64,
-    importing: AtomicBool,
+    /// What changes the catalogue now, if anything: one import or sync at a time.
+    catalogue: Mutex<Option<Changing>>,
     /// Brands whose DMM package is being built.
     packaging: Mutex<std::collections::BTreeSet<u32>>,
     jobs: Mutex<BTreeMap<u64, Arc<Job>>>,
+}
+
+/// What holds the catalogue's slot: files being received for an import, or a job.
+#[derive(Debug, Clone)]
+enum Changing {
+    Receiving { by: String },
+    Job(u64),
+}
+
+/// The catalogue's slot, taken for an upload before its first byte is read: a second
+/// upload is refused from its headers. Given back when dropped, unless its job took it.
+pub struct UploadSlot {
+    jobs: Arc<Jobs>,
+    taken: bool,
+}
+
+impl Drop for UploadSlot {
+    fn drop(&mut self) {
+        if self.taken {
+            self.jobs.release(Slot::Catalogue);
+        }
+    }
 }
 
 /// What a job holds while it runs, so that no other job does the same.
@@ -116,6 +139,7 @@ impl Jobs {
     pub fn start_upload(
         self: &Arc<Self>,
         store: &Arc<Store>,
+        mut slot: UploadSlot,
         uploaded: Uploaded,
         dry_run: bool,
         started_by: &str,
@@ -125,13 +149,64 @@ impl Jobs {
             mode: uploaded.files.first().map_or(ImportMode::Merge, |f| f.mode),
             dry_run,
         };
-        self.start(
+        // The slot passes to the job, which gives it back when it ends.
+        slot.taken = false;
+        self.start_holding(
             store,
             JobRequest::Upload(request),
             Slot::Catalogue,
             started_by,
             move |store, job| import_files(store, job, &uploaded.files, dry_run),
+            true,
         )
+    }
+
+    /// Takes the catalogue's slot for an upload about to be received, or refuses (409)
+    /// naming what holds it: a second upload is refused before a byte of it is read.
+    pub fn reserve_upload(self: &Arc<Self>, by: &str) -> Result<UploadSlot, ServiceError> {
+        let mut catalogue = self.lock_catalogue();
+        if let Some(changing) = &*catalogue {
+            return Err(self.conflict(changing));
+        }
+        *catalogue = Some(Changing::Receiving { by: by.to_owned() });
+        Ok(UploadSlot {
+            jobs: self.clone(),
+            taken: true,
+        })
+    }
+
+    /// Why a change of the catalogue would be refused now, if it would: for a sender to
+    /// learn before it sends.
+    pub fn catalogue_busy(&self) -> Option<String> {
+        let changing = self.lock_catalogue().clone()?;
+        Some(self.conflict(&changing).to_string())
+    }
+
+    fn lock_catalogue(&self) -> std::sync::MutexGuard<'_, Option<Changing>> {
+        self.catalogue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The refusal of a second change of the catalogue, naming the one under way.
+    fn conflict(&self, changing: &Changing) -> ServiceError {
+        let what = match changing {
+            Changing::Receiving { by } => {
+                format!("files from {by} are being received for an import")
+            }
+            Changing::Job(id) => match self.get(*id) {
+                Some(job) => {
+                    let status = job.snapshot();
+                    format!(
+                        "job {id} ({}, started by {}) is running",
+                        status.request.kind(),
+                        status.started_by
+                    )
+                }
+                None => format!("job {id} is running"),
+            },
+        };
+        ServiceError::Conflict(format!(
+            "an import or sync is already running: {what}; poll its job and try again when it has finished"
+        ))
     }
 
     /// Starts synchronising from `upstream` as a job, or refuses a second import or sync
@@ -241,8 +316,22 @@ impl Jobs {
         started_by: &str,
         work: impl FnOnce(&Store, &Job) -> Ending + Send + 'static,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
-        self.take(slot)?;
+        self.start_holding(store, request, slot, started_by, work, false)
+    }
+
+    /// As `start`; `held`: the caller holds the slot already (an upload's), and the job
+    /// takes it over.
+    fn start_holding(
+        self: &Arc<Self>,
+        store: &Arc<Store>,
+        request: JobRequest,
+        slot: Slot,
+        started_by: &str,
+        work: impl FnOnce(&Store, &Job) -> Ending + Send + 'static,
+        held: bool,
+    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        self.take(slot, id, held)?;
         let phase = match request {
             JobRequest::Import(_) | JobRequest::Upload(_) => "reading",
             JobRequest::Sync(_) | JobRequest::Dmm(_) => "starting",
@@ -306,13 +395,18 @@ impl Jobs {
 }
 
 impl Jobs {
-    fn take(&self, slot: Slot) -> Result<(), ServiceError> {
+    /// Takes `slot` for job `id`; `held`: an upload's slot, the job's from now on.
+    fn take(&self, slot: Slot, id: u64, held: bool) -> Result<(), ServiceError> {
         match slot {
-            Slot::Catalogue if self.importing.swap(true, Ordering::AcqRel) => {
-                Err(ServiceError::Conflict(
-                    "an import or sync is already running; poll its job and try again when it has finished"
-                        .into(),
-                ))
+            Slot::Catalogue => {
+                let mut catalogue = self.lock_catalogue();
+                match &*catalogue {
+                    Some(changing) if !held => Err(self.conflict(changing)),
+                    _ => {
+                        *catalogue = Some(Changing::Job(id));
+                        Ok(())
+                    }
+                }
             }
             Slot::Package(brand)
                 if !self
@@ -331,7 +425,7 @@ impl Jobs {
 
     fn release(&self, slot: Slot) {
         match slot {
-            Slot::Catalogue => self.importing.store(false, Ordering::Release),
+            Slot::Catalogue => *self.lock_catalogue() = None,
             Slot::Package(brand) => {
                 self.packaging
                     .lock()

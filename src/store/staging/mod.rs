@@ -199,6 +199,11 @@ impl<'s> Staging<'s> {
         self.store.limits()
     }
 
+    /// Whether texts in `language` are kept (the catalogue serves it).
+    pub fn keeps_text_language(&self, language: &str) -> bool {
+        self.store.keeps_text_language(language)
+    }
+
     pub(super) fn new(
         store: &'s Store,
         writer: MutexGuard<'s, ()>,
