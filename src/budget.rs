@@ -89,7 +89,7 @@ impl Budget {
         }
         match self.limit {
             Some(limit) if self.started.elapsed() > limit => Err(Spent::OverBudget(limit)),
-            _ => crate::limits::in_flight::check(),
+            _ => crate::limits::in_flight::check().map_err(|_| Spent::Busy),
         }
     }
 

@@ -9,9 +9,9 @@
 //! not its size ([`Held::add`]). Work checks the bound where it already checks its budget
 //! ([`check`]) and before it writes a large answer ([`room_for`]): past the bound, a request
 //! that holds little goes on, the oldest large one goes on (so the largest answer the bound
-//! allows always gets through), and the others wait a moment for room, then are refused with
-//! `Spent::Busy` (503 and `Retry-After`). What a request held is given back when its answer
-//! has been sent.
+//! allows always gets through), and the others wait a moment for room, then are refused
+//! ([`NoRoom`]; a request's work answers it as `Spent::Busy`, 503 and `Retry-After`). What a
+//! request held is given back when its answer has been sent.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
@@ -20,14 +20,16 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering}
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::budget::Spent;
-
 /// A request holding less than this is never held back: a lookup's few kilobytes go on
 /// whatever the large answers hold.
 pub const SMALL_BYTES: i64 = 256 << 10;
 
 /// How long a large answer waits for room before it is refused.
 const WAIT: Duration = Duration::from_secs(1);
+
+/// The answers in flight hold what the bound allows, and this one found no room in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoRoom;
 
 /// The bound and what every request holds, together.
 struct Pool {
@@ -139,7 +141,7 @@ impl Holding {
 
     /// Whether the pool may grow for this request now; `ahead`: what it is about to
     /// allocate. Waits for room where it may.
-    fn within(&self, ahead: i64, may_wait: bool) -> Result<(), Spent> {
+    fn within(&self, ahead: i64, may_wait: bool) -> Result<(), NoRoom> {
         let mine = self.net.load(Ordering::Relaxed) + ahead;
         if mine < SMALL_BYTES {
             return Ok(());
@@ -158,7 +160,7 @@ impl Holding {
             }
             let left = until.saturating_duration_since(Instant::now());
             if !may_wait || left.is_zero() {
-                break Err(Spent::Busy);
+                break Err(NoRoom);
             }
             large = POOL
                 .room
@@ -230,15 +232,15 @@ impl Drop for Counting<'_> {
     }
 }
 
-/// Where a request's work checks its bounds: `Err(Busy)` where the answers in flight hold
-/// more than the bound and this request may not go on.
-pub fn check() -> Result<(), Spent> {
+/// Where a request's work checks its bounds: `Err` where the answers in flight hold more
+/// than the bound and this request may not go on.
+pub fn check() -> Result<(), NoRoom> {
     room_for(0)
 }
 
 /// As [`check`], for a request about to allocate `ahead` bytes more (a large answer's tree
 /// and text): refused before they are allocated.
-pub fn room_for(ahead: u64) -> Result<(), Spent> {
+pub fn room_for(ahead: u64) -> Result<(), NoRoom> {
     let current = CURRENT.get();
     if current.holding.is_null() {
         return Ok(());
@@ -385,11 +387,7 @@ mod tests {
         {
             let _counting = younger.count_here(false);
             assert_eq!(check(), Ok(()), "within the bound");
-            assert_eq!(
-                room_for(4 << 20),
-                Err(Spent::Busy),
-                "past it, not the oldest"
-            );
+            assert_eq!(room_for(4 << 20), Err(NoRoom), "past it, not the oldest");
         }
         {
             let _counting = older.count_here(false);

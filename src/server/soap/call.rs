@@ -84,6 +84,6 @@ pub fn answer(value: &impl Serialize) -> Result<Value, Failure> {
         return Err(Failure::new(413, crate::limits::answer_too_large()));
     }
     crate::limits::in_flight::room_for(size.0 * HELD_PER_TEXT_BYTE)
-        .map_err(|spent| Failure::from(ServiceError::from(spent)))?;
+        .map_err(|_| Failure::from(ServiceError::from(crate::budget::Spent::Busy)))?;
     serde_json::to_value(value).map_err(|e| Problem::internal(e).into())
 }

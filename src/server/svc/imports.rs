@@ -6,51 +6,17 @@ use std::time::Duration;
 
 use poem::web::Data;
 use poem_openapi::param::{Path, Query};
-use poem_openapi::{ApiResponse, Enum, OpenApi};
-use serde::Serialize;
+use poem_openapi::{ApiResponse, OpenApi};
 
 use super::ApiTag;
 use super::data_set::DataSet;
 pub use super::job_status::*;
-use crate::import::ImportMode;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Import, JobLookup, Problem};
 use crate::service::context::Context;
 use crate::service::jobs::{ImportRequest, Job};
-
-/// What an import does to the rows of its data set the file does not hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
-#[oai(rename = "ImportMode", rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// They stay: the file adds and changes rows.
-    Merge,
-    /// They are retired, within the brands the file's rows name where the data set is per
-    /// brand (cross-references: OE, internal and trade numbers; competitor references:
-    /// competitor numbers).
-    Replace,
-}
-
-impl From<Mode> for ImportMode {
-    fn from(m: Mode) -> ImportMode {
-        match m {
-            Mode::Merge => ImportMode::Merge,
-            Mode::Replace => ImportMode::Replace,
-        }
-    }
-}
-
-impl From<ImportMode> for Mode {
-    fn from(m: ImportMode) -> Mode {
-        match m {
-            ImportMode::Merge => Mode::Merge,
-            // A sync's refresh replaces the whole data set.
-            ImportMode::Replace | ImportMode::Refresh => Mode::Replace,
-        }
-    }
-}
 
 #[derive(ApiResponse)]
 pub enum ImportAnswer {

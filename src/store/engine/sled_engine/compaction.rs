@@ -13,36 +13,10 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::page_file::{Extent, PageFile};
+use super::recording::{Op, Recording};
 use super::{Shared, files, lock, open_db, open_in_this_process, paged_tree, write};
 use crate::store::engine::{Compaction, is_paged};
 use crate::store::error::StoreError;
-
-/// A write made while a compaction copies.
-pub(super) enum Op {
-    Open(String),
-    Apply(String, Vec<(Vec<u8>, Option<Vec<u8>>)>),
-    Clear(String),
-    Drop(String),
-}
-
-impl Op {
-    fn bytes(&self) -> usize {
-        match self {
-            Op::Apply(_, writes) => writes
-                .iter()
-                .map(|(k, v)| k.len() + v.as_ref().map_or(0, Vec::len))
-                .sum(),
-            _ => 0,
-        }
-    }
-}
-
-/// The writes recorded during one compaction's copy.
-#[derive(Default)]
-pub(super) struct Recording {
-    ops: Vec<Op>,
-    bytes: usize,
-}
 
 /// Writes beyond this during one copy end the compaction (it is tried again later): a
 /// compaction is for quiet times, and what it records is held in memory.
@@ -73,21 +47,6 @@ pub(super) fn id_floor(db: &sled::Db) -> sled::Result<u64> {
 }
 
 impl Shared {
-    /// Records `op` if a compaction is copying; called under the write gate, after the write
-    /// succeeded.
-    pub(super) fn recorded(&self, op: impl FnOnce() -> Op) {
-        let mut recording = lock(&self.recording);
-        if let Some(r) = recording.as_mut() {
-            let op = op();
-            r.bytes += op.bytes();
-            r.ops.push(op);
-        }
-    }
-
-    pub(super) fn recording(&self) -> bool {
-        lock(&self.recording).is_some()
-    }
-
     pub(super) fn compact(&self) -> Result<Compaction, StoreError> {
         let Some(path) = self.path.clone() else {
             return Ok(Compaction::default());

@@ -14,6 +14,7 @@ mod page_file;
 #[cfg(test)]
 mod page_file_tests;
 mod paged_tree;
+mod recording;
 mod tree;
 mod watchdog;
 
@@ -55,7 +56,7 @@ struct Shared {
     /// Held shared by every write, alone by a compaction's swap.
     gate: RwLock<()>,
     /// The writes made while a compaction copies.
-    recording: Mutex<Option<compaction::Recording>>,
+    recording: Mutex<Option<recording::Recording>>,
     /// Held by the compaction under way: one at a time.
     compacting: Mutex<()>,
     /// Added to sled's ids (see `compaction::ID_TREE`).
@@ -306,7 +307,7 @@ impl Engine for SledEngine {
         let _writing = read(&self.0.gate);
         let (epoch, db) = self.0.db()?;
         let tree = self.0.checked(db.open_tree(name))?;
-        self.0.recorded(|| compaction::Op::Open(name.to_owned()));
+        self.0.recorded(|| recording::Op::Open(name.to_owned()));
         let tree = Arc::new(SledTree {
             shared: self.0.clone(),
             name: name.to_owned(),
@@ -349,7 +350,7 @@ impl Engine for SledEngine {
         if let Some((pages, held)) = held {
             held.into_iter().for_each(|p| pages.release(p));
         }
-        self.0.recorded(|| compaction::Op::Drop(name.to_owned()));
+        self.0.recorded(|| recording::Op::Drop(name.to_owned()));
         Ok(())
     }
 

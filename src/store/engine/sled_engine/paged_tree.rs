@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 
 use super::page_file::{Extent, PageFile};
 use super::tree::SledTree;
-use super::{Shared, compaction, read};
+use super::{Shared, read, recording};
 use crate::store::engine::{Batch, Range, Repr, TreeEngine, Value};
 use crate::store::error::StoreError;
 
@@ -48,7 +48,7 @@ impl PagedTree {
         })?;
         drop(watched);
         if let Some(writes) = recorded {
-            shared.recorded(|| compaction::Op::Apply(self.places.name.clone(), writes));
+            shared.recorded(|| recording::Op::Apply(self.places.name.clone(), writes));
         }
         Ok(())
     }
@@ -163,7 +163,7 @@ impl TreeEngine for PagedTree {
         shared.checked(tree.clear())?;
         held.into_iter().for_each(|p| pages.release(p));
         drop(watched);
-        shared.recorded(|| compaction::Op::Clear(self.places.name.clone()));
+        shared.recorded(|| recording::Op::Clear(self.places.name.clone()));
         Ok(())
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::RwLock;
 use std::sync::atomic::Ordering;
 
-use super::{Shared, compaction, read, write};
+use super::{Shared, read, recording, write};
 use crate::store::engine::{Batch, Range, Repr, TreeEngine, Value};
 use crate::store::error::StoreError;
 
@@ -92,7 +92,7 @@ impl TreeEngine for SledTree {
         drop(watched);
         if let Some(writes) = recorded {
             self.shared
-                .recorded(|| compaction::Op::Apply(self.name.clone(), writes));
+                .recorded(|| recording::Op::Apply(self.name.clone(), writes));
         }
         Ok(())
     }
@@ -114,7 +114,7 @@ impl TreeEngine for SledTree {
         drop(watched);
         if let Some(writes) = recorded {
             self.shared
-                .recorded(|| compaction::Op::Apply(self.name.clone(), writes));
+                .recorded(|| recording::Op::Apply(self.name.clone(), writes));
         }
         Ok(())
     }
@@ -130,7 +130,7 @@ impl TreeEngine for SledTree {
         self.with(|t| t.clear())?;
         drop(watched);
         self.shared
-            .recorded(|| compaction::Op::Clear(self.name.clone()));
+            .recorded(|| recording::Op::Clear(self.name.clone()));
         Ok(())
     }
 }
