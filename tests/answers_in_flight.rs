@@ -30,22 +30,7 @@ fn link_heavy_store(dir: &Path) -> (std::path::PathBuf, String) {
     let data = dir.join("data");
     let (ok, report) = common::import(&data, &[common::path(&files)]);
     assert!(ok, "{report}");
-    let o = common::partscat(&[
-        "admin",
-        "--data",
-        common::path(&data),
-        "provider",
-        "create",
-        "shop",
-        "--scopes",
-        "read",
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", common::text(&o));
-    let key = serde_json::from_slice::<Value>(&o.stdout).unwrap()["key"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let key = common::provider_key(&data, "shop", &["--scopes", "read"]);
     (data, key)
 }
 

@@ -3,8 +3,8 @@
 
 mod common;
 
+use common::path;
 use common::server::{Served, client};
-use common::{partscat, path, text};
 use serde_json::{Value, json};
 
 /// The sample catalogue, its brand-1 brake set (generic article 3500 for Ktype 10219) also
@@ -25,26 +25,6 @@ fn cross_brand_kit() -> (Served, tempfile::TempDir) {
     let (ok, report) = common::import(&data, &[path(&files)]);
     assert!(ok, "{report}");
     (Served::start(&data, &[]), dir)
-}
-
-/// A provider of `brands` (none: every brand), with its key.
-fn provider(s: &Served, name: &str, brands: Option<&str>) -> String {
-    let mut args = vec![
-        "admin",
-        "--data",
-        path(&s.data),
-        "--json",
-        "provider",
-        "create",
-        name,
-    ];
-    if let Some(brands) = brands {
-        args.extend(["--brands", brands]);
-    }
-    let o = partscat(&args);
-    assert!(o.status.success(), "{}", text(&o));
-    let created: Value = serde_json::from_slice(&o.stdout).unwrap();
-    created["key"].as_str().unwrap().to_owned()
 }
 
 fn kit_price(s: &Served, name: &str, key: &str) -> (Value, Value) {
@@ -87,8 +67,8 @@ fn components(answer: &Value) -> Vec<(u64, String)> {
 #[test]
 fn a_kit_shows_a_restricted_provider_only_the_components_of_its_brands() {
     let (s, _dir) = cross_brand_kit();
-    let every = provider(&s, "every", None);
-    let brand_one = provider(&s, "brand-one", Some("1"));
+    let every = common::provider_key(&s.data, "every", &[]);
+    let brand_one = common::provider_key(&s.data, "brand-one", &["--brands", "1"]);
 
     for answer in [
         kit_price(&s, "every", &every).0,

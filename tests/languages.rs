@@ -457,23 +457,6 @@ fn free_text(s: &Served, key: &str, lang: &str, text: &str) -> u64 {
     answer["totalMatchingArticles"].as_u64().unwrap()
 }
 
-fn reading_key(data: &std::path::Path) -> String {
-    let o = common::partscat(&[
-        "admin",
-        "--data",
-        common::path(data),
-        "--json",
-        "provider",
-        "create",
-        "shop",
-    ]);
-    assert!(o.status.success(), "{}", common::text(&o));
-    serde_json::from_slice::<Value>(&o.stdout).unwrap()["key"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
 #[test]
 fn texts_in_languages_the_catalogue_does_not_serve_are_left_out_and_counted() {
     let dir = tempfile::tempdir().unwrap();
@@ -510,7 +493,7 @@ fn texts_in_languages_the_catalogue_does_not_serve_are_left_out_and_counted() {
     );
     assert!(of("texts")["left_out"]["fr"].as_u64().unwrap() > 0);
     // What was taken is what is served: German found, French and Hungarian not held.
-    let key = reading_key(&data);
+    let key = common::provider_key(&data, "shop", &[]);
     let s = Served::start_with_env(&data, &[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,de")]);
     assert!(free_text(&s, &key, "de", "Bremsscheibe") > 0);
     assert_eq!(free_text(&s, &key, "en", "Zuzmaraszto"), 0);
@@ -533,7 +516,7 @@ fn free_text_searches_only_the_languages_the_catalogue_serves() {
             .all(|f| f.get("left_out").is_none()),
         "{report}"
     );
-    let key = reading_key(&data);
+    let key = common::provider_key(&data, "shop", &[]);
     let every = Served::start_with_env(&data, &[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,hu")]);
     assert_eq!(free_text(&every, &key, "en", "Zuzmaraszto"), 1);
     drop(every);

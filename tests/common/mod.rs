@@ -100,6 +100,25 @@ pub fn generate(articles: usize, seed: u64, out: &Path) {
     assert!(o.status.success(), "{}", text(&o));
 }
 
+/// A new provider `name` of the store at `data` (running or not), made with `partscat admin
+/// provider create` and `options` (`--scopes read`, `--brands 1`): its key.
+pub fn provider_key(data: &Path, name: &str, options: &[&str]) -> String {
+    let mut args = vec![
+        "admin",
+        "--data",
+        path(data),
+        "--json",
+        "provider",
+        "create",
+        name,
+    ];
+    args.extend_from_slice(options);
+    let o = partscat(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    let created: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    created["key"].as_str().unwrap().to_owned()
+}
+
 /// Imports and returns the JSON report; panics on a usage or store failure.
 pub fn import(store: &Path, args: &[&str]) -> (bool, serde_json::Value) {
     let mut all = vec!["import", "--json", "--data", path(store)];

@@ -83,6 +83,8 @@ impl Drop for UploadSlot {
 enum Slot {
     /// Changes of the catalogue: imports and syncs.
     Catalogue,
+    /// The same, taken already for the upload the job imports (`reserve_upload`).
+    Uploaded,
     /// A brand's DMM package.
     Package(u32),
 }
@@ -151,13 +153,12 @@ impl Jobs {
         };
         // The slot passes to the job, which gives it back when it ends.
         slot.taken = false;
-        self.start_holding(
+        self.start(
             store,
             JobRequest::Upload(request),
-            Slot::Catalogue,
+            Slot::Uploaded,
             started_by,
             move |store, job| import_files(store, job, &uploaded.files, dry_run),
-            true,
         )
     }
 
@@ -316,22 +317,8 @@ impl Jobs {
         started_by: &str,
         work: impl FnOnce(&Store, &Job) -> Ending + Send + 'static,
     ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
-        self.start_holding(store, request, slot, started_by, work, false)
-    }
-
-    /// As `start`; `held`: the caller holds the slot already (an upload's), and the job
-    /// takes it over.
-    fn start_holding(
-        self: &Arc<Self>,
-        store: &Arc<Store>,
-        request: JobRequest,
-        slot: Slot,
-        started_by: &str,
-        work: impl FnOnce(&Store, &Job) -> Ending + Send + 'static,
-        held: bool,
-    ) -> Result<(Arc<Job>, tokio::task::JoinHandle<()>), ServiceError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        self.take(slot, id, held)?;
+        self.take(slot, id)?;
         let phase = match request {
             JobRequest::Import(_) | JobRequest::Upload(_) => "reading",
             JobRequest::Sync(_) | JobRequest::Dmm(_) => "starting",
@@ -395,13 +382,15 @@ impl Jobs {
 }
 
 impl Jobs {
-    /// Takes `slot` for job `id`; `held`: an upload's slot, the job's from now on.
-    fn take(&self, slot: Slot, id: u64, held: bool) -> Result<(), ServiceError> {
+    /// Takes `slot` for job `id`.
+    fn take(&self, slot: Slot, id: u64) -> Result<(), ServiceError> {
         match slot {
-            Slot::Catalogue => {
+            Slot::Catalogue | Slot::Uploaded => {
                 let mut catalogue = self.lock_catalogue();
                 match &*catalogue {
-                    Some(changing) if !held => Err(self.conflict(changing)),
+                    Some(changing) if matches!(slot, Slot::Catalogue) => {
+                        Err(self.conflict(changing))
+                    }
                     _ => {
                         *catalogue = Some(Changing::Job(id));
                         Ok(())
@@ -425,7 +414,7 @@ impl Jobs {
 
     fn release(&self, slot: Slot) {
         match slot {
-            Slot::Catalogue => *self.lock_catalogue() = None,
+            Slot::Catalogue | Slot::Uploaded => *self.lock_catalogue() = None,
             Slot::Package(brand) => {
                 self.packaging
                     .lock()
