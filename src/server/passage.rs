@@ -1,8 +1,9 @@
 //! What every request passes on its way to the routes and back, in order, in one endpoint:
 //! the access log's line, the maker's route prefix, the metrics' timing, the memory its
-//! answer holds (counted until sent), problem+json for every error, compression of the answer, the HTTP/2 request count, the body bound, the
-//! gate (authentication and scopes of `/svc` and `/admin`, readiness), paths as people write
-//! them, and the query each `/svc` route takes. Each step is a plain function of its module
+//! answer holds (counted until it is sent), problem+json for every error, compression of the
+//! answer, the HTTP/2 request count, the body bound, the gate (authentication and scopes of
+//! `/svc` and `/admin`, readiness), paths as people write them, and the query each `/svc`
+//! route takes. Each step is a plain function of its module
 //! called here once: a chain of middleware endpoints would hold the request in every link's
 //! state (a 14 KB future, copied as each link was built, for every request;
 //! `tests/request_future.rs` keeps it small).

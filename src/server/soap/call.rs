@@ -72,8 +72,8 @@ impl From<ServiceError> for Failure {
 }
 
 /// What an answer's fields and the copies of its text made on its way out (kept, written,
-/// compressed) hold together, per byte of its text: measured on `getArticles` answers of
-/// 2 to 60 MB.
+/// compressed) hold at most together, per byte of its text: a 49.5 MB `getArticles` answer
+/// raised the server's resident memory by 384 MB past this point (7.8x).
 const HELD_PER_TEXT_BYTE: u64 = 8;
 
 /// The answer as fields, refused with 413 where its text would pass the answer bound, and
