@@ -10,6 +10,7 @@ mod export_format;
 mod export_rows;
 mod export_writers;
 mod exports;
+mod import_mode;
 mod imports;
 mod job_status;
 mod lookups;
