@@ -39,8 +39,18 @@ pub enum LookupKind {
         is_kit: bool,
     },
     ExhaustKit,
-    /// A SOAP/JSON operation; the key is its request's fields.
-    Operation(&'static str),
+    /// A SOAP/JSON operation, kept in the form its endpoint writes; the key is its
+    /// request's fields.
+    Operation(&'static str, Written),
+}
+
+/// The form an operation's answer goes out in, and so is kept in: its fields as JSON, as
+/// partscat's SOAP elements, or as the elements of TecDoc's schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Written {
+    Json,
+    Soap,
+    TecdocSoap,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -190,25 +190,17 @@ pub fn ktype_prices(
     )
 }
 
-/// The same answer built whole (and cached) however long: for SOAP, which does not stream.
-pub fn ktype_prices_built(
-    state: &AppState,
+/// The same answer built whole however long: for SOAP, which does not stream.
+pub fn ktype_prices_whole(
     context: &Context,
     ktype: &str,
     selection: &Selection,
     paging: &Paging,
-) -> Result<JsonBytes<KtypePrices>, Problem> {
+) -> Result<KtypePrices, Problem> {
     let snapshot = context.snapshot();
-    state.answers.answer(
-        context,
-        LookupKind::KtypePrices,
-        &selection.cache_key(ktype, paging),
-        || {
-            known_vehicle(snapshot, ktype)?;
-            let keys = selection.keys(snapshot, context.caller(), ktype)?;
-            page_prices(context, ktype, paging, &keys)
-        },
-    )
+    known_vehicle(snapshot, ktype)?;
+    let keys = selection.keys(snapshot, context.caller(), ktype)?;
+    page_prices(context, ktype, paging, &keys)
 }
 
 /// The prices of one page of a selection's keys.
@@ -240,19 +232,29 @@ pub fn genart_prices(
 ) -> Result<JsonBytes<GenartPrices>, Problem> {
     let kind = LookupKind::GenartPrices { genart, is_kit };
     state.answers.answer(context, kind, ktype, || {
-        let (articles, kits) = match prices::genart_prices(context, genart, is_kit, ktype)? {
-            prices::GenartPrices::Articles(list) => {
-                (list.into_iter().map(article_prices).collect(), vec![])
-            }
-            prices::GenartPrices::Kits(kits) => (vec![], kits.into_iter().map(kit_price).collect()),
-        };
-        Ok(GenartPrices {
-            ktype: ktype.to_owned(),
-            genart,
-            is_kit,
-            articles,
-            kits,
-        })
+        genart_prices_built(context, genart, is_kit, ktype)
+    })
+}
+
+/// The same answer, built (the operations keep it in their own form).
+pub fn genart_prices_built(
+    context: &Context,
+    genart: u32,
+    is_kit: bool,
+    ktype: &str,
+) -> Result<GenartPrices, Problem> {
+    let (articles, kits) = match prices::genart_prices(context, genart, is_kit, ktype)? {
+        prices::GenartPrices::Articles(list) => {
+            (list.into_iter().map(article_prices).collect(), vec![])
+        }
+        prices::GenartPrices::Kits(kits) => (vec![], kits.into_iter().map(kit_price).collect()),
+    };
+    Ok(GenartPrices {
+        ktype: ktype.to_owned(),
+        genart,
+        is_kit,
+        articles,
+        kits,
     })
 }
 
@@ -265,14 +267,22 @@ pub fn exhaust_kit(
     state
         .answers
         .answer(context, LookupKind::ExhaustKit, ktype, || {
-            let exhaust = &state.settings.exhaust_genarts;
-            let kits = prices::exhaust_kits(context, exhaust, ktype)?;
-            Ok(ExhaustKit {
-                ktype: ktype.to_owned(),
-                exhaust_genarts: exhaust.clone(),
-                kits: kits.into_iter().map(kit_price).collect(),
-            })
+            exhaust_kit_built(context, &state.settings.exhaust_genarts, ktype)
         })
+}
+
+/// The same answer, built (the operations keep it in their own form).
+pub fn exhaust_kit_built(
+    context: &Context,
+    exhaust: &[u32],
+    ktype: &str,
+) -> Result<ExhaustKit, Problem> {
+    let kits = prices::exhaust_kits(context, exhaust, ktype)?;
+    Ok(ExhaustKit {
+        ktype: ktype.to_owned(),
+        exhaust_genarts: exhaust.to_vec(),
+        kits: kits.into_iter().map(kit_price).collect(),
+    })
 }
 
 fn article_ref(a: NamedArticle) -> ArticleRef {

@@ -301,10 +301,23 @@ fn append(stack: &mut [Element], text: &str) {
 
 /// An answer envelope around `body` (already XML).
 pub fn envelope(version: SoapVersion, body: &str) -> String {
-    format!(
-        r#"<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="{}"><soap:Body>{body}</soap:Body></soap:Envelope>"#,
+    String::from_utf8(around(version, &[body.as_bytes()])).unwrap_or_default()
+}
+
+/// An answer envelope around `parts` (already XML, one after the other), as bytes: a kept
+/// answer goes in as it was kept.
+pub fn around(version: SoapVersion, parts: &[&[u8]]) -> Vec<u8> {
+    let open = format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?><soap:Envelope xmlns:soap="{}"><soap:Body>"#,
         version.namespace()
-    )
+    );
+    const CLOSE: &[u8] = b"</soap:Body></soap:Envelope>";
+    let length = open.len() + parts.iter().map(|p| p.len()).sum::<usize>() + CLOSE.len();
+    let mut out = Vec::with_capacity(length);
+    out.extend_from_slice(open.as_bytes());
+    parts.iter().for_each(|p| out.extend_from_slice(p));
+    out.extend_from_slice(CLOSE);
+    out
 }
 
 /// A fault of the client's making, in the form of the request's SOAP version.

@@ -13,9 +13,14 @@ use super::exchange::{add_retry_after, read_bounded, service};
 use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
+use crate::server::answer_cache::Written;
 
 fn json_answer(status: StatusCode, fields: Map<String, Value>, retry: Option<u64>) -> Response {
     let body = serde_json::to_vec(&Value::Object(fields)).unwrap_or_default();
+    json_response(status, body, retry)
+}
+
+fn json_response(status: StatusCode, body: Vec<u8>, retry: Option<u64>) -> Response {
     let mut response = Response::builder()
         .status(status)
         .content_type("application/json")
@@ -29,6 +34,21 @@ fn json_failure(failure: &Failure) -> Map<String, Value> {
     fields.insert("status".into(), failure.status.into());
     fields.insert("statusText".into(), failure.text.clone().into());
     fields
+}
+
+/// The answer's object (as written or kept) with `status` and `statusText` first.
+fn with_status(answer: &[u8]) -> Vec<u8> {
+    const OK: &[u8] = br#"{"status":200,"statusText":"OK""#;
+    let mut body = Vec::with_capacity(OK.len() + answer.len());
+    body.extend_from_slice(OK);
+    match answer.strip_prefix(b"{") {
+        Some(b"}") | None => body.push(b'}'),
+        Some(fields) => {
+            body.push(b',');
+            body.extend_from_slice(fields);
+        }
+    }
+    body
 }
 
 #[handler]
@@ -84,17 +104,11 @@ pub(super) async fn json_call(
             .map_err(read_failure)
     });
     let (outcome, retry) = match read {
-        Ok(fields) => perform(&state, req, op, fields).await,
+        Ok(fields) => perform(&state, req, op, fields, Written::Json).await,
         Err(failure) => (Outcome::Failed(failure), None),
     };
     match outcome {
-        Outcome::Done(value) => {
-            let mut fields = json_failure(&Failure::new(200, "OK"));
-            if let Value::Object(answer) = value {
-                fields.extend(answer);
-            }
-            json_answer(StatusCode::OK, fields, retry)
-        }
+        Outcome::Done(answer) => json_response(StatusCode::OK, with_status(&answer), retry),
         Outcome::Failed(f) => json_answer(http_status(&f), json_failure(&f), retry),
     }
 }

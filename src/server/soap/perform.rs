@@ -4,22 +4,25 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
 use poem::Request;
 use poem::http::StatusCode;
 use serde_json::Value;
 
 use super::call::{Call, Failure};
 use super::operations::Operation;
+use super::tecdoc_form;
 use crate::budget::Budget;
 use crate::limits::in_flight;
 use crate::server::AppState;
-use crate::server::answer_cache::LookupKind;
+use crate::server::answer_cache::{JsonBytes, LookupKind, Written};
 use crate::server::gate::{self, Asked};
 use crate::server::problem::Problem;
 
-/// What a call came to: the answer's fields, or a failure.
+/// What a call came to: the answer's fields as its endpoint writes them (`Written`), or a
+/// failure.
 pub(super) enum Outcome {
-    Done(Value),
+    Done(Bytes),
     Failed(Failure),
 }
 
@@ -32,6 +35,7 @@ pub(super) async fn perform(
     req: &Request,
     op: &'static Operation,
     fields: Value,
+    form: Written,
 ) -> (Outcome, Option<u64>) {
     let body = gate::FromBody {
         provider: fields.get("provider").and_then(Value::as_str),
@@ -61,7 +65,7 @@ pub(super) async fn perform(
                 client_ip: admitted.client_ip,
                 budget: &budget,
             };
-            run_cached(&state, &call, op, fields)
+            run_cached(&state, &call, op, fields, form)
         }
     };
     // Lookups run where the request is; a call that may read a whole index, or writes and
@@ -98,7 +102,7 @@ pub(super) async fn perform(
         work()
     };
     match ran {
-        Ok(value) => (Outcome::Done(value), None),
+        Ok(bytes) => (Outcome::Done(bytes), None),
         Err(failure) => {
             let retry = retry_unavailable(&failure);
             (Outcome::Failed(failure), retry)
@@ -111,25 +115,53 @@ fn retry_unavailable(failure: &Failure) -> Option<u64> {
     (failure.status == 503).then_some(crate::server::problem::RETRY_UNAVAILABLE_S)
 }
 
-/// Runs an operation, through the answer cache where its answers may be kept: the request's
-/// fields (as read by its type), the provider's brands and the data version are the key.
+/// Runs an operation and writes its answer's fields in `form`, through the answer cache
+/// where its answers may be kept: the request's fields (as read by its type), the form, the
+/// provider's brands and the data version are the key. A kept answer is served as it was
+/// written.
 fn run_cached(
     state: &AppState,
     call: &Call<'_>,
     op: &Operation,
     fields: Value,
-) -> Result<Value, Failure> {
+    form: Written,
+) -> Result<Bytes, Failure> {
     if !op.cacheable {
-        return op.run(call, fields);
+        return op
+            .run(call, fields)
+            .map(|value| written(op, form, &value).into());
     }
     let key = fields.to_string();
-    let bytes = state
+    let kept: JsonBytes<()> = state
         .answers
-        .answer(call.context, LookupKind::Operation(op.name), &key, || {
-            op.run(call, fields).map_err(Problem::from)
-        })
+        .answer_written(
+            call.context,
+            LookupKind::Operation(op.name, form),
+            &key,
+            || {
+                let value = op.run(call, fields).map_err(Problem::from)?;
+                Ok(written(op, form, &value))
+            },
+        )
         .map_err(Failure::from)?;
-    serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
+    Ok(kept.bytes().clone())
+}
+
+/// The answer's fields in `form`: the JSON object, or the elements after `status` and
+/// `statusText` (partscat's), or TecDoc's whole answer element.
+fn written(op: &Operation, form: Written, value: &Value) -> Vec<u8> {
+    let types = &super::exchange::service().types;
+    match form {
+        Written::Json => serde_json::to_vec(value).unwrap_or_default(),
+        Written::Soap => {
+            let mut out = String::new();
+            types.write_xml(&op.answer_type, value, &mut out);
+            out.into_bytes()
+        }
+        Written::TecdocSoap => {
+            tecdoc_form::success(op.name, &op.answer_type, types, value).into_bytes()
+        }
+    }
 }
 
 const UNPARSEABLE: &str = "Unable to parse request";

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use poem::http::{StatusCode, header};
 use poem::web::Data;
 use poem::{Body, Request, Response, handler};
-use serde_json::Value;
 
 use super::call::Failure;
 use super::envelope::{self, Element, SoapVersion};
@@ -13,9 +12,9 @@ use super::exchange::{add_retry_after, read_bounded, service, xml};
 use super::operations::Operation;
 use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
 use super::tecdoc_form;
-use super::types::Types;
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
+use crate::server::answer_cache::Written;
 
 #[handler]
 pub(super) async fn soap_call(
@@ -53,29 +52,44 @@ pub(super) async fn soap_call(
             .map_err(read_failure)
     });
     let (outcome, retry) = match read {
-        Ok(fields) => perform(&state, req, op, fields).await,
+        Ok(fields) => {
+            let form = if tecdoc {
+                Written::TecdocSoap
+            } else {
+                Written::Soap
+            };
+            perform(&state, req, op, fields, form).await
+        }
         Err(failure) => (Outcome::Failed(failure), None),
     };
     let (status, body) = match (&outcome, tecdoc) {
-        (Outcome::Done(value), false) => (
-            StatusCode::OK,
-            soap_success(names, op, &service.types, value),
-        ),
-        (Outcome::Done(value), true) => (
-            StatusCode::OK,
-            tecdoc_form::success(op.name, &op.answer_type, &service.types, value),
-        ),
-        (Outcome::Failed(f), false) => (
-            http_status(f),
-            soap_answer(names, &format!("{}Response", op.name), f),
-        ),
-        (Outcome::Failed(f), true) => (http_status(f), tecdoc_form::failure(op.name, f)),
+        (Outcome::Done(answer), false) => {
+            let (open, close) = soap_success(names, op);
+            (
+                StatusCode::OK,
+                envelope::around(version, &[open.as_bytes(), answer, close.as_bytes()]),
+            )
+        }
+        (Outcome::Done(answer), true) => (StatusCode::OK, envelope::around(version, &[answer])),
+        (Outcome::Failed(f), false) => {
+            let answer = soap_answer(names, &format!("{}Response", op.name), f);
+            (
+                http_status(f),
+                envelope::envelope(version, &answer).into_bytes(),
+            )
+        }
+        (Outcome::Failed(f), true) => {
+            let answer = tecdoc_form::failure(op.name, f);
+            (
+                http_status(f),
+                envelope::envelope(version, &answer).into_bytes(),
+            )
+        }
     };
-    let mut response = xml(
-        status,
-        version.content_type(),
-        envelope::envelope(version, &body),
-    );
+    let mut response = Response::builder()
+        .status(status)
+        .content_type(version.content_type())
+        .body(body);
     add_retry_after(&mut response, retry);
     response
 }
@@ -94,15 +108,14 @@ fn fields_element(style: Style, op: &Element) -> Result<&Element, Failure> {
     }
 }
 
-fn soap_success(names: &ServiceName, op: &Operation, types: &Types, value: &Value) -> String {
-    let mut out = format!(
+/// What goes around an answer's elements: the answer element with its status, and its end.
+fn soap_success(names: &ServiceName, op: &Operation) -> (String, String) {
+    let open = format!(
         r#"<tns:{0}Response xmlns:tns="{1}"><tns:status>200</tns:status><tns:statusText>OK</tns:statusText>"#,
         op.name,
         names.namespace()
     );
-    types.write_xml(&op.answer_type, value, &mut out);
-    out.push_str(&format!("</tns:{}Response>", op.name));
-    out
+    (open, format!("</tns:{}Response>", op.name))
 }
 
 fn soap_answer(names: &ServiceName, element: &str, failure: &Failure) -> String {

@@ -7,7 +7,6 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::call::{Call, Failure};
-use crate::server::problem::Problem;
 use crate::server::registry::OPERATIONS;
 
 mod access;
@@ -28,8 +27,7 @@ pub struct Operation {
     pub request_type: String,
     /// The XSD type whose fields follow `status` and `statusText` in the answer.
     pub answer_type: String,
-    /// A pure catalogue read, whose answers the answer cache may keep (the price operations
-    /// keep theirs under their `/svc` routes' keys already).
+    /// A pure catalogue read, whose answers the answer cache may keep.
     pub cacheable: bool,
     register: fn(&mut Registry),
     run: Runner,
@@ -99,11 +97,6 @@ where
             run(call, request)
         }),
     }
-}
-
-/// A cached `/svc` answer, as fields.
-fn cached<T>(bytes: crate::server::json_body::JsonBytes<T>) -> Result<Value, Failure> {
-    serde_json::from_slice(bytes.bytes()).map_err(|e| Problem::internal(e).into())
 }
 
 impl Operation {
