@@ -165,7 +165,7 @@ fn access_of(asked: Asked) -> Result<Access, Problem> {
     match asked {
         Asked::Route(route) => Ok(Access::Scope(route.scope)),
         Asked::Admin | Asked::Metrics => Ok(Access::Scope(Scope::Admin)),
-        Asked::Operation(name) => registry::operation_access(name).ok_or_else(|| {
+        Asked::Operation(name) => crate::server::soap::operation_access(name).ok_or_else(|| {
             Problem::new(
                 StatusCode::FORBIDDEN,
                 format!("Access denied: {name} is not a registered operation"),

@@ -311,55 +311,5 @@ pub enum Access {
     AnyCaller,
 }
 
-/// A SOAP/JSON operation, the same on every endpoint (DLB, DLW, JSON).
-pub struct Operation {
-    pub name: &'static str,
-    pub access: Access,
-}
-
-const fn operation(name: &'static str, access: Access) -> Operation {
-    Operation { name, access }
-}
-
-const READ: Access = Access::Scope(Scope::Read);
-
-/// Every SOAP/JSON operation. One not here is refused, whatever its handler.
-pub const OPERATIONS: [Operation; 29] = [
-    operation("addDynamicAddress", Access::OwnCredentials),
-    operation("addDynamicAPIKey", Access::OwnCredentials),
-    operation("getArticles", READ),
-    operation("getArticleDirectSearchAllNumbersWithState", READ),
-    operation("getVehicleByIds3", READ),
-    operation("getVehicleByIds4", READ),
-    operation("getArticleLinkages", READ),
-    operation("getArticleLinkedAllLinkingTarget4", READ),
-    operation("getArticleLinkedAllLinkingTargetsByIds3", READ),
-    operation("getVehiclesByKeyNumberPlates", READ),
-    operation("getLinkageTargets", READ),
-    operation("getManufacturers2", READ),
-    operation("getModelSeries", READ),
-    operation("getModelSeries2", READ),
-    operation("getVehicleIdsByCriteria", READ),
-    operation("getChildNodesAllLinkingTarget2", READ),
-    operation("getArticleIdsWithState", READ),
-    operation("getDirectArticlesByIds6", READ),
-    operation("getAutoCompleteSuggestions", READ),
-    operation("getBrands", READ),
-    operation("getAmBrands", READ),
-    operation("getLanguages", READ),
-    operation("getCountries", READ),
-    operation("getGenericArticles", READ),
-    operation("getManufacturers", READ),
-    operation("getPricesByKtype", READ),
-    operation("getKitPrice", READ),
-    operation("getExhaustKitPrice", READ),
-    operation("getVersionInfo", Access::AnyCaller),
-];
-
-/// Who may call the operation of this name; none for an operation not in the registry.
-pub fn operation_access(name: &str) -> Option<Access> {
-    OPERATIONS.iter().find(|o| o.name == name).map(|o| o.access)
-}
-
 #[cfg(test)]
 mod tests;

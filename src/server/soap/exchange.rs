@@ -8,22 +8,22 @@ use poem::http::{StatusCode, header};
 use poem::{Body, Response};
 
 use super::envelope::MAX_ENVELOPE_BYTES;
-use super::operations::{self, Operation};
+use super::registry::{self, Operation};
 use super::types::Types;
 use crate::server::request_body::body_error_status;
 
 /// The operations and their types, built once.
 pub(super) struct Service {
-    pub operations: Vec<Operation>,
+    pub operations: &'static [Operation],
     pub types: Types,
 }
 
 pub(super) fn service() -> &'static Service {
     static SERVICE: OnceLock<Service> = OnceLock::new();
     SERVICE.get_or_init(|| {
-        let operations = operations::all();
+        let operations = registry::operations();
         let types = Types::new(|registry| {
-            for op in &operations {
+            for op in operations {
                 op.register(registry);
             }
         });

@@ -83,7 +83,7 @@ pub(super) async fn json_call(
         return unparseable(r#"the body must be one object {"<operation>": {…}}"#.into());
     };
     let service = service();
-    let Some(op) = service.operations.iter().find(|o| o.name == name) else {
+    let Some(op) = super::registry::operation(name) else {
         let failure = Failure::bad(format!("Unknown Call: {name}"));
         return json_answer(StatusCode::BAD_REQUEST, json_failure(&failure), None);
     };

@@ -10,7 +10,7 @@ use poem::http::StatusCode;
 use serde_json::Value;
 
 use super::call::{Call, Failure};
-use super::operations::Operation;
+use super::registry::Operation;
 use super::tecdoc_form;
 use crate::budget::Budget;
 use crate::limits::in_flight;

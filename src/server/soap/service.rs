@@ -72,13 +72,13 @@ fn describe(req: &Request, state: Data<&Arc<AppState>>, names: Data<&ServiceName
     let service = service();
     if query.iter().any(|(k, _)| k.eq_ignore_ascii_case("wsdl")) {
         let address = endpoint_address(&state, req, names);
-        let text = wsdl::wsdl(names, &service.operations, &service.types, &address);
+        let text = wsdl::wsdl(names, service.operations, &service.types, &address);
         return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
     }
     if query.iter().any(|(k, v)| k == "xsd" && v == "1") {
         let text = format!(
             r#"<?xml version="1.0" encoding="UTF-8"?>{}"#,
-            wsdl::xsd(names, &service.operations, &service.types)
+            wsdl::xsd(names, service.operations, &service.types)
         );
         return xml(StatusCode::OK, "text/xml; charset=utf-8", text);
     }

@@ -9,8 +9,8 @@ use poem::{Body, Request, Response, handler};
 use super::call::Failure;
 use super::envelope::{self, Element, SoapVersion};
 use super::exchange::{add_retry_after, read_bounded, service, xml};
-use super::operations::Operation;
 use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
+use super::registry::Operation;
 use super::tecdoc_form;
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
@@ -33,7 +33,7 @@ pub(super) async fn soap_call(
     let tecdoc = parsed.operation_namespace.as_deref() == Some(tecdoc_form::TECDOC_NS);
     let service = service();
     let name = parsed.operation.name.as_str();
-    let Some(op) = service.operations.iter().find(|o| o.name == name) else {
+    let Some(op) = super::registry::operation(name) else {
         let body = soap_answer(
             names,
             "Error",

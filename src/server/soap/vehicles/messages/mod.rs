@@ -1,6 +1,12 @@
 //! Vehicle types: by id, by make, by registration plate or key number.
 
-use super::IntegerList;
+use crate::server::soap::fields::IntegerList;
+mod linkage_targets;
+mod tree;
+
+pub use linkage_targets::*;
+pub use tree::*;
+
 use poem_openapi::Object;
 use serde::Serialize;
 

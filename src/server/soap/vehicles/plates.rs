@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::call::answer;
-use super::call::{Call, Failure};
 use super::messages::*;
+use crate::server::soap::call::answer;
+use crate::server::soap::call::{Call, Failure};
 use crate::service::market;
 use crate::service::plates::{self, PlateVehicle};
 

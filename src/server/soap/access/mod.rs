@@ -4,27 +4,13 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use serde_json::Value;
 
-use super::{Operation, operation};
+pub mod messages;
+
 use crate::catalogue::utc_timestamp;
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::messages::*;
 use crate::service::ServiceError;
 use crate::service::access::{self, GrantError};
-
-pub(super) fn operations() -> Vec<Operation> {
-    vec![
-        operation::<AddDynamicAddressRequest, DynamicAddress>(
-            "addDynamicAddress",
-            "Admits an end user's IPv4 address for the provider for a while (default 1 hour, at most the provider's cap, never above 24). Needs the provider's own key or whitelisted address.",
-            add_dynamic_address,
-        ),
-        operation::<AddDynamicApiKeyRequest, DynamicApiKey>(
-            "addDynamicAPIKey",
-            "Makes a key for an end user, valid 1 to 24 hours (default 24); the key is shown once. Needs the provider's own key or whitelisted address.",
-            add_dynamic_api_key,
-        ),
-    ]
-}
+use messages::*;
 
 fn grant_failure(e: GrantError) -> Failure {
     match e {
@@ -33,7 +19,7 @@ fn grant_failure(e: GrantError) -> Failure {
     }
 }
 
-fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<Value, Failure> {
+pub fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<Value, Failure> {
     let address: Ipv4Addr = match r.address.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => text.parse().map_err(|_| {
             Failure::bad(format!(
@@ -66,7 +52,7 @@ fn add_dynamic_address(call: &Call<'_>, r: AddDynamicAddressRequest) -> Result<V
     })
 }
 
-fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Value, Failure> {
+pub fn add_dynamic_api_key(call: &Call<'_>, r: AddDynamicApiKeyRequest) -> Result<Value, Failure> {
     let state = call.state;
     let grant = access::add_dynamic_key(
         &state.store,

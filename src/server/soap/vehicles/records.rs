@@ -2,11 +2,11 @@
 //! fits.
 
 use super::messages::{
-    ArticleLinkage, LinkageTargetEngine, LinkageTargetFacet, LinkageTargetFacetCount,
-    LinkageTargetList, LinkageTargetRecord, MotorCodeRecord, MotorCodeRecordSeq,
-    VehicleByIdsRecord, VehicleDetails,
+    LinkageTargetEngine, LinkageTargetFacet, LinkageTargetFacetCount, LinkageTargetList,
+    LinkageTargetRecord, MotorCodeRecord, MotorCodeRecordSeq, VehicleByIdsRecord, VehicleDetails,
 };
-use super::pegasus::LinkageTarget;
+use crate::server::soap::articles::messages::ArticleLinkage;
+use crate::server::soap::articles::pegasus::LinkageTarget;
 use crate::service::linkage_targets::{TargetCount, TargetPage, TargetRow};
 
 /// A vehicle type as a linkage target.

@@ -2,40 +2,24 @@
 
 use serde_json::Value;
 
-use super::{Operation, operation};
+pub mod messages;
+mod plates;
+pub mod records;
+mod tree;
+
+pub use plates::get_vehicles_by_plate;
+pub use tree::{
+    get_manufacturers2, get_model_series, get_model_series2, get_vehicle_ids_by_criteria, id,
+};
+
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::messages::*;
-use crate::server::soap::vehicles::target_list;
 use crate::service::linkage_targets::{self, MAX_PER_PAGE, NamedTarget, TargetQuery};
 use crate::service::vehicle_path::Makers;
 use crate::service::{ServiceError, market, reference_lists};
+use messages::*;
+use records::target_list;
 
-pub(super) fn operations() -> Vec<Operation> {
-    vec![
-        operation::<GetVehicleByIdsRequest, VehicleByIdsList>(
-            "getVehicleByIds3",
-            "Vehicle types by Ktype (carIds), with their details and, with motorCodes, their engine codes: Pegasus's getVehicleByIds3.",
-            get_vehicle_by_ids,
-        ).cached(),
-        operation::<GetVehicleByIdsRequest, VehicleByIdsList>(
-            "getVehicleByIds4",
-            "The same as getVehicleByIds3 (Pegasus's getVehicleByIds4; partscat has no vehicle documents).",
-            get_vehicle_by_ids,
-        ).cached(),
-        operation::<GetVehiclesByKeyNumberPlatesRequest, PlateVehicleList>(
-            "getVehiclesByKeyNumberPlates",
-            "The vehicle types a registration plate or key number (keySystemNumber) names in a country, from the catalogue's plates data set, with details on request: Pegasus's getVehiclesByKeyNumberPlates.",
-            crate::server::soap::plates::get_vehicles_by_plate,
-        ).cached(),
-        operation::<GetLinkageTargetsRequest, LinkageTargetList>(
-            "getLinkageTargets",
-            "Vehicle types narrowed by kind, Ktype, maker and model series, a page of them with their details, and the counts of their makers and model series: Pegasus's getLinkageTargets.",
-            get_linkage_targets,
-        ).cached(),
-    ]
-}
-
-fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<Value, Failure> {
+pub fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<Value, Failure> {
     let countries = &call.state.settings.catalogue_countries;
     market::country(
         "linkageTargetCountry",
@@ -104,7 +88,7 @@ fn vehicle_request_held(call: &Call<'_>, r: &GetVehicleByIdsRequest) -> Result<(
     )
 }
 
-fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Value, Failure> {
+pub fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Value, Failure> {
     vehicle_request_held(call, &r)?;
     let ids = r.car_ids.map(|l| l.array).unwrap_or_default();
     if ids.is_empty() {
@@ -117,7 +101,7 @@ fn get_vehicle_by_ids(call: &Call<'_>, r: GetVehicleByIdsRequest) -> Result<Valu
     let makers = Makers::read(call.context.snapshot())?;
     let found = reference_lists::vehicle_types(call.context, &ktypes, None, "carIds")?
         .iter()
-        .map(|v| crate::server::soap::vehicles::vehicle_by_ids(v, motor_codes, makers.of(v)))
+        .map(|v| records::vehicle_by_ids(v, motor_codes, makers.of(v)))
         .collect();
     answer(&VehicleByIdsList::of(found))
 }

@@ -1,7 +1,7 @@
 //! A legacy shop's article page: `getDirectArticlesByIds6`, the articles by id with the lists
 //! each flag asks for. Records and element order as Pegasus's DLB schema declares them.
 
-use super::IntegerList;
+use crate::server::soap::fields::IntegerList;
 use poem_openapi::Object;
 use serde::Serialize;
 

@@ -3,8 +3,8 @@
 
 use super::messages::{ArticleRecord, GetArticlesRequest, PartsListArticle};
 use super::pegasus;
-use super::vehicles::linkage_target;
 use crate::catalogue as model;
+use crate::server::soap::vehicles::records::linkage_target;
 use crate::service::article_detail::{ArticleDetail, NamedNumber, Parts};
 use crate::service::kit_parts::KitPart;
 

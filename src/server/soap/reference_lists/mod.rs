@@ -2,77 +2,14 @@
 
 use serde_json::Value;
 
-use super::{Operation, operation};
+pub mod messages;
+
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::messages::*;
 use crate::service::{locales, market, reference_lists, status, vehicle_path};
+use messages::*;
 
-pub(super) fn operations() -> Vec<Operation> {
-    vec![
-        operation::<GetBrandsRequest, Brands>(
-            "getBrands",
-            "The brands (data suppliers) the provider may see.",
-            get_brands,
-        ).cached(),
-        operation::<GetBrandsRequest, BrandList>(
-            "getAmBrands",
-            "The brands (aftermarket brands, data suppliers) the provider may see: Pegasus's name for getBrands.",
-            get_am_brands,
-        ).cached(),
-        operation::<GetLocalesRequest, LanguageList>(
-            "getLanguages",
-            "The languages of the catalogue's texts, in fallback order (setting catalogue.languages).",
-            |call, _| {
-                let languages = call
-                    .state
-                    .languages
-                    .codes()
-                    .iter()
-                    .map(|code| LanguageRecord {
-                        language_name: locales::language_name(code, call.context.language()),
-                        language_code: code.clone(),
-                    })
-                    .collect();
-                answer(&LanguageList::of(languages))
-            },
-        ),
-        operation::<GetLocalesRequest, CountryList>(
-            "getCountries",
-            "The countries the catalogue is for (setting catalogue.countries).",
-            |call, _| {
-                let countries = call
-                    .state
-                    .settings
-                    .catalogue_countries
-                    .iter()
-                    .map(|code| CountryRecord {
-                        country_code: code.clone(),
-                        country_name: locales::country_name(code, call.context.language()),
-                    })
-                    .collect();
-                answer(&CountryList::of(countries))
-            },
-        ),
-        operation::<GetGenericArticlesRequest, GenericArticleList>(
-            "getGenericArticles",
-            "Every generic article (kind of part), or with linked and linkingTargetId those of the articles that fit a vehicle type.",
-            get_generic_articles,
-        ).cached(),
-        operation::<GetManufacturersRequest, ManufacturerList>(
-            "getManufacturers",
-            "Vehicle makers (of OE numbers) and competitor parts makers.",
-            get_manufacturers,
-        ).cached(),
-        operation::<GetVersionInfoRequest, VersionInfo>(
-            "getVersionInfo",
-            "The appliance's version, and the catalogue's data version and date.",
-            get_version_info,
-        ),
-    ]
-}
-
-fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {
+pub fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {
     let status = status::of(&call.state.store);
     answer(&VersionInfo {
         build: env!("CARGO_PKG_VERSION").into(),
@@ -115,15 +52,18 @@ fn brand_records(
         .collect())
 }
 
-fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
+pub fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
     answer(&Brands::of(brand_records(call, &r, true)?))
 }
 
-fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
+pub fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
     answer(&BrandList::of(brand_records(call, &r, false)?))
 }
 
-fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result<Value, Failure> {
+pub fn get_generic_articles(
+    call: &Call<'_>,
+    r: GetGenericArticlesRequest,
+) -> Result<Value, Failure> {
     let countries = &call.state.settings.catalogue_countries;
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let no_tree = "the catalogue has no search tree (getChildNodesAllLinkingTarget2)";
@@ -148,7 +88,7 @@ fn get_generic_articles(call: &Call<'_>, r: GetGenericArticlesRequest) -> Result
     answer(&GenericArticleList::of(generic_articles))
 }
 
-fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
+pub fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
     let countries = &call.state.settings.catalogue_countries;
     market::country("country", r.country.as_deref(), countries)?;
     market::no_country_group(r.country_group_flag)?;
@@ -174,4 +114,32 @@ fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Valu
         })
         .collect();
     answer(&ManufacturerList::of(manufacturers))
+}
+
+pub fn get_languages(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Failure> {
+    let languages = call
+        .state
+        .languages
+        .codes()
+        .iter()
+        .map(|code| LanguageRecord {
+            language_name: locales::language_name(code, call.context.language()),
+            language_code: code.clone(),
+        })
+        .collect();
+    answer(&LanguageList::of(languages))
+}
+
+pub fn get_countries(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Failure> {
+    let countries = call
+        .state
+        .settings
+        .catalogue_countries
+        .iter()
+        .map(|code| CountryRecord {
+            country_code: code.clone(),
+            country_name: locales::country_name(code, call.context.language()),
+        })
+        .collect();
+    answer(&CountryList::of(countries))
 }

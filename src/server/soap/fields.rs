@@ -1,6 +1,7 @@
-//! The requests and answers of the SOAP and JSON operations. Field names follow the TecDoc
-//! Pegasus 3.0 service where it has the concept (`dataSupplierIds`, `linkageTargetId`,
-//! `perPage`); each doc comment is the field's documentation in the XSD.
+//! What the operations' requests and answers (each in its family's `messages`) are made of:
+//! the `request!` and `record_list!` forms, and Pegasus's list of numbers. Field names follow
+//! the TecDoc Pegasus 3.0 service where it has the concept (`dataSupplierIds`,
+//! `linkageTargetId`, `perPage`); each doc comment is the field's documentation in the XSD.
 
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
@@ -50,28 +51,6 @@ macro_rules! record_list {
         }
     };
 }
-
-mod access;
-mod articles;
-mod articles_by_ids;
-mod legacy_articles;
-mod linkage_targets;
-mod linkages;
-mod prices;
-mod reference;
-mod vehicle_tree;
-mod vehicles;
-
-pub use access::*;
-pub use articles::*;
-pub use articles_by_ids::*;
-pub use legacy_articles::*;
-pub use linkage_targets::*;
-pub use linkages::*;
-pub use prices::*;
-pub use reference::*;
-pub use vehicle_tree::*;
-pub use vehicles::*;
 
 /// A list of numbers, as Pegasus sends it (`{"array": [...]}`).
 #[derive(Debug, Clone, Object, Deserialize, Serialize)]

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::call::answer;
-use super::call::{Call, Failure};
 use super::messages::*;
-use super::vehicles::yyyymm;
 use crate::catalogue::{Link, Vehicle};
+use crate::server::soap::call::answer;
+use crate::server::soap::call::{Call, Failure};
+use crate::server::soap::vehicles::records::yyyymm;
 use crate::service::article_links::{self, LinkAttribute, LinkDetail, Wanted};
 use crate::service::market;
 

@@ -5,11 +5,11 @@
 use base64::Engine as _;
 use serde_json::Value;
 
-use super::article_record::{Includes, record};
-use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
+use super::record::{Includes, record};
 use crate::catalogue::{ArticleKey, NumberMatch, TargetType};
+use crate::server::soap::call::{Call, Failure};
 use crate::service::article_page::{Cursor, MAX_PER_PAGE, Order, Paging};
 use crate::service::article_query::{self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber};
 use crate::service::article_search::{NumberKind, Search};
@@ -137,7 +137,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         assembly_group_facets: found.group_facets.map(group_facets),
         next_cursor: found.next_after.as_ref().map(encode_cursor),
     };
-    super::call::answer(&answer)
+    crate::server::soap::call::answer(&answer)
 }
 
 /// How many matches each brand has, with its name.

@@ -1,6 +1,14 @@
 //! Finding articles: the search with its filters, sort and facets, its records, and the direct search over every number.
 
-use crate::server::soap::pegasus;
+use crate::server::soap::articles::pegasus;
+mod by_ids;
+mod legacy;
+mod linkages;
+
+pub use by_ids::*;
+pub use legacy::*;
+pub use linkages::*;
+
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 

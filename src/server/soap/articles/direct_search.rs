@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use super::article_search::number_kind;
-use super::call::answer;
-use super::call::{Call, Failure};
 use super::messages::*;
 use super::pegasus;
+use super::search::number_kind;
 use crate::catalogue::NumberMatch;
+use crate::server::soap::call::answer;
+use crate::server::soap::call::{Call, Failure};
 use crate::service::article_search::NumberKind;
 use crate::service::direct_search::{self, DirectSearch};
 use crate::service::{ServiceError, market};

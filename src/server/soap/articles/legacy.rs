@@ -5,38 +5,18 @@
 
 use serde_json::Value;
 
-use super::{Operation, operation};
+use super::messages::*;
 use crate::catalogue::{CrossKind, Date, MediaKind, Price};
+use crate::server::soap::articles::linked_targets::link_id;
+use crate::server::soap::articles::pegasus::{CriteriaRecord, file_name, status_id, yyyymmdd};
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::linked_targets::link_id;
-use crate::server::soap::messages::*;
-use crate::server::soap::pegasus::{CriteriaRecord, file_name, status_id, yyyymmdd};
+use crate::server::soap::fields::IntegerList;
 use crate::service::article_detail::Parts;
 use crate::service::articles_by_ids::{self, ArticleById, ByIds};
 use crate::service::vehicle_parts::{self, PartsOrder, PartsQuestion};
 use crate::service::{ServiceError, autocomplete, market, vehicle_path};
 
-pub(super) fn operations() -> Vec<Operation> {
-    vec![
-        operation::<GetAutoCompleteSuggestionsRequest, AutoCompleteSuggestions>(
-            "getAutoCompleteSuggestions",
-            "Completions of what is typed into a search box: generic-article names, then article and cross numbers: Pegasus's getAutoCompleteSuggestions.",
-            get_auto_complete_suggestions,
-        ).cached(),
-        operation::<GetArticleIdsWithStateRequest, ArticleIdsWithStateList>(
-            "getArticleIdsWithState",
-            "The parts that fit a vehicle type, optionally under an assembly group and of some brands and generic articles, with their ids, names and state: Pegasus's getArticleIdsWithState.",
-            get_article_ids_with_state,
-        ).cached(),
-        operation::<GetDirectArticlesByIds6Request, ArticlesByIds6List>(
-            "getDirectArticlesByIds6",
-            "Articles by numeric id with their basic data, criteria, documents, pictures, EAN, OE and trade numbers, prices, replacements and kits, as the flags ask: Pegasus's getDirectArticlesByIds6.",
-            get_direct_articles_by_ids,
-        ).cached(),
-    ]
-}
-
-fn get_auto_complete_suggestions(
+pub fn get_auto_complete_suggestions(
     call: &Call<'_>,
     r: GetAutoCompleteSuggestionsRequest,
 ) -> Result<Value, Failure> {
@@ -47,7 +27,7 @@ fn get_auto_complete_suggestions(
     answer(&AutoCompleteSuggestions { suggestions })
 }
 
-fn get_article_ids_with_state(
+pub fn get_article_ids_with_state(
     call: &Call<'_>,
     r: GetArticleIdsWithStateRequest,
 ) -> Result<Value, Failure> {
@@ -112,7 +92,7 @@ fn get_article_ids_with_state(
     answer(&ArticleIdsWithStateList::of(records))
 }
 
-fn get_direct_articles_by_ids(
+pub fn get_direct_articles_by_ids(
     call: &Call<'_>,
     r: GetDirectArticlesByIds6Request,
 ) -> Result<Value, Failure> {

@@ -1,6 +1,6 @@
 //! An article's links to vehicles: every linkage, the linked targets, and the details of chosen links.
 
-use crate::server::soap::pegasus::LinkageTarget;
+use crate::server::soap::articles::pegasus::LinkageTarget;
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 

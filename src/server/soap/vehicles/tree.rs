@@ -5,45 +5,13 @@
 
 use serde_json::Value;
 
-use super::{Operation, operation};
-use crate::catalogue::{TargetType, YearMonth};
+use super::messages::*;
+use crate::catalogue::YearMonth;
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::messages::*;
-use crate::server::soap::vehicles::yyyymm;
-use crate::service::category_tree::{self, Nodes};
+use crate::server::soap::vehicles::records::yyyymm;
 use crate::service::vehicle_criteria::{self, Criteria};
 use crate::service::vehicle_path;
 use crate::service::{ServiceError, market};
-
-pub(super) fn operations() -> Vec<Operation> {
-    vec![
-        operation::<GetManufacturers2Request, Manufacturer2List>(
-            "getManufacturers2",
-            "The vehicle makers with vehicle types (of linkingTargetType), with the kinds of their types: Pegasus's getManufacturers2.",
-            get_manufacturers2,
-        ).cached(),
-        operation::<GetModelSeriesRequest, ModelSeriesList>(
-            "getModelSeries",
-            "A maker's model series with vehicle types (of linkingTargetType): Pegasus's getModelSeries.",
-            |call, r| get_model_series(call, r, false),
-        ).cached(),
-        operation::<GetModelSeriesRequest, ModelSeriesList>(
-            "getModelSeries2",
-            "getModelSeries with favorFlag: Pegasus's getModelSeries2.",
-            |call, r| get_model_series(call, r, true),
-        ).cached(),
-        operation::<GetVehicleIdsByCriteriaRequest, VehicleIdList>(
-            "getVehicleIdsByCriteria",
-            "The vehicle types of a maker or model series, narrowed by kind, displacement, power, year of construction and name: Pegasus's getVehicleIdsByCriteria.",
-            get_vehicle_ids_by_criteria,
-        ).cached(),
-        operation::<GetChildNodesRequest, ChildNodeList>(
-            "getChildNodesAllLinkingTarget2",
-            "The assembly groups of a tree, or of a vehicle type with the count of its parts under each (linked: only those with parts): Pegasus's getChildNodesAllLinkingTarget2.",
-            get_child_nodes,
-        ).cached(),
-    ]
-}
 
 /// The request's country (`field`), country-group flag and favoured list, checked.
 fn for_the_catalogue(
@@ -60,7 +28,7 @@ fn for_the_catalogue(
 }
 
 /// An id field as the store's `u32`; out of range is a bad parameter naming the field.
-fn id(field: &'static str, value: i64) -> Result<u32, ServiceError> {
+pub fn id(field: &'static str, value: i64) -> Result<u32, ServiceError> {
     u32::try_from(value).map_err(|_| {
         ServiceError::bad_parameter(field, format!("{value} is not an id (1 to 4294967295)"))
     })
@@ -76,7 +44,7 @@ fn amount(field: &'static str, value: Option<i32>) -> Result<Option<u32>, Servic
         .transpose()
 }
 
-fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Value, Failure> {
+pub fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Value, Failure> {
     for_the_catalogue(
         call,
         "country",
@@ -98,7 +66,16 @@ fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Va
     answer(&Manufacturer2List::of(records))
 }
 
-fn get_model_series(
+pub fn get_model_series(call: &Call<'_>, r: GetModelSeriesRequest) -> Result<Value, Failure> {
+    model_series(call, r, false)
+}
+
+/// `getModelSeries` with `favorFlag`.
+pub fn get_model_series2(call: &Call<'_>, r: GetModelSeriesRequest) -> Result<Value, Failure> {
+    model_series(call, r, true)
+}
+
+fn model_series(
     call: &Call<'_>,
     r: GetModelSeriesRequest,
     favor_flag: bool,
@@ -145,7 +122,7 @@ fn year_of_construction(value: i32) -> Result<YearMonth, ServiceError> {
     })
 }
 
-fn get_vehicle_ids_by_criteria(
+pub fn get_vehicle_ids_by_criteria(
     call: &Call<'_>,
     r: GetVehicleIdsByCriteriaRequest,
 ) -> Result<Value, Failure> {
@@ -214,81 +191,4 @@ fn get_vehicle_ids_by_criteria(
         })
         .collect();
     answer(&VehicleIdList::of(records))
-}
-
-fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    market::not_held(
-        "shortCutId",
-        &r.short_cut_id,
-        "is not held: the catalogue has no shortcuts into the tree",
-    )?;
-    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let parent = r
-        .parent_node_id
-        .map(|p| id("parentNodeId", p))
-        .transpose()?;
-    let which = match r.child_nodes.unwrap_or(false) {
-        true => Nodes::Below(parent),
-        false => Nodes::Children(parent),
-    };
-    let linked = r.linked.unwrap_or(false);
-    let snapshot = call.context.snapshot();
-    let records: Vec<ChildNodeRecord> = match r.linking_target_id {
-        Some(ktype) => {
-            let vehicle = vehicle_path::vehicle(snapshot, &ktype.to_string(), "linkingTargetId")?;
-            if targets.is_some_and(|ts| !ts.contains(&vehicle.target_type)) {
-                return Err(ServiceError::bad_parameter(
-                    "linkingTargetType",
-                    format!(
-                        "does not name vehicle type {ktype}'s kind, {}",
-                        vehicle.target_type.code()
-                    ),
-                )
-                .into());
-            }
-            vehicle_path::groups_for_vehicle(call.context, &vehicle, which, linked)?
-                .into_iter()
-                .map(|g| ChildNodeRecord {
-                    assembly_group_name: g.group.name,
-                    assembly_group_node_id: g.group.id.into(),
-                    has_childs: g.has_children,
-                    parent_node_id: g.group.parent.map(i64::from),
-                    article_count: Some(g.articles as u64),
-                })
-                .collect()
-        }
-        None if linked => {
-            return Err(ServiceError::bad_parameter(
-                "linkingTargetId",
-                "is required when 'linked' is true",
-            )
-            .into());
-        }
-        None => {
-            let target = match targets {
-                None => TargetType::PassengerCar,
-                Some([one]) => *one,
-                Some(_) => {
-                    return Err(ServiceError::bad_parameter(
-                        "linkingTargetType",
-                        "must name one tree (not a group) without 'linkingTargetId'",
-                    )
-                    .into());
-                }
-            };
-            category_tree::groups_of_tree(call.context, target, which)?
-                .into_iter()
-                .map(|(group, has_childs)| ChildNodeRecord {
-                    assembly_group_name: group.name,
-                    assembly_group_node_id: group.id.into(),
-                    has_childs,
-                    parent_node_id: group.parent.map(i64::from),
-                    article_count: None,
-                })
-                .collect()
-        }
-    };
-    answer(&ChildNodeList::of(records))
 }

@@ -2,7 +2,7 @@
 //! under a node) and `getAutoCompleteSuggestions`. Records and element order as Pegasus's DLB
 //! schema declares them; the article page is `articles_by_ids`.
 
-use super::IntegerList;
+use crate::server::soap::fields::IntegerList;
 use poem_openapi::Object;
 use serde::Serialize;
 
