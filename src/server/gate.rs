@@ -114,7 +114,8 @@ pub fn admit(
     check_rate(state, &caller)?;
     let language = reader_language(state, req, asked, body)?;
     Ok(Admitted {
-        context: Context::new(Snapshot::of(&state.store), caller, language),
+        context: Context::new(Snapshot::of(&state.store), caller, language)
+            .for_countries(state.countries.clone()),
         client_ip,
     })
 }

@@ -76,7 +76,8 @@ impl<E: Endpoint> Passage<E> {
         request_body::bound(req)
             .or_else(|| gate::guard(&self.state, req))
             .or_else(|| paths_as_written(req))
-            .or_else(|| svc::check_query(req))
+            .or_else(|| svc::refused_query(req))
+            .or_else(|| svc::lookup_before_routing(req))
     }
 }
 

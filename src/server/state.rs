@@ -15,6 +15,9 @@ pub struct AppState {
     pub settings: Settings,
     /// The languages the catalogue's texts are held in (`catalogue.languages`).
     pub languages: Languages,
+    /// The countries the catalogue is for (`catalogue.countries`), as every request's
+    /// context carries them.
+    pub countries: Arc<[String]>,
     pub(super) ready: AtomicBool,
     /// What the server does before it is ready, for `/ready` to say.
     pub(super) loading: std::sync::Mutex<&'static str>,
@@ -46,6 +49,7 @@ impl AppState {
             )),
             clock: Arc::new(crate::clock::SystemClock),
             languages: Languages::new(settings.catalogue_languages.clone()),
+            countries: Arc::from(settings.catalogue_countries.as_slice()),
             settings,
             ready: AtomicBool::new(false),
             loading: std::sync::Mutex::new("opening the catalogue"),

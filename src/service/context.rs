@@ -1,20 +1,23 @@
 //! What every answer of one request depends on, built once where the request is admitted
 //! (`server::gate`) and handed to the service calls that answer it: the catalogue snapshot
-//! every read of the answer sees, the caller and its brand rights, and the language its texts
-//! are written in. An answer kept for reuse is kept under `Context::answer_key`, so nothing an
+//! every read of the answer sees, the caller and its brand rights, the language its texts
+//! are written in and the countries the catalogue is for. An answer kept for reuse is kept under `Context::answer_key`, so nothing an
 //! answer depends on can be left out of its cache key.
+
+use std::sync::Arc;
 
 use super::Snapshot;
 use super::caller::Caller;
 use super::language::Language;
 use super::names::Names;
 
-/// One request's snapshot, caller and language.
+/// One request's snapshot, caller, language and the catalogue's countries.
 #[derive(Clone)]
 pub struct Context {
     snapshot: Snapshot,
     caller: Caller,
     language: Language,
+    countries: Arc<[String]>,
 }
 
 /// The part of an answer's cache key that comes from its context: who may see what, and in
@@ -33,7 +36,19 @@ impl Context {
             snapshot,
             caller,
             language,
+            countries: Arc::from([]),
         }
+    }
+
+    /// The same context for a catalogue that is for `countries` only (`catalogue.countries`;
+    /// none: every country).
+    pub fn for_countries(self, countries: Arc<[String]>) -> Context {
+        Context { countries, ..self }
+    }
+
+    /// The countries the catalogue is for; none: every country.
+    pub fn countries(&self) -> &[String] {
+        &self.countries
     }
 
     /// The catalogue as it stood when the request was admitted.

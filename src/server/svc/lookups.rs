@@ -150,24 +150,7 @@ impl LookupApi {
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<CrossRefsOrArticle> {
-        let kind = match (mainref.0.is_some(), crossrefs.0.is_some()) {
-            (true, false) => LookupKind::Article,
-            (false, true) => LookupKind::CrossReferences,
-            (true, true) => {
-                return Err(Problem::bad_parameter(
-                    "mainref",
-                    "`mainref` and `crossrefs` exclude each other: give exactly one",
-                )
-                .into());
-            }
-            (false, false) => {
-                return Err(Problem::bad_parameter(
-                    "mainref",
-                    "give `mainref` (the article) or `crossrefs` (its cross-references)",
-                )
-                .into());
-            }
-        };
+        let kind = lookup_kind(mainref.0.is_some(), crossrefs.0.is_some())?;
         cross_refs_or_article(&state, &context, &reference, kind)
     }
 
@@ -264,6 +247,23 @@ impl LookupApi {
             },
         )?;
         Ok(answer)
+    }
+}
+
+/// Which lookup `getCrossRefsOrArticle` is asked for: exactly one of `mainref` and
+/// `crossrefs` is given (also for the lookups answered before routing, `direct_lookups`).
+pub(super) fn lookup_kind(mainref: bool, crossrefs: bool) -> Result<LookupKind, Problem> {
+    match (mainref, crossrefs) {
+        (true, false) => Ok(LookupKind::Article),
+        (false, true) => Ok(LookupKind::CrossReferences),
+        (true, true) => Err(Problem::bad_parameter(
+            "mainref",
+            "`mainref` and `crossrefs` exclude each other: give exactly one",
+        )),
+        (false, false) => Err(Problem::bad_parameter(
+            "mainref",
+            "give `mainref` (the article) or `crossrefs` (its cross-references)",
+        )),
     }
 }
 

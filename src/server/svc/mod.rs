@@ -41,8 +41,9 @@ pub enum ApiTag {
     Synchronisation,
 }
 
+pub use direct_lookups::direct_answer as lookup_before_routing;
 pub use imports::job_status;
-pub use query_parameters::check_query;
+pub use query_parameters::refused_query;
 
 /// Every `/svc` operation.
 pub fn api() -> impl OpenApi {

@@ -103,14 +103,12 @@ static KNOWN: LazyLock<QueryParameters> =
     LazyLock::new(|| QueryParameters::of(&crate::server::openapi(None).spec()));
 
 /// Refuses a `/svc` request whose query its route does not accept, with a 400 naming the
-/// parameter; answers an accepted lookup by reference at once (`direct_lookups`); else
-/// none: the routes answer.
-pub fn check_query(req: &Request) -> Option<Response> {
+/// parameter; none: the request goes on.
+pub fn refused_query(req: &Request) -> Option<Response> {
     let query = QueryPairs::of(req);
-    if let Some(problem) = KNOWN.problem(req.uri().path(), &query) {
-        return Some(problem.into_response());
-    }
-    super::direct_lookups::direct_answer(req, &query)
+    KNOWN
+        .problem(req.uri().path(), &query)
+        .map(IntoResponse::into_response)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub fn get_article_direct_search(
     call: &Call<'_>,
     r: GetArticleDirectSearchRequest,
 ) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     if let Some(other) = r.sort_type.filter(|t| !matches!(t, 0 | 1)) {
         return Err(ServiceError::bad_parameter(

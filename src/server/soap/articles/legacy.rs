@@ -31,7 +31,7 @@ pub fn get_article_ids_with_state(
     call: &Call<'_>,
     r: GetArticleIdsWithStateRequest,
 ) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let ktype = r
         .linking_target_id
@@ -96,7 +96,7 @@ pub fn get_direct_articles_by_ids(
     call: &Call<'_>,
     r: GetDirectArticlesByIds6Request,
 ) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let on = |flag: Option<bool>| flag.unwrap_or(false);
     let price_day = r.price_date.map(price_date).transpose()?;

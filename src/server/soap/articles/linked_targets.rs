@@ -19,7 +19,7 @@ pub fn get_article_linked_targets(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetRequest,
 ) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     market::country("country", r.country.as_deref(), countries)?;
     market::no_country_group(r.country_group_flag)?;
@@ -78,7 +78,7 @@ pub fn get_links_by_ids(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetsByIdsRequest,
 ) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let plate_type = r.numberplate_type.filter(|t| *t != 0);

@@ -25,7 +25,7 @@ fn articles_request_held(
     snapshot: &Snapshot,
     r: &GetArticlesRequest,
 ) -> Result<(), ServiceError> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     market::country(
         "linkageTargetCountry",

@@ -15,7 +15,7 @@ use crate::service::vehicle_path;
 use crate::service::{ServiceError, market};
 
 pub fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     market::not_held(
         "shortCutId",

@@ -25,7 +25,7 @@ fn brand_records(
     r: &GetBrandsRequest,
     both_names: bool,
 ) -> Result<Vec<BrandRecord>, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let addresses = r.include_address_details;
     market::flag_not_held(
@@ -64,7 +64,7 @@ pub fn get_generic_articles(
     call: &Call<'_>,
     r: GetGenericArticlesRequest,
 ) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     let no_tree = "the catalogue has no search tree (getChildNodesAllLinkingTarget2)";
     market::flag_not_held("searchTreeNodes", r.search_tree_nodes, no_tree)?;
@@ -89,7 +89,7 @@ pub fn get_generic_articles(
 }
 
 pub fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("country", r.country.as_deref(), countries)?;
     market::no_country_group(r.country_group_flag)?;
     market::no_favoured_list(r.favoured_list)?;
@@ -132,9 +132,8 @@ pub fn get_languages(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Fai
 
 pub fn get_countries(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Failure> {
     let countries = call
-        .state
-        .settings
-        .catalogue_countries
+        .context
+        .countries()
         .iter()
         .map(|code| CountryRecord {
             country_code: code.clone(),

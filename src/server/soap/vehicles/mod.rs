@@ -20,7 +20,7 @@ use messages::*;
 use records::target_list;
 
 pub fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Result<Value, Failure> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country(
         "linkageTargetCountry",
         r.linkage_target_country.as_deref(),
@@ -57,7 +57,7 @@ pub fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Resu
 
 /// The fields of a `getVehicleByIds3` request that ask for what the catalogue has not.
 fn vehicle_request_held(call: &Call<'_>, r: &GetVehicleByIdsRequest) -> Result<(), ServiceError> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country("articleCountry", r.article_country.as_deref(), countries)?;
     market::country("country", r.country.as_deref(), countries)?;
     let selection = r.countries_car_selection.as_deref();

@@ -21,7 +21,7 @@ fn for_the_catalogue(
     group: Option<bool>,
     favoured: Option<i32>,
 ) -> Result<(), ServiceError> {
-    let countries = &call.state.settings.catalogue_countries;
+    let countries = call.context.countries();
     market::country(field, country.as_deref(), countries)?;
     market::no_country_group(group)?;
     market::no_favoured_list(favoured)
