@@ -1,7 +1,9 @@
 //! `getArticles`' question answered in one call: a search, one page of its matches, each
 //! article with the parts asked for, and the facets asked for, every text named in the
 //! reader's language. The adapter maps the request to an `ArticlesAsked` and the
-//! `ArticlesFound` to its wire shape.
+//! `ArticlesFound` to its wire shape; the question is checked here (the paging, the brands
+//! named against the caller's rights, the countries, the vehicle kind, the node ids, what the
+//! catalogue does not hold).
 
 use super::ServiceError;
 use super::article_detail::{self, ArticleDetail, Parts};
@@ -9,14 +11,24 @@ use super::article_page::{self, Cursor, Page, Paging};
 use super::article_search::{self, Found, NumberHit, NumberKind, Search};
 use super::category_tree::{self, GroupFacet};
 use super::context::Context;
+use super::field::Field;
 use super::kit_parts::{KitPart, kit_parts, kits_holding};
 use super::names::Names;
+use super::{market, vehicle_path};
 use crate::budget::Budget;
 use crate::catalogue::{Article, TargetType};
 
-/// What a `getArticles` call asks beyond its search and paging.
+/// What a `getArticles` call asks.
 pub struct ArticlesAsked<'a> {
+    /// The search; its `groups` are `node_ids`, once checked.
     pub search: Search<'a>,
+    /// The assembly-group nodes the articles must lie under, as the request gives them.
+    pub node_ids: Field<&'a [i64]>,
+    /// The kinds of vehicle `search.ktype` must be of, as a code (`P`, `O`, …).
+    pub vehicle_kind: Field<Option<&'a str>>,
+    /// The countries the answer is for (the article's, the linkage target's).
+    pub countries: [Field<Option<&'a str>>; 2],
+    pub unheld: Unheld,
     /// Only the articles of these numeric ids (`legacyArticleId`); none: any.
     pub article_ids: Option<&'a [u32]>,
     pub paging: Paging,
@@ -28,6 +40,17 @@ pub struct ArticlesAsked<'a> {
     pub brand_facets: bool,
     pub genart_facets: bool,
     pub group_facets: Option<GroupFacetAsk>,
+}
+
+/// What a search may ask for that the catalogue does not hold: refused by name when given.
+pub struct Unheld {
+    /// Criteria filters (the catalogue's criteria are named, not numbered).
+    pub criteria_filters: Field<bool>,
+    pub criteria_facets: Field<Option<bool>>,
+    /// The links of each article to its documents elsewhere.
+    pub links: Field<Option<bool>>,
+    /// Articles or linkages new since a date, or of a maker since then.
+    pub creation_dates: [Field<bool>; 5],
 }
 
 /// The matches per node of one assembly-group tree.
@@ -90,12 +113,19 @@ pub fn articles(
     budget: &Budget,
 ) -> Result<ArticlesFound, ServiceError> {
     let snapshot = context.snapshot();
+    for brand in asked.search.brands {
+        context.caller().require_brand(*brand)?;
+    }
+    held(context, &asked)?;
+    let groups = node_ids(asked.node_ids)?;
+    let paging = asked.paging.checked()?;
     let named = match asked.article_ids {
         Some(ids) => Some(article_search::articles_by_id(snapshot, ids)?),
         None => None,
     };
     let search = Search {
         articles: named.as_deref(),
+        groups: &groups,
         ..asked.search
     };
     let Found {
@@ -111,7 +141,7 @@ pub fn articles(
         max_allowed_page,
         shown,
         next_after,
-    } = article_page::page(snapshot, &names, matches, asked_first, &asked.paging)?;
+    } = article_page::page(snapshot, &names, matches, asked_first, &paging)?;
     let caller = context.caller();
     let mut articles = Vec::with_capacity(shown.len());
     for article in shown {
@@ -174,6 +204,45 @@ pub fn articles(
         genart_facets,
         group_facets,
     })
+}
+
+/// Refuses what the search asks of the catalogue that it does not hold, by name, and a
+/// vehicle kind that is not the named vehicle's.
+fn held(context: &Context, asked: &ArticlesAsked<'_>) -> Result<(), ServiceError> {
+    for country in asked.countries {
+        market::country(country.name, country.value, context.countries())?;
+    }
+    let Unheld {
+        criteria_filters,
+        criteria_facets,
+        links,
+        creation_dates,
+    } = &asked.unheld;
+    let numbered = "the catalogue's criteria are named, not numbered";
+    if criteria_filters.value {
+        let why = format!("must be empty: {numbered}");
+        return Err(ServiceError::bad_parameter(criteria_filters.name, why));
+    }
+    market::flag_not_held(links.name, links.value, "the catalogue keeps no links")?;
+    market::flag_not_held(criteria_facets.name, criteria_facets.value, numbered)?;
+    if let Some(date) = creation_dates.iter().find(|d| d.value) {
+        let why = "must be absent: the catalogue keeps no creation dates";
+        return Err(ServiceError::bad_parameter(date.name, why));
+    }
+    let kind = asked.vehicle_kind;
+    let kinds = market::target_types(kind.name, kind.value)?;
+    vehicle_path::kind_named(context.snapshot(), kind.name, kinds, asked.search.ktype)
+}
+
+/// The node ids as the store's; one out of range is a bad parameter naming the field.
+fn node_ids(ids: Field<&[i64]>) -> Result<Vec<u32>, ServiceError> {
+    ids.value
+        .iter()
+        .map(|&n| {
+            u32::try_from(n)
+                .map_err(|_| ServiceError::bad_parameter(ids.name, format!("{n} is not a node id")))
+        })
+        .collect()
 }
 
 /// The article's numbers that matched, once each, named.

@@ -23,6 +23,7 @@ pub mod direct_search;
 pub mod dmm;
 mod error;
 pub mod exports;
+pub mod field;
 pub mod free_text;
 pub mod jobs;
 pub mod kit_parts;

@@ -11,51 +11,15 @@ use super::record::{Includes, record};
 use crate::catalogue::{ArticleKey, NumberMatch, TargetType};
 use crate::server::soap::call::{Call, Failure};
 use crate::service::article_page::{Cursor, MAX_PER_PAGE, Order, Paging};
-use crate::service::article_query::{self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber};
+use crate::service::article_query::{
+    self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber, Unheld,
+};
 use crate::service::article_search::{NumberKind, Search};
 use crate::service::category_tree::GroupFacet;
-use crate::service::{ServiceError, Snapshot, market, vehicle_path};
+use crate::service::field::Field;
+use crate::service::{ServiceError, market};
 
 const DEFAULT_PER_PAGE: u32 = 100;
-
-/// The fields of a `getArticles` request that ask for what the catalogue has not, refused
-/// by name; `linkageTargetType` checked against the vehicle type named.
-fn articles_request_held(
-    call: &Call<'_>,
-    snapshot: &Snapshot,
-    r: &GetArticlesRequest,
-) -> Result<(), ServiceError> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    market::country(
-        "linkageTargetCountry",
-        r.linkage_target_country.as_deref(),
-        countries,
-    )?;
-    if !r.criteria_filters.is_empty() {
-        return Err(ServiceError::bad_parameter(
-            "criteriaFilters",
-            "must be empty: the catalogue's criteria are named, not numbered",
-        ));
-    }
-    market::flag_not_held(
-        "includeLinks",
-        r.include_links,
-        "the catalogue keeps no links",
-    )?;
-    let numbered = "the catalogue's criteria are named, not numbered";
-    market::flag_not_held("includeCriteriaFacets", r.include_criteria_facets, numbered)?;
-    let dates = "must be absent: the catalogue keeps no creation dates";
-    market::not_held("newArticlesDateFrom", &r.new_articles_date_from, dates)?;
-    market::not_held("newArticlesDateTo", &r.new_articles_date_to, dates)?;
-    market::not_held("newLinkagesDateFrom", &r.new_linkages_date_from, dates)?;
-    market::not_held("newLinkagesDateTo", &r.new_linkages_date_to, dates)?;
-    market::not_held("newLinkagesMfrId", &r.new_linkages_mfr_id, dates)?;
-    let named = market::target_types("linkageTargetType", r.linkage_target_type.as_deref())?;
-    let ktype = r.linkage_target_id.as_deref();
-    vehicle_path::kind_named(snapshot, "linkageTargetType", named, ktype)?;
-    Ok(())
-}
 
 pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Failure> {
     let paging = Paging {
@@ -63,24 +27,10 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         page: r.page.unwrap_or(1),
         after: r.cursor.as_deref().map(decode_cursor).transpose()?,
         order: order(&r.sort)?,
-    }
-    .checked()?;
+    };
     let kind = number_kind("searchType", r.search_type.map_or(10, i64::from), true)?;
     let linkage_paging = linkage_paging(&r)?;
-    for brand in &r.data_supplier_ids {
-        call.context.caller().require_brand(*brand)?;
-    }
-    articles_request_held(call, call.context.snapshot(), &r)?;
     let article_ids = article_ids(&r.legacy_article_ids)?;
-    let groups = r
-        .assembly_group_node_ids
-        .iter()
-        .map(|&n| {
-            u32::try_from(n).map_err(|_| {
-                ServiceError::bad_parameter("assemblyGroupNodeIds", format!("{n} is not a node id"))
-            })
-        })
-        .collect::<Result<Vec<u32>, _>>()?;
     let group_ask = group_facet_ask(r.assembly_group_facet_options.as_ref())?;
     let genart_ask = r.include_generic_article_facets.unwrap_or(false);
     let includes = Includes::of(&r);
@@ -99,8 +49,26 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             brands: &r.data_supplier_ids,
             genarts: &r.generic_article_ids,
             ktype: r.linkage_target_id.as_deref(),
-            groups: &groups,
+            groups: &[],
             genart_counts: genart_ask || group_ask.is_some(),
+        },
+        node_ids: Field::new("assemblyGroupNodeIds", &r.assembly_group_node_ids),
+        vehicle_kind: Field::new("linkageTargetType", r.linkage_target_type.as_deref()),
+        countries: [
+            Field::new("articleCountry", r.article_country.as_deref()),
+            Field::new("linkageTargetCountry", r.linkage_target_country.as_deref()),
+        ],
+        unheld: Unheld {
+            criteria_filters: Field::new("criteriaFilters", !r.criteria_filters.is_empty()),
+            criteria_facets: Field::new("includeCriteriaFacets", r.include_criteria_facets),
+            links: Field::new("includeLinks", r.include_links),
+            creation_dates: [
+                Field::new("newArticlesDateFrom", r.new_articles_date_from.is_some()),
+                Field::new("newArticlesDateTo", r.new_articles_date_to.is_some()),
+                Field::new("newLinkagesDateFrom", r.new_linkages_date_from.is_some()),
+                Field::new("newLinkagesDateTo", r.new_linkages_date_to.is_some()),
+                Field::new("newLinkagesMfrId", r.new_linkages_mfr_id.is_some()),
+            ],
         },
         article_ids: article_ids.as_deref(),
         paging,
