@@ -2,10 +2,12 @@
 
 use crate::server::soap::articles::pegasus;
 mod by_ids;
+mod by_ids_request;
 mod legacy;
 mod linkages;
 
 pub use by_ids::*;
+pub use by_ids_request::*;
 pub use legacy::*;
 pub use linkages::*;
 
