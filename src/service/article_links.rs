@@ -3,10 +3,12 @@
 
 use super::ServiceError;
 use super::article_detail::{link_in, vehicle_in};
+use super::asked::Asked;
 use super::context::Context;
+use super::field::Field;
 use super::lookups;
 use super::names::Names;
-use super::vehicle_path::Makers;
+use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{ArticleKey, Link, TargetType, Vehicle};
 
 /// Which of an article's vehicle types are wanted.
@@ -76,22 +78,22 @@ fn attributes(names: &Names<'_>, link: &Link) -> Result<Vec<LinkAttribute>, Serv
 /// The article `id` names, if the catalogue holds it and the caller may see its brand.
 fn article_of(
     context: &Context,
-    id: Option<i64>,
+    id: Field<Option<i64>>,
 ) -> Result<Option<(u32, ArticleKey)>, ServiceError> {
     let catalogue = context.snapshot();
     let caller = context.caller();
-    let id = match id {
-        Some(id) if id > 0 => id,
-        Some(id) => {
+    let id = match id.value {
+        Some(value) if value > 0 => value,
+        Some(value) => {
             return Err(ServiceError::bad_parameter(
-                "articleId",
-                format!("must be a positive article id, not {id}"),
+                id.name,
+                format!("must be a positive article id, not {value}"),
             ));
         }
         None => {
             return Err(ServiceError::bad_parameter(
-                "articleId",
-                "is required: the article's legacyArticleId from getArticles",
+                id.name,
+                "is required: the article's numeric id, as getArticles answers it",
             ));
         }
     };
@@ -108,9 +110,11 @@ fn article_of(
 /// no such article.
 pub fn links_of(
     context: &Context,
-    id: Option<i64>,
+    asked: &Asked<'_>,
+    id: Field<Option<i64>>,
     wanted: &Wanted,
 ) -> Result<Option<ArticleLinks>, ServiceError> {
+    asked.check(context)?;
     let caller = context.caller();
     let catalogue = context.snapshot();
     let Some((id, article)) = article_of(context, id)? else {
@@ -154,13 +158,16 @@ pub fn links_of(
 }
 
 /// The links of the article `id` that `pick` (given the article's id and a link) chooses,
-/// with their vehicles and makers; `None` where the caller sees no such article.
+/// to vehicle types of `kinds`, with their vehicles and makers; `None` where the caller sees
+/// no such article.
 pub fn link_details(
     context: &Context,
-    id: Option<i64>,
+    asked: &Asked<'_>,
+    id: Field<Option<i64>>,
+    kinds: Targets<'_>,
     pick: impl Fn(u32, &Link) -> bool,
 ) -> Result<Option<Vec<LinkDetail>>, ServiceError> {
-    let _caller = context.caller();
+    asked.check(context)?;
     let catalogue = context.snapshot();
     let Some((id, article)) = article_of(context, id)? else {
         return Ok(None);
@@ -168,7 +175,7 @@ pub fn link_details(
     let mut details = Vec::new();
     let names = context.names();
     for (link, vehicle) in super::article_detail::applications(catalogue, &article)? {
-        if pick(id, &link) {
+        if pick(id, &link) && kinds.is_none_or(|k| k.contains(&vehicle.target_type)) {
             let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
             let link = link_in(&names, link)?;
             details.push(LinkDetail {

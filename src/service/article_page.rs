@@ -3,13 +3,15 @@
 //! cursor's article, at any depth (the catalogue's order only).
 
 use super::error::ServiceError;
+use super::field::Field;
 use super::names::Names;
 use crate::catalogue::{Article, ArticleKey};
 use crate::store::Catalogue;
 
 /// Articles on one page at most.
 pub const MAX_PER_PAGE: u32 = 1000;
-/// `page` × `perPage` may reach this far into a result; the cursor goes further.
+/// The page number times the page's size may reach this far into a result; the cursor goes
+/// further.
 const PAGE_WINDOW: u32 = 10_000;
 
 /// The order of a result.
@@ -25,14 +27,14 @@ pub enum Order {
     },
 }
 
-/// Which page to answer.
+/// Which page to answer, each part named by the request's field.
 pub struct Paging {
-    pub per_page: u32,
+    pub per_page: Field<u32>,
     /// From 1; not read after a cursor.
-    pub page: u32,
+    pub page: Field<u32>,
     /// The last article of the previous page, from a cursor.
-    pub after: Option<Cursor>,
-    pub order: Order,
+    pub after: Field<Option<Cursor>>,
+    pub order: Field<Order>,
 }
 
 /// Where a page ended: its last article, and whether that was among the matches that come
@@ -46,19 +48,22 @@ pub struct Cursor {
 impl Paging {
     /// The paging asked for, refused where it cannot be followed.
     pub fn checked(self) -> Result<Paging, ServiceError> {
-        if self.per_page > MAX_PER_PAGE {
+        if self.per_page.value > MAX_PER_PAGE {
             return Err(ServiceError::bad_parameter(
-                "perPage",
+                self.per_page.name,
                 format!("must be >= 0 and <= {MAX_PER_PAGE}"),
             ));
         }
-        if self.page == 0 {
-            return Err(ServiceError::bad_parameter("page", "must be >= 1"));
+        if self.page.value == 0 {
+            return Err(ServiceError::bad_parameter(self.page.name, "must be >= 1"));
         }
-        if self.after.is_some() && self.order != Order::Score {
+        if self.after.value.is_some() && self.order.value != Order::Score {
             return Err(ServiceError::bad_parameter(
-                "cursor",
-                "pages in the default order (score); leave 'sort' out, or page with 'page'",
+                self.after.name,
+                format!(
+                    "pages in the default order (score); leave '{}' out, or page with '{}'",
+                    self.order.name, self.page.name
+                ),
             ));
         }
         Ok(self)
@@ -86,15 +91,15 @@ pub fn page(
     asked_first: usize,
     paging: &Paging,
 ) -> Result<Page, ServiceError> {
-    let matches = sorted(matches, paging.order, names)?;
+    let matches = sorted(matches, paging.order.value, names)?;
     let total = matches.len() as u32;
-    let per_page = paging.per_page;
+    let (per_page, page) = (paging.per_page.value, paging.page.value);
     let max_allowed_page = if per_page == 0 {
         0
     } else {
         total.div_ceil(per_page).min(PAGE_WINDOW / per_page).max(1)
     };
-    let start = match &paging.after {
+    let start = match &paging.after.value {
         // Each part is in the catalogue's order: a cursor whose article has gone since
         // still starts at the next one.
         Some(Cursor { later: false, key }) => matches[..asked_first].partition_point(|k| k <= key),
@@ -102,15 +107,16 @@ pub fn page(
             asked_first + matches[asked_first..].partition_point(|k| k <= key)
         }
         None => {
-            if per_page > 0 && paging.page > max_allowed_page {
+            if per_page > 0 && page > max_allowed_page {
                 return Err(ServiceError::bad_parameter(
-                    "page",
+                    paging.page.name,
                     format!(
-                        "must be <= maxAllowedPage ({max_allowed_page}); page further with 'cursor'"
+                        "must be <= {max_allowed_page}, the last page a number reaches; page further with '{}'",
+                        paging.after.name
                     ),
                 ));
             }
-            ((paging.page - 1) * per_page) as usize
+            ((page - 1) * per_page) as usize
         }
     };
     let end = (start + per_page as usize).min(matches.len());

@@ -9,12 +9,13 @@ use super::ServiceError;
 use super::article_detail::{self, ArticleDetail, Parts};
 use super::article_page::{self, Cursor, Page, Paging};
 use super::article_search::{self, Found, NumberHit, NumberKind, Search};
+use super::asked::Asked;
 use super::category_tree::{self, GroupFacet};
 use super::context::Context;
 use super::field::Field;
 use super::kit_parts::{KitPart, kit_parts, kits_holding};
 use super::names::Names;
-use super::{market, vehicle_path};
+use super::vehicle_path;
 use crate::budget::Budget;
 use crate::catalogue::{Article, TargetType};
 
@@ -24,11 +25,10 @@ pub struct ArticlesAsked<'a> {
     pub search: Search<'a>,
     /// The assembly-group nodes the articles must lie under, as the request gives them.
     pub node_ids: Field<&'a [i64]>,
-    /// The kinds of vehicle `search.ktype` must be of, as a code (`P`, `O`, …).
-    pub vehicle_kind: Field<Option<&'a str>>,
-    /// The countries the answer is for (the article's, the linkage target's).
-    pub countries: [Field<Option<&'a str>>; 2],
-    pub unheld: Unheld,
+    /// The kinds of vehicle `search.ktype` must be of.
+    pub vehicle_kind: Field<Option<&'static [TargetType]>>,
+    /// The countries the answer is for, and what it asks that the catalogue does not hold.
+    pub asked: Asked<'a>,
     /// Only the articles of these numeric ids (`legacyArticleId`); none: any.
     pub article_ids: Option<&'a [u32]>,
     pub paging: Paging,
@@ -40,17 +40,6 @@ pub struct ArticlesAsked<'a> {
     pub brand_facets: bool,
     pub genart_facets: bool,
     pub group_facets: Option<GroupFacetAsk>,
-}
-
-/// What a search may ask for that the catalogue does not hold: refused by name when given.
-pub struct Unheld {
-    /// Criteria filters (the catalogue's criteria are named, not numbered).
-    pub criteria_filters: Field<bool>,
-    pub criteria_facets: Field<Option<bool>>,
-    /// The links of each article to its documents elsewhere.
-    pub links: Field<Option<bool>>,
-    /// Articles or linkages new since a date, or of a maker since then.
-    pub creation_dates: [Field<bool>; 5],
 }
 
 /// The matches per node of one assembly-group tree.
@@ -125,7 +114,7 @@ pub fn articles(
     };
     let search = Search {
         articles: named.as_deref(),
-        groups: &groups,
+        groups: Field::new(asked.node_ids.name, &groups),
         ..asked.search
     };
     let Found {
@@ -209,29 +198,9 @@ pub fn articles(
 /// Refuses what the search asks of the catalogue that it does not hold, by name, and a
 /// vehicle kind that is not the named vehicle's.
 fn held(context: &Context, asked: &ArticlesAsked<'_>) -> Result<(), ServiceError> {
-    for country in asked.countries {
-        market::country(country.name, country.value, context.countries())?;
-    }
-    let Unheld {
-        criteria_filters,
-        criteria_facets,
-        links,
-        creation_dates,
-    } = &asked.unheld;
-    let numbered = "the catalogue's criteria are named, not numbered";
-    if criteria_filters.value {
-        let why = format!("must be empty: {numbered}");
-        return Err(ServiceError::bad_parameter(criteria_filters.name, why));
-    }
-    market::flag_not_held(links.name, links.value, "the catalogue keeps no links")?;
-    market::flag_not_held(criteria_facets.name, criteria_facets.value, numbered)?;
-    if let Some(date) = creation_dates.iter().find(|d| d.value) {
-        let why = "must be absent: the catalogue keeps no creation dates";
-        return Err(ServiceError::bad_parameter(date.name, why));
-    }
-    let kind = asked.vehicle_kind;
-    let kinds = market::target_types(kind.name, kind.value)?;
-    vehicle_path::kind_named(context.snapshot(), kind.name, kinds, asked.search.ktype)
+    asked.asked.check(context)?;
+    let ktype = asked.search.ktype;
+    vehicle_path::kind_named(context.snapshot(), asked.vehicle_kind, ktype)
 }
 
 /// The node ids as the store's; one out of range is a bad parameter naming the field.

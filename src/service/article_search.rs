@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use super::ServiceError;
 use super::category_tree;
 use super::context::Context;
+use super::field::Field;
 use super::free_text;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
@@ -65,7 +66,7 @@ impl NumberKind {
 /// brands' articles; then the filters.
 pub struct Search<'a> {
     /// As written; compared normalised.
-    pub query: Option<&'a str>,
+    pub query: Field<Option<&'a str>>,
     pub kind: NumberKind,
     pub how: NumberMatch,
     /// Only these articles (none: any).
@@ -78,7 +79,7 @@ pub struct Search<'a> {
     pub ktype: Option<&'a str>,
     /// Only articles whose generic article sits at or below one of these assembly groups
     /// (none: any).
-    pub groups: &'a [u32],
+    pub groups: Field<&'a [u32]>,
     /// Count the matches per generic article (reads each match's article).
     pub genart_counts: bool,
 }
@@ -100,19 +101,20 @@ pub struct Found {
 }
 
 /// Runs the search over the brands the caller may see. A query without a letter or digit, or
-/// no query, articles, vehicle or brand at all, is a bad parameter named `searchQuery`.
+/// no query, articles, vehicle or brand at all, is a bad parameter named by the query's field.
 pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Found, ServiceError> {
     let (catalogue, caller) = (context.snapshot(), context.caller());
+    let query = s.query.value;
     let mut matched_numbers = BTreeMap::new();
     // Free text may be in any script; a number is ASCII letters and digits.
     let words = |text: &str| text.chars().any(char::is_alphanumeric);
-    let free_text = s.kind == NumberKind::FreeText && s.query.is_some_and(words);
+    let free_text = s.kind == NumberKind::FreeText && query.is_some_and(words);
     // Free text's matches through another language's texts only come after the others.
     let mut later = BTreeSet::new();
-    let candidates = match s.query.map(normalise_reference) {
+    let candidates = match query.map(normalise_reference) {
         Some(q) if q.is_empty() && !free_text => {
             return Err(ServiceError::bad_parameter(
-                "searchQuery",
+                s.query.name,
                 "must hold at least one letter or digit",
             ));
         }
@@ -129,7 +131,7 @@ pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Foun
                     .push(hit);
             }
             let mut found: BTreeSet<ArticleKey> = matched_numbers.keys().cloned().collect();
-            if let (NumberKind::FreeText, Some(text)) = (s.kind, s.query) {
+            if let (NumberKind::FreeText, Some(text)) = (s.kind, query) {
                 let described = free_text::described(catalogue, context.language(), text, budget)?;
                 found.extend(described.in_language);
                 later = &described.elsewhere - &found;
@@ -144,12 +146,12 @@ pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Foun
     let named: Option<HashSet<&ArticleKey>> = s.articles.map(|a| a.iter().collect());
     let brands: HashSet<u32> = s.brands.iter().copied().collect();
     let genarts: HashSet<u32> = s.genarts.iter().copied().collect();
-    let grouped: Option<BTreeSet<u32>> = match s.groups {
+    let grouped: Option<BTreeSet<u32>> = match s.groups.value {
         [] => None,
         nodes => Some(category_tree::genarts_under(
             catalogue,
             nodes,
-            "assemblyGroupNodeIds",
+            s.groups.name,
         )?),
     };
     let linked: Option<HashSet<ArticleKey>> = match s.ktype {
@@ -346,8 +348,8 @@ fn unsearched(
         return Ok(found);
     }
     Err(ServiceError::bad_parameter(
-        "searchQuery",
-        "is required, or the articles (legacyArticleIds), a vehicle or brands whose articles to list",
+        s.query.name,
+        "is required, or the articles by id, a vehicle or brands whose articles to list",
     ))
 }
 

@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use super::ServiceError;
 use super::article_detail::{ArticleDetail, Parts, detail};
+use super::asked::Asked;
 use super::context::Context;
+use super::field::Field;
 use super::names::Names;
 use crate::catalogue::{Article, ArticleKey, Date, normalise_reference};
 
@@ -50,17 +52,20 @@ pub struct ArticleById {
 /// catalogue lacks or of a brand the caller may not see is left out.
 pub fn articles_by_ids(
     context: &Context,
-    ids: &[i64],
-    asked: ByIds,
+    asked: &Asked<'_>,
+    ids: Field<&[i64]>,
+    wanted: ByIds,
 ) -> Result<Vec<ArticleById>, ServiceError> {
+    asked.check(context)?;
     let catalogue = context.snapshot();
     let caller = context.caller();
-    if ids.len() > MAX_IDS {
+    if ids.value.len() > MAX_IDS {
         return Err(ServiceError::bad_parameter(
-            "articleId",
+            ids.name,
             format!("must hold at most {MAX_IDS} ids"),
         ));
     }
+    let ids = ids.value;
     let names = context.names();
     let mut seen = BTreeSet::new();
     let mut found = Vec::new();
@@ -78,7 +83,7 @@ pub fn articles_by_ids(
         let Some(article) = catalogue.article(&key)? else {
             continue;
         };
-        found.push(one(context, &names, article, asked)?);
+        found.push(one(context, &names, article, wanted)?);
     }
     Ok(found)
 }
@@ -87,12 +92,12 @@ fn one(
     context: &Context,
     names: &Names<'_>,
     article: Article,
-    asked: ByIds,
+    wanted: ByIds,
 ) -> Result<ArticleById, ServiceError> {
     let catalogue = context.snapshot();
     let caller = context.caller();
     let key = article.key.clone();
-    let replaced_by = if asked.parts.replaced {
+    let replaced_by = if wanted.parts.replaced {
         let mut found = Vec::new();
         for written in &article.replaced_by {
             let newer = ArticleKey {
@@ -106,7 +111,7 @@ fn one(
         Vec::new()
     };
     let mut kits = Vec::new();
-    if asked.kits {
+    if wanted.kits {
         for kit in catalogue.kits_holding(&key)? {
             if !caller.provider.sees_brand(kit.brand_id) {
                 continue;
@@ -123,13 +128,13 @@ fn one(
     }
     let is_kit = !catalogue.components_of_kit(&key)?.is_empty();
     let linked = !catalogue.links_of(&key)?.is_empty();
-    let mut detail = detail(catalogue, names, article, asked.parts)?;
+    let mut detail = detail(catalogue, names, article, wanted.parts)?;
     let mut replaced = Vec::new();
     for older in &detail.replaced {
         let id = catalogue.article_id(&older.key)?.unwrap_or(0);
         replaced.push((older.reference.clone(), id));
     }
-    if let Some(day) = asked.price_day {
+    if let Some(day) = wanted.price_day {
         detail.prices.retain(|p| {
             p.valid_from.is_none_or(|d| d <= day) && p.valid_to.is_none_or(|d| d >= day)
         });

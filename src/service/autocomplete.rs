@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use super::ServiceError;
 use super::context::Context;
+use super::field::Field;
 use super::suggestions::suggestions;
 use crate::catalogue::{GenericArticle, TextKind, normalise_reference};
 
@@ -25,18 +26,21 @@ fn a_word_starts_with(name: &str, typed: &str) -> bool {
 
 /// The completions of `typed`: names first (those that start with it before those with a
 /// later word that does, each by name), then numbers (exact before longer).
-pub fn completions(context: &Context, typed: &str) -> Result<Vec<String>, ServiceError> {
-    let _caller = context.caller();
-    let typed = typed.trim();
+pub fn completions(
+    context: &Context,
+    typed: Field<Option<&str>>,
+) -> Result<Vec<String>, ServiceError> {
+    let field = typed.name;
+    let typed = typed.required()?.value.trim();
     if typed.chars().count() > MAX_TYPED {
         return Err(ServiceError::bad_parameter(
-            "searchQuery",
+            field,
             format!("must be at most {MAX_TYPED} characters"),
         ));
     }
     if !typed.chars().any(char::is_alphanumeric) {
         return Err(ServiceError::bad_parameter(
-            "searchQuery",
+            field,
             "must hold at least one letter or digit",
         ));
     }

@@ -6,17 +6,18 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::ServiceError;
 use super::context::Context;
+use super::field::Field;
 use super::names::Names;
 use crate::catalogue::{AssemblyGroup, GenartGroup, TargetType};
 use crate::store::Catalogue;
 
-/// Which nodes of a tree a question wants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which nodes of a tree a question wants; a node named is named by a request's field.
+#[derive(Debug, Clone, Copy)]
 pub enum Nodes {
     /// The children of a node, or the roots.
-    Children(Option<u32>),
+    Children(Option<Field<u32>>),
     /// Every node below a node, or the whole tree.
-    Below(Option<u32>),
+    Below(Option<Field<u32>>),
 }
 
 /// The assembly-group tree of one target type, and where each generic article sits.
@@ -105,16 +106,20 @@ impl Tree {
     /// The nodes `which` names, in tree order (parents first, siblings by sort).
     pub(super) fn select(&self, which: Nodes) -> Result<Vec<u32>, ServiceError> {
         let start = match which {
-            Nodes::Children(Some(n)) | Nodes::Below(Some(n)) if !self.contains(n) => {
+            Nodes::Children(Some(n)) | Nodes::Below(Some(n)) if !self.contains(n.value) => {
                 return Err(ServiceError::bad_parameter(
-                    "parentNodeId",
-                    format!("{n} is not a node of the vehicle's assembly-group tree"),
+                    n.name,
+                    format!(
+                        "{} is not a node of the vehicle's assembly-group tree",
+                        n.value
+                    ),
                 ));
             }
             Nodes::Children(parent) => {
+                let parent = parent.map(|p| p.value);
                 return Ok(self.children.get(&parent).cloned().unwrap_or_default());
             }
-            Nodes::Below(parent) => parent,
+            Nodes::Below(parent) => parent.map(|p| p.value),
         };
         let roots = match start {
             Some(n) => self.children.get(&Some(n)).cloned().unwrap_or_default(),

@@ -5,7 +5,9 @@ use std::cmp::Ordering;
 
 use super::ServiceError;
 use super::article_search::{NumberKind, number_hits};
+use super::asked::Asked;
 use super::context::Context;
+use super::field::Field;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
 use crate::catalogue::{Article, normalise_reference};
@@ -17,11 +19,11 @@ pub const MAX_HITS: usize = 1000;
 #[derive(Debug, Clone)]
 pub struct DirectSearch<'a> {
     /// The number as the client wrote it.
-    pub written: &'a str,
+    pub written: Field<&'a str>,
     pub kind: NumberKind,
     pub how: NumberMatch,
-    /// Only this brand's articles.
-    pub brand: Option<u32>,
+    /// Only this brand's articles (by id).
+    pub brand: Field<Option<i64>>,
     /// Only the articles of this generic article.
     pub genart: Option<i64>,
 }
@@ -43,29 +45,33 @@ pub struct DirectHit {
 /// own order of kinds); at most `MAX_HITS`.
 pub fn direct_search(
     context: &Context,
+    asked: &Asked<'_>,
     budget: &Budget,
     search: &DirectSearch<'_>,
     kinds: impl Fn(NumberKind, NumberKind) -> Ordering,
 ) -> Result<Vec<DirectHit>, ServiceError> {
+    asked.check(context)?;
     let caller = context.caller();
-    let number = normalise_reference(search.written);
+    let written = search.written;
+    let number = normalise_reference(written.value);
     if number.is_empty() {
         return Err(ServiceError::bad_parameter(
-            "articleNumber",
+            written.name,
             format!(
                 "must hold at least one letter or digit, not '{}'",
-                search.written
+                written.value
             ),
         ));
     }
-    if let Some(brand) = search.brand {
+    let brand = search.brand.map(Field::id)?;
+    if let Some(brand) = brand {
         caller.require_brand(brand)?;
     }
     let catalogue = context.snapshot();
     let mut hits = number_hits(catalogue, search.kind, search.how, &number, budget)?;
     hits.retain(|h| {
         caller.provider.sees_brand(h.article.brand_id)
-            && search.brand.is_none_or(|b| h.article.brand_id == b)
+            && brand.is_none_or(|b| h.article.brand_id == b)
     });
     // A competitor's and an internal number that read the same are one comparable number.
     hits.sort_by(|a, b| {

@@ -24,6 +24,8 @@ pub struct Language {
     order: Arc<[String]>,
     /// The catalogue's default: the language of the data sets' own texts.
     default: Arc<str>,
+    /// The catalogue's languages in their order, the default first.
+    held: Arc<[String]>,
 }
 
 /// Hashes the code asked for alone: it decides the rest of a catalogue's order, and every
@@ -39,6 +41,7 @@ impl Languages {
     pub fn new(codes: Vec<String>) -> Languages {
         assert!(!codes.is_empty(), "a catalogue holds at least one language");
         let default: Arc<str> = codes[0].as_str().into();
+        let held: Arc<[String]> = codes.clone().into();
         let asked = (0..codes.len())
             .map(|at| {
                 let mut order = Vec::with_capacity(codes.len());
@@ -47,6 +50,7 @@ impl Languages {
                 Language {
                     order: order.into(),
                     default: default.clone(),
+                    held: held.clone(),
                 }
             })
             .collect();
@@ -55,7 +59,7 @@ impl Languages {
 
     /// The codes, in fallback order.
     pub fn codes(&self) -> &[String] {
-        self.asked[0].order()
+        &self.asked[0].held
     }
 
     /// The default language: the first of the order.
@@ -137,6 +141,11 @@ impl Language {
     /// The asked language, then the others the catalogue holds, in fallback order.
     pub fn order(&self) -> &[String] {
         &self.order
+    }
+
+    /// The catalogue's languages in their own order, the default first.
+    pub fn held(&self) -> &[String] {
+        &self.held
     }
 
     /// Whether the catalogue serves texts in `code`.

@@ -6,7 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ServiceError;
+use super::asked::Asked;
 use super::context::Context;
+use super::field::Field;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
 use crate::store::{Catalogue, VehicleEntry, VehicleSummary};
@@ -24,20 +26,42 @@ pub struct NamedTarget {
 }
 
 /// What is asked: every narrowing left empty or `None` narrows nothing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TargetQuery<'q> {
     pub kinds: Targets<'q>,
-    pub ids: Vec<NamedTarget>,
+    /// The vehicle types named by id (at most `MAX_IDS`), where the request names any.
+    pub ids: Option<Field<Vec<NamedTarget>>>,
     pub makers: Vec<u32>,
     pub model_series: Vec<u32>,
     /// The make as the vehicle rows write it (case-insensitive).
     pub make_name: Option<&'q str>,
     /// From 1.
-    pub page: usize,
-    /// 0: no rows, the counts only.
-    pub per_page: usize,
+    pub page: Field<usize>,
+    /// 0: no rows, the counts only; at most `MAX_PER_PAGE`.
+    pub per_page: Field<usize>,
     pub maker_counts: bool,
     pub series_counts: bool,
+}
+
+impl<'q> TargetQuery<'q> {
+    /// Every vehicle type of `kinds`, one page of them, no counts.
+    pub fn page(kinds: Targets<'q>, page: Field<usize>, per_page: Field<usize>) -> TargetQuery<'q> {
+        TargetQuery {
+            kinds,
+            ids: None,
+            makers: Vec::new(),
+            model_series: Vec::new(),
+            make_name: None,
+            page,
+            per_page,
+            maker_counts: false,
+            series_counts: false,
+        }
+    }
+
+    fn ids(&self) -> &[NamedTarget] {
+        self.ids.as_ref().map_or(&[], |ids| &ids.value)
+    }
 }
 
 /// A vehicle type with its maker and model series, where the catalogue names them.
@@ -66,20 +90,23 @@ pub struct TargetPage {
 }
 
 fn check(q: &TargetQuery<'_>) -> Result<(), ServiceError> {
-    if q.ids.len() > MAX_IDS {
+    if let Some(ids) = q.ids.as_ref().filter(|ids| ids.value.len() > MAX_IDS) {
         return Err(ServiceError::bad_parameter(
-            "linkageTargetIds",
+            ids.name,
             format!("must hold at most {MAX_IDS} ids"),
         ));
     }
-    if q.per_page > MAX_PER_PAGE {
+    if q.per_page.value > MAX_PER_PAGE {
         return Err(ServiceError::bad_parameter(
-            "perPage",
+            q.per_page.name,
             format!("must be 0 to {MAX_PER_PAGE}"),
         ));
     }
-    if q.page == 0 {
-        return Err(ServiceError::bad_parameter("page", "must be 1 or more"));
+    if q.page.value == 0 {
+        return Err(ServiceError::bad_parameter(
+            q.page.name,
+            "must be 1 or more",
+        ));
     }
     Ok(())
 }
@@ -105,9 +132,9 @@ fn matching<'s>(
             && q.make_name
                 .is_none_or(|m| v.make.eq_ignore_ascii_case(m.trim()))
     };
-    if !q.ids.is_empty() {
+    if !q.ids().is_empty() {
         let mut seen = BTreeSet::new();
-        for named in &q.ids {
+        for named in q.ids() {
             let Some(v) = catalogue.vehicle(named.ktype.trim())? else {
                 continue;
             };
@@ -170,7 +197,12 @@ fn counted(counts: BTreeMap<u32, usize>, name: impl Fn(u32) -> String) -> Vec<Ta
 
 /// The page of vehicle types `q` asks for: ordered by make, model series, type name and
 /// Ktype, so that pages do not overlap. Only the page's vehicle rows are read.
-pub fn linkage_targets(context: &Context, q: &TargetQuery<'_>) -> Result<TargetPage, ServiceError> {
+pub fn linkage_targets(
+    context: &Context,
+    asked: &Asked<'_>,
+    q: &TargetQuery<'_>,
+) -> Result<TargetPage, ServiceError> {
+    asked.check(context)?;
     check(q)?;
     let (catalogue, names) = (context.snapshot(), context.names());
     let makers = Makers::read(catalogue)?;
@@ -203,7 +235,8 @@ pub fn linkage_targets(context: &Context, q: &TargetQuery<'_>) -> Result<TargetP
         .then(|| counted(count_by(&|v| v.model_series), series_name));
     let total = found.len();
     let mut rows = Vec::new();
-    if q.per_page > 0 {
+    let (page, per_page) = (q.page.value, q.per_page.value);
+    if per_page > 0 {
         let order = |v: &&VehicleEntry| {
             (
                 maker(v)
@@ -216,8 +249,8 @@ pub fn linkage_targets(context: &Context, q: &TargetQuery<'_>) -> Result<TargetP
             )
         };
         found.sort_by_cached_key(order);
-        let start = (q.page - 1).saturating_mul(q.per_page);
-        for entry in found.iter().skip(start).take(q.per_page) {
+        let start = (page - 1).saturating_mul(per_page);
+        for entry in found.iter().skip(start).take(per_page) {
             let Some(vehicle) = catalogue.vehicle(&entry.ktype)? else {
                 continue;
             };
@@ -249,8 +282,8 @@ pub fn types_of_series(
     context: &Context,
     series: u32,
     kinds: Targets<'_>,
-    page: usize,
-    per_page: usize,
+    page: Field<usize>,
+    per_page: Field<usize>,
 ) -> Result<(ModelSeries, TargetPage), ServiceError> {
     let found = context
         .snapshot()
@@ -259,17 +292,14 @@ pub fn types_of_series(
         .transpose()?
         .ok_or_else(|| ServiceError::NotFound(format!("no model series has id {series}")))?;
     let q = TargetQuery {
-        kinds,
         model_series: vec![series],
-        page,
-        per_page,
-        ..TargetQuery::default()
+        ..TargetQuery::page(kinds, page, per_page)
     };
     let found = ModelSeries {
         name: context.names().model_series(found.id, &found.name)?,
         ..found
     };
-    Ok((found, linkage_targets(context, &q)?))
+    Ok((found, linkage_targets(context, &Asked::new(), &q)?))
 }
 
 #[cfg(test)]
@@ -277,28 +307,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_question_beyond_its_bounds_is_refused_by_field() {
-        let mut q = TargetQuery {
-            page: 1,
-            per_page: MAX_PER_PAGE + 1,
-            ..TargetQuery::default()
-        };
+    fn a_question_beyond_its_bounds_is_refused_by_the_field_it_came_in() {
+        let (page, per_page) = (Field::new("p", 1), Field::new("pp", MAX_PER_PAGE + 1));
+        let mut q = TargetQuery::page(None, page, per_page);
         let named = |q: &TargetQuery<'_>| match check(q) {
             Err(ServiceError::BadParameter { parameter, .. }) => parameter,
             other => panic!("{other:?}"),
         };
-        assert_eq!(named(&q), "perPage");
-        q.per_page = 10;
-        q.page = 0;
-        assert_eq!(named(&q), "page");
-        q.page = 1;
-        q.ids = vec![
-            NamedTarget {
-                ktype: "1".into(),
-                kinds: None,
-            };
-            MAX_IDS + 1
-        ];
-        assert_eq!(named(&q), "linkageTargetIds");
+        assert_eq!(named(&q), "pp");
+        q.per_page.value = 10;
+        q.page.value = 0;
+        assert_eq!(named(&q), "p");
+        q.page.value = 1;
+        let one = NamedTarget {
+            ktype: "1".into(),
+            kinds: None,
+        };
+        q.ids = Some(Field::new("ids", vec![one; MAX_IDS + 1]));
+        assert_eq!(named(&q), "ids");
+        q.ids = Some(Field::new("ids", Vec::new()));
+        assert!(check(&q).is_ok());
     }
 }

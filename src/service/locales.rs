@@ -3,6 +3,7 @@
 //! in English, German and French: in the reader's language, else along its order, else in
 //! English.
 
+use super::context::Context;
 use super::language::Language;
 
 const LANGUAGES: &str = include_str!("../../assets/names/languages.csv");
@@ -43,6 +44,22 @@ pub fn language_name(code: &str, language: &Language) -> String {
 /// The name of a country code (ISO 3166-1 alpha-2) in the reader's language.
 pub fn country_name(code: &str, language: &Language) -> String {
     name_in(COUNTRIES, code, language)
+}
+
+/// The catalogue's languages, each code with its name in the reader's language.
+pub fn languages(context: &Context) -> Vec<(String, String)> {
+    let language = context.language();
+    let held = language.held().iter();
+    held.map(|code| (code.clone(), language_name(code, language)))
+        .collect()
+}
+
+/// The catalogue's countries, each code with its name in the reader's language.
+pub fn countries(context: &Context) -> Vec<(String, String)> {
+    let language = context.language();
+    let held = context.countries().iter();
+    held.map(|code| (code.clone(), country_name(code, language)))
+        .collect()
 }
 
 #[cfg(test)]

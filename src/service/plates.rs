@@ -2,7 +2,9 @@
 //! data set.
 
 use super::ServiceError;
+use super::asked::Asked;
 use super::context::Context;
+use super::field::Field;
 use super::lookups;
 use super::vehicle_path::Targets;
 use crate::catalogue::{Plate, Vehicle, normalise_reference};
@@ -16,27 +18,37 @@ pub struct PlateVehicle {
     pub maker_id: Option<u32>,
 }
 
-/// The vehicles `written` (a plate or key number, as the client wrote it) names in `country`
-/// (ISO 3166-1 alpha-2), of the kind `key_system` where one is given (a plate of no named
-/// kind matches any), of the vehicle kinds `targets`.
+/// What a request for the vehicles of a plate asks.
+pub struct PlateAsked<'a> {
+    /// Where the plate was issued (ISO 3166-1 alpha-2).
+    pub country: Field<&'a str>,
+    /// The plate or key number as the client wrote it.
+    pub written: Field<&'a str>,
+    /// The kind of number (a plate of no named kind matches any).
+    pub key_system: Option<i64>,
+    pub targets: Targets<'a>,
+}
+
+/// The vehicles the plate `q` writes names, of the vehicle kinds it asks for.
 pub fn vehicles_of_plate(
     context: &Context,
-    country: &str,
-    written: &str,
-    key_system: Option<i64>,
-    targets: Targets<'_>,
+    asked: &Asked<'_>,
+    q: &PlateAsked<'_>,
 ) -> Result<Vec<PlateVehicle>, ServiceError> {
-    let country = country.trim();
+    asked.check(context)?;
+    let (key_system, targets) = (q.key_system, q.targets);
+    let country = q.country.value.trim();
     if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {
         return Err(ServiceError::bad_parameter(
-            "country",
+            q.country.name,
             format!("must be an ISO 3166-1 country code (two letters), not '{country}'"),
         ));
     }
+    let written = q.written.value;
     let number = normalise_reference(written);
     if number.is_empty() {
         return Err(ServiceError::bad_parameter(
-            "keySystemNumber",
+            q.written.name,
             format!("must hold the plate or key number's letters or digits, not '{written}'"),
         ));
     }

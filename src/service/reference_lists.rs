@@ -5,30 +5,55 @@
 use std::collections::BTreeSet;
 
 use super::ServiceError;
+use super::asked::Asked;
 use super::context::Context;
+use super::field::Field;
 use super::lookups;
-use crate::catalogue::{Article, Link, Manufacturer, Vehicle};
+use super::vehicle_path::{self, Makers};
+use crate::catalogue::{Article, Link, Manufacturer, TargetType, Vehicle};
 
 /// The most vehicle types one call returns.
 pub const MAX_VEHICLE_TYPES: usize = 1000;
 
-/// The brands the caller may see, by id, with their names.
-pub fn brands(context: &Context) -> Result<Vec<(u32, String)>, ServiceError> {
-    lookups::visible_brands(context.snapshot(), context.caller())
+/// The brands the caller may see (`only` the one named, where one is), by id, with their
+/// names.
+pub fn brands(
+    context: &Context,
+    asked: &Asked<'_>,
+    only: Option<u32>,
+) -> Result<Vec<(u32, String)>, ServiceError> {
+    asked.check(context)?;
+    let mut brands = lookups::visible_brands(context.snapshot(), context.caller())?;
+    brands.retain(|(brand_id, _)| only.is_none_or(|only| only == *brand_id));
+    Ok(brands)
 }
 
-/// The generic articles by id, with their names: all of them, or (`fitting` a Ktype) those of
-/// the articles of brands the caller sees that fit that vehicle type.
+/// Which generic articles a request asks for.
+pub struct GenericArticlesAsked<'a> {
+    /// The vehicle type named; its kind must be one of `kinds`, where they are named.
+    pub ktype: Field<Option<&'a str>>,
+    pub kinds: Field<Option<&'static [TargetType]>>,
+    /// Only those of the articles that fit `ktype`.
+    pub linked: bool,
+}
+
+/// The generic articles by id, with their names: all of them, or (`linked`) those of the
+/// articles of brands the caller sees that fit the vehicle type named.
 pub fn generic_articles(
     context: &Context,
-    fitting: Option<&str>,
+    asked: &Asked<'_>,
+    question: &GenericArticlesAsked<'_>,
 ) -> Result<Vec<(u32, String)>, ServiceError> {
+    asked.check(context)?;
     let caller = context.caller();
     let catalogue = context.snapshot();
+    let ktype = question.ktype;
+    vehicle_path::kind_named(catalogue, question.kinds, ktype.value)?;
+    let fitting = question.linked.then(|| ktype.value.unwrap_or(""));
     let linked = match fitting.map(str::trim) {
         Some("") => {
             return Err(ServiceError::bad_parameter(
-                "linkingTargetId",
+                ktype.name,
                 "must name a vehicle type when 'linked' is true",
             ));
         }
@@ -55,9 +80,19 @@ pub fn generic_articles(
     Ok(found)
 }
 
-/// Every manufacturer, vehicle and parts makers, by id.
-pub fn manufacturers(context: &Context) -> Result<Vec<Manufacturer>, ServiceError> {
+/// The manufacturers, by id: vehicle and parts makers, or (`targets` named) the makers of
+/// vehicle types of those kinds.
+pub fn manufacturers(
+    context: &Context,
+    asked: &Asked<'_>,
+    targets: Option<&[TargetType]>,
+) -> Result<Vec<Manufacturer>, ServiceError> {
+    asked.check(context)?;
     let catalogue = context.snapshot();
+    if targets.is_some() {
+        let makes = vehicle_path::makes(catalogue, targets)?;
+        return Ok(makes.into_iter().map(|make| make.maker).collect());
+    }
     let mut ids: Vec<u32> = catalogue.names()?.manufacturers.keys().copied().collect();
     ids.sort_unstable();
     let mut found = Vec::with_capacity(ids.len());
@@ -67,25 +102,35 @@ pub fn manufacturers(context: &Context) -> Result<Vec<Manufacturer>, ServiceErro
     Ok(found)
 }
 
-/// The vehicle types `ktypes` names, or (none named) those of the make `make`; at most
-/// `MAX_VEHICLE_TYPES` may be asked for. `ktypes_field` names the request's field for the
-/// error.
+/// The vehicle types `ktypes` names (one to `MAX_VEHICLE_TYPES`), each with its maker's id.
 pub fn vehicle_types(
     context: &Context,
-    ktypes: &[String],
-    make: Option<&str>,
-    ktypes_field: &'static str,
-) -> Result<Vec<Vehicle>, ServiceError> {
-    if ktypes.len() > MAX_VEHICLE_TYPES {
+    asked: &Asked<'_>,
+    ktypes: Field<&[String]>,
+) -> Result<Vec<(Vehicle, Option<u32>)>, ServiceError> {
+    asked.check(context)?;
+    if ktypes.value.is_empty() {
         return Err(ServiceError::bad_parameter(
-            ktypes_field,
+            ktypes.name,
+            "must hold at least one vehicle type (Ktype)",
+        ));
+    }
+    if ktypes.value.len() > MAX_VEHICLE_TYPES {
+        return Err(ServiceError::bad_parameter(
+            ktypes.name,
             format!("must hold at most {MAX_VEHICLE_TYPES} ids"),
         ));
     }
     let names = context.names();
-    lookups::vehicles(context.snapshot(), ktypes, make)?
+    let catalogue = context.snapshot();
+    let makers = Makers::read(catalogue)?;
+    lookups::vehicles(catalogue, ktypes.value, None)?
         .into_iter()
-        .map(|v| super::article_detail::vehicle_in(&names, v))
+        .map(|v| {
+            let v = super::article_detail::vehicle_in(&names, v)?;
+            let maker = makers.of(&v);
+            Ok((v, maker))
+        })
         .collect()
 }
 

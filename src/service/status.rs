@@ -3,6 +3,7 @@
 
 use crate::import::ImportType;
 use crate::service::ServiceError;
+use crate::service::context::Context;
 use crate::store::Store;
 
 /// The published catalogue, as a probe reports it.
@@ -42,6 +43,13 @@ pub fn of(store: &Store) -> CatalogueStatus {
         updated_at: catalogue.updated_at(),
         following,
     }
+}
+
+/// The catalogue a request's answer reads (its snapshot): its data version and when a
+/// commit last changed it, in seconds since the epoch.
+pub fn answered(context: &Context) -> (u64, u64) {
+    let catalogue = context.snapshot();
+    (catalogue.data_version(), catalogue.updated_at())
 }
 
 /// The data version `store` publishes now.

@@ -3,18 +3,21 @@
 //! the type's name.
 
 use super::ServiceError;
+use super::asked::Asked;
+use super::context::Context;
+use super::field::Field;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Vehicle, YearMonth};
-use crate::store::Catalogue;
 
 /// The most vehicle types one answer holds.
 pub const MAX_TYPES: usize = 5000;
 
-/// What a vehicle type must be to be chosen.
-#[derive(Debug, Default)]
+/// What a vehicle type must be to be chosen, as the request gives it.
+#[derive(Debug)]
 pub struct Criteria<'a> {
-    pub maker: Option<u32>,
-    pub series: Option<u32>,
+    /// The maker's id; it or `series` is required.
+    pub maker: Field<Option<i64>>,
+    pub series: Field<Option<i64>>,
     pub targets: Targets<'a>,
     pub ccm: (Option<u32>, Option<u32>),
     /// In kW, or in HP where `power_in_hp`.
@@ -44,8 +47,14 @@ fn built_in(v: &Vehicle, when: YearMonth) -> bool {
     key(v.year_from, false) <= to && v.year_to.is_none_or(|end| key(end, true) >= from)
 }
 
+/// The maker and the model series a question names, as the store's ids.
+struct Named {
+    maker: Option<u32>,
+    series: Option<u32>,
+}
+
 impl Criteria<'_> {
-    fn chooses(&self, v: &Vehicle, maker: Option<u32>) -> bool {
+    fn chooses(&self, named: &Named, v: &Vehicle, maker: Option<u32>) -> bool {
         let power = match self.power_in_hp {
             true => (v.hp, v.hp_to.unwrap_or(v.hp)),
             false => (v.kw, v.kw_to.unwrap_or(v.kw)),
@@ -53,8 +62,8 @@ impl Criteria<'_> {
         // A type whose power is a range is chosen where the range meets the asked one.
         let power_fits = self.power.0.is_none_or(|f| u32::from(power.1) >= f)
             && self.power.1.is_none_or(|t| u32::from(power.0) <= t);
-        self.series.is_none_or(|s| v.model_series == Some(s))
-            && self.maker.is_none_or(|m| maker == Some(m))
+        named.series.is_none_or(|s| v.model_series == Some(s))
+            && named.maker.is_none_or(|m| maker == Some(m))
             && self.targets.is_none_or(|ts| ts.contains(&v.target_type))
             && within(v.ccm, self.ccm)
             && power_fits
@@ -69,26 +78,34 @@ impl Criteria<'_> {
 /// The vehicle types the criteria choose, by Ktype; a maker or a model series is required,
 /// and at most `MAX_TYPES` are answered (more is a bad parameter asking to narrow).
 pub fn vehicle_types(
-    catalogue: &Catalogue,
+    context: &Context,
+    asked: &Asked<'_>,
     criteria: &Criteria<'_>,
 ) -> Result<Vec<Vehicle>, ServiceError> {
-    if criteria.maker.is_none() && criteria.series.is_none() {
+    asked.check(context)?;
+    let (maker_field, series_field) = (criteria.maker.name, criteria.series.name);
+    let named = Named {
+        maker: criteria.maker.map(Field::id)?,
+        series: criteria.series.map(Field::id)?,
+    };
+    if named.maker.is_none() && named.series.is_none() {
         return Err(ServiceError::bad_parameter(
-            "manuId",
-            "or 'modId' is required",
+            maker_field,
+            format!("or '{series_field}' is required"),
         ));
     }
+    let catalogue = context.snapshot();
     let makers = Makers::read(catalogue)?;
     let mut found = Vec::new();
     for v in catalogue.vehicles() {
         let v = v?;
         let maker = makers.of(&v);
-        if criteria.chooses(&v, maker) {
+        if criteria.chooses(&named, &v, maker) {
             if found.len() == MAX_TYPES {
                 return Err(ServiceError::bad_parameter(
-                    "manuId",
+                    maker_field,
                     format!(
-                        "chooses more than {MAX_TYPES} vehicle types: give modId or more criteria"
+                        "chooses more than {MAX_TYPES} vehicle types: give {series_field} or more criteria"
                     ),
                 ));
             }

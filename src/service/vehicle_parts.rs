@@ -5,15 +5,20 @@
 use std::collections::BTreeSet;
 
 use super::ServiceError;
+use super::asked::Asked;
 use super::context::Context;
-use super::vehicle_path::{articles_under, vehicle};
-use crate::catalogue::{Article, ArticleKey};
+use super::field::Field;
+use super::vehicle_path::{articles_under, kind_named, vehicle};
+use crate::catalogue::{Article, ArticleKey, TargetType};
 
 /// What narrows the parts; empty lists narrow nothing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PartsQuestion<'q> {
-    pub ktype: &'q str,
-    pub node: Option<u32>,
+    /// The vehicle type (required); its kind must be one of `kinds`, where they are named.
+    pub ktype: Field<Option<i64>>,
+    pub kinds: Field<Option<&'static [TargetType]>>,
+    /// Only the parts under this assembly-group node.
+    pub node: Field<Option<i64>>,
     pub genarts: &'q [u32],
     pub brands: &'q [u32],
     pub order: PartsOrder,
@@ -39,14 +44,26 @@ pub struct Part {
     pub genart_name: String,
 }
 
-/// The parts `q` asks for. An unknown vehicle type names `linkingTargetId`; a node outside
-/// its tree, `assemblyGroupNodeId`.
-pub fn parts(context: &Context, q: &PartsQuestion<'_>) -> Result<Vec<Part>, ServiceError> {
+/// The parts `q` asks for. An unknown vehicle type, or a node outside its tree, is refused
+/// naming its field.
+pub fn parts(
+    context: &Context,
+    asked: &Asked<'_>,
+    q: &PartsQuestion<'_>,
+) -> Result<Vec<Part>, ServiceError> {
+    asked.check(context)?;
     let catalogue = context.snapshot();
     let caller = context.caller();
-    let v = vehicle(catalogue, q.ktype, "linkingTargetId")?;
-    let keys: Vec<ArticleKey> = match q.node {
-        Some(node) => articles_under(catalogue, caller, &v, &[node], "assemblyGroupNodeId")?,
+    let ktype = q.ktype.required()?;
+    let ktype = Field::new(ktype.name, ktype.value.to_string());
+    kind_named(catalogue, q.kinds, Some(&ktype.value))?;
+    let node = q.node.map(|n| {
+        u32::try_from(n.value)
+            .map_err(|_| ServiceError::bad_parameter(n.name, format!("{} is not a node", n.value)))
+    })?;
+    let v = vehicle(catalogue, &ktype.value, ktype.name)?;
+    let keys: Vec<ArticleKey> = match node {
+        Some(node) => articles_under(catalogue, caller, &v, &[node], q.node.name)?,
         None => caller.visible(catalogue.articles_by_ktype(&v.ktype)?),
     };
     let genarts: BTreeSet<u32> = q.genarts.iter().copied().collect();

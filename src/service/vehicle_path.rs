@@ -7,9 +7,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::ServiceError;
+use super::asked::Asked;
 use super::caller::Caller;
 use super::category_tree::{Nodes, Tree};
 use super::context::Context;
+use super::field::Field;
 use crate::catalogue::{
     ArticleKey, AssemblyGroup, Manufacturer, ManufacturerKind, ModelSeries, TargetType, Vehicle,
 };
@@ -183,6 +185,29 @@ pub fn model_series(
     Ok(found)
 }
 
+/// The makers with vehicle types of `targets`, as `makes` finds them, for a request that
+/// says where its answer is for.
+pub fn vehicle_makes(
+    context: &Context,
+    asked: &Asked<'_>,
+    targets: Targets<'_>,
+) -> Result<Vec<Make>, ServiceError> {
+    asked.check(context)?;
+    makes(context.snapshot(), targets)
+}
+
+/// The model series of the `maker` a request names (required), as `model_series` finds
+/// them.
+pub fn series_of_maker(
+    context: &Context,
+    asked: &Asked<'_>,
+    maker: Field<Option<i64>>,
+    targets: Targets<'_>,
+) -> Result<Vec<SeriesCount>, ServiceError> {
+    asked.check(context)?;
+    model_series(context, maker.required()?.id()?, targets)
+}
+
 /// A vehicle maker's model series as `model_series` finds them; an unknown maker is not
 /// found.
 pub fn maker_series(
@@ -225,15 +250,15 @@ fn fitting_by_genart(
     Ok(found)
 }
 
-/// That the kinds a request's `field` names (where it names any) hold the kind of the
-/// vehicle type `ktype` (where it names one the catalogue holds).
+/// That the `kinds` a request names (where it names any) hold the kind of the vehicle type
+/// `ktype` (where it names one the catalogue holds).
 pub fn kind_named(
     catalogue: &Catalogue,
-    field: &'static str,
-    kinds: Option<&[TargetType]>,
+    kinds: Field<Option<&[TargetType]>>,
     ktype: Option<&str>,
 ) -> Result<(), ServiceError> {
-    let (Some(kinds), Some(ktype)) = (kinds, ktype) else {
+    let field = kinds.name;
+    let (Some(kinds), Some(ktype)) = (kinds.value, ktype) else {
         return Ok(());
     };
     match catalogue.vehicle(ktype.trim())? {

@@ -11,6 +11,7 @@ mod access;
 mod articles;
 mod call;
 mod categories;
+mod codes;
 pub mod envelope;
 mod exchange;
 mod json_endpoint;

@@ -10,13 +10,13 @@ use poem_openapi::{Enum, Object, OpenApi};
 use serde::Serialize;
 
 use super::ApiTag;
-use crate::catalogue::ModelSeries;
+use crate::catalogue::{ModelSeries, TargetType};
 use crate::server::answers::records::Vehicle;
 use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup};
+use crate::service::field::Field;
 use crate::service::linkage_targets::{MAX_PER_PAGE, types_of_series};
-use crate::service::market;
 use crate::service::vehicle_path::{self, SeriesCount, Targets};
 
 type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
@@ -50,8 +50,8 @@ pub enum Kind {
 /// The kinds a route's `linkage_target_type` names; none: every kind.
 fn kinds(kind: Option<Kind>) -> Targets<'static> {
     let code = kind.map(|k| format!("{k:?}"));
-    // Every variant is a code `market::target_types` knows.
-    market::target_types("linkage_target_type", code.as_deref()).unwrap_or(None)
+    // Every variant is a code `TargetType::named_by` knows.
+    code.and_then(|code| TargetType::named_by(&code))
 }
 
 /// A vehicle maker with vehicle types.
@@ -293,8 +293,8 @@ impl VehiclePathApi {
             &context,
             model_series_id.0,
             kinds,
-            page as usize,
-            per_page as usize,
+            Field::new("page", page as usize),
+            Field::new("per_page", per_page as usize),
         )?;
         Ok(JsonBody(SeriesVehicleTypes {
             model_series: series_entry(series, found.total),

@@ -52,9 +52,15 @@ fn make_series_type_group_and_parts_follow_each_other() {
         .map(|s| s.series)
         .collect();
     assert!(!series.is_empty() && series.iter().all(|s| s.manufacturer_id == vw.maker.id));
-    let (_, types) =
-        crate::service::linkage_targets::types_of_series(&in_english, series[0].id, None, 1, 100)
-            .unwrap();
+    let (page, per_page) = (Field::new("page", 1), Field::new("per_page", 100));
+    let (_, types) = crate::service::linkage_targets::types_of_series(
+        &in_english,
+        series[0].id,
+        None,
+        page,
+        per_page,
+    )
+    .unwrap();
     assert!(!types.rows.is_empty());
     let vehicle = &types.rows[0].vehicle;
     assert_eq!(
@@ -87,7 +93,7 @@ fn make_series_type_group_and_parts_follow_each_other() {
         let below = groups_for_vehicle(
             &in_english,
             vehicle,
-            Nodes::Below(Some(root.group.id)),
+            Nodes::Below(Some(Field::new("parentNodeId", root.group.id))),
             true,
         )
         .unwrap();
@@ -113,7 +119,12 @@ fn make_series_type_group_and_parts_follow_each_other() {
             ..
         })
     ));
-    let unknown = groups_for_vehicle(&in_english, vehicle, Nodes::Children(Some(42)), true);
+    let unknown = groups_for_vehicle(
+        &in_english,
+        vehicle,
+        Nodes::Children(Some(Field::new("parentNodeId", 42))),
+        true,
+    );
     assert!(matches!(
         unknown,
         Err(ServiceError::BadParameter {

@@ -9,16 +9,17 @@ use super::search::number_kind;
 use crate::catalogue::NumberMatch;
 use crate::server::soap::call::answer;
 use crate::server::soap::call::{Call, Failure};
+use crate::service::ServiceError;
 use crate::service::article_search::NumberKind;
+use crate::service::asked::Asked;
 use crate::service::direct_search::{self, DirectSearch};
-use crate::service::{ServiceError, market};
+use crate::service::field::Field;
 
 pub fn get_article_direct_search(
     call: &Call<'_>,
     r: GetArticleDirectSearchRequest,
 ) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
     if let Some(other) = r.sort_type.filter(|t| !matches!(t, 0 | 1)) {
         return Err(ServiceError::bad_parameter(
             "sortType",
@@ -32,22 +33,16 @@ pub fn get_article_direct_search(
     } else {
         NumberMatch::PrefixOrSuffix
     };
-    let brand = match r.brand_id.filter(|&b| b > 0) {
-        Some(brand) => Some(
-            u32::try_from(brand)
-                .map_err(|_| Failure::bad(format!("Field 'brandId' is not a brand id: {brand}")))?,
-        ),
-        None => None,
-    };
     let search = DirectSearch {
-        written: r.article_number.as_deref().unwrap_or(""),
+        written: Field::new("articleNumber", r.article_number.as_deref().unwrap_or("")),
         kind,
         how,
-        brand,
+        brand: Field::new("brandId", r.brand_id.filter(|&b| b > 0)),
         genart: r.generic_article_id.filter(|&g| g > 0),
     };
     let by_number_type = |a, b| number_type(a).cmp(&number_type(b));
-    let hits = direct_search::direct_search(call.context, call.budget, &search, by_number_type)?;
+    let (context, budget) = (call.context, call.budget);
+    let hits = direct_search::direct_search(context, &asked, budget, &search, by_number_type)?;
     let records = hits
         .into_iter()
         .map(|hit| ArticleDirectSearchRecord {

@@ -10,20 +10,21 @@ use crate::catalogue::{CrossKind, Date, MediaKind, Price};
 use crate::server::soap::articles::linked_targets::link_id;
 use crate::server::soap::articles::pegasus::{CriteriaRecord, file_name, status_id, yyyymmdd};
 use crate::server::soap::call::{Call, Failure, answer};
+use crate::server::soap::codes::target_types;
 use crate::server::soap::fields::IntegerList;
 use crate::service::article_detail::Parts;
 use crate::service::articles_by_ids::{self, ArticleById, ByIds};
+use crate::service::asked::Asked;
+use crate::service::field::Field;
 use crate::service::vehicle_parts::{self, PartsOrder, PartsQuestion};
-use crate::service::{ServiceError, autocomplete, market, vehicle_path};
+use crate::service::{ServiceError, autocomplete};
 
 pub fn get_auto_complete_suggestions(
     call: &Call<'_>,
     r: GetAutoCompleteSuggestionsRequest,
 ) -> Result<Value, Failure> {
-    let typed = r
-        .search_query
-        .ok_or_else(|| ServiceError::bad_parameter("searchQuery", "is required"))?;
-    let suggestions = autocomplete::completions(call.context, &typed)?;
+    let typed = Field::new("searchQuery", r.search_query.as_deref());
+    let suggestions = autocomplete::completions(call.context, typed)?;
     answer(&AutoCompleteSuggestions { suggestions })
 }
 
@@ -31,15 +32,12 @@ pub fn get_article_ids_with_state(
     call: &Call<'_>,
     r: GetArticleIdsWithStateRequest,
 ) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    let ktype = r
-        .linking_target_id
-        .ok_or_else(|| ServiceError::bad_parameter("linkingTargetId", "is required"))?
-        .to_string();
-    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let snapshot = call.context.snapshot();
-    vehicle_path::kind_named(snapshot, "linkingTargetType", kinds, Some(&ktype))?;
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
+    let kinds = "linkingTargetType";
+    let kinds = Field::new(
+        kinds,
+        target_types(kinds, r.linking_target_type.as_deref())?,
+    );
     let order = match r.sort.unwrap_or(1) {
         0 | 1 => PartsOrder::Brand,
         2 => PartsOrder::GenericArticle,
@@ -51,14 +49,6 @@ pub fn get_article_ids_with_state(
             .into());
         }
     };
-    let node = r
-        .assembly_group_node_id
-        .map(|n| {
-            u32::try_from(n).map_err(|_| {
-                ServiceError::bad_parameter("assemblyGroupNodeId", format!("{n} is not a node"))
-            })
-        })
-        .transpose()?;
     let ids = |list: Option<IntegerList>| -> Vec<u32> {
         list.map(|l| l.array)
             .unwrap_or_default()
@@ -68,13 +58,15 @@ pub fn get_article_ids_with_state(
     };
     let (genarts, brands) = (ids(r.generic_article_id), ids(r.brand_no));
     let question = PartsQuestion {
-        ktype: &ktype,
-        node,
+        ktype: Field::new("linkingTargetId", r.linking_target_id),
+        kinds,
+        node: Field::new("assemblyGroupNodeId", r.assembly_group_node_id),
         genarts: &genarts,
         brands: &brands,
         order,
     };
-    let records = vehicle_parts::parts(call.context, &question)?
+    let ktype = r.linking_target_id.unwrap_or(0).to_string();
+    let records = vehicle_parts::parts(call.context, &asked, &question)?
         .into_iter()
         .enumerate()
         .map(|(place, part)| ArticleIdWithStateRecord {
@@ -96,8 +88,7 @@ pub fn get_direct_articles_by_ids(
     call: &Call<'_>,
     r: GetDirectArticlesByIds6Request,
 ) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
     let on = |flag: Option<bool>| flag.unwrap_or(false);
     let price_day = r.price_date.map(price_date).transpose()?;
     let wanted = Wanted {
@@ -117,7 +108,7 @@ pub fn get_direct_articles_by_ids(
         thumbnails: on(r.thumbnails),
         usage: on(r.usage_numbers),
     };
-    let asked = ByIds {
+    let by_ids = ByIds {
         parts: Parts {
             numbers: true,
             criteria: wanted.attributes || wanted.immediate_attributes,
@@ -130,8 +121,9 @@ pub fn get_direct_articles_by_ids(
         kits: wanted.kits,
         price_day,
     };
-    let ids = r.article_id.map(|l| l.array).unwrap_or_default();
-    let found = articles_by_ids::articles_by_ids(call.context, &ids, asked)?;
+    let ids = r.article_id.as_ref().map_or(&[][..], |l| &l.array);
+    let ids = Field::new("articleId", ids);
+    let found = articles_by_ids::articles_by_ids(call.context, &asked, ids, by_ids)?;
     let records = found
         .into_iter()
         .map(|a| by_id_record(a, &wanted))

@@ -11,20 +11,26 @@ use super::messages::*;
 use crate::catalogue::{Link, Vehicle};
 use crate::server::soap::call::answer;
 use crate::server::soap::call::{Call, Failure};
+use crate::server::soap::codes::target_types;
 use crate::server::soap::vehicles::records::yyyymm;
 use crate::service::article_links::{self, LinkAttribute, LinkDetail, Wanted};
-use crate::service::market;
+use crate::service::asked::{Asked, Unheld};
+use crate::service::field::Field;
 
 pub fn get_article_linked_targets(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetRequest,
 ) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    market::country("country", r.country.as_deref(), countries)?;
-    market::no_country_group(r.country_group_flag)?;
+    let asked = Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .country("country", r.country.as_deref())
+        .flag(
+            "countryGroupFlag",
+            r.country_group_flag,
+            Unheld::CountryGroups,
+        );
     let wanted = Wanted {
-        kinds: market::target_types("linkingTargetType", r.linking_target_type.as_deref())?,
+        kinds: target_types("linkingTargetType", r.linking_target_type.as_deref())?,
         ktype: r
             .linking_target_id
             .filter(|&k| k > 0)
@@ -32,7 +38,8 @@ pub fn get_article_linked_targets(
         maker_id: r.linking_target_manu_id,
         kits: r.with_main_articles.unwrap_or(false),
     };
-    let Some(found) = article_links::links_of(call.context, r.article_id, &wanted)? else {
+    let id = Field::new("articleId", r.article_id);
+    let Some(found) = article_links::links_of(call.context, &asked, id, &wanted)? else {
         return answer(&ArticleLinkedTargetsList::of(Vec::new()));
     };
     let id = i64::from(found.id);
@@ -78,27 +85,30 @@ pub fn get_links_by_ids(
     call: &Call<'_>,
     r: GetArticleLinkedAllLinkingTargetsByIdsRequest,
 ) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let plate_type = r.numberplate_type.filter(|t| *t != 0);
-    let no_plates = "must be 0: the catalogue answers no registration data";
-    market::not_held("numberplateType", &plate_type, no_plates)?;
+    let asked = Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .zero(
+            "numberplateType",
+            r.numberplate_type,
+            Unheld::RegistrationData,
+        );
+    let kinds = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let pairs = r.linked_article_pairs.map(|p| p.array).unwrap_or_default();
     // A link of another article, or one whose Ktype the pair misnames, is not this one's.
-    let asked = |id: u32, link: &Link| {
+    let pair_asked = |id: u32, link: &Link| {
         pairs.iter().any(|pair| {
             pair.article_link_id == link_id(i64::from(id), &link.ktype)
                 && pair.linking_target_id == ktype_number(&link.ktype)
         })
     };
-    let Some(details) = article_links::link_details(call.context, r.article_id, asked)? else {
+    let article = Field::new("articleId", r.article_id);
+    let details = article_links::link_details(call.context, &asked, article, kinds, pair_asked);
+    let Some(details) = details? else {
         return answer(&LinkDetailsList::of(Vec::new()));
     };
     let id = r.article_id.unwrap_or(0);
     let fits: HashMap<i64, LinkDetail> = details
         .into_iter()
-        .filter(|detail| kinds.is_none_or(|k| k.contains(&detail.vehicle.target_type)))
         .map(|detail| (link_id(id, &detail.link.ktype), detail))
         .collect();
     let attributes = r.immediate_attributs.unwrap_or(false);

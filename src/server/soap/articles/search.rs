@@ -10,33 +10,38 @@ use super::pegasus;
 use super::record::{Includes, record};
 use crate::catalogue::{ArticleKey, NumberMatch, TargetType};
 use crate::server::soap::call::{Call, Failure};
+use crate::server::soap::codes::target_types;
+use crate::service::ServiceError;
 use crate::service::article_page::{Cursor, MAX_PER_PAGE, Order, Paging};
-use crate::service::article_query::{
-    self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber, Unheld,
-};
+use crate::service::article_query::{self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber};
 use crate::service::article_search::{NumberKind, Search};
+use crate::service::asked::{Asked, Unheld};
 use crate::service::category_tree::GroupFacet;
 use crate::service::field::Field;
-use crate::service::{ServiceError, market};
 
 const DEFAULT_PER_PAGE: u32 = 100;
 
 pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Failure> {
     let paging = Paging {
-        per_page: r.per_page.unwrap_or(DEFAULT_PER_PAGE),
-        page: r.page.unwrap_or(1),
-        after: r.cursor.as_deref().map(decode_cursor).transpose()?,
-        order: order(&r.sort)?,
+        per_page: Field::new("perPage", r.per_page.unwrap_or(DEFAULT_PER_PAGE)),
+        page: Field::new("page", r.page.unwrap_or(1)),
+        after: Field::new(
+            "cursor",
+            r.cursor.as_deref().map(decode_cursor).transpose()?,
+        ),
+        order: Field::new("sort", order(&r.sort)?),
     };
     let kind = number_kind("searchType", r.search_type.map_or(10, i64::from), true)?;
     let linkage_paging = linkage_paging(&r)?;
+    let kind_code = r.linkage_target_type.as_deref();
+    let vehicle_kind = target_types("linkageTargetType", kind_code)?;
     let article_ids = article_ids(&r.legacy_article_ids)?;
     let group_ask = group_facet_ask(r.assembly_group_facet_options.as_ref())?;
     let genart_ask = r.include_generic_article_facets.unwrap_or(false);
     let includes = Includes::of(&r);
     let asked = ArticlesAsked {
         search: Search {
-            query: r.search_query.as_deref(),
+            query: Field::new("searchQuery", r.search_query.as_deref()),
             kind,
             how: match r.search_match_type.unwrap_or(SearchMatchType::Exact) {
                 SearchMatchType::Exact => NumberMatch::Exact,
@@ -49,27 +54,12 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             brands: &r.data_supplier_ids,
             genarts: &r.generic_article_ids,
             ktype: r.linkage_target_id.as_deref(),
-            groups: &[],
+            groups: Field::new("assemblyGroupNodeIds", &[]),
             genart_counts: genart_ask || group_ask.is_some(),
         },
         node_ids: Field::new("assemblyGroupNodeIds", &r.assembly_group_node_ids),
-        vehicle_kind: Field::new("linkageTargetType", r.linkage_target_type.as_deref()),
-        countries: [
-            Field::new("articleCountry", r.article_country.as_deref()),
-            Field::new("linkageTargetCountry", r.linkage_target_country.as_deref()),
-        ],
-        unheld: Unheld {
-            criteria_filters: Field::new("criteriaFilters", !r.criteria_filters.is_empty()),
-            criteria_facets: Field::new("includeCriteriaFacets", r.include_criteria_facets),
-            links: Field::new("includeLinks", r.include_links),
-            creation_dates: [
-                Field::new("newArticlesDateFrom", r.new_articles_date_from.is_some()),
-                Field::new("newArticlesDateTo", r.new_articles_date_to.is_some()),
-                Field::new("newLinkagesDateFrom", r.new_linkages_date_from.is_some()),
-                Field::new("newLinkagesDateTo", r.new_linkages_date_to.is_some()),
-                Field::new("newLinkagesMfrId", r.new_linkages_mfr_id.is_some()),
-            ],
-        },
+        vehicle_kind: Field::new("linkageTargetType", vehicle_kind),
+        asked: unheld(&r),
         article_ids: article_ids.as_deref(),
         paging,
         parts: includes.parts(),
@@ -108,6 +98,38 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     crate::server::soap::call::answer(&answer)
 }
 
+/// The request's countries, and what it asks that the catalogue does not hold.
+fn unheld(r: &GetArticlesRequest) -> Asked<'_> {
+    let dates = Unheld::CreationDates;
+    Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .country("linkageTargetCountry", r.linkage_target_country.as_deref())
+        .empty(
+            "criteriaFilters",
+            !r.criteria_filters.is_empty(),
+            Unheld::NumberedCriteria,
+        )
+        .flag("includeLinks", r.include_links, Unheld::Links)
+        .flag(
+            "includeCriteriaFacets",
+            r.include_criteria_facets,
+            Unheld::NumberedCriteria,
+        )
+        .absent(
+            "newArticlesDateFrom",
+            r.new_articles_date_from.is_some(),
+            dates,
+        )
+        .absent("newArticlesDateTo", r.new_articles_date_to.is_some(), dates)
+        .absent(
+            "newLinkagesDateFrom",
+            r.new_linkages_date_from.is_some(),
+            dates,
+        )
+        .absent("newLinkagesDateTo", r.new_linkages_date_to.is_some(), dates)
+        .absent("newLinkagesMfrId", r.new_linkages_mfr_id.is_some(), dates)
+}
+
 /// How many matches each brand has, with its name.
 fn brand_facets(facets: Vec<Facet>) -> pegasus::DataSupplierFacets {
     let counts: Vec<_> = facets
@@ -133,7 +155,7 @@ fn group_facet_ask(
         return Ok(None);
     };
     let field = "assemblyGroupFacetOptions.assemblyGroupType";
-    let target = match market::target_types(field, options.assembly_group_type.as_deref())? {
+    let target = match target_types(field, options.assembly_group_type.as_deref())? {
         None => TargetType::PassengerCar,
         Some([one]) => *one,
         Some(_) => {

@@ -1,5 +1,5 @@
 //! The assembly groups (Pegasus's search tree): of a tree, or of a vehicle type with the
-//! count of its parts under each (`service::category_tree`, `vehicle_path`).
+//! count of its parts under each (`service::child_nodes`).
 
 use serde_json::Value;
 
@@ -7,86 +7,40 @@ pub mod messages;
 
 use messages::*;
 
-use crate::catalogue::TargetType;
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::vehicles::id;
-use crate::service::category_tree::{self, Nodes};
-use crate::service::vehicle_path;
-use crate::service::{ServiceError, market};
+use crate::server::soap::codes::target_types;
+use crate::service::asked::{Asked, Unheld};
+use crate::service::child_nodes::{self, ChildNodesAsked};
+use crate::service::field::Field;
 
 pub fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    market::not_held(
-        "shortCutId",
-        &r.short_cut_id,
-        "is not held: the catalogue has no shortcuts into the tree",
-    )?;
-    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let parent = r
-        .parent_node_id
-        .map(|p| id("parentNodeId", p))
-        .transpose()?;
-    let which = match r.child_nodes.unwrap_or(false) {
-        true => Nodes::Below(parent),
-        false => Nodes::Children(parent),
+    let asked = Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .value(
+            "shortCutId",
+            r.short_cut_id.is_some(),
+            Unheld::TreeShortcuts,
+        );
+    let kinds = "linkingTargetType";
+    let question = ChildNodesAsked {
+        parent: Field::new("parentNodeId", r.parent_node_id),
+        below: r.child_nodes.unwrap_or(false),
+        vehicle: Field::new("linkingTargetId", r.linking_target_id),
+        kinds: Field::new(
+            kinds,
+            target_types(kinds, r.linking_target_type.as_deref())?,
+        ),
+        linked: Field::new("linked", r.linked.unwrap_or(false)),
     };
-    let linked = r.linked.unwrap_or(false);
-    let snapshot = call.context.snapshot();
-    let records: Vec<ChildNodeRecord> = match r.linking_target_id {
-        Some(ktype) => {
-            let vehicle = vehicle_path::vehicle(snapshot, &ktype.to_string(), "linkingTargetId")?;
-            if targets.is_some_and(|ts| !ts.contains(&vehicle.target_type)) {
-                return Err(ServiceError::bad_parameter(
-                    "linkingTargetType",
-                    format!(
-                        "does not name vehicle type {ktype}'s kind, {}",
-                        vehicle.target_type.code()
-                    ),
-                )
-                .into());
-            }
-            vehicle_path::groups_for_vehicle(call.context, &vehicle, which, linked)?
-                .into_iter()
-                .map(|g| ChildNodeRecord {
-                    assembly_group_name: g.group.name,
-                    assembly_group_node_id: g.group.id.into(),
-                    has_childs: g.has_children,
-                    parent_node_id: g.group.parent.map(i64::from),
-                    article_count: Some(g.articles as u64),
-                })
-                .collect()
-        }
-        None if linked => {
-            return Err(ServiceError::bad_parameter(
-                "linkingTargetId",
-                "is required when 'linked' is true",
-            )
-            .into());
-        }
-        None => {
-            let target = match targets {
-                None => TargetType::PassengerCar,
-                Some([one]) => *one,
-                Some(_) => {
-                    return Err(ServiceError::bad_parameter(
-                        "linkingTargetType",
-                        "must name one tree (not a group) without 'linkingTargetId'",
-                    )
-                    .into());
-                }
-            };
-            category_tree::groups_of_tree(call.context, target, which)?
-                .into_iter()
-                .map(|(group, has_childs)| ChildNodeRecord {
-                    assembly_group_name: group.name,
-                    assembly_group_node_id: group.id.into(),
-                    has_childs,
-                    parent_node_id: group.parent.map(i64::from),
-                    article_count: None,
-                })
-                .collect()
-        }
-    };
+    let records: Vec<ChildNodeRecord> = child_nodes::child_nodes(call.context, &asked, &question)?
+        .into_iter()
+        .map(|node| ChildNodeRecord {
+            assembly_group_name: node.group.name,
+            assembly_group_node_id: node.group.id.into(),
+            has_childs: node.has_children,
+            parent_node_id: node.group.parent.map(i64::from),
+            article_count: node.articles.map(|n| n as u64),
+        })
+        .collect();
     answer(&ChildNodeList::of(records))
 }

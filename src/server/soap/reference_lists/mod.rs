@@ -6,15 +6,19 @@ pub mod messages;
 
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::service::{locales, market, reference_lists, status, vehicle_path};
+use crate::server::soap::codes::target_types;
+use crate::service::asked::{Asked, Unheld};
+use crate::service::field::Field;
+use crate::service::reference_lists::{self, GenericArticlesAsked};
+use crate::service::{locales, status};
 use messages::*;
 
 pub fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {
-    let status = status::of(&call.state.store);
+    let (data_version, updated_at) = status::answered(call.context);
     answer(&VersionInfo {
         build: env!("CARGO_PKG_VERSION").into(),
-        data_version: status.data_version,
-        data_date: utc_timestamp(status.updated_at),
+        data_version,
+        data_date: utc_timestamp(updated_at),
     })
 }
 
@@ -25,31 +29,29 @@ fn brand_records(
     r: &GetBrandsRequest,
     both_names: bool,
 ) -> Result<Vec<BrandRecord>, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    let addresses = r.include_address_details;
-    market::flag_not_held(
-        "includeAddressDetails",
-        addresses,
-        "the catalogue keeps no addresses",
-    )?;
-    let logos = r.include_data_supplier_logo;
-    market::flag_not_held(
-        "includeDataSupplierLogo",
-        logos,
-        "the catalogue keeps no logos",
-    )?;
-    let only = r.data_supplier_id;
-    Ok(reference_lists::brands(call.context)?
-        .into_iter()
-        .filter(|(brand_id, _)| only.is_none_or(|only| only == *brand_id))
-        .map(|(brand_id, brand_name)| BrandRecord {
-            data_supplier_id: both_names.then_some(brand_id),
-            mfr_name: both_names.then(|| brand_name.clone()),
-            brand_id,
-            brand_name,
-        })
-        .collect())
+    let asked = Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .flag(
+            "includeAddressDetails",
+            r.include_address_details,
+            Unheld::Addresses,
+        )
+        .flag(
+            "includeDataSupplierLogo",
+            r.include_data_supplier_logo,
+            Unheld::Logos,
+        );
+    Ok(
+        reference_lists::brands(call.context, &asked, r.data_supplier_id)?
+            .into_iter()
+            .map(|(brand_id, brand_name)| BrandRecord {
+                data_supplier_id: both_names.then_some(brand_id),
+                mfr_name: both_names.then(|| brand_name.clone()),
+                brand_id,
+                brand_name,
+            })
+            .collect(),
+    )
 }
 
 pub fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
@@ -64,20 +66,19 @@ pub fn get_generic_articles(
     call: &Call<'_>,
     r: GetGenericArticlesRequest,
 ) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("articleCountry", r.article_country.as_deref(), countries)?;
-    let no_tree = "the catalogue has no search tree (getChildNodesAllLinkingTarget2)";
-    market::flag_not_held("searchTreeNodes", r.search_tree_nodes, no_tree)?;
-    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let snapshot = call.context.snapshot();
-    let ktype = r.linking_target_id.as_deref();
-    vehicle_path::kind_named(snapshot, "linkingTargetType", kinds, ktype)?;
-    // `linked`: the generic articles of the articles that fit the vehicle.
-    let fitting = r
-        .linked
-        .unwrap_or(false)
-        .then(|| r.linking_target_id.as_deref().unwrap_or(""));
-    let generic_articles = reference_lists::generic_articles(call.context, fitting)?
+    let asked = Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .flag("searchTreeNodes", r.search_tree_nodes, Unheld::SearchTree);
+    let kinds = "linkingTargetType";
+    let question = GenericArticlesAsked {
+        ktype: Field::new("linkingTargetId", r.linking_target_id.as_deref()),
+        kinds: Field::new(
+            kinds,
+            target_types(kinds, r.linking_target_type.as_deref())?,
+        ),
+        linked: r.linked.unwrap_or(false),
+    };
+    let generic_articles = reference_lists::generic_articles(call.context, &asked, &question)?
         .into_iter()
         .map(|(id, name)| GenericArticleRecord {
             designation: name.clone(),
@@ -89,19 +90,16 @@ pub fn get_generic_articles(
 }
 
 pub fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
-    let countries = call.context.countries();
-    market::country("country", r.country.as_deref(), countries)?;
-    market::no_country_group(r.country_group_flag)?;
-    market::no_favoured_list(r.favoured_list)?;
-    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let makers = match targets {
-        None => reference_lists::manufacturers(call.context)?,
-        Some(_) => vehicle_path::makes(call.context.snapshot(), targets)?
-            .into_iter()
-            .map(|make| make.maker)
-            .collect(),
-    };
-    let manufacturers = makers
+    let asked = Asked::new()
+        .country("country", r.country.as_deref())
+        .flag(
+            "countryGroupFlag",
+            r.country_group_flag,
+            Unheld::CountryGroups,
+        )
+        .zero("favouredList", r.favoured_list, Unheld::FavouredLists);
+    let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let manufacturers = reference_lists::manufacturers(call.context, &asked, targets)?
         .into_iter()
         .map(|m| ManufacturerRecord {
             manu_id: m.id,
@@ -117,27 +115,22 @@ pub fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<
 }
 
 pub fn get_languages(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Failure> {
-    let languages = call
-        .state
-        .languages
-        .codes()
-        .iter()
-        .map(|code| LanguageRecord {
-            language_name: locales::language_name(code, call.context.language()),
-            language_code: code.clone(),
+    let languages = locales::languages(call.context)
+        .into_iter()
+        .map(|(language_code, language_name)| LanguageRecord {
+            language_name,
+            language_code,
         })
         .collect();
     answer(&LanguageList::of(languages))
 }
 
 pub fn get_countries(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Failure> {
-    let countries = call
-        .context
-        .countries()
-        .iter()
-        .map(|code| CountryRecord {
-            country_code: code.clone(),
-            country_name: locales::country_name(code, call.context.language()),
+    let countries = locales::countries(call.context)
+        .into_iter()
+        .map(|(country_code, country_name)| CountryRecord {
+            country_code,
+            country_name,
         })
         .collect();
     answer(&CountryList::of(countries))

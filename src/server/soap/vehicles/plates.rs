@@ -6,26 +6,32 @@ use serde_json::Value;
 use super::messages::*;
 use crate::server::soap::call::answer;
 use crate::server::soap::call::{Call, Failure};
-use crate::service::market;
-use crate::service::plates::{self, PlateVehicle};
+use crate::server::soap::codes::target_types;
+use crate::service::asked::{Asked, Unheld};
+use crate::service::field::Field;
+use crate::service::plates::{self, PlateAsked, PlateVehicle};
 
 pub fn get_vehicles_by_plate(
     call: &Call<'_>,
     r: GetVehiclesByKeyNumberPlatesRequest,
 ) -> Result<Value, Failure> {
-    let country = r.country.as_deref().unwrap_or("");
-    let written = r.key_system_number.as_deref().unwrap_or("");
-    let kind = r.key_system_type.filter(|&k| k > 0);
+    let asked = Asked::new().flag("picture", r.picture, Unheld::VehiclePictures);
+    let question = PlateAsked {
+        country: Field::new("country", r.country.as_deref().unwrap_or("")),
+        written: Field::new(
+            "keySystemNumber",
+            r.key_system_number.as_deref().unwrap_or(""),
+        ),
+        key_system: r.key_system_type.filter(|&k| k > 0),
+        targets: target_types("linkingTargetType", r.linking_target_type.as_deref())?,
+    };
     let details = r.details.unwrap_or(false);
-    let kinds = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let no_pictures = "the catalogue has no pictures of vehicles";
-    market::flag_not_held("picture", r.picture, no_pictures)?;
     let mut found = Vec::new();
     for PlateVehicle {
         plate,
         vehicle: v,
         maker_id,
-    } in plates::vehicles_of_plate(call.context, country, written, kind, kinds)?
+    } in plates::vehicles_of_plate(call.context, &asked, &question)?
     {
         let car_name = [v.make.as_str(), &v.model, &v.type_name]
             .iter()

@@ -1,37 +1,32 @@
 //! The legacy vehicle tree: makes, model series, vehicle types by criteria, and the
-//! assembly groups of a tree or of a vehicle type. Each maps its request to the service's
-//! calls (`service::vehicle_path`, `vehicle_criteria`; the request's country, country-group
-//! and favoured-list fields through `service::market`) and the answer to Pegasus's records.
+//! assembly groups of a tree or of a vehicle type. Each maps its request to one call of
+//! `service::vehicle_path` or `vehicle_criteria` (the request's country, country-group and
+//! favoured-list fields handed as `Asked`) and the answer to Pegasus's records.
 
 use serde_json::Value;
 
 use super::messages::*;
 use crate::catalogue::YearMonth;
 use crate::server::soap::call::{Call, Failure, answer};
+use crate::server::soap::codes::target_types;
 use crate::server::soap::vehicles::records::yyyymm;
+use crate::service::ServiceError;
+use crate::service::asked::{Asked, Unheld};
+use crate::service::field::Field;
 use crate::service::vehicle_criteria::{self, Criteria};
 use crate::service::vehicle_path;
-use crate::service::{ServiceError, market};
 
-/// The request's country (`field`), country-group flag and favoured list, checked.
-fn for_the_catalogue(
-    call: &Call<'_>,
+/// The request's country (`field`), country-group flag and favoured list.
+fn for_the_catalogue<'a>(
     field: &'static str,
-    country: &Option<String>,
+    country: &'a Option<String>,
     group: Option<bool>,
     favoured: Option<i32>,
-) -> Result<(), ServiceError> {
-    let countries = call.context.countries();
-    market::country(field, country.as_deref(), countries)?;
-    market::no_country_group(group)?;
-    market::no_favoured_list(favoured)
-}
-
-/// An id field as the store's `u32`; out of range is a bad parameter naming the field.
-pub fn id(field: &'static str, value: i64) -> Result<u32, ServiceError> {
-    u32::try_from(value).map_err(|_| {
-        ServiceError::bad_parameter(field, format!("{value} is not an id (1 to 4294967295)"))
-    })
+) -> Asked<'a> {
+    Asked::new()
+        .country(field, country.as_deref())
+        .flag("countryGroupFlag", group, Unheld::CountryGroups)
+        .zero("favouredList", favoured, Unheld::FavouredLists)
 }
 
 /// A non-negative count field (`cylinderCapacityFrom`, `powerTo`…).
@@ -45,16 +40,9 @@ fn amount(field: &'static str, value: Option<i32>) -> Result<Option<u32>, Servic
 }
 
 pub fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Value, Failure> {
-    for_the_catalogue(
-        call,
-        "country",
-        &r.country,
-        r.country_group_flag,
-        r.favoured_list,
-    )?;
-    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let snapshot = call.context.snapshot();
-    let records = vehicle_path::makes(snapshot, targets)?
+    let asked = for_the_catalogue("country", &r.country, r.country_group_flag, r.favoured_list);
+    let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let records = vehicle_path::vehicle_makes(call.context, &asked, targets)?
         .into_iter()
         .map(|make| Manufacturer2Record {
             favor_flag: 0,
@@ -80,18 +68,10 @@ fn model_series(
     r: GetModelSeriesRequest,
     favor_flag: bool,
 ) -> Result<Value, Failure> {
-    for_the_catalogue(
-        call,
-        "country",
-        &r.country,
-        r.country_group_flag,
-        r.favoured_list,
-    )?;
-    let targets = market::target_types("linkingTargetType", r.linking_target_type.as_deref())?;
-    let maker = r
-        .manu_id
-        .ok_or_else(|| ServiceError::bad_parameter("manuId", "is required"))?;
-    let records = vehicle_path::model_series(call.context, id("manuId", maker)?, targets)?
+    let asked = for_the_catalogue("country", &r.country, r.country_group_flag, r.favoured_list);
+    let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
+    let maker = Field::new("manuId", r.manu_id);
+    let records = vehicle_path::series_of_maker(call.context, &asked, maker, targets)?
         .into_iter()
         .map(|found| {
             let s = found.series;
@@ -126,43 +106,29 @@ pub fn get_vehicle_ids_by_criteria(
     call: &Call<'_>,
     r: GetVehicleIdsByCriteriaRequest,
 ) -> Result<Value, Failure> {
-    let countries = &r.countries_car_selection;
-    for_the_catalogue(
-        call,
+    let asked = for_the_catalogue(
         "countriesCarSelection",
-        countries,
+        &r.countries_car_selection,
         r.country_group_flag,
         r.favoured_list,
-    )?;
-    market::not_held(
+    )
+    .value(
         "axisConfigurationId",
-        &r.axis_configuration_id,
-        "is not held: the catalogue has no axle configurations",
-    )?;
-    market::not_held(
+        r.axis_configuration_id.is_some(),
+        Unheld::AxleConfigurations,
+    )
+    .value(
         "constructionTypeId",
-        &r.construction_type_id,
-        "is not held: construction types are named, not numbered (getVehicleByIds3)",
-    )?;
-    market::not_held(
-        "fuelTypeId",
-        &r.fuel_type_id,
-        "is not held: fuels are named, not numbered",
-    )?;
-    market::not_held(
-        "tonnageFrom",
-        &r.tonnage_from,
-        "is not held: the catalogue holds no tonnages",
-    )?;
-    market::not_held(
-        "tonnageTo",
-        &r.tonnage_to,
-        "is not held: the catalogue holds no tonnages",
-    )?;
+        r.construction_type_id.is_some(),
+        Unheld::ConstructionTypeIds,
+    )
+    .value("fuelTypeId", r.fuel_type_id.is_some(), Unheld::FuelTypeIds)
+    .value("tonnageFrom", r.tonnage_from.is_some(), Unheld::Tonnages)
+    .value("tonnageTo", r.tonnage_to.is_some(), Unheld::Tonnages);
     let criteria = Criteria {
-        maker: r.manu_id.map(|m| id("manuId", m)).transpose()?,
-        series: r.mod_id.map(|m| id("modId", m)).transpose()?,
-        targets: market::target_types("carType", r.car_type.as_deref())?,
+        maker: Field::new("manuId", r.manu_id),
+        series: Field::new("modId", r.mod_id),
+        targets: target_types("carType", r.car_type.as_deref())?,
         ccm: (
             amount("cylinderCapacityFrom", r.cylinder_capacity_from)?,
             amount("cylinderCapacityTo", r.cylinder_capacity_to)?,
@@ -181,8 +147,7 @@ pub fn get_vehicle_ids_by_criteria(
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty()),
     };
-    let snapshot = call.context.snapshot();
-    let records = vehicle_criteria::vehicle_types(snapshot, &criteria)?
+    let records = vehicle_criteria::vehicle_types(call.context, &asked, &criteria)?
         .into_iter()
         .map(|v| VehicleIdRecord {
             car_id: v.ktype.trim().parse().unwrap_or(0),

@@ -1,0 +1,237 @@
+//! What a request says about where its answer is for (its countries) and what it asks of
+//! the catalogue that the catalogue does not hold (country groups, favoured lists, axles,
+//! registration data…). The adapter hands each such field with its name on the wire; the use
+//! case checks them all (`Asked::check`) before it answers, so a field the catalogue cannot
+//! honour is refused by name, never taken and quietly ignored.
+
+use super::ServiceError;
+use super::context::Context;
+use super::field::Field;
+
+/// The countries and the unheld fields of one request, in the order they are checked.
+#[derive(Default)]
+pub struct Asked<'a> {
+    countries: Vec<Field<Option<&'a str>>>,
+    refused: Vec<Refusal>,
+}
+
+/// What the catalogue does not hold, that a request may ask for.
+#[derive(Debug, Clone, Copy)]
+pub enum Unheld {
+    CountryGroups,
+    FavouredLists,
+    Addresses,
+    Logos,
+    SearchTree,
+    TreeShortcuts,
+    Axles,
+    AxleConfigurations,
+    Cabs,
+    KbaNumbers,
+    Prototypes,
+    RegistrationData,
+    SecondaryTypes,
+    Wheelbases,
+    VehiclePictures,
+    ConstructionTypeIds,
+    FuelTypeIds,
+    Tonnages,
+    /// Criteria by number: the catalogue's criteria are named.
+    NumberedCriteria,
+    Links,
+    CreationDates,
+}
+
+impl Unheld {
+    fn why(self) -> &'static str {
+        match self {
+            Unheld::CountryGroups => "the catalogue has no country groups",
+            Unheld::FavouredLists => "the catalogue keeps no favoured lists",
+            Unheld::Addresses => "the catalogue keeps no addresses",
+            Unheld::Logos => "the catalogue keeps no logos",
+            Unheld::SearchTree => {
+                "the catalogue has no search tree (getChildNodesAllLinkingTarget2)"
+            }
+            Unheld::TreeShortcuts => "the catalogue has no shortcuts into the tree",
+            Unheld::Axles => "the catalogue has no axle data",
+            Unheld::AxleConfigurations => "the catalogue has no axle configurations",
+            Unheld::Cabs => "the catalogue has no cab data",
+            Unheld::KbaNumbers => "the catalogue has no KBA numbers",
+            Unheld::Prototypes => "the catalogue has no prototypes",
+            Unheld::RegistrationData => "the catalogue has no registration data",
+            Unheld::SecondaryTypes => "the catalogue has no secondary types",
+            Unheld::Wheelbases => "the catalogue has no wheelbases",
+            Unheld::VehiclePictures => "the catalogue has no pictures of vehicles",
+            Unheld::ConstructionTypeIds => {
+                "construction types are named, not numbered (getVehicleByIds3)"
+            }
+            Unheld::FuelTypeIds => "fuels are named, not numbered",
+            Unheld::Tonnages => "the catalogue holds no tonnages",
+            Unheld::NumberedCriteria => "the catalogue's criteria are named, not numbered",
+            Unheld::Links => "the catalogue keeps no links",
+            Unheld::CreationDates => "the catalogue keeps no creation dates",
+        }
+    }
+}
+
+/// What an unheld field must be: the refusal says it.
+#[derive(Debug, Clone, Copy)]
+enum Must {
+    BeFalse,
+    BeZero,
+    BeEmpty,
+    BeAbsent,
+    /// Any value is refused: the field is not held at all.
+    NotBeGiven,
+}
+
+#[derive(Debug)]
+struct Refusal {
+    name: &'static str,
+    must: Must,
+    what: Unheld,
+    given: bool,
+}
+
+impl<'a> Asked<'a> {
+    pub fn new() -> Asked<'a> {
+        Asked::default()
+    }
+
+    /// A country field (`country`, `articleCountry`…): an ISO 3166-1 code of one of the
+    /// catalogue's countries, or absent.
+    pub fn country(mut self, name: &'static str, code: Option<&'a str>) -> Asked<'a> {
+        self.countries.push(Field::new(name, code));
+        self
+    }
+
+    /// A flag asking for `what`: false or absent.
+    pub fn flag(self, name: &'static str, flag: Option<bool>, what: Unheld) -> Asked<'a> {
+        self.refusing(name, Must::BeFalse, what, flag == Some(true))
+    }
+
+    /// A number choosing `what` (a favoured list, a plate type): 0 or absent.
+    pub fn zero(self, name: &'static str, number: Option<i32>, what: Unheld) -> Asked<'a> {
+        self.refusing(name, Must::BeZero, what, number.is_some_and(|n| n != 0))
+    }
+
+    /// A list filtering by `what`: empty.
+    pub fn empty(self, name: &'static str, filled: bool, what: Unheld) -> Asked<'a> {
+        self.refusing(name, Must::BeEmpty, what, filled)
+    }
+
+    /// A field naming `what`, refused where it is given.
+    pub fn value(self, name: &'static str, given: bool, what: Unheld) -> Asked<'a> {
+        self.refusing(name, Must::NotBeGiven, what, given)
+    }
+
+    /// A field only a catalogue holding `what` could answer: absent.
+    pub fn absent(self, name: &'static str, given: bool, what: Unheld) -> Asked<'a> {
+        self.refusing(name, Must::BeAbsent, what, given)
+    }
+
+    fn refusing(mut self, name: &'static str, must: Must, what: Unheld, given: bool) -> Asked<'a> {
+        self.refused.push(Refusal {
+            name,
+            must,
+            what,
+            given,
+        });
+        self
+    }
+
+    /// The first field the catalogue cannot honour, refused by name.
+    pub fn check(&self, context: &Context) -> Result<(), ServiceError> {
+        for country in &self.countries {
+            self::country(country.name, country.value, context.countries())?;
+        }
+        self.unheld_given().map_or(Ok(()), Err)
+    }
+
+    /// The first unheld field given, as its refusal.
+    fn unheld_given(&self) -> Option<ServiceError> {
+        let r = self.refused.iter().find(|r| r.given)?;
+        let why = r.what.why();
+        let detail = match r.must {
+            Must::BeFalse => format!("must be false: {why}"),
+            Must::BeZero => format!("must be 0: {why}"),
+            Must::BeEmpty => format!("must be empty: {why}"),
+            Must::BeAbsent => format!("must be absent: {why}"),
+            Must::NotBeGiven => format!("is not held: {why}"),
+        };
+        Some(ServiceError::bad_parameter(r.name, detail))
+    }
+}
+
+/// A country: an ISO 3166-1 code of one of the catalogue's `countries` (any, where it
+/// names none), or absent. The catalogue does not say where each vehicle and article is
+/// sold, so its answers are for all of its countries alike, and a country it is not for is
+/// refused.
+fn country(
+    field: &'static str,
+    code: Option<&str>,
+    countries: &[String],
+) -> Result<(), ServiceError> {
+    let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else {
+        return Ok(());
+    };
+    if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Err(ServiceError::bad_parameter(
+            field,
+            format!("'{code}' is not an ISO 3166-1 country code (two letters)"),
+        ));
+    }
+    if !countries.is_empty() && !countries.iter().any(|c| c.eq_ignore_ascii_case(code)) {
+        return Err(ServiceError::bad_parameter(
+            field,
+            format!(
+                "'{code}': the catalogue is for {} only (getCountries)",
+                countries.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIELD: &str = "a";
+
+    #[test]
+    fn countries_are_codes_of_the_catalogue() {
+        let de = vec!["DE".to_owned(), "AT".to_owned()];
+        assert!(country(FIELD, None, &de).is_ok());
+        assert!(country(FIELD, Some("at"), &de).is_ok());
+        let not_iso = country(FIELD, Some("Germany"), &de).unwrap_err();
+        assert!(not_iso.to_string().contains("ISO 3166-1"), "{not_iso}");
+        let elsewhere = country(FIELD, Some("FR"), &de).unwrap_err();
+        assert!(elsewhere.to_string().contains("DE, AT only"), "{elsewhere}");
+        assert!(
+            country(FIELD, Some("FR"), &[]).is_ok(),
+            "no countries named: any"
+        );
+    }
+
+    #[test]
+    fn an_unheld_field_is_refused_by_name_only_where_given() {
+        let refusal = |asked: &Asked<'_>| asked.unheld_given().map(|e| format!("{e:?}"));
+        let quiet = Asked::new()
+            .flag("axles", Some(false), Unheld::Axles)
+            .zero("favouredList", Some(0), Unheld::FavouredLists)
+            .value("tonnageFrom", false, Unheld::Tonnages);
+        assert_eq!(refusal(&quiet), None);
+        let given = Asked::new().flag("axles", None, Unheld::Axles).zero(
+            "favouredList",
+            Some(2),
+            Unheld::FavouredLists,
+        );
+        let refused = refusal(&given).unwrap();
+        assert!(refused.contains("favouredList"), "{refused}");
+        assert!(
+            refused.contains("must be 0: the catalogue keeps no favoured lists"),
+            "{refused}"
+        );
+    }
+}

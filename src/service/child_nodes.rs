@@ -1,0 +1,99 @@
+//! The assembly groups a shop's category page shows (`getChildNodesAllLinkingTarget2`): of
+//! a tree, or of a vehicle type's tree with the count of the vehicle's parts under each.
+
+use super::ServiceError;
+use super::asked::Asked;
+use super::category_tree::{self, Nodes};
+use super::context::Context;
+use super::field::Field;
+use super::vehicle_path;
+use crate::catalogue::{AssemblyGroup, TargetType};
+
+/// Which assembly groups a request asks for.
+pub struct ChildNodesAsked {
+    /// The node whose children (or, `below`, every node below) are asked; none: the roots.
+    pub parent: Field<Option<i64>>,
+    pub below: bool,
+    /// The vehicle type whose tree is asked, with its parts counted.
+    pub vehicle: Field<Option<i64>>,
+    /// The tree's kind; with a vehicle, it must be the vehicle's.
+    pub kinds: Field<Option<&'static [TargetType]>>,
+    /// Only the nodes with parts of the vehicle below them.
+    pub linked: Field<bool>,
+}
+
+/// A node of the answer.
+pub struct ChildNode {
+    pub group: AssemblyGroup,
+    pub has_children: bool,
+    /// The vehicle's parts under it, where a vehicle was named.
+    pub articles: Option<usize>,
+}
+
+/// The nodes `q` asks for, in tree order.
+pub fn child_nodes(
+    context: &Context,
+    asked: &Asked<'_>,
+    q: &ChildNodesAsked,
+) -> Result<Vec<ChildNode>, ServiceError> {
+    asked.check(context)?;
+    let parent = q.parent.map(|p| p.id().map(|id| Field::new(p.name, id)))?;
+    let which = match q.below {
+        true => Nodes::Below(parent),
+        false => Nodes::Children(parent),
+    };
+    let (kinds, linked) = (q.kinds, q.linked);
+    let Some(ktype) = q.vehicle.value else {
+        if linked.value {
+            return Err(ServiceError::bad_parameter(
+                q.vehicle.name,
+                format!("is required when '{}' is true", linked.name),
+            ));
+        }
+        let target = match kinds.value {
+            None => TargetType::PassengerCar,
+            Some([one]) => *one,
+            Some(_) => {
+                return Err(ServiceError::bad_parameter(
+                    kinds.name,
+                    format!(
+                        "must name one tree (not a group) without '{}'",
+                        q.vehicle.name
+                    ),
+                ));
+            }
+        };
+        let groups = category_tree::groups_of_tree(context, target, which)?;
+        return Ok(groups
+            .into_iter()
+            .map(|(group, has_children)| ChildNode {
+                group,
+                has_children,
+                articles: None,
+            })
+            .collect());
+    };
+    let snapshot = context.snapshot();
+    let vehicle = vehicle_path::vehicle(snapshot, &ktype.to_string(), q.vehicle.name)?;
+    if kinds
+        .value
+        .is_some_and(|ts| !ts.contains(&vehicle.target_type))
+    {
+        return Err(ServiceError::bad_parameter(
+            kinds.name,
+            format!(
+                "does not name vehicle type {ktype}'s kind, {}",
+                vehicle.target_type.code()
+            ),
+        ));
+    }
+    let groups = vehicle_path::groups_for_vehicle(context, &vehicle, which, linked.value)?;
+    Ok(groups
+        .into_iter()
+        .map(|g| ChildNode {
+            group: g.group,
+            has_children: g.has_children,
+            articles: Some(g.articles),
+        })
+        .collect())
+}
