@@ -115,7 +115,7 @@ pub fn admit(
     let language = reader_language(state, req, asked, body)?;
     Ok(Admitted {
         context: Context::new(Snapshot::of(&state.store), caller, language)
-            .for_countries(state.countries.clone()),
+            .under(state.terms.clone()),
         client_ip,
     })
 }

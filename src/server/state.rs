@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{answer_cache, connection_cap, connection_gauge, metrics, rate_limit, tls_acceptor};
 use crate::config::Settings;
+use crate::service::context::CatalogueTerms;
 use crate::service::language::Languages;
 use crate::store::Store;
 
@@ -15,9 +16,8 @@ pub struct AppState {
     pub settings: Settings,
     /// The languages the catalogue's texts are held in (`catalogue.languages`).
     pub languages: Languages,
-    /// The countries the catalogue is for (`catalogue.countries`), as every request's
-    /// context carries them.
-    pub countries: Arc<[String]>,
+    /// The catalogue's terms from the settings, as every request's context carries them.
+    pub terms: Arc<CatalogueTerms>,
     pub(super) ready: AtomicBool,
     /// What the server does before it is ready, for `/ready` to say.
     pub(super) loading: std::sync::Mutex<&'static str>,
@@ -49,7 +49,10 @@ impl AppState {
             )),
             clock: Arc::new(crate::clock::SystemClock),
             languages: Languages::new(settings.catalogue_languages.clone()),
-            countries: Arc::from(settings.catalogue_countries.as_slice()),
+            terms: Arc::new(CatalogueTerms {
+                countries: settings.catalogue_countries.clone(),
+                exhaust_genarts: settings.exhaust_genarts.clone(),
+            }),
             settings,
             ready: AtomicBool::new(false),
             loading: std::sync::Mutex::new("opening the catalogue"),

@@ -7,7 +7,7 @@
 
 use super::ServiceError;
 use super::article_detail::{self, ArticleDetail, Parts};
-use super::article_page::{self, Cursor, Page, Paging};
+use super::article_page::{self, Cursor, MAX_PER_PAGE, Page, Paging};
 use super::article_search::{self, Found, NumberHit, NumberKind, Search};
 use super::asked::Asked;
 use super::category_tree::{self, GroupFacet};
@@ -29,9 +29,11 @@ pub struct ArticlesAsked<'a> {
     pub vehicle_kind: Field<Option<&'static [TargetType]>>,
     /// The countries the answer is for, and what it asks that the catalogue does not hold.
     pub asked: Asked<'a>,
-    /// Only the articles of these numeric ids (`legacyArticleId`); none: any.
-    pub article_ids: Option<&'a [u32]>,
+    /// Only the articles of these numeric ids; none: any.
+    pub article_ids: Field<&'a [i64]>,
     pub paging: Paging,
+    /// The page of each article's vehicle types to answer, where one is asked.
+    pub linkages: LinkagePaging,
     pub parts: Parts,
     /// Each article's kit components.
     pub kit_parts: bool,
@@ -40,6 +42,32 @@ pub struct ArticlesAsked<'a> {
     pub brand_facets: bool,
     pub genart_facets: bool,
     pub group_facets: Option<GroupFacetAsk>,
+}
+
+/// A page of each article's vehicle types: from page 1, all of them unless a size is given.
+pub struct LinkagePaging {
+    pub page: Field<Option<u32>>,
+    pub per_page: Field<Option<u32>>,
+}
+
+impl LinkagePaging {
+    /// The vehicle types to skip and to take.
+    fn checked(&self) -> Result<Option<(usize, usize)>, ServiceError> {
+        let page = self.page.value.unwrap_or(1);
+        if page == 0 {
+            return Err(ServiceError::bad_parameter(self.page.name, "must be >= 1"));
+        }
+        match self.per_page.value {
+            None => Ok(None),
+            Some(n) if (1..=MAX_PER_PAGE).contains(&n) => {
+                Ok(Some((((page - 1) * n) as usize, n as usize)))
+            }
+            Some(_) => Err(ServiceError::bad_parameter(
+                self.per_page.name,
+                format!("must be >= 1 and <= {MAX_PER_PAGE}"),
+            )),
+        }
+    }
 }
 
 /// The matches per node of one assembly-group tree.
@@ -66,7 +94,10 @@ pub struct ArticlesFound {
 
 /// An article of the page.
 pub struct FoundArticle {
+    /// Its vehicle types (`applications`) cut to the page asked.
     pub detail: ArticleDetail,
+    /// How many vehicle types it fits in all.
+    pub linkages_total: u32,
     /// The numbers of it that matched the query, once each.
     pub matched: Vec<MatchedNumber>,
     pub kit_parts: Vec<KitPart>,
@@ -108,8 +139,9 @@ pub fn articles(
     held(context, &asked)?;
     let groups = node_ids(asked.node_ids)?;
     let paging = asked.paging.checked()?;
-    let named = match asked.article_ids {
-        Some(ids) => Some(article_search::articles_by_id(snapshot, ids)?),
+    let linkage_page = asked.linkages.checked()?;
+    let named = match article_ids(asked.article_ids)? {
+        Some(ids) => Some(article_search::articles_by_id(snapshot, &ids)?),
         None => None,
     };
     let search = Search {
@@ -146,8 +178,15 @@ pub fn articles(
             true => kits_holding(snapshot, &names, caller, &article.key)?,
             false => Vec::new(),
         };
+        let mut detail = article_detail::detail(snapshot, &names, article, asked.parts)?;
+        let linkages_total = detail.applications.len() as u32;
+        if let Some((skip, take)) = linkage_page {
+            let all = std::mem::take(&mut detail.applications);
+            detail.applications = all.into_iter().skip(skip).take(take).collect();
+        }
         articles.push(FoundArticle {
-            detail: article_detail::detail(snapshot, &names, article, asked.parts)?,
+            detail,
+            linkages_total,
             matched,
             kit_parts: kit,
             part_of_kits: holding,
@@ -201,6 +240,27 @@ fn held(context: &Context, asked: &ArticlesAsked<'_>) -> Result<(), ServiceError
     asked.asked.check(context)?;
     let ktype = asked.search.ktype;
     vehicle_path::kind_named(context.snapshot(), asked.vehicle_kind, ktype)
+}
+
+/// The articles' ids as the store's (none asked: any article); one that cannot be an
+/// article's id is refused.
+fn article_ids(ids: Field<&[i64]>) -> Result<Option<Vec<u32>>, ServiceError> {
+    if ids.value.is_empty() {
+        return Ok(None);
+    }
+    let read = |&id: &i64| {
+        u32::try_from(id).ok().filter(|&id| id > 0).ok_or_else(|| {
+            ServiceError::bad_parameter(
+                ids.name,
+                format!("holds the articles' positive ids, not {id}"),
+            )
+        })
+    };
+    ids.value
+        .iter()
+        .map(read)
+        .collect::<Result<_, _>>()
+        .map(Some)
 }
 
 /// The node ids as the store's; one out of range is a bad parameter naming the field.

@@ -1,7 +1,7 @@
 //! What every answer of one request depends on, built once where the request is admitted
 //! (`server::gate`) and handed to the service calls that answer it: the catalogue snapshot
 //! every read of the answer sees, the caller and its brand rights, the language its texts
-//! are written in and the countries the catalogue is for. An answer kept for reuse is kept under `Context::answer_key`, so nothing an
+//! are written in and the catalogue's terms (its countries, what an exhaust kit is made of). An answer kept for reuse is kept under `Context::answer_key`, so nothing an
 //! answer depends on can be left out of its cache key.
 
 use std::sync::Arc;
@@ -11,13 +11,23 @@ use super::caller::Caller;
 use super::language::Language;
 use super::names::Names;
 
-/// One request's snapshot, caller, language and the catalogue's countries.
+/// One request's snapshot, caller, language and the catalogue's terms.
 #[derive(Clone)]
 pub struct Context {
     snapshot: Snapshot,
     caller: Caller,
     language: Language,
-    countries: Arc<[String]>,
+    terms: Arc<CatalogueTerms>,
+}
+
+/// What the catalogue's settings say its answers are for and made of, the same for every
+/// request of a running server.
+#[derive(Debug, Default)]
+pub struct CatalogueTerms {
+    /// The countries the catalogue is for (`catalogue.countries`); none: every country.
+    pub countries: Vec<String>,
+    /// The generic articles an exhaust kit is made of (`catalogue.exhaust_genarts`).
+    pub exhaust_genarts: Vec<u32>,
 }
 
 /// The part of an answer's cache key that comes from its context: who may see what, and in
@@ -36,19 +46,23 @@ impl Context {
             snapshot,
             caller,
             language,
-            countries: Arc::from([]),
+            terms: Arc::default(),
         }
     }
 
-    /// The same context for a catalogue that is for `countries` only (`catalogue.countries`;
-    /// none: every country).
-    pub fn for_countries(self, countries: Arc<[String]>) -> Context {
-        Context { countries, ..self }
+    /// The same context for a catalogue of these terms.
+    pub fn under(self, terms: Arc<CatalogueTerms>) -> Context {
+        Context { terms, ..self }
     }
 
     /// The countries the catalogue is for; none: every country.
     pub fn countries(&self) -> &[String] {
-        &self.countries
+        &self.terms.countries
+    }
+
+    /// The generic articles an exhaust kit is made of.
+    pub fn exhaust_genarts(&self) -> &[u32] {
+        &self.terms.exhaust_genarts
     }
 
     /// The catalogue as it stood when the request was admitted.

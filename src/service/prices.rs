@@ -213,13 +213,11 @@ pub fn genart_prices(
 }
 
 /// The exhaust kits of a Ktype: the kits defined for it whose components are all of the
-/// `exhaust` generic articles; where none is, one kit of the cheapest fitting part of each
-/// of them (none where no part fits). An unknown Ktype is a not-found.
-pub fn exhaust_kits(
-    context: &Context,
-    exhaust: &[u32],
-    ktype: &str,
-) -> Result<Vec<KitPrice>, ServiceError> {
+/// exhaust generic articles (the catalogue's terms name them); where none is, one kit of the
+/// cheapest fitting part of each of them (none where no part fits). An unknown Ktype is a
+/// not-found.
+pub fn exhaust_kits(context: &Context, ktype: &str) -> Result<Vec<KitPrice>, ServiceError> {
+    let exhaust = context.exhaust_genarts();
     let (catalogue, caller) = (context.snapshot(), context.caller());
     known_vehicle(catalogue, ktype)?;
     let pricing = Pricing::new(context);

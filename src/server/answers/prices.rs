@@ -267,20 +267,16 @@ pub fn exhaust_kit(
     state
         .answers
         .answer(context, LookupKind::ExhaustKit, ktype, || {
-            exhaust_kit_built(context, &state.settings.exhaust_genarts, ktype)
+            exhaust_kit_built(context, ktype)
         })
 }
 
 /// The same answer, built (the operations keep it in their own form).
-pub fn exhaust_kit_built(
-    context: &Context,
-    exhaust: &[u32],
-    ktype: &str,
-) -> Result<ExhaustKit, Problem> {
-    let kits = prices::exhaust_kits(context, exhaust, ktype)?;
+pub fn exhaust_kit_built(context: &Context, ktype: &str) -> Result<ExhaustKit, Problem> {
+    let kits = prices::exhaust_kits(context, ktype)?;
     Ok(ExhaustKit {
         ktype: ktype.to_owned(),
-        exhaust_genarts: exhaust.to_vec(),
+        exhaust_genarts: context.exhaust_genarts().to_vec(),
         kits: kits.into_iter().map(kit_price).collect(),
     })
 }

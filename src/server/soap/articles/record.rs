@@ -67,12 +67,9 @@ impl Includes {
     }
 }
 
-/// The record of one article, with the parts `inc` asks for.
-pub fn record(
-    d: ArticleDetail,
-    inc: &Includes,
-    linkage_paging: Option<(usize, usize)>,
-) -> ArticleRecord {
+/// The record of one article, with the parts `inc` asks for; `linkages_total`: how many
+/// vehicle types it fits, of which `d` holds the page asked.
+pub fn record(d: ArticleDetail, linkages_total: u32, inc: &Includes) -> ArticleRecord {
     let a = d.article;
     let key = &a.key;
     let brand_name = d.brand_name;
@@ -82,11 +79,7 @@ pub fn record(
     let status_name = d.status_name;
     let (linkages, total_linkages) = if inc.linkages {
         let linked = (a.genart, genart_name.as_str());
-        let total = d.applications.len() as u32;
-        (
-            linkages(d.applications, linked, linkage_paging),
-            Some(total),
-        )
+        (linkages(d.applications, linked), Some(linkages_total))
     } else {
         (Vec::new(), None)
     };
@@ -206,18 +199,13 @@ fn media(
     (pdfs, images)
 }
 
-/// The page (`skip`, `take`) of the vehicle types the article fits, of its generic article
-/// `linked`.
+/// The vehicle types the article fits, of its generic article `linked`.
 fn linkages(
     applications: Vec<(model::Link, model::Vehicle)>,
     linked: (u32, &str),
-    paging: Option<(usize, usize)>,
 ) -> Vec<pegasus::ArticleLinkageRecord> {
-    let (skip, take) = paging.unwrap_or((0, usize::MAX));
     applications
         .into_iter()
-        .skip(skip)
-        .take(take)
         .map(|(link, v)| {
             pegasus::ArticleLinkageRecord::new(
                 linked,

@@ -12,8 +12,10 @@ use crate::catalogue::{ArticleKey, NumberMatch, TargetType};
 use crate::server::soap::call::{Call, Failure};
 use crate::server::soap::codes::target_types;
 use crate::service::ServiceError;
-use crate::service::article_page::{Cursor, MAX_PER_PAGE, Order, Paging};
-use crate::service::article_query::{self, ArticlesAsked, Facet, GroupFacetAsk, MatchedNumber};
+use crate::service::article_page::{Cursor, Order, Paging};
+use crate::service::article_query::{
+    self, ArticlesAsked, Facet, GroupFacetAsk, LinkagePaging, MatchedNumber,
+};
 use crate::service::article_search::{NumberKind, Search};
 use crate::service::asked::{Asked, Unheld};
 use crate::service::category_tree::GroupFacet;
@@ -32,10 +34,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         order: Field::new("sort", order(&r.sort)?),
     };
     let kind = number_kind("searchType", r.search_type.map_or(10, i64::from), true)?;
-    let linkage_paging = linkage_paging(&r)?;
     let kind_code = r.linkage_target_type.as_deref();
     let vehicle_kind = target_types("linkageTargetType", kind_code)?;
-    let article_ids = article_ids(&r.legacy_article_ids)?;
     let group_ask = group_facet_ask(r.assembly_group_facet_options.as_ref())?;
     let genart_ask = r.include_generic_article_facets.unwrap_or(false);
     let includes = Includes::of(&r);
@@ -60,8 +60,12 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         node_ids: Field::new("assemblyGroupNodeIds", &r.assembly_group_node_ids),
         vehicle_kind: Field::new("linkageTargetType", vehicle_kind),
         asked: unheld(&r),
-        article_ids: article_ids.as_deref(),
+        article_ids: Field::new("legacyArticleIds", &r.legacy_article_ids),
         paging,
+        linkages: LinkagePaging {
+            page: Field::new("linkagesPage", r.linkages_page),
+            per_page: Field::new("linkagesPerPage", r.linkages_per_page),
+        },
         parts: includes.parts(),
         kit_parts: includes.parts_list,
         part_of_kits: includes.part_of_kits,
@@ -74,7 +78,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         .articles
         .into_iter()
         .map(|a| {
-            let mut record = record(a.detail, &includes, linkage_paging);
+            let mut record = record(a.detail, a.linkages_total, &includes);
             record.search_query_matches = a.matched.into_iter().map(query_match).collect();
             record.parts_list_articles =
                 a.kit_parts.into_iter().map(PartsListArticle::of).collect();
@@ -238,25 +242,6 @@ pub fn number_kind(field: &str, code: i64, free_text: bool) -> Result<NumberKind
     })
 }
 
-/// The ids `legacyArticleIds` names (none asked: no limit); one that cannot be an article
-/// id is refused.
-fn article_ids(ids: &[i64]) -> Result<Option<Vec<u32>>, Failure> {
-    if ids.is_empty() {
-        return Ok(None);
-    }
-    let ids = ids
-        .iter()
-        .map(|&id| {
-            u32::try_from(id).ok().filter(|&id| id > 0).ok_or_else(|| {
-                Failure::bad(format!(
-                    "Field 'legacyArticleIds' holds the articles' positive ids (legacyArticleId), not {id}"
-                ))
-            })
-        })
-        .collect::<Result<Vec<u32>, Failure>>()?;
-    Ok(Some(ids))
-}
-
 /// The order `sort` asks for; its first entry decides.
 fn order(sort: &[Sort]) -> Result<Order, Failure> {
     let Some(first) = sort.first() else {
@@ -281,23 +266,6 @@ fn order(sort: &[Sort]) -> Result<Order, Failure> {
             )));
         }
     })
-}
-
-/// Which of an article's linkages to answer: `linkagesPerPage` from `linkagesPage`, or all.
-fn linkage_paging(r: &GetArticlesRequest) -> Result<Option<(usize, usize)>, Failure> {
-    let page = r.linkages_page.unwrap_or(1);
-    if page == 0 {
-        return Err(Failure::bad("Field 'linkagesPage' must be >= 1"));
-    }
-    match r.linkages_per_page {
-        None => Ok(None),
-        Some(n) if (1..=MAX_PER_PAGE).contains(&n) => {
-            Ok(Some((((page - 1) * n) as usize, n as usize)))
-        }
-        Some(_) => Err(Failure::bad(format!(
-            "Field 'linkagesPerPage' must be >= 1 and <= {MAX_PER_PAGE}"
-        ))),
-    }
 }
 
 /// A number that matched the query, as Pegasus's `searchQueryMatches` names it.

@@ -33,7 +33,6 @@ pub fn get_exhaust_kit_price(
 ) -> Result<Value, Failure> {
     answer(&prices::exhaust_kit_built(
         call.context,
-        &call.state.settings.exhaust_genarts,
         &r.linkage_target_id,
     )?)
 }
