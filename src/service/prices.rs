@@ -11,6 +11,7 @@ use super::caller::Caller;
 use super::context::Context;
 use super::lookups::known_vehicle;
 use super::names::{NamedArticle, Names};
+use super::vehicle_articles::{Describe, Listed, Paging, Selection};
 use crate::catalogue::{Amount, ArticleKey, Date, KitComponent, Price, current_list_price};
 use crate::store::Catalogue;
 
@@ -210,6 +211,21 @@ pub fn genart_prices(
     let fitting = caller.visible(catalogue.articles_by_genart_ktype(genart, ktype)?);
     let singles: Vec<_> = fitting.into_iter().filter(|k| !kits.contains(k)).collect();
     Ok(GenartPrices::Articles(pricing.article_prices(&singles)?))
+}
+
+/// The prices of the articles of the vehicle type `ktype` the caller may see, as `selection`
+/// and `paging` ask for them; an unknown Ktype is not found.
+pub fn ktype_prices(
+    context: &Context,
+    ktype: &str,
+    selection: &Selection,
+    paging: &Paging,
+) -> Result<Listed<ArticlePrices>, ServiceError> {
+    known_vehicle(context.snapshot(), ktype)?;
+    let keys = selection.keys(context.snapshot(), context.caller(), ktype)?;
+    let describe: Describe<ArticlePrices> =
+        |context, keys| Pricing::new(context).article_prices(keys);
+    Listed::of(context, keys, paging, describe)
 }
 
 /// The exhaust kits of a Ktype: the kits defined for it whose components are all of the

@@ -9,8 +9,12 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 use super::ServiceError;
 use super::caller::Caller;
+use super::context::Context;
+use super::field::Field;
+use super::lookups;
+use super::names::NamedArticle;
 use super::vehicle_path::articles_under;
-use crate::catalogue::ArticleKey;
+use crate::catalogue::{ArticleKey, Vehicle};
 use crate::store::Catalogue;
 
 /// A page's length when the client follows a cursor without giving one.
@@ -19,6 +23,49 @@ pub const DEFAULT_PAGE: usize = 1000;
 const WHOLE_ANSWER_ARTICLES: usize = 1000;
 /// Articles written per step of a streamed answer.
 const STREAM_BATCH: usize = 64;
+
+/// What a listed answer says of each article of a batch of its keys.
+pub type Describe<T> = fn(&Context, &[ArticleKey]) -> Result<Vec<T>, ServiceError>;
+
+/// A vehicle's articles as a Ktype route lists them: a page (or the whole of a short list)
+/// described, or the whole of a long list left to stream, each batch described as it is
+/// written.
+pub enum Listed<T> {
+    Page {
+        items: Vec<T>,
+        /// The cursor of the next page; none after the last.
+        next: Option<String>,
+    },
+    Streamed {
+        keys: Vec<ArticleKey>,
+        describe: Describe<T>,
+    },
+}
+
+impl<T> Listed<T> {
+    /// `keys` as `paging` asks for them.
+    pub(super) fn of(
+        context: &Context,
+        keys: Vec<ArticleKey>,
+        paging: &Paging,
+        describe: Describe<T>,
+    ) -> Result<Listed<T>, ServiceError> {
+        if *paging == Paging::All && keys.len() > WHOLE_ANSWER_ARTICLES {
+            return Ok(Listed::Streamed { keys, describe });
+        }
+        let (page, next) = paging.window(&keys);
+        let items = describe(context, page)?;
+        Ok(Listed::Page { items, next })
+    }
+
+    /// Every item at once, for a protocol that does not stream, and the next page's cursor.
+    pub fn whole(self, context: &Context) -> Result<(Vec<T>, Option<String>), ServiceError> {
+        match self {
+            Listed::Page { items, next } => Ok((items, next)),
+            Listed::Streamed { keys, describe } => Ok((describe(context, &keys)?, None)),
+        }
+    }
+}
 
 /// The keys in batches of `STREAM_BATCH`, for a streamed answer.
 pub fn batches(keys: Vec<ArticleKey>) -> impl Iterator<Item = Vec<ArticleKey>> + Send {
@@ -29,9 +76,24 @@ pub fn batches(keys: Vec<ArticleKey>) -> impl Iterator<Item = Vec<ArticleKey>> +
     })
 }
 
-/// Whether an answer of these keys is streamed rather than built whole.
-pub fn streams(paging: &Paging, keys: &[ArticleKey]) -> bool {
-    *paging == Paging::All && keys.len() > WHOLE_ANSWER_ARTICLES
+/// A vehicle type, its words in the reader's language, with its articles.
+pub struct VehicleArticles {
+    pub vehicle: Vehicle,
+    pub articles: Listed<NamedArticle>,
+}
+
+/// The articles of the vehicle type `ktype` the caller may see, as `selection` and `paging`
+/// ask for them; an unknown Ktype is not found.
+pub fn vehicle_articles(
+    context: &Context,
+    ktype: &str,
+    selection: &Selection,
+    paging: &Paging,
+) -> Result<VehicleArticles, ServiceError> {
+    let vehicle = lookups::vehicle_for(context, ktype)?;
+    let keys = selection.keys(context.snapshot(), context.caller(), ktype)?;
+    let articles = Listed::of(context, keys, paging, lookups::described_articles)?;
+    Ok(VehicleArticles { vehicle, articles })
 }
 
 /// The filters of a Ktype route.
@@ -41,12 +103,12 @@ pub struct Selection {
     pub brand_id: Option<u32>,
     /// Only articles whose generic article sits at or below this node of the vehicle's
     /// assembly-group tree.
-    pub assembly_group: Option<u32>,
+    pub assembly_group: Option<Field<u32>>,
 }
 
 impl Selection {
     /// The articles of the vehicle the caller may see and the filters keep, in article order.
-    pub fn keys(
+    pub(super) fn keys(
         &self,
         catalogue: &Catalogue,
         caller: &Caller,
@@ -54,7 +116,7 @@ impl Selection {
     ) -> Result<Vec<ArticleKey>, ServiceError> {
         let keys = match (self.assembly_group, self.genart) {
             (Some(node), _) => match catalogue.vehicle(ktype)? {
-                Some(v) => articles_under(catalogue, caller, &v, &[node], "assembly_group")?,
+                Some(v) => articles_under(catalogue, caller, &v, &[node.value], node.name)?,
                 None => Vec::new(),
             },
             (None, Some(genart)) => catalogue.articles_by_genart_ktype(genart, ktype)?,
@@ -76,9 +138,10 @@ impl Selection {
 
     /// What distinguishes one selection's answers from another's in the answer cache.
     pub fn cache_key(&self, ktype: &str, paging: &Paging) -> String {
+        let assembly_group = self.assembly_group.map(|node| node.value);
         format!(
             "{ktype}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{paging:?}",
-            self.genart, self.brand_id, self.assembly_group
+            self.genart, self.brand_id, assembly_group
         )
     }
 }

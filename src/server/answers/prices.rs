@@ -7,17 +7,15 @@ use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 use super::records::Price;
-use crate::catalogue::ArticleKey;
 use crate::server::AppState;
 use crate::server::answer_cache::{Fresh, JsonBytes, LookupKind};
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::Problem;
 use crate::server::streaming::stream_json_list;
 use crate::service::context::Context;
-use crate::service::lookups::known_vehicle;
 use crate::service::names::NamedArticle;
-use crate::service::prices::{self, Pricing};
-use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
+use crate::service::prices;
+use crate::service::vehicle_articles::{Listed, Paging, Selection, batches};
 
 /// Which article a price belongs to.
 #[derive(Debug, Clone, Object, Serialize)]
@@ -159,33 +157,29 @@ pub fn ktype_prices(
     selection: &Selection,
     paging: &Paging,
 ) -> Result<MaybeStreamed<KtypePrices>, Problem> {
-    let snapshot = context.snapshot();
     state.answers.answer_or_stream(
         context,
         LookupKind::KtypePrices,
         &selection.cache_key(ktype, paging),
-        || {
-            known_vehicle(snapshot, ktype)?;
-            let keys = selection.keys(snapshot, context.caller(), ktype)?;
-            if !streams(paging, &keys) {
-                return page_prices(context, ktype, paging, &keys).map(Fresh::Whole);
+        || match prices::ktype_prices(context, ktype, selection, paging)? {
+            Listed::Page { items, next } => Ok(Fresh::Whole(page_prices(ktype, items, next))),
+            Listed::Streamed { keys, describe } => {
+                let mut head = br#"{"ktype":"#.to_vec();
+                serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
+                head.extend_from_slice(br#","articles":["#);
+                Ok(Fresh::Streamed(stream_json_list(
+                    "getPricesByKtype",
+                    head,
+                    b"]}",
+                    context.clone(),
+                    batches(keys),
+                    move |context, batch, list| {
+                        describe(context, &batch)?
+                            .into_iter()
+                            .try_for_each(|p| list.item(&article_prices(p)))
+                    },
+                )))
             }
-            let mut head = br#"{"ktype":"#.to_vec();
-            serde_json::to_writer(&mut head, ktype).map_err(Problem::internal)?;
-            head.extend_from_slice(br#","articles":["#);
-            Ok(Fresh::Streamed(stream_json_list(
-                "getPricesByKtype",
-                head,
-                b"]}",
-                context.clone(),
-                batches(keys),
-                |context, batch, list| {
-                    let prices = Pricing::new(context).article_prices(&batch)?;
-                    prices
-                        .into_iter()
-                        .try_for_each(|p| list.item(&article_prices(p)))
-                },
-            )))
         },
     )
 }
@@ -197,29 +191,21 @@ pub fn ktype_prices_whole(
     selection: &Selection,
     paging: &Paging,
 ) -> Result<KtypePrices, Problem> {
-    let snapshot = context.snapshot();
-    known_vehicle(snapshot, ktype)?;
-    let keys = selection.keys(snapshot, context.caller(), ktype)?;
-    page_prices(context, ktype, paging, &keys)
+    let (items, next) = prices::ktype_prices(context, ktype, selection, paging)?.whole(context)?;
+    Ok(page_prices(ktype, items, next))
 }
 
-/// The prices of one page of a selection's keys.
+/// One page of a Ktype's prices.
 fn page_prices(
-    context: &Context,
     ktype: &str,
-    paging: &Paging,
-    keys: &[ArticleKey],
-) -> Result<KtypePrices, Problem> {
-    let (page, next) = paging.window(keys);
-    Ok(KtypePrices {
-        articles: Pricing::new(context)
-            .article_prices(page)?
-            .into_iter()
-            .map(article_prices)
-            .collect(),
+    items: Vec<prices::ArticlePrices>,
+    next: Option<String>,
+) -> KtypePrices {
+    KtypePrices {
+        articles: items.into_iter().map(article_prices).collect(),
         ktype: ktype.to_owned(),
         next,
-    })
+    }
 }
 
 /// Single-article or kit prices of a generic article for a Ktype.

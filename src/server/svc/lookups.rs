@@ -18,9 +18,10 @@ use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
 use crate::server::svc::reader_context::ReaderContext;
 use crate::service::context::Context;
+use crate::service::field::Field;
 use crate::service::lookups::{self, CrossLink, Direction};
 use crate::service::names::NamedArticle;
-use crate::service::vehicle_articles::{Paging, Selection, batches, streams};
+use crate::service::vehicle_articles::{Listed, Paging, Selection, batches, vehicle_articles};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 
@@ -202,11 +203,12 @@ impl LookupApi {
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Result<MaybeStreamed<KtypeArticles>, ApiError<Lookup>> {
-        let snapshot = context.snapshot();
         let selection = Selection {
             genart: genart.0,
             brand_id: brand_id.0,
-            assembly_group: assembly_group.0,
+            assembly_group: assembly_group
+                .0
+                .map(|node| Field::new("assembly_group", node)),
         };
         let paging = Paging::from_query(limit.0, after.0.as_deref())?;
         let answer = state.answers.answer_or_stream(
@@ -214,36 +216,33 @@ impl LookupApi {
             LookupKind::KtypeArticles,
             &selection.cache_key(&ktype, &paging),
             || {
-                let vehicle = Vehicle::from(&lookups::vehicle_for(&context, &ktype)?);
-                let keys = selection.keys(snapshot, context.caller(), &ktype)?;
-                if streams(&paging, &keys) {
-                    let mut head = br#"{"vehicle":"#.to_vec();
-                    serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
-                    head.extend_from_slice(br#","articles":["#);
-                    return Ok(Fresh::Streamed(stream_json_list(
-                        "getArticlesByKtype",
-                        head,
-                        b"]}",
-                        (*context).clone(),
-                        batches(keys),
-                        |context, batch, list| {
-                            for article in lookups::described_articles(context, &batch)? {
-                                list.item(&ArticleSummary::from(article))?;
-                            }
-                            Ok(())
-                        },
-                    )));
+                let found = vehicle_articles(&context, &ktype, &selection, &paging)?;
+                let vehicle = Vehicle::from(&found.vehicle);
+                match found.articles {
+                    Listed::Streamed { keys, describe } => {
+                        let mut head = br#"{"vehicle":"#.to_vec();
+                        serde_json::to_writer(&mut head, &vehicle).map_err(Problem::internal)?;
+                        head.extend_from_slice(br#","articles":["#);
+                        Ok(Fresh::Streamed(stream_json_list(
+                            "getArticlesByKtype",
+                            head,
+                            b"]}",
+                            (*context).clone(),
+                            batches(keys),
+                            move |context, batch, list| {
+                                for article in describe(context, &batch)? {
+                                    list.item(&ArticleSummary::from(article))?;
+                                }
+                                Ok(())
+                            },
+                        )))
+                    }
+                    Listed::Page { items, next } => Ok(Fresh::Whole(KtypeArticles {
+                        vehicle,
+                        articles: items.into_iter().map(ArticleSummary::from).collect(),
+                        next,
+                    })),
                 }
-                let (page, next) = paging.window(&keys);
-                let articles = lookups::described_articles(&context, page)?
-                    .into_iter()
-                    .map(ArticleSummary::from)
-                    .collect();
-                Ok(Fresh::Whole(KtypeArticles {
-                    vehicle,
-                    articles,
-                    next,
-                }))
             },
         )?;
         Ok(answer)
