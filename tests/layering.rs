@@ -117,7 +117,7 @@ fn the_read_detector_sees_a_read_across_lines_and_not_a_namesake() {
     assert!(!reads("my_catalogue.links_of(&key)", &methods));
     assert!(!reads("catalogue.clone()", &methods));
     assert!(!reads(
-        "service::lookups::links_of(&catalogue, &key)",
+        "service::articles::lookups::links_of(&catalogue, &key)",
         &methods
     ));
 }

@@ -8,7 +8,9 @@
 use std::collections::HashMap;
 
 use super::ServiceError;
-use super::article_detail::{self, ArticleDetail, Parts, criterion_in, link_in, vehicle_in};
+use super::articles::article_detail::{
+    self, ArticleDetail, Parts, criterion_in, link_in, vehicle_in,
+};
 use super::caller::Caller;
 use super::context::Context;
 use super::names::NamedArticle;

@@ -7,11 +7,11 @@
 //! brand's articles, their prices included, reaches the caller.
 
 use super::ServiceError;
+use super::articles::lookups::known_vehicle;
 use super::caller::Caller;
 use super::context::Context;
-use super::lookups::known_vehicle;
 use super::names::{NamedArticle, Names};
-use super::vehicle_articles::{Describe, Listed, Paging, Selection};
+use super::vehicles::vehicle_articles::{Describe, Listed, Paging, Selection};
 use crate::catalogue::{Amount, ArticleKey, Date, KitComponent, Price, current_list_price};
 use crate::store::Catalogue;
 

@@ -15,7 +15,7 @@ use crate::server::streaming::stream_json_list;
 use crate::service::context::Context;
 use crate::service::names::NamedArticle;
 use crate::service::prices;
-use crate::service::vehicle_articles::{Listed, Paging, Selection, batches};
+use crate::service::vehicles::vehicle_articles::{Listed, Paging, Selection, batches};
 
 /// Which article a price belongs to.
 #[derive(Debug, Clone, Object, Serialize)]

@@ -5,7 +5,7 @@ use poem_openapi::{Enum, Object};
 use serde::Serialize;
 
 use crate::catalogue as model;
-use crate::service::article_detail::{ArticleDetail, Parts};
+use crate::service::articles::article_detail::{ArticleDetail, Parts};
 use crate::service::names::NamedArticle;
 
 /// An article's lifecycle status.

@@ -14,7 +14,7 @@ use crate::catalogue::{CrossKind, normalise_reference};
 use crate::server::answers::records::media_kind;
 use crate::server::problem::Problem;
 use crate::service::ServiceError;
-use crate::service::article_view::ArticleView;
+use crate::service::articles::article_view::ArticleView;
 
 /// `{"name":`, opening an object at its first field: the punctuation and the name one
 /// constant, copied in one move (the wire's field names need no escaping).

@@ -17,11 +17,13 @@ use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::server::streaming::stream_json_list;
 use crate::server::svc::reader_context::ReaderContext;
+use crate::service::articles::lookups::{self, CrossLink, Direction};
 use crate::service::context::Context;
 use crate::service::field::Field;
-use crate::service::lookups::{self, CrossLink, Direction};
 use crate::service::names::NamedArticle;
-use crate::service::vehicle_articles::{Listed, Paging, Selection, batches, vehicle_articles};
+use crate::service::vehicles::vehicle_articles::{
+    Listed, Paging, Selection, batches, vehicle_articles,
+};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 

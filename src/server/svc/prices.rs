@@ -20,7 +20,7 @@ use crate::server::auth::Credentials;
 use crate::server::json_body::MaybeStreamed;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::svc::reader_context::ReaderContext;
-use crate::service::vehicle_articles::{Paging, Selection};
+use crate::service::vehicles::vehicle_articles::{Paging, Selection};
 
 type Answer<T> = Result<JsonBytes<T>, ApiError<Lookup>>;
 

@@ -1,5 +1,5 @@
 //! `suggestNumbers`: what to suggest while a number is typed (the catalogue browser's search
-//! box, and any integrator's). The rules are `service::suggestions`'.
+//! box, and any integrator's). The rules are `service::articles::suggestions`'.
 
 use poem_openapi::param::{Path, Query};
 use poem_openapi::{Enum, Object, OpenApi};
@@ -11,8 +11,8 @@ use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup};
 use crate::server::svc::reader_context::ReaderContext;
-use crate::service::article_search::NumberKind;
-use crate::service::suggestions::{Suggestion, suggestions};
+use crate::service::articles::article_search::NumberKind;
+use crate::service::articles::suggestions::{Suggestion, suggestions};
 
 /// The kind of number that matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]

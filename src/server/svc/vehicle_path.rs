@@ -1,7 +1,7 @@
 //! The vehicle path for people and shops: the makes, a make's model series, a series' vehicle
 //! types, and a vehicle type's assembly groups with the count of its parts under each; the
 //! parts of one group are `getArticlesByKtype?assembly_group=`. Each route is one call of
-//! `service::vehicle_path` or `service::linkage_targets`.
+//! `service::vehicles::vehicle_path` or `service::vehicles::linkage_targets`.
 
 use crate::server::svc::reader_context::ReaderContext;
 
@@ -16,8 +16,8 @@ use crate::server::auth::Credentials;
 use crate::server::json_body::JsonBody;
 use crate::server::problem::{ApiError, Lookup};
 use crate::service::field::Field;
-use crate::service::linkage_targets::{MAX_PER_PAGE, types_of_series};
-use crate::service::vehicle_path::{self, SeriesCount, Targets};
+use crate::service::vehicles::linkage_targets::{MAX_PER_PAGE, types_of_series};
+use crate::service::vehicles::vehicle_path::{self, SeriesCount, Targets};
 
 type Answer<T> = Result<JsonBody<T>, ApiError<Lookup>>;
 

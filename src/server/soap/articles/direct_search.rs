@@ -1,5 +1,5 @@
 //! `getArticleDirectSearchAllNumbersWithState`: Pegasus's number search, one record per number
-//! that matched (`service::direct_search`), in Pegasus's record.
+//! that matched (`service::articles::direct_search`), in Pegasus's record.
 
 use serde_json::Value;
 
@@ -10,9 +10,9 @@ use crate::catalogue::NumberMatch;
 use crate::server::soap::call::answer;
 use crate::server::soap::call::{Call, Failure};
 use crate::service::ServiceError;
-use crate::service::article_search::NumberKind;
+use crate::service::articles::article_search::NumberKind;
+use crate::service::articles::direct_search::{self, DirectSearch};
 use crate::service::asked::Asked;
-use crate::service::direct_search::{self, DirectSearch};
 use crate::service::field::Field;
 
 pub fn get_article_direct_search(

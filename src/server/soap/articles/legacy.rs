@@ -1,6 +1,6 @@
 //! A shop's category page and article page in the legacy operations, and its search box:
 //! `getArticleIdsWithState`, `getDirectArticlesByIds6` and `getAutoCompleteSuggestions`.
-//! Each maps its request to one service call (`service::vehicle_parts`, `articles_by_ids`,
+//! Each maps its request to one service call (`service::vehicles::vehicle_parts`, `articles_by_ids`,
 //! `autocomplete`) and the answer to Pegasus's records.
 
 use serde_json::Value;
@@ -12,12 +12,12 @@ use crate::server::soap::articles::pegasus::{CriteriaRecord, file_name, status_i
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::target_types;
 use crate::server::soap::fields::IntegerList;
-use crate::service::article_detail::Parts;
-use crate::service::articles_by_ids::{self, ArticleById, ByIds};
+use crate::service::articles::article_detail::Parts;
+use crate::service::articles::articles_by_ids::{self, ArticleById, ByIds};
 use crate::service::asked::Asked;
 use crate::service::field::Field;
-use crate::service::vehicle_parts::{self, PartsOrder, PartsQuestion};
-use crate::service::{ServiceError, autocomplete};
+use crate::service::vehicles::vehicle_parts::{self, PartsOrder, PartsQuestion};
+use crate::service::{ServiceError, articles::autocomplete};
 
 pub fn get_auto_complete_suggestions(
     call: &Call<'_>,

@@ -13,7 +13,7 @@ use crate::server::soap::call::answer;
 use crate::server::soap::call::{Call, Failure};
 use crate::server::soap::codes::target_types;
 use crate::server::soap::vehicles::records::yyyymm;
-use crate::service::article_links::{self, LinkAttribute, LinkDetail, Wanted};
+use crate::service::articles::article_links::{self, LinkAttribute, LinkDetail, Wanted};
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
 

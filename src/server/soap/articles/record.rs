@@ -5,8 +5,8 @@ use super::messages::{ArticleRecord, GetArticlesRequest, PartsListArticle};
 use super::pegasus;
 use crate::catalogue as model;
 use crate::server::soap::vehicles::records::linkage_target;
-use crate::service::article_detail::{ArticleDetail, NamedNumber, Parts};
-use crate::service::kit_parts::KitPart;
+use crate::service::articles::article_detail::{ArticleDetail, NamedNumber, Parts};
+use crate::service::articles::kit_parts::KitPart;
 
 pub struct Includes {
     misc: bool,

@@ -1,4 +1,4 @@
-//! `getArticles` over `crate::service::article_search`: the request's fields checked and read,
+//! `getArticles` over `crate::service::articles::article_search`: the request's fields checked and read,
 //! page paging (as the anchor, up to a window) and a cursor that pages through a result of
 //! any size, the facets and the articles with what the include flags ask for.
 
@@ -12,13 +12,13 @@ use crate::catalogue::{ArticleKey, NumberMatch, TargetType};
 use crate::server::soap::call::{Call, Failure};
 use crate::server::soap::codes::target_types;
 use crate::service::ServiceError;
-use crate::service::article_page::{Cursor, Order, Paging};
-use crate::service::article_query::{
+use crate::service::articles::article_page::{Cursor, Order, Paging};
+use crate::service::articles::article_query::{
     self, ArticlesAsked, Facet, GroupFacetAsk, LinkagePaging, MatchedNumber,
 };
-use crate::service::article_search::{NumberKind, Search};
+use crate::service::articles::article_search::{NumberKind, Search};
 use crate::service::asked::{Asked, Unheld};
-use crate::service::category_tree::GroupFacet;
+use crate::service::categories::category_tree::GroupFacet;
 use crate::service::field::Field;
 
 const DEFAULT_PER_PAGE: u32 = 100;

@@ -1,5 +1,5 @@
 //! The assembly groups (Pegasus's search tree): of a tree, or of a vehicle type with the
-//! count of its parts under each (`service::child_nodes`).
+//! count of its parts under each (`service::categories::child_nodes`).
 
 use serde_json::Value;
 
@@ -10,7 +10,7 @@ use messages::*;
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::target_types;
 use crate::service::asked::{Asked, Unheld};
-use crate::service::child_nodes::{self, ChildNodesAsked};
+use crate::service::categories::child_nodes::{self, ChildNodesAsked};
 use crate::service::field::Field;
 
 pub fn get_child_nodes(call: &Call<'_>, r: GetChildNodesRequest) -> Result<Value, Failure> {

@@ -6,7 +6,7 @@ pub mod messages;
 
 use crate::server::answers::prices;
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::service::vehicle_articles::{Paging, Selection};
+use crate::service::vehicles::vehicle_articles::{Paging, Selection};
 use messages::*;
 
 pub fn get_prices_by_ktype(call: &Call<'_>, r: GetPricesByKtypeRequest) -> Result<Value, Failure> {

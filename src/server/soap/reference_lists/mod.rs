@@ -10,7 +10,7 @@ use crate::server::soap::codes::target_types;
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
 use crate::service::reference_lists::{self, GenericArticlesAsked};
-use crate::service::{locales, status};
+use crate::service::{reference_lists::locales, status};
 use messages::*;
 
 pub fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Value, Failure> {

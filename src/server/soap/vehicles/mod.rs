@@ -16,7 +16,7 @@ use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::target_types;
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
-use crate::service::linkage_targets::{self, MAX_PER_PAGE, NamedTarget, TargetQuery};
+use crate::service::vehicles::linkage_targets::{self, MAX_PER_PAGE, NamedTarget, TargetQuery};
 use crate::service::{ServiceError, reference_lists};
 use messages::*;
 use records::target_list;

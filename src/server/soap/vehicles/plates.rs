@@ -1,5 +1,5 @@
 //! `getVehiclesByKeyNumberPlates`: the vehicle types a registration plate or key number names
-//! (`service::plates`), in Pegasus's record.
+//! (`service::vehicles::plates`), in Pegasus's record.
 
 use serde_json::Value;
 
@@ -9,7 +9,7 @@ use crate::server::soap::call::{Call, Failure};
 use crate::server::soap::codes::target_types;
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
-use crate::service::plates::{self, PlateAsked, PlateVehicle};
+use crate::service::vehicles::plates::{self, PlateAsked, PlateVehicle};
 
 pub fn get_vehicles_by_plate(
     call: &Call<'_>,

@@ -7,7 +7,7 @@ use super::messages::{
 };
 use crate::server::soap::articles::messages::ArticleLinkage;
 use crate::server::soap::articles::pegasus::LinkageTarget;
-use crate::service::linkage_targets::{TargetCount, TargetPage, TargetRow};
+use crate::service::vehicles::linkage_targets::{TargetCount, TargetPage, TargetRow};
 
 /// A vehicle type as a linkage target.
 pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {

@@ -1,6 +1,6 @@
 //! The legacy vehicle tree: makes, model series, vehicle types by criteria, and the
 //! assembly groups of a tree or of a vehicle type. Each maps its request to one call of
-//! `service::vehicle_path` or `vehicle_criteria` (the request's country, country-group and
+//! `service::vehicles::vehicle_path` or `vehicle_criteria` (the request's country, country-group and
 //! favoured-list fields handed as `Asked`) and the answer to Pegasus's records.
 
 use serde_json::Value;
@@ -13,8 +13,8 @@ use crate::server::soap::vehicles::records::yyyymm;
 use crate::service::ServiceError;
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
-use crate::service::vehicle_criteria::{self, Criteria};
-use crate::service::vehicle_path;
+use crate::service::vehicles::vehicle_criteria::{self, Criteria};
+use crate::service::vehicles::vehicle_path;
 
 /// The request's country (`field`), country-group flag and favoured list.
 fn for_the_catalogue<'a>(

@@ -5,8 +5,8 @@ use crate::catalogue::{
 };
 use crate::server::answers::records::Article as WireArticle;
 use crate::server::svc::lookups::ArticleAnswer;
-use crate::service::article_detail::{ArticleDetail, NamedNumber};
-use crate::service::article_view::{
+use crate::service::articles::article_detail::{ArticleDetail, NamedNumber};
+use crate::service::articles::article_view::{
     ArticleRow, CriterionRow, CrossNumber, MediaRow, NumberView, PriceRow,
 };
 use std::borrow::Cow;

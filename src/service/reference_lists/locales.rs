@@ -3,11 +3,11 @@
 //! in English, German and French: in the reader's language, else along its order, else in
 //! English.
 
-use super::context::Context;
-use super::language::Language;
+use crate::service::context::Context;
+use crate::service::language::Language;
 
-const LANGUAGES: &str = include_str!("../../assets/names/languages.csv");
-const COUNTRIES: &str = include_str!("../../assets/names/countries.csv");
+const LANGUAGES: &str = include_str!("../../../assets/names/languages.csv");
+const COUNTRIES: &str = include_str!("../../../assets/names/countries.csv");
 
 /// The name of `code` in `table` (its header names the language of each column) in the
 /// reader's `language`, or the next of its order the table has, or English; the code itself
@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn codes_are_named_and_an_unknown_one_stays_itself() {
-        use super::super::language::Languages;
+        use crate::service::language::Languages;
         let held = Languages::new(vec!["en".into(), "de".into(), "bg".into()]);
         let english = held.default_language();
         assert_eq!(language_name("de", &english), "German");

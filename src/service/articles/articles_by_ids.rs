@@ -4,13 +4,13 @@
 
 use std::collections::BTreeSet;
 
-use super::ServiceError;
 use super::article_detail::{ArticleDetail, Parts, detail};
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
-use super::names::Names;
 use crate::catalogue::{Article, ArticleKey, Date, normalise_reference};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::names::Names;
 
 /// Ids one question may name at most.
 pub const MAX_IDS: usize = 100;

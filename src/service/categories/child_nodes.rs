@@ -1,13 +1,13 @@
 //! The assembly groups a shop's category page shows (`getChildNodesAllLinkingTarget2`): of
 //! a tree, or of a vehicle type's tree with the count of the vehicle's parts under each.
 
-use super::ServiceError;
-use super::asked::Asked;
 use super::category_tree::{self, Nodes};
-use super::context::Context;
-use super::field::Field;
-use super::vehicle_path;
 use crate::catalogue::{AssemblyGroup, TargetType};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::vehicles::vehicle_path;
 
 /// Which assembly groups a request asks for.
 pub struct ChildNodesAsked {

@@ -1,13 +1,13 @@
 //! The vehicle types a registration plate or key number names, from the catalogue's `plates`
 //! data set.
 
-use super::ServiceError;
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
-use super::lookups;
 use super::vehicle_path::Targets;
 use crate::catalogue::{Plate, Vehicle, normalise_reference};
+use crate::service::ServiceError;
+use crate::service::articles::lookups;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
 
 /// A plate or key number and the vehicle type it names.
 #[derive(Debug, Clone)]
@@ -67,7 +67,10 @@ pub fn vehicles_of_plate(
         let maker_id = lookups::vehicle_maker_id(catalogue, &vehicle.make)?;
         found.push(PlateVehicle {
             plate,
-            vehicle: super::article_detail::vehicle_in(&context.names(), vehicle)?,
+            vehicle: crate::service::articles::article_detail::vehicle_in(
+                &context.names(),
+                vehicle,
+            )?,
             maker_id,
         });
     }

@@ -53,7 +53,7 @@ fn make_series_type_group_and_parts_follow_each_other() {
         .collect();
     assert!(!series.is_empty() && series.iter().all(|s| s.manufacturer_id == vw.maker.id));
     let (page, per_page) = (Field::new("page", 1), Field::new("per_page", 100));
-    let (_, types) = crate::service::linkage_targets::types_of_series(
+    let (_, types) = crate::service::vehicles::linkage_targets::types_of_series(
         &in_english,
         series[0].id,
         None,

@@ -4,14 +4,14 @@
 
 use std::collections::BTreeSet;
 
-use super::ServiceError;
 use super::article_view::{self, ArticleView};
-use super::caller::Caller;
-use super::context::Context;
-use super::names::NamedArticle;
 use crate::catalogue::{
     Article, ArticleKey, CrossKind, CrossReference, Vehicle, normalise_reference,
 };
+use crate::service::ServiceError;
+use crate::service::caller::Caller;
+use crate::service::context::Context;
+use crate::service::names::NamedArticle;
 use crate::store::Catalogue;
 
 /// The vehicle of a Ktype, or the not-found every Ktype route answers for an unknown one.

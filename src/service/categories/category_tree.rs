@@ -4,11 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::ServiceError;
-use super::context::Context;
-use super::field::Field;
-use super::names::Names;
 use crate::catalogue::{AssemblyGroup, GenartGroup, TargetType};
+use crate::service::ServiceError;
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::names::Names;
 use crate::store::Catalogue;
 
 /// Which nodes of a tree a question wants; a node named is named by a request's field.
@@ -22,9 +22,9 @@ pub enum Nodes {
 
 /// The assembly-group tree of one target type, and where each generic article sits.
 pub struct Tree {
-    pub(super) nodes: BTreeMap<u32, AssemblyGroup>,
-    pub(super) children: BTreeMap<Option<u32>, Vec<u32>>,
-    pub(super) genarts: BTreeMap<u32, BTreeSet<u32>>,
+    pub(in crate::service) nodes: BTreeMap<u32, AssemblyGroup>,
+    pub(in crate::service) children: BTreeMap<Option<u32>, Vec<u32>>,
+    pub(in crate::service) genarts: BTreeMap<u32, BTreeSet<u32>>,
 }
 
 impl Tree {
@@ -104,7 +104,7 @@ impl Tree {
     }
 
     /// The nodes `which` names, in tree order (parents first, siblings by sort).
-    pub(super) fn select(&self, which: Nodes) -> Result<Vec<u32>, ServiceError> {
+    pub(in crate::service) fn select(&self, which: Nodes) -> Result<Vec<u32>, ServiceError> {
         let start = match which {
             Nodes::Children(Some(n)) | Nodes::Below(Some(n)) if !self.contains(n.value) => {
                 return Err(ServiceError::bad_parameter(
@@ -227,7 +227,7 @@ pub fn groups_of_tree(
 }
 
 /// `node` with its name in the names' language.
-pub(super) fn named(
+pub(in crate::service) fn named(
     names: &Names<'_>,
     node: &AssemblyGroup,
 ) -> Result<AssemblyGroup, ServiceError> {

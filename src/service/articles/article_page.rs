@@ -2,10 +2,10 @@
 //! then a page of them by number, up to a window into the result, or the page after a
 //! cursor's article, at any depth (the catalogue's order only).
 
-use super::error::ServiceError;
-use super::field::Field;
-use super::names::Names;
 use crate::catalogue::{Article, ArticleKey};
+use crate::service::error::ServiceError;
+use crate::service::field::Field;
+use crate::service::names::Names;
 use crate::store::Catalogue;
 
 /// Articles on one page at most.

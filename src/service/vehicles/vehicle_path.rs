@@ -6,15 +6,15 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::ServiceError;
-use super::asked::Asked;
-use super::caller::Caller;
-use super::category_tree::{Nodes, Tree};
-use super::context::Context;
-use super::field::Field;
 use crate::catalogue::{
     ArticleKey, AssemblyGroup, Manufacturer, ManufacturerKind, ModelSeries, TargetType, Vehicle,
 };
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::caller::Caller;
+use crate::service::categories::category_tree::{Nodes, Tree};
+use crate::service::context::Context;
+use crate::service::field::Field;
 use crate::store::Catalogue;
 
 /// A vehicle maker with the target types of its vehicle types, and how many of its types
@@ -315,7 +315,7 @@ pub fn groups_for_vehicle(
         let kids = tree.children.get(&Some(id)).map_or(&[][..], Vec::as_slice);
         let has_children = kids.iter().any(|k| !only_linked || count(*k) > 0);
         found.push(GroupCount {
-            group: super::category_tree::named(&names, &tree.nodes[&id])?,
+            group: crate::service::categories::category_tree::named(&names, &tree.nodes[&id])?,
             articles,
             has_children,
         });
@@ -335,7 +335,7 @@ pub fn vehicle_tree(
         .vehicle(ktype.trim())?
         .ok_or_else(|| ServiceError::NotFound(format!("no vehicle type has Ktype {ktype}")))?;
     let groups = groups_for_vehicle(context, &vehicle, Nodes::Below(None), linked)?;
-    let vehicle = super::article_detail::vehicle_in(&context.names(), vehicle)?;
+    let vehicle = crate::service::articles::article_detail::vehicle_in(&context.names(), vehicle)?;
     Ok((vehicle, groups))
 }
 

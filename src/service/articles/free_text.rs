@@ -6,10 +6,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::ServiceError;
-use super::language::Language;
 use crate::budget::Budget;
 use crate::catalogue::{ArticleKey, ArticleText, TextKind};
+use crate::service::ServiceError;
+use crate::service::language::Language;
 use crate::store::Catalogue;
 
 /// What a free-text query matched.

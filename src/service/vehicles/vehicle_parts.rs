@@ -4,12 +4,12 @@
 
 use std::collections::BTreeSet;
 
-use super::ServiceError;
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
 use super::vehicle_path::{articles_under, kind_named, vehicle};
 use crate::catalogue::{Article, ArticleKey, TargetType};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
 
 /// What narrows the parts; empty lists narrow nothing.
 #[derive(Debug, Clone)]

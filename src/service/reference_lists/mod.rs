@@ -2,15 +2,17 @@
 //! articles (all, or those of the articles fitting a vehicle), the manufacturers, vehicle
 //! types by Ktype or make, and an article with the vehicles it fits.
 
+pub mod locales;
+
 use std::collections::BTreeSet;
 
-use super::ServiceError;
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
-use super::lookups;
-use super::vehicle_path::{self, Makers};
 use crate::catalogue::{Article, Link, Manufacturer, TargetType, Vehicle};
+use crate::service::ServiceError;
+use crate::service::articles::lookups;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::vehicles::vehicle_path::{self, Makers};
 
 /// The most vehicle types one call returns.
 pub const MAX_VEHICLE_TYPES: usize = 1000;
@@ -127,7 +129,7 @@ pub fn vehicle_types(
     lookups::vehicles(catalogue, ktypes.value, None)?
         .into_iter()
         .map(|v| {
-            let v = super::article_detail::vehicle_in(&names, v)?;
+            let v = crate::service::articles::article_detail::vehicle_in(&names, v)?;
             let maker = makers.of(&v);
             Ok((v, maker))
         })
@@ -146,7 +148,7 @@ pub fn article_with_links(
     let names = context.names();
     let mut article = lookups::article_of_brand(catalogue, caller, brand_id, written)?;
     article.description = names.description(&article)?;
-    let links = super::article_detail::applications(catalogue, &article.key)?;
-    let links = super::article_detail::applications_in(&names, links)?;
+    let links = crate::service::articles::article_detail::applications(catalogue, &article.key)?;
+    let links = crate::service::articles::article_detail::applications_in(&names, links)?;
     Ok((article, links))
 }

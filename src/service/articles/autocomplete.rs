@@ -5,11 +5,11 @@
 
 use std::collections::HashSet;
 
-use super::ServiceError;
-use super::context::Context;
-use super::field::Field;
 use super::suggestions::suggestions;
 use crate::catalogue::{GenericArticle, TextKind, normalise_reference};
+use crate::service::ServiceError;
+use crate::service::context::Context;
+use crate::service::field::Field;
 
 /// Completions answered at most.
 pub const MAX_COMPLETIONS: usize = 20;

@@ -1,15 +1,15 @@
 //! The vehicle types an article fits, by the article's numeric id: its links, and the kits
 //! that hold it for a vehicle type (Pegasus's "main articles").
 
-use super::ServiceError;
 use super::article_detail::{link_in, vehicle_in};
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
 use super::lookups;
-use super::names::Names;
-use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{ArticleKey, Link, TargetType, Vehicle};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::names::Names;
+use crate::service::vehicles::vehicle_path::{Makers, Targets};
 
 /// Which of an article's vehicle types are wanted.
 #[derive(Debug, Clone, Default)]

@@ -5,19 +5,19 @@
 //! named against the caller's rights, the countries, the vehicle kind, the node ids, what the
 //! catalogue does not hold).
 
-use super::ServiceError;
 use super::article_detail::{self, ArticleDetail, Parts};
 use super::article_page::{self, Cursor, MAX_PER_PAGE, Page, Paging};
 use super::article_search::{self, Found, NumberHit, NumberKind, Search};
-use super::asked::Asked;
-use super::category_tree::{self, GroupFacet};
-use super::context::Context;
-use super::field::Field;
 use super::kit_parts::{KitPart, kit_parts, kits_holding};
-use super::names::Names;
-use super::vehicle_path;
 use crate::budget::Budget;
 use crate::catalogue::{Article, TargetType};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::categories::category_tree::{self, GroupFacet};
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::names::Names;
+use crate::service::vehicles::vehicle_path;
 
 /// What a `getArticles` call asks.
 pub struct ArticlesAsked<'a> {

@@ -1,10 +1,10 @@
 //! What a kit holds and which kits hold an article: each article once, whatever vehicle
 //! types the kit is defined for, among the brands the caller sees.
 
-use super::ServiceError;
-use super::caller::Caller;
-use super::names::Names;
 use crate::catalogue::{Article, ArticleKey, KitComponent};
+use crate::service::ServiceError;
+use crate::service::caller::Caller;
+use crate::service::names::Names;
 use crate::store::Catalogue;
 
 /// A component of a kit, or a kit an article is a component of.

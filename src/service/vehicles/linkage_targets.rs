@@ -5,12 +5,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::ServiceError;
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
 use crate::store::{Catalogue, VehicleEntry, VehicleSummary};
 
 /// The most vehicle types one page holds.
@@ -264,7 +264,7 @@ pub fn linkage_targets(
             rows.push(TargetRow {
                 maker: maker(entry).and_then(|m| makers.maker(m)).cloned(),
                 series,
-                vehicle: super::article_detail::vehicle_in(&names, vehicle)?,
+                vehicle: crate::service::articles::article_detail::vehicle_in(&names, vehicle)?,
             });
         }
     }

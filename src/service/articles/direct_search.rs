@@ -3,14 +3,14 @@
 
 use std::cmp::Ordering;
 
-use super::ServiceError;
 use super::article_search::{NumberKind, number_hits};
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
 use crate::catalogue::{Article, normalise_reference};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
 
 /// Hits answered at most.
 pub const MAX_HITS: usize = 1000;

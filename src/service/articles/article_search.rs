@@ -6,14 +6,14 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::ServiceError;
-use super::category_tree;
-use super::context::Context;
-use super::field::Field;
 use super::free_text;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
 use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
+use crate::service::ServiceError;
+use crate::service::categories::category_tree;
+use crate::service::context::Context;
+use crate::service::field::Field;
 use crate::store::Catalogue;
 
 /// Which numbers a query is matched against.

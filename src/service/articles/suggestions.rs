@@ -3,12 +3,12 @@
 //! it never reads a whole range of an index: the numbers that start with a few characters may
 //! be hundreds of thousands, and a suggestion list shows a screenful.
 
-use super::ServiceError;
 use super::article_search::{NumberHit, NumberKind, number_hits};
-use super::context::Context;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
 use crate::catalogue::{Article, normalise_reference};
+use crate::service::ServiceError;
+use crate::service::context::Context;
 
 /// Suggestions answered at most.
 pub const MAX_SUGGESTIONS: usize = 50;

@@ -4,11 +4,11 @@
 //! include flags name. Its texts (the description, the criteria, fitting positions and
 //! notes, media captions, the vehicles' body styles and fuels) are in the names' language.
 
-use super::names::Names;
 use crate::catalogue::{
     Article, ArticleKey, Criterion, CrossReference, Link, Media, Price, Vehicle,
 };
 use crate::service::ServiceError;
+use crate::service::names::Names;
 use crate::store::{ArticleRecord, Catalogue, Record, StoreError};
 
 /// Which parts to read; `Parts::all()` for every one.

@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
-use super::ServiceError;
-use super::names::Names;
+use crate::service::ServiceError;
+use crate::service::names::Names;
 use crate::store::ArticleRecord;
 /// The rows as the store reads them borrowed; an adapter names them from here.
 pub use crate::store::{ArticleRow, CriterionRow, CrossNumber, MediaRow, PriceRow};

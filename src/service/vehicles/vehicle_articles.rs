@@ -7,14 +7,14 @@
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use super::ServiceError;
-use super::caller::Caller;
-use super::context::Context;
-use super::field::Field;
-use super::lookups;
-use super::names::NamedArticle;
 use super::vehicle_path::articles_under;
 use crate::catalogue::{ArticleKey, Vehicle};
+use crate::service::ServiceError;
+use crate::service::articles::lookups;
+use crate::service::caller::Caller;
+use crate::service::context::Context;
+use crate::service::field::Field;
+use crate::service::names::NamedArticle;
 use crate::store::Catalogue;
 
 /// A page's length when the client follows a cursor without giving one.
@@ -44,7 +44,7 @@ pub enum Listed<T> {
 
 impl<T> Listed<T> {
     /// `keys` as `paging` asks for them.
-    pub(super) fn of(
+    pub(in crate::service) fn of(
         context: &Context,
         keys: Vec<ArticleKey>,
         paging: &Paging,
@@ -108,7 +108,7 @@ pub struct Selection {
 
 impl Selection {
     /// The articles of the vehicle the caller may see and the filters keep, in article order.
-    pub(super) fn keys(
+    pub(in crate::service) fn keys(
         &self,
         catalogue: &Catalogue,
         caller: &Caller,

@@ -2,12 +2,12 @@
 //! series, and optionally a kind, displacement, power, a year of construction and a text of
 //! the type's name.
 
-use super::ServiceError;
-use super::asked::Asked;
-use super::context::Context;
-use super::field::Field;
 use super::vehicle_path::{Makers, Targets};
 use crate::catalogue::{Vehicle, YearMonth};
+use crate::service::ServiceError;
+use crate::service::asked::Asked;
+use crate::service::context::Context;
+use crate::service::field::Field;
 
 /// The most vehicle types one answer holds.
 pub const MAX_TYPES: usize = 5000;
