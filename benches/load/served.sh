@@ -71,6 +71,25 @@ lookup_paths() {
   echo "/health" >"$work/health.paths"
 }
 
+# `getArticles` by each reference of the file $1 (one as written a line), as request bodies
+# of the JSON and the SOAP endpoint: $work/json.bodies, $work/soap.bodies.
+operation_bodies() {
+  python3 - "$1" "$work" <<'PY'
+import json, sys
+refs = [l.rstrip("\n") for l in open(sys.argv[1])]
+work = sys.argv[2]
+with open(f"{work}/json.bodies", "w") as f:
+    for r in refs:
+        f.write(json.dumps({"getArticles": {"provider": "demo", "searchQuery": r, "searchType": 0}}) + "\n")
+with open(f"{work}/soap.bodies", "w") as f:
+    for r in refs:
+        r = r.replace("&", "&amp;").replace("<", "&lt;")
+        f.write('<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>'
+                '<p:getArticles xmlns:p="urn:partscat:ws:3.0:PartsToCatDLB"><p:provider>demo</p:provider>'
+                f'<p:searchQuery>{r}</p:searchQuery><p:searchType>0</p:searchType></p:getArticles></s:Body></s:Envelope>\n')
+PY
+}
+
 # Requests/s of wrk -t2 -c64 for `seconds` over a route's paths on a port; any answer not
 # 2xx ends the script.
 rate() { # route, port

@@ -23,23 +23,8 @@ base="http://127.0.0.1:$port"
 
 # Every reference as written (so the normaliser runs), 50,000 of them.
 references 50000 >"$work/refs"
-python3 - "$work" "$key" <<'PY'
-import json, sys, urllib.parse
-work, key = sys.argv[1], sys.argv[2]
-refs = [l.rstrip("\n") for l in open(f"{work}/refs")]
-with open(f"{work}/svc.paths", "w") as f:
-    for r in refs:
-        f.write(f"/svc/getCrossRefsOrArticle/{urllib.parse.quote(r, safe='')}?mainref&provider=demo&api_key={key}\n")
-with open(f"{work}/json.bodies", "w") as f:
-    for r in refs:
-        f.write(json.dumps({"getArticles": {"provider": "demo", "searchQuery": r, "searchType": 0}}) + "\n")
-with open(f"{work}/soap.bodies", "w") as f:
-    for r in refs:
-        r = r.replace("&", "&amp;").replace("<", "&lt;")
-        f.write('<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body>'
-                '<p:getArticles xmlns:p="urn:partscat:ws:3.0:PartsToCatDLB"><p:provider>demo</p:provider>'
-                f'<p:searchQuery>{r}</p:searchQuery><p:searchType>0</p:searchType></p:getArticles></s:Body></s:Envelope>\n')
-PY
+urlencode <"$work/refs" | awk -v k="$key" '{print "/svc/getCrossRefsOrArticle/" $0 "?mainref&provider=demo&api_key=" k}' >"$work/svc.paths"
+operation_bodies "$work/refs"
 echo "/health" >"$work/health.paths"
 
 check() { # wrk output → requests/s, failing on non-2xx
