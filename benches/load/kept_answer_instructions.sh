@@ -14,6 +14,8 @@
 #   bash benches/load/kept_answer_instructions.sh [ARTICLES] [SHAPE] [SECONDS]
 #   (defaults 20000, crossref-heavy, 4; SHAPE as in benches/shapes.sh)
 #   BIN=target/release/partscat bash …   (a binary already built, not `dist`)
+#   CACHE_MB=0 ROUTES="mainref ktypepage prices"   (the answer cache off: every answer built;
+#   the routes of benches/load/served.sh's lookup_paths, default: the five above)
 #
 # Needs valgrind (callgrind_control) and wrk.
 set -euo pipefail
@@ -39,7 +41,7 @@ first=$(head -n 1 "$work/mainref.paths")
 echo "/health?x=${first#/svc/}" | sed 's/?mainref/\&mainref/' >"$work/long-health.paths"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PARTSCAT_LOG=warn PARTSCAT_ANSWER_CACHE_MB=1024 valgrind --tool=callgrind \
+PARTSCAT_LOG=warn PARTSCAT_ANSWER_CACHE_MB=${CACHE_MB:-1024} valgrind --tool=callgrind \
   --callgrind-out-file="$work/callgrind.%p" "$bin" serve --data "$work/store" --demo \
   --demo-key "$key" --listen "127.0.0.1:$port" >/dev/null 2>>"$work/server.log" &
 servers+=($!)
@@ -56,9 +58,10 @@ asked() { # route seconds → requests answered, each 2xx
   fi
   echo "$out" | awk '/requests in/ {print $1}'
 }
-for p in mainref crossrefs reverse; do asked "$p" "$seconds" >/dev/null; done
-echo "catalogue: $articles articles, shape $shape_name; instructions a request in user space"
-for p in health long-health mainref crossrefs reverse; do
+read -r -a routes <<<"${ROUTES:-health long-health mainref crossrefs reverse}"
+for p in "${routes[@]}"; do asked "$p" "$seconds" >/dev/null; done
+echo "catalogue: $articles articles, shape $shape_name, answer cache ${CACHE_MB:-1024} MiB; instructions a request in user space"
+for p in "${routes[@]}"; do
   callgrind_control --zero "$pid" >/dev/null 2>&1
   requests=$(asked "$p" "$seconds")
   callgrind_control --dump="$p" "$pid" >/dev/null 2>&1

@@ -50,6 +50,7 @@ impl AppState {
             clock: Arc::new(crate::clock::SystemClock),
             languages: Languages::new(settings.catalogue_languages.clone()),
             terms: Arc::new(CatalogueTerms {
+                languages: settings.catalogue_languages.clone(),
                 countries: settings.catalogue_countries.clone(),
                 exhaust_genarts: settings.exhaust_genarts.clone(),
             }),

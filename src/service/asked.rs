@@ -8,7 +8,7 @@ use super::ServiceError;
 use super::context::Context;
 use super::field::Field;
 
-/// The countries and the unheld fields of one request, in the order they are checked.
+/// The countries and the unheld fields given of one request, in the order they are checked.
 #[derive(Default)]
 pub struct Asked<'a> {
     countries: Vec<Field<Option<&'a str>>>,
@@ -90,7 +90,6 @@ struct Refusal {
     name: &'static str,
     must: Must,
     what: Unheld,
-    given: bool,
 }
 
 impl<'a> Asked<'a> {
@@ -101,7 +100,9 @@ impl<'a> Asked<'a> {
     /// A country field (`country`, `articleCountry`…): an ISO 3166-1 code of one of the
     /// catalogue's countries, or absent.
     pub fn country(mut self, name: &'static str, code: Option<&'a str>) -> Asked<'a> {
-        self.countries.push(Field::new(name, code));
+        if code.is_some() {
+            self.countries.push(Field::new(name, code));
+        }
         self
     }
 
@@ -130,13 +131,12 @@ impl<'a> Asked<'a> {
         self.refusing(name, Must::BeAbsent, what, given)
     }
 
+    /// Only a field given is kept (the first refused), so a request that asks for nothing
+    /// unheld allocates nothing.
     fn refusing(mut self, name: &'static str, must: Must, what: Unheld, given: bool) -> Asked<'a> {
-        self.refused.push(Refusal {
-            name,
-            must,
-            what,
-            given,
-        });
+        if given {
+            self.refused.push(Refusal { name, must, what });
+        }
         self
     }
 
@@ -150,7 +150,7 @@ impl<'a> Asked<'a> {
 
     /// The first unheld field given, as its refusal.
     fn unheld_given(&self) -> Option<ServiceError> {
-        let r = self.refused.iter().find(|r| r.given)?;
+        let r = self.refused.first()?;
         let why = r.what.why();
         let detail = match r.must {
             Must::BeFalse => format!("must be false: {why}"),

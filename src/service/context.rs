@@ -24,6 +24,8 @@ pub struct Context {
 /// request of a running server.
 #[derive(Debug, Default)]
 pub struct CatalogueTerms {
+    /// The languages the catalogue holds, the default first (`catalogue.languages`).
+    pub languages: Vec<String>,
     /// The countries the catalogue is for (`catalogue.countries`); none: every country.
     pub countries: Vec<String>,
     /// The generic articles an exhaust kit is made of (`catalogue.exhaust_genarts`).
@@ -53,6 +55,11 @@ impl Context {
     /// The same context for a catalogue of these terms.
     pub fn under(self, terms: Arc<CatalogueTerms>) -> Context {
         Context { terms, ..self }
+    }
+
+    /// The languages the catalogue holds, the default first.
+    pub fn languages(&self) -> &[String] {
+        &self.terms.languages
     }
 
     /// The countries the catalogue is for; none: every country.

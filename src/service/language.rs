@@ -24,8 +24,6 @@ pub struct Language {
     order: Arc<[String]>,
     /// The catalogue's default: the language of the data sets' own texts.
     default: Arc<str>,
-    /// The catalogue's languages in their order, the default first.
-    held: Arc<[String]>,
 }
 
 /// Hashes the code asked for alone: it decides the rest of a catalogue's order, and every
@@ -41,7 +39,6 @@ impl Languages {
     pub fn new(codes: Vec<String>) -> Languages {
         assert!(!codes.is_empty(), "a catalogue holds at least one language");
         let default: Arc<str> = codes[0].as_str().into();
-        let held: Arc<[String]> = codes.clone().into();
         let asked = (0..codes.len())
             .map(|at| {
                 let mut order = Vec::with_capacity(codes.len());
@@ -50,7 +47,6 @@ impl Languages {
                 Language {
                     order: order.into(),
                     default: default.clone(),
-                    held: held.clone(),
                 }
             })
             .collect();
@@ -59,7 +55,7 @@ impl Languages {
 
     /// The codes, in fallback order.
     pub fn codes(&self) -> &[String] {
-        &self.asked[0].held
+        self.asked[0].order()
     }
 
     /// The default language: the first of the order.
@@ -141,11 +137,6 @@ impl Language {
     /// The asked language, then the others the catalogue holds, in fallback order.
     pub fn order(&self) -> &[String] {
         &self.order
-    }
-
-    /// The catalogue's languages in their own order, the default first.
-    pub fn held(&self) -> &[String] {
-        &self.held
     }
 
     /// Whether the catalogue serves texts in `code`.

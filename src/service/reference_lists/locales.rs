@@ -49,7 +49,7 @@ pub fn country_name(code: &str, language: &Language) -> String {
 /// The catalogue's languages, each code with its name in the reader's language.
 pub fn languages(context: &Context) -> Vec<(String, String)> {
     let language = context.language();
-    let held = language.held().iter();
+    let held = context.languages().iter();
     held.map(|code| (code.clone(), language_name(code, language)))
         .collect()
 }
