@@ -34,10 +34,13 @@ def ask(answers):
         answers.append((e.code, e.headers.get("Retry-After"), len(e.read())))
 
 
+idle = peak_mib()
 alone = []
 ask(alone)
 one = peak_mib()
-print(f"  one answer ({alone[0][2] / 1e6:.1f} MB): peak {one} MiB")
+size = alone[0][2]
+print(f"  one answer ({size / 1e6:.1f} MB): peak {one} MiB, {one - idle} MiB over the server's "
+      f"{idle} MiB before it ({(one - idle) * 2**20 / size:.1f}x the answer's bytes)")
 answers = []
 threads = [threading.Thread(target=ask, args=(answers,)) for _ in range(clients)]
 for t in threads:

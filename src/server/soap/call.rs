@@ -73,8 +73,11 @@ impl From<ServiceError> for Failure {
 
 /// What an answer's fields and the copies of its text made on its way out (kept, written,
 /// compressed) hold at most together, per byte of its text: a 49.5 MB `getArticles` answer
-/// raised the server's resident memory by 384 MB past this point (7.8x).
-const HELD_PER_TEXT_BYTE: u64 = 8;
+/// raised the server's resident memory by 384 MB past this point (7.8x) while a kept answer
+/// was parsed again before it was written; written as kept, the same answer's peak is about
+/// one copy of its text lower (`benches/load/answers_in_flight.sh 1 290 100000`, 2026-12-02:
+/// 558–562 MiB over the idle server against 604–617 MiB), 6.8x.
+const HELD_PER_TEXT_BYTE: u64 = 7;
 
 /// The answer as fields, refused with 413 where its text would pass the answer bound, and
 /// with 503 where the answers in flight have no room for it.
