@@ -74,19 +74,9 @@ pub fn child_nodes(
             .collect());
     };
     let snapshot = context.snapshot();
-    let vehicle = vehicle_path::vehicle(snapshot, &ktype.to_string(), q.vehicle.name)?;
-    if kinds
-        .value
-        .is_some_and(|ts| !ts.contains(&vehicle.target_type))
-    {
-        return Err(ServiceError::bad_parameter(
-            kinds.name,
-            format!(
-                "does not name vehicle type {ktype}'s kind, {}",
-                vehicle.target_type.code()
-            ),
-        ));
-    }
+    let ktype = ktype.to_string();
+    let vehicle = vehicle_path::vehicle(snapshot, &ktype, q.vehicle.name)?;
+    vehicle_path::kind_of(kinds, &ktype, &vehicle)?;
     let groups = vehicle_path::groups_for_vehicle(context, &vehicle, which, linked.value)?;
     Ok(groups
         .into_iter()

@@ -257,16 +257,28 @@ pub fn kind_named(
     kinds: Field<Option<&[TargetType]>>,
     ktype: Option<&str>,
 ) -> Result<(), ServiceError> {
-    let field = kinds.name;
-    let (Some(kinds), Some(ktype)) = (kinds.value, ktype) else {
+    let (Some(_), Some(ktype)) = (kinds.value, ktype) else {
         return Ok(());
     };
     match catalogue.vehicle(ktype.trim())? {
-        Some(v) if !kinds.contains(&v.target_type) => Err(ServiceError::bad_parameter(
-            field,
+        Some(v) => kind_of(kinds, ktype, &v),
+        None => Ok(()),
+    }
+}
+
+/// That the `kinds` a request names (where it names any) hold the kind of `vehicle`, the
+/// vehicle type the request names as `ktype`.
+pub fn kind_of(
+    kinds: Field<Option<&[TargetType]>>,
+    ktype: &str,
+    vehicle: &Vehicle,
+) -> Result<(), ServiceError> {
+    match kinds.value {
+        Some(ks) if !ks.contains(&vehicle.target_type) => Err(ServiceError::bad_parameter(
+            kinds.name,
             format!(
                 "does not name vehicle type {ktype}'s kind, {}",
-                v.target_type.code()
+                vehicle.target_type.code()
             ),
         )),
         _ => Ok(()),
