@@ -82,6 +82,9 @@ pub struct ProviderRecord {
     /// A numeric alias a call may name the provider by: TecDoc clients send their provider
     /// (Pegasus's ProviderId) as an integer.
     pub number: Option<u32>,
+    /// Whether a Pegasus call giving a field TecDoc does not define is refused (400 naming
+    /// it) rather than answered with the field ignored: for a developer integrating.
+    pub strict: bool,
 }
 
 impl ProviderRecord {
@@ -99,6 +102,7 @@ impl ProviderRecord {
             rate_limit_per_second: 0,
             dynamic_export: false,
             number: None,
+            strict: false,
         }
     }
 

@@ -276,14 +276,21 @@ fn every_accepted_field_changes_the_answer_or_is_refused_by_name() {
 
 /// The fields no value of which changes an answer on the demo catalogue, and why that is
 /// their definition rather than a field ignored.
-const TAKEN_WITHOUT_EFFECT: [&str; 18] = [
-    // Every detail partscat keeps of a brand is always answered; the details it does not
-    // keep (addresses, logos) are refused when asked for by their own flags.
+const TAKEN_WITHOUT_EFFECT: [&str; 23] = [
+    // Every detail partscat keeps of a brand is always answered; addresses and logos are
+    // included where the catalogue keeps them, and it keeps none.
     "getAmBrands.lang",
     "getAmBrands.includeAll",
+    "getAmBrands.includeAddressDetails",
+    "getAmBrands.includeDataSupplierLogo",
     "getArticleLinkedAllLinkingTarget4.lang",
+    // Links are included where the catalogue keeps them (`links`, always there): it keeps
+    // none.
+    "getArticles.includeLinks",
     "getBrands.lang",
     "getBrands.includeAll",
+    "getBrands.includeAddressDetails",
+    "getBrands.includeDataSupplierLogo",
     "getManufacturers.lang",
     "getManufacturers2.lang",
     "getVehicleIdsByCriteria.lang",

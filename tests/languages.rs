@@ -1,7 +1,8 @@
 //! A reader asks in their language: the demo catalogue holds its texts in English, German and
 //! French in full and Bulgarian in part, and every surface answers in the language asked,
-//! falling back along the catalogue's order where a text is missing, and refuses a language
-//! the catalogue does not hold.
+//! falling back along the catalogue's order where a text is missing; a language the catalogue
+//! does not hold is answered in its default, `Content-Language` naming the language served,
+//! and only a value that is no language code is refused.
 
 mod common;
 
@@ -107,44 +108,73 @@ fn a_lookup_answers_in_the_language_asked_and_falls_back_along_the_order() {
     assert_eq!(texts(&both).0, "Stoßdämpfer");
 }
 
+/// The lookup's status, `Content-Language` and answer.
+fn lookup_served(s: &Served, reference: &str, lang: &str) -> (u16, String, Value) {
+    let url = format!(
+        "{}/svc/getCrossRefsOrArticle/{}?mainref=1&provider=demo&api_key={DEMO_KEY}&lang={lang}",
+        s.base,
+        reference.replace(' ', "%20")
+    );
+    let reply = s.fetch(client().get(url));
+    (reply.status, reply.header("content-language"), reply.json())
+}
+
 #[test]
-fn a_language_the_catalogue_does_not_hold_is_refused_naming_those_it_holds() {
+fn a_language_the_catalogue_does_not_hold_is_answered_in_its_default_and_named() {
     let s = served();
-    let (status, problem) = lookup(&s, &shock_absorber(), Some("it"), None);
+    let reference = shock_absorber();
+    for (lang, served) in [
+        ("de", "de"),
+        ("FR", "fr"),
+        ("it", "en"),
+        ("HU", "en"),
+        ("hu-HU", "en"),
+    ] {
+        let (status, language, answer) = lookup_served(&s, &reference, lang);
+        assert_eq!(
+            (status, language.as_str()),
+            (200, served),
+            "{lang}: {answer}"
+        );
+        if served == "en" {
+            assert_eq!(texts(&answer).0, "Shock Absorber", "{lang}");
+        }
+    }
+    // What is no language code is refused by name.
+    let (status, _, problem) = lookup_served(&s, &reference, "italian");
     assert_eq!(status, 400, "{problem}");
     assert_eq!(problem["parameter"], "lang");
     let detail = problem["detail"].as_str().unwrap();
     assert!(
-        detail.contains("'it'") && detail.contains("en, de, fr, bg"),
+        detail.contains("'italian' is not a language code") && detail.contains("en, de, fr, bg"),
         "{detail}"
     );
 
-    let reply = s.fetch(
-        client()
-            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
-            .json(&json!({"getArticles": {
-                "provider": "demo", "lang": "it", "searchQuery": "WK 138", "searchType": 10
-            }})),
-    );
-    let answer = reply.json();
-    assert_eq!(answer["status"], 400, "{answer}");
-    let text = answer["statusText"].as_str().unwrap();
-    assert!(
-        text.contains("lang 'it'") && text.contains("en, de, fr, bg"),
-        "{text}"
-    );
+    // A shop configured for Hungarian is answered in English, and told so.
+    let post = |lang: &str| {
+        s.fetch(
+            client()
+                .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+                .json(&json!({"getArticles": {
+                    "provider": "demo", "lang": lang, "searchQuery": "WK 138", "searchType": 10
+                }})),
+        )
+    };
+    let hungarian = post("HU");
+    assert_eq!(hungarian.json()["status"], 200, "{}", hungarian.text());
+    assert_eq!(hungarian.header("content-language"), "en");
+    assert_eq!(post("de").header("content-language"), "de");
+    let refused = post("x1").json();
+    assert_eq!(refused["status"], 400, "{refused}");
+    let text = refused["statusText"].as_str().unwrap();
+    assert!(text.contains("lang 'x1' is not a language code"), "{text}");
 
     // The settings name the languages served: the German texts are not, once the setting
-    // leaves German out.
+    // leaves German out, and German is answered in the default.
     let plain = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_LANGUAGES", "en,fr")]);
-    let (status, problem) = lookup(&plain, &shock_absorber(), Some("de"), None);
-    assert_eq!(status, 400, "{problem}");
-    assert!(
-        problem["detail"]
-            .as_str()
-            .unwrap()
-            .ends_with("it holds en, fr")
-    );
+    let (status, language, answer) = lookup_served(&plain, &reference, "de");
+    assert_eq!((status, language.as_str()), (200, "en"), "{answer}");
+    assert_eq!(texts(&answer).0, "Shock Absorber");
 }
 
 fn get_articles(s: &Served, lang: &str, reference: &str) -> Value {

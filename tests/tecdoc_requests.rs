@@ -206,8 +206,9 @@ fn every_field_of_a_pegasus_request_is_taken_null_empty_or_set() {
         DEMO_KEY,
         &json!({"getArticles": {"provider": "demo", "searchQuery": "1", "colour": "red"}}),
     );
-    assert_eq!(r.json()["status"], 400, "{}", r.text());
-    assert!(r.text().contains("colour"), "{}", r.text());
+    // A field TecDoc does not define is ignored, as TecDoc ignores it, and named.
+    assert_eq!(r.json()["status"], 200, "{}", r.text());
+    assert_eq!(r.header("partscat-ignored-fields"), "colour");
 }
 
 #[test]
@@ -598,20 +599,16 @@ fn languages_and_countries_are_the_catalogues() {
             {"languageCode": "en", "languageName": "English"}
         ])
     );
-    // A language the catalogue does not hold is refused, naming those it holds.
-    let refused = post_json(
+    // A language the catalogue does not hold is answered in its default (German here).
+    let french = post_json(
         &s,
         DLB_JSON,
         DEMO_KEY,
         &json!({"getLanguages": {"provider": "demo", "lang": "fr"}}),
-    )
-    .json();
-    assert_eq!(refused["status"], 400, "{refused}");
-    let text = refused["statusText"].as_str().unwrap();
-    assert!(
-        text.contains("lang 'fr'") && text.contains("de, en"),
-        "{text}"
     );
+    assert_eq!(french.json()["status"], 200, "{}", french.text());
+    assert_eq!(french.header("content-language"), "de");
+    assert_eq!(french.json()["data"]["array"][0]["languageName"], "Deutsch");
     let countries = call(
         &s,
         DLW_JSON,
@@ -641,15 +638,24 @@ fn languages_and_countries_are_the_catalogues() {
         json!({"provider": "demo", "lang": "de"}),
     );
     assert_eq!(languages["data"]["array"][0]["languageName"], "Deutsch");
-    // Unset, the countries are none: an empty list, never absent.
+    // Unset, the catalogue is for any country: every country partscat names, each with its
+    // code and name, as TecDoc lists the countries it serves.
     let plain = Served::demo(&[]);
-    let none = call(
+    let every = call(
         &plain,
         DLB_JSON,
         "getCountries",
         json!({"provider": "demo"}),
     );
-    assert_eq!(none["data"]["array"], json!([]));
+    let every = every["data"]["array"].as_array().unwrap();
+    assert!(every.len() >= 50, "{every:?}");
+    assert!(
+        every
+            .iter()
+            .all(|c| c["countryCode"].as_str().unwrap().len() == 2
+                && !c["countryName"].as_str().unwrap().is_empty())
+    );
+    assert!(every.iter().any(|c| c["countryCode"] == "HU"), "{every:?}");
 }
 
 #[test]

@@ -355,6 +355,24 @@ fn a_modern_shop_walks_linkage_target_facets_to_a_category_page() {
         "{}",
         r.text()
     );
+    // And as the first WSDL typed it, a bare number: a request once accepted stays so.
+    let bare = format!(
+        r#"<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="urn:partscat:ws:3.0:PartsToCatDLB"><soapenv:Body><tns:getLinkageTargets><tns:provider>demo</tns:provider><tns:linkageTargetIds>{car_id}</tns:linkageTargetIds></tns:getLinkageTargets></soapenv:Body></soapenv:Envelope>"#
+    );
+    let by_number = s.fetch(
+        client()
+            .post(format!("{}{DLB}?api_key={DEMO_KEY}", s.base))
+            .header("content-type", "text/xml; charset=utf-8")
+            .body(bare),
+    );
+    assert_eq!(by_number.status, 200, "{}", by_number.text());
+    assert!(
+        by_number
+            .text()
+            .contains("<tns:vehicleModelSeriesName>GOLF VII"),
+        "{}",
+        by_number.text()
+    );
 
     // What it cannot honour, refused by name.
     for (fields, field) in [
@@ -716,10 +734,16 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         json!({"countryGroupFlag": true}),
         "countryGroupFlag",
     );
+    // No provider favours a list of makers of its own: 1 answers every maker, as TecDoc
+    // answers a provider without one; what is neither 0 nor 1 is refused.
+    assert_eq!(
+        records(&s, "getManufacturers2", json!({"favouredList": 1})),
+        records(&s, "getManufacturers2", json!({"favouredList": 0}))
+    );
     refused(
         &s,
         "getManufacturers2",
-        json!({"favouredList": 1}),
+        json!({"favouredList": 2}),
         "favouredList",
     );
     refused(
@@ -735,7 +759,7 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
     refused(
         &s,
         "getManufacturers",
-        json!({"favouredList": 1}),
+        json!({"favouredList": -1}),
         "favouredList",
     );
     let vehicle_makers = records(&s, "getManufacturers", json!({"linkingTargetType": "P"}));
@@ -759,12 +783,6 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         "getVehicleByIds3",
         json!({"carIds": ids, "country": "FR"}),
         "country",
-    );
-    refused(
-        &s,
-        "getGenericArticles",
-        json!({"searchTreeNodes": true}),
-        "searchTreeNodes",
     );
     refused(
         &s,

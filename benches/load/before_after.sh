@@ -6,6 +6,7 @@
 # /svc lookups and prices, and getArticles by reference through the JSON and SOAP endpoints.
 #
 # CACHE_MB=128: the answer cache on instead, so that the lookups measure kept answers.
+# ROUTES="crossrefs json": only those routes (more rounds in the same time, for one figure).
 #
 #   bash benches/load/before_after.sh OLD_BINARY NEW_BINARY [ARTICLES] [SECONDS] [ROUNDS]
 #                                     (defaults 100000, 5, 3)
@@ -53,7 +54,7 @@ post_rate() { # json|soap, port
   if echo "$out" | grep -q "Non-2xx"; then echo "$1: some answers were not 2xx:" >&2; echo "$out" >&2; exit 1; fi
   echo "$out" | awk '/Requests\/sec/ {print $2}'
 }
-routes=(health mainref crossrefs ktypepage prices exhaust json soap)
+read -ra routes <<<"${ROUTES:-health mainref crossrefs ktypepage prices exhaust json soap}"
 rate_of() { # route, port
   case $1 in json | soap) post_rate "$1" "$2" ;; *) rate "$1" "$2" ;; esac
 }
@@ -62,8 +63,12 @@ for r in "${routes[@]}"; do rate_of "$r" "$old_port" >/dev/null; rate_of "$r" "$
 declare -A sum
 for ((i = 1; i <= rounds; i++)); do
   for r in "${routes[@]}"; do
-    sum[$r,old]=$(echo "${sum[$r,old]:-0} + $(rate_of "$r" "$old_port")" | bc -l)
-    sum[$r,new]=$(echo "${sum[$r,new]:-0} + $(rate_of "$r" "$new_port")" | bc -l)
+    # Each takes the first turn every other round, so that neither always meets a machine
+    # just woken by the other.
+    for b in $( ((i % 2)) && echo old new || echo new old); do
+      p=$old_port && [ "$b" = new ] && p=$new_port
+      sum[$r,$b]=$(echo "${sum[$r,$b]:-0} + $(rate_of "$r" "$p")" | bc -l)
+    done
   done
 done
 echo "catalogue: $articles articles; answer cache ${CACHE_MB:-0} MiB; $rounds rounds of ${seconds} s per route and build, taking turns"

@@ -161,22 +161,37 @@ impl TargetType {
         }
     }
 
-    /// The kinds a request's code names: one kind, or TecDoc's groups `V` (passenger cars
-    /// and light commercial vehicles) and `O` (commercial vehicles and tractors).
+    /// The kinds a request's code names: one kind, TecDoc's groups `V` (passenger cars and
+    /// light commercial vehicles), `O` (commercial vehicles and tractors) and `U` (any), or
+    /// several letters together (`PO`, `VOLB`: every kind any of them names).
     pub fn named_by(code: &str) -> Option<&'static [TargetType]> {
-        Some(match code.to_ascii_uppercase().as_str() {
-            "P" => &[TargetType::PassengerCar],
-            "L" => &[TargetType::LightCommercial],
-            "B" => &[TargetType::Motorcycle],
-            "C" => &[TargetType::Commercial],
-            "T" => &[TargetType::Tractor],
-            "M" => &[TargetType::Engine],
-            "A" => &[TargetType::Axle],
-            "K" => &[TargetType::BodyType],
-            "V" => &[TargetType::PassengerCar, TargetType::LightCommercial],
-            "O" => &[TargetType::Commercial, TargetType::Tractor],
-            _ => return None,
-        })
+        /// Every set of kinds, by the bits of `ALL`'s positions, in `ALL`'s order.
+        static SETS: std::sync::LazyLock<Vec<Vec<TargetType>>> = std::sync::LazyLock::new(|| {
+            (0..1usize << TargetType::ALL.len())
+                .map(|bits| {
+                    let mut kinds = TargetType::ALL.to_vec();
+                    let mut at = 0;
+                    kinds.retain(|_| {
+                        at += 1;
+                        bits & (1 << (at - 1)) != 0
+                    });
+                    kinds
+                })
+                .collect()
+        });
+        let bit = |kind: TargetType| {
+            1usize << TargetType::ALL.iter().position(|k| *k == kind).unwrap_or(0)
+        };
+        let mut bits = 0;
+        for letter in code.chars() {
+            bits |= match letter.to_ascii_uppercase() {
+                'V' => bit(TargetType::PassengerCar) | bit(TargetType::LightCommercial),
+                'O' => bit(TargetType::Commercial) | bit(TargetType::Tractor),
+                'U' => (1 << TargetType::ALL.len()) - 1,
+                letter => bit(*TargetType::ALL.iter().find(|k| k.code() == letter)?),
+            };
+        }
+        (bits != 0).then(|| SETS[bits].as_slice())
     }
 }
 

@@ -74,6 +74,9 @@ pub struct Settings {
     pub catalogue_languages_set: bool,
     /// The countries the catalogue is for (ISO 3166-1 alpha-2).
     pub catalogue_countries: Vec<String>,
+    /// The web origins (`https://shop.example.com`) whose pages may call the Pegasus
+    /// endpoints from a browser (CORS); none: no page of another origin may.
+    pub cors_origins: Vec<String>,
     /// The store's page cache, in MiB.
     pub cache_mb: u64,
     /// The import inbox: `importArticles` reads its `fileId` from here, nowhere else. Always
@@ -187,6 +190,7 @@ impl Default for Settings {
             catalogue_languages: vec!["en".into()],
             catalogue_languages_set: false,
             catalogue_countries: Vec::new(),
+            cors_origins: Vec::new(),
             cache_mb: crate::store::DEFAULT_CACHE_BYTES / (1024 * 1024),
             inbox: PathBuf::new(),
             import_wait_ms: 2000,

@@ -11,7 +11,7 @@ use super::values::*;
 
 /// The server's, the catalogue's, the media store's and the bounds' settings, in the order of
 /// the documented default file (`[sync]`'s are in `sync.rs`).
-pub const SETTINGS: [Setting; 53] = [
+pub const SETTINGS: [Setting; 54] = [
     setting("listen", "PARTSCAT_LISTEN", "127.0.0.1:8080", |s, t| {
         s.listen = parse_listen(t)?;
         Ok(())
@@ -55,6 +55,10 @@ pub const SETTINGS: [Setting; 53] = [
             Ok(())
         },
     ),
+    setting("cors_origins", "PARTSCAT_CORS_ORIGINS", "none", |s, t| {
+        s.cors_origins = parse_origins(t)?;
+        Ok(())
+    }),
     setting(
         "rate_limit_per_second",
         "PARTSCAT_RATE_LIMIT_PER_SECOND",

@@ -65,6 +65,26 @@ pub(super) fn parse_networks(text: &str) -> Result<Vec<ipnet::IpNet>, String> {
         .collect()
 }
 
+/// Web origins as browsers send them: `http(s)://host[:port]`, lower case, no path; `none`:
+/// none.
+pub(super) fn parse_origins(text: &str) -> Result<Vec<String>, String> {
+    list(text)
+        .filter(|s| *s != "none")
+        .map(|s| {
+            let origin = s.trim_end_matches('/').to_ascii_lowercase();
+            let host = origin
+                .strip_prefix("https://")
+                .or_else(|| origin.strip_prefix("http://"));
+            match host {
+                Some(h) if !h.is_empty() && !h.contains(['/', '?', '#', '@', ' ']) => Ok(origin),
+                _ => Err(format!(
+                    "'{s}' is not a web origin (https://shop.example.com, http://10.0.0.5:8080)"
+                )),
+            }
+        })
+        .collect()
+}
+
 pub(super) fn parse_cache_mb(text: &str) -> Result<u64, String> {
     text.trim()
         .parse::<u64>()

@@ -120,10 +120,13 @@ pub fn prepare_demo_provider(
         let hash = hash_key(&key);
         record.key_hashes.push(hash);
         record.number = Some(DEMO_PROVIDER_NUMBER);
+        // Address grants as long as TecDoc allows, as a shop trying the demo asks them.
+        record.max_grant_hours = 24;
         audit(
             "provider.create",
             format!(
-                "scopes read, export, admin, sync; key {}; number {DEMO_PROVIDER_NUMBER}",
+                "scopes read, export, admin, sync; key {}; number {DEMO_PROVIDER_NUMBER}; \
+                 max_grant_hours 24",
                 key_id(&hash)
             ),
         )?;

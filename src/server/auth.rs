@@ -125,7 +125,7 @@ impl<'q> Keys<'q> {
 }
 
 /// The provider the query names, and every key the request presents: `api_key`, the
-/// `X-Api-Key` headers, HTTP Basic. A repeated `api_key` or `provider` is refused.
+/// `X-Api-Key` (or `Api-Key`) headers, HTTP Basic. A repeated `api_key` or `provider` is refused.
 fn credentials<'q>(query: &'q QueryPairs, req: &'q Request) -> Result<Presented<'q>, Problem> {
     let mut provider = None;
     let mut keys = Keys::None;
@@ -145,11 +145,14 @@ fn credentials<'q>(query: &'q QueryPairs, req: &'q Request) -> Result<Presented<
             _ => {}
         }
     }
-    for value in req.headers().get_all("x-api-key") {
-        let key = value
-            .to_str()
-            .map_err(|_| unauthorized("the X-Api-Key header is not text"))?;
-        keys.add(key.into());
+    // `api-key`: how some TecDoc clients send it.
+    for (header, name) in [("x-api-key", "X-Api-Key"), ("api-key", "Api-Key")] {
+        for value in req.headers().get_all(header) {
+            let key = value
+                .to_str()
+                .map_err(|_| unauthorized(&format!("the {name} header is not text")))?;
+            keys.add(key.into());
+        }
     }
     if let Some(value) = req.headers().get(poem::http::header::AUTHORIZATION) {
         keys.add(basic_user(value)?.into());

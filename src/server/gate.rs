@@ -7,7 +7,7 @@
 //! names the operation. A path the registry does not know is a 404 here, before anything else
 //! (fail closed).
 
-use poem::http::StatusCode;
+use poem::http::{HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
 use super::AppState;
@@ -114,8 +114,12 @@ pub fn admit(
     check_rate(state, &caller)?;
     let language = reader_language(state, req, asked, body)?;
     Ok(Admitted {
-        context: Context::new(Snapshot::of(&state.store), caller, language)
-            .under(state.terms.clone()),
+        context: Context::new(
+            Snapshot::of(&state.store),
+            caller,
+            language,
+            state.terms.clone(),
+        ),
         client_ip,
     })
 }
@@ -260,6 +264,21 @@ pub fn guard(state: &AppState, req: &mut Request) -> Option<Response> {
         }
         Err(refused) => Some(refused.into_response()),
     }
+}
+
+/// The language a request admitted by `guard` is answered in, as `Content-Language` names
+/// it: the one asked for where the catalogue holds it, else its default.
+pub fn served_language(req: &Request) -> Option<HeaderValue> {
+    let context = req.extensions().get::<Context>()?;
+    HeaderValue::from_str(context.language().code()).ok()
+}
+
+/// Names the language an answer's texts are in, where the answer does not name one itself.
+pub fn name_language(response: &mut Response, language: HeaderValue) {
+    response
+        .headers_mut()
+        .entry(poem::http::header::CONTENT_LANGUAGE)
+        .or_insert(language);
 }
 
 #[cfg(test)]

@@ -35,6 +35,11 @@ struct RouteLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OperationLabels {
+    operation: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct OutcomeLabels {
     outcome: &'static str,
 }
@@ -51,6 +56,7 @@ pub struct Metrics {
     answer_lookups: Family<OutcomeLabels, Counter>,
     answers_in_flight: Gauge,
     calls_abandoned: Counter,
+    ignored_fields: Family<OperationLabels, Counter>,
 }
 
 fn duration_buckets() -> Histogram {
@@ -101,7 +107,15 @@ impl Default for Metrics {
              client went away",
             calls_abandoned.clone(),
         );
+        let ignored_fields = Family::<OperationLabels, Counter>::default();
+        registry.register(
+            "ignored_fields",
+            "Fields TecDoc does not define that Pegasus calls gave and that were ignored, by \
+             operation",
+            ignored_fields.clone(),
+        );
         Metrics {
+            ignored_fields,
             registry,
             requests,
             durations,
@@ -119,6 +133,13 @@ impl Metrics {
     /// A call's client went away and its work stopped short.
     pub fn call_abandoned(&self) {
         self.calls_abandoned.inc();
+    }
+
+    /// A call of `operation` gave `n` fields TecDoc does not define, which were ignored.
+    pub fn ignored_fields(&self, operation: &'static str, n: usize) {
+        self.ignored_fields
+            .get_or_create(&OperationLabels { operation })
+            .inc_by(n as u64);
     }
 
     /// The answer cache's counters, registered here.

@@ -16,6 +16,7 @@ mod compression;
 pub(crate) mod connection;
 pub(crate) mod connection_cap;
 pub(crate) mod connection_gauge;
+mod cross_origin;
 mod document;
 mod gate;
 mod health;

@@ -1,7 +1,7 @@
 //! What every request passes on its way to the routes and back, in order, in one endpoint:
 //! the access log's line, the maker's route prefix, the metrics' timing, the memory its
 //! answer holds (counted until it is sent), problem+json for every error, compression of the
-//! answer, the HTTP/2 request count, the body bound, the gate (authentication and scopes of
+//! answer, the HTTP/2 request count, the body bound, pages of other origins (CORS), the gate (authentication and scopes of
 //! `/svc` and `/admin`, readiness), paths as people write them, and the query each `/svc`
 //! route takes. Each step is a plain function of its module
 //! called here once: a chain of middleware endpoints would hold the request in every link's
@@ -16,8 +16,8 @@ use poem::{Endpoint, IntoResponse, Request, Response};
 use crate::limits::in_flight::{Counted, Held};
 
 use super::{
-    AppState, access_log, answer_memory, catalogue_page, compression, connection, gate, metrics,
-    problem, request_body, svc, tls,
+    AppState, access_log, answer_memory, catalogue_page, compression, connection, cross_origin,
+    gate, metrics, problem, request_body, svc, tls,
 };
 
 pub struct Passage<E> {
@@ -64,16 +64,26 @@ impl<E: Endpoint> Passage<E> {
     async fn answer(&self, mut req: Request) -> poem::Result<Response> {
         let coding = compression::negotiate(&req);
         let _in_flight = connection::in_flight(&self.state, &req);
-        let response = match self.before_routes(&mut req) {
+        let page = cross_origin::allowed(&self.state, &req);
+        let answered = self.before_routes(&mut req);
+        let served = gate::served_language(&req);
+        let mut response = match answered {
             Some(answer) => answer,
             None => self.routes.call(req).await?.into_response(),
         };
+        if let Some(language) = served {
+            gate::name_language(&mut response, language);
+        }
+        if let Some(origin) = page {
+            cross_origin::mark(&mut response, origin);
+        }
         compression::compressed(coding, response).await
     }
 
     /// The steps before the routes, in order; the answer where one of them gives it.
     fn before_routes(&self, req: &mut Request) -> Option<Response> {
         request_body::bound(req)
+            .or_else(|| cross_origin::answer_before_routes(&self.state, req))
             .or_else(|| gate::guard(&self.state, req))
             .or_else(|| paths_as_written(req))
             .or_else(|| svc::refused_query(req))

@@ -25,6 +25,8 @@ pub struct AppState {
     pub(super) answers: answer_cache::AnswerCache,
     pub(super) rate_limits: rate_limit::RateLimits,
     pub(super) metrics: metrics::Metrics,
+    /// The fields TecDoc does not define the log has named, per provider and operation.
+    pub(super) ignored_fields: super::soap::ignored::Logged,
     /// Client connections against their cap.
     pub(super) connections: Arc<connection_gauge::ConnectionGauge>,
     /// The clock grants expire by.
@@ -44,6 +46,7 @@ impl AppState {
             ),
             rate_limits: rate_limit::RateLimits::new(settings.rate_limit_per_second),
             metrics,
+            ignored_fields: Default::default(),
             connections: connection_gauge::ConnectionGauge::new(connection_cap::default_cap(
                 u64::MAX,
             )),

@@ -1,5 +1,5 @@
 //! What a request says about where its answer is for (its countries) and what it asks of
-//! the catalogue that the catalogue does not hold (country groups, favoured lists, axles,
+//! the catalogue that the catalogue does not hold (country groups, axles,
 //! registration data…). The adapter hands each such field with its name on the wire; the use
 //! case checks them all (`Asked::check`) before it answers, so a field the catalogue cannot
 //! honour is refused by name, never taken and quietly ignored.
@@ -19,10 +19,6 @@ pub struct Asked<'a> {
 #[derive(Debug, Clone, Copy)]
 pub enum Unheld {
     CountryGroups,
-    FavouredLists,
-    Addresses,
-    Logos,
-    SearchTree,
     TreeShortcuts,
     Axles,
     AxleConfigurations,
@@ -38,7 +34,6 @@ pub enum Unheld {
     Tonnages,
     /// Criteria by number: the catalogue's criteria are named.
     NumberedCriteria,
-    Links,
     CreationDates,
 }
 
@@ -46,12 +41,6 @@ impl Unheld {
     fn why(self) -> &'static str {
         match self {
             Unheld::CountryGroups => "the catalogue has no country groups",
-            Unheld::FavouredLists => "the catalogue keeps no favoured lists",
-            Unheld::Addresses => "the catalogue keeps no addresses",
-            Unheld::Logos => "the catalogue keeps no logos",
-            Unheld::SearchTree => {
-                "the catalogue has no search tree (getChildNodesAllLinkingTarget2)"
-            }
             Unheld::TreeShortcuts => "the catalogue has no shortcuts into the tree",
             Unheld::Axles => "the catalogue has no axle data",
             Unheld::AxleConfigurations => "the catalogue has no axle configurations",
@@ -68,7 +57,6 @@ impl Unheld {
             Unheld::FuelTypeIds => "fuels are named, not numbered",
             Unheld::Tonnages => "the catalogue holds no tonnages",
             Unheld::NumberedCriteria => "the catalogue's criteria are named, not numbered",
-            Unheld::Links => "the catalogue keeps no links",
             Unheld::CreationDates => "the catalogue keeps no creation dates",
         }
     }
@@ -111,7 +99,7 @@ impl<'a> Asked<'a> {
         self.refusing(name, Must::BeFalse, what, flag == Some(true))
     }
 
-    /// A number choosing `what` (a favoured list, a plate type): 0 or absent.
+    /// A number choosing `what` (a plate type): 0 or absent.
     pub fn zero(self, name: &'static str, number: Option<i32>, what: Unheld) -> Asked<'a> {
         self.refusing(name, Must::BeZero, what, number.is_some_and(|n| n != 0))
     }
@@ -219,18 +207,18 @@ mod tests {
         let refusal = |asked: &Asked<'_>| asked.unheld_given().map(|e| format!("{e:?}"));
         let quiet = Asked::new()
             .flag("axles", Some(false), Unheld::Axles)
-            .zero("favouredList", Some(0), Unheld::FavouredLists)
+            .zero("numberplateType", Some(0), Unheld::RegistrationData)
             .value("tonnageFrom", false, Unheld::Tonnages);
         assert_eq!(refusal(&quiet), None);
         let given = Asked::new().flag("axles", None, Unheld::Axles).zero(
-            "favouredList",
+            "numberplateType",
             Some(2),
-            Unheld::FavouredLists,
+            Unheld::RegistrationData,
         );
         let refused = refusal(&given).unwrap();
-        assert!(refused.contains("favouredList"), "{refused}");
+        assert!(refused.contains("numberplateType"), "{refused}");
         assert!(
-            refused.contains("must be 0: the catalogue keeps no favoured lists"),
+            refused.contains("must be 0: the catalogue has no registration data"),
             "{refused}"
         );
     }

@@ -43,18 +43,20 @@ pub struct ContextKey {
 }
 
 impl Context {
-    pub fn new(snapshot: Snapshot, caller: Caller, language: Language) -> Context {
+    /// A request's context under the catalogue's terms (shared, so that admitting a request
+    /// allocates nothing for them).
+    pub fn new(
+        snapshot: Snapshot,
+        caller: Caller,
+        language: Language,
+        terms: Arc<CatalogueTerms>,
+    ) -> Context {
         Context {
             snapshot,
             caller,
             language,
-            terms: Arc::default(),
+            terms,
         }
-    }
-
-    /// The same context for a catalogue of these terms.
-    pub fn under(self, terms: Arc<CatalogueTerms>) -> Context {
-        Context { terms, ..self }
     }
 
     /// The languages the catalogue holds, the default first.

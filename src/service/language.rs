@@ -2,8 +2,9 @@
 //! setting `catalogue.languages`, whose order is the fallback order and whose first is the
 //! default; a reader asks for one of them (Pegasus `lang`, `/svc` `lang` or
 //! `Accept-Language`, the browser's switch) and a text missing in it is taken from the next
-//! language of the order that has it. A language the catalogue does not hold is refused,
-//! naming those it holds.
+//! language of the order that has it. A language the catalogue does not hold is answered in
+//! the default language, as TecDoc answers a language it has no texts in; only a value that
+//! is no language code (ISO 639-1, with or without a region: `de`, `DE`, `de-AT`) is refused.
 
 use std::sync::Arc;
 
@@ -63,8 +64,9 @@ impl Languages {
         self.asked[0].clone()
     }
 
-    /// The language `asked` by the field `parameter` (none: the default), or a refusal naming
-    /// the languages the catalogue holds. Codes are matched without regard to case.
+    /// The language `asked` by the field `parameter` (none: the default): one the catalogue
+    /// holds, else the default; a refusal where `asked` is no language code. Codes are
+    /// matched without regard to case, a region (`de-AT`) read as its language.
     pub fn choose(
         &self,
         parameter: &'static str,
@@ -73,20 +75,29 @@ impl Languages {
         let Some(asked) = asked else {
             return Ok(self.default_language());
         };
-        let Some(at) = self
-            .codes()
-            .iter()
-            .position(|c| c.eq_ignore_ascii_case(asked.trim()))
-        else {
+        if let Some(held) = self.held(asked.trim()) {
+            return Ok(held);
+        }
+        let Some(code) = language_code(asked) else {
             return Err(ServiceError::bad_parameter(
                 parameter,
                 format!(
-                    "{parameter} '{asked}' is not a language the catalogue holds; it holds {}",
+                    "{parameter} '{asked}' is not a language code (ISO 639-1, such as en or de); \
+                     the catalogue's texts are in {}",
                     self.codes().join(", ")
                 ),
             ));
         };
-        Ok(self.asked[at].clone())
+        Ok(self.held(code).unwrap_or_else(|| self.default_language()))
+    }
+
+    /// The language of `code` where the catalogue holds it.
+    fn held(&self, code: &str) -> Option<Language> {
+        let at = self
+            .codes()
+            .iter()
+            .position(|c| c.eq_ignore_ascii_case(code))?;
+        Some(self.asked[at].clone())
     }
 
     /// The first language of an `Accept-Language` header the catalogue holds, by the header's
@@ -111,9 +122,38 @@ impl Languages {
         offered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         offered
             .iter()
-            .find_map(|(_, _, language)| self.choose("Accept-Language", Some(language)).ok())
+            .find_map(|(_, _, language)| self.held(language))
             .unwrap_or_else(|| self.default_language())
     }
+}
+
+/// ISO 639-1's codes: what TecDoc's `lang` takes.
+const ISO_639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce \
+    ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv \
+    ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr \
+    ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn \
+    no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so \
+    sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh \
+    yi yo za zh zu";
+
+/// The language code of `asked` (`de`, `DE`, `de-AT`, `de_AT`; TecDoc's own `qa` … `qz`);
+/// none where it is no language code.
+fn language_code(asked: &str) -> Option<&str> {
+    let asked = asked.trim();
+    let language = asked.split(['-', '_']).next()?;
+    let region_ok = asked[language.len()..]
+        .get(1..)
+        .is_none_or(|r| (2..=3).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric()));
+    if language.len() != 2 || !region_ok {
+        return None;
+    }
+    let tecdoc_own = language.as_bytes()[0].eq_ignore_ascii_case(&b'q')
+        && language.as_bytes()[1].is_ascii_alphabetic();
+    (tecdoc_own
+        || ISO_639_1
+            .split_ascii_whitespace()
+            .any(|c| c.eq_ignore_ascii_case(language)))
+    .then_some(language)
 }
 
 impl Language {
@@ -210,12 +250,22 @@ mod tests {
     }
 
     #[test]
-    fn a_language_not_held_is_refused_naming_the_held_ones() {
-        let refused = held().choose("lang", Some("bg")).unwrap_err().to_string();
-        assert!(
-            refused.contains("'bg'") && refused.contains("en, de, fr"),
-            "{refused}"
-        );
+    fn a_language_not_held_is_answered_in_the_default_and_no_code_is_refused() {
+        for asked in ["bg", "HU", "hu-HU", "pt_BR"] {
+            assert_eq!(held().choose("lang", Some(asked)).unwrap().code(), "en");
+        }
+        assert_eq!(held().choose("lang", Some("DE")).unwrap().code(), "de");
+        assert_eq!(held().choose("lang", Some("fr-CA")).unwrap().code(), "fr");
+        for not_a_code in ["xq", "english", "1", "", "de-", "de-ATTT", "d"] {
+            let refused = held()
+                .choose("lang", Some(not_a_code))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                refused.contains(&format!("'{not_a_code}'")) && refused.contains("en, de, fr"),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

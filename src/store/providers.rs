@@ -1,11 +1,11 @@
 //! Providers: the accounts clients authenticate as. Keys are stored only as SHA-256 hashes.
 //! Providers live outside the catalogue generations: imports never touch them.
 //!
-//! A record is stored as `0xFF`, then the store's codec with layout 4 as its version byte.
-//! Older layouts are read with the new
-//! fields at their defaults and rewritten in the newest one the next time they change: the
-//! first (no brands, whitelist or limits) was bare bincode, whose first byte, a length, is
-//! never `0xFF`; the second (`0xFF 0x02`) had no `dynamic_export`, the third no `number`.
+//! A record is stored as `0xFF`, then the store's codec with layout 5 as its version byte.
+//! Older layouts are read with the new fields at their defaults and rewritten in the newest
+//! one the next time they change: the first (no brands, whitelist or limits) was bare
+//! bincode, whose first byte, a length, is never `0xFF`; the second (`0xFF 0x02`) had no
+//! `dynamic_export`, the third no `number`, the fourth no `strict`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -22,7 +22,24 @@ pub(super) const KEYS: &str = "apikeyhash_provider";
 
 /// Marks a record of layout 2 or later (layout 1 was bare bincode).
 const TAGGED: u8 = 0xFF;
-const LAYOUT: u8 = 4;
+const LAYOUT: u8 = 5;
+
+/// The fourth stored layout, read for stores written before `strict`.
+#[derive(Decode)]
+#[cfg_attr(test, derive(bincode::Encode))]
+struct ProviderRecordV4 {
+    id: String,
+    name: String,
+    enabled: bool,
+    scopes: Vec<Scope>,
+    key_hashes: Vec<[u8; 32]>,
+    brands: Vec<u32>,
+    whitelist: Vec<Ipv4Range>,
+    max_grant_hours: u8,
+    rate_limit_per_second: u32,
+    dynamic_export: bool,
+    number: Option<u32>,
+}
 
 /// The third stored layout, read for stores written before `number`.
 #[derive(Decode)]
@@ -80,37 +97,55 @@ impl ProviderRecord {
             if layout == LAYOUT {
                 return codec::body(body).ok_or_else(unreadable);
             }
-            let v3 = match layout {
-                3 => codec::body(body).ok_or_else(unreadable)?,
-                2 => {
-                    let v2: ProviderRecordV2 = codec::body(body).ok_or_else(unreadable)?;
-                    ProviderRecordV3 {
-                        id: v2.id,
-                        name: v2.name,
-                        enabled: v2.enabled,
-                        scopes: v2.scopes,
-                        key_hashes: v2.key_hashes,
-                        brands: v2.brands,
-                        whitelist: v2.whitelist,
-                        max_grant_hours: v2.max_grant_hours,
-                        rate_limit_per_second: v2.rate_limit_per_second,
-                        dynamic_export: false,
+            let v4 = match layout {
+                4 => codec::body(body).ok_or_else(unreadable)?,
+                3 | 2 => {
+                    let v3: ProviderRecordV3 = if layout == 3 {
+                        codec::body(body).ok_or_else(unreadable)?
+                    } else {
+                        let v2: ProviderRecordV2 = codec::body(body).ok_or_else(unreadable)?;
+                        ProviderRecordV3 {
+                            id: v2.id,
+                            name: v2.name,
+                            enabled: v2.enabled,
+                            scopes: v2.scopes,
+                            key_hashes: v2.key_hashes,
+                            brands: v2.brands,
+                            whitelist: v2.whitelist,
+                            max_grant_hours: v2.max_grant_hours,
+                            rate_limit_per_second: v2.rate_limit_per_second,
+                            dynamic_export: false,
+                        }
+                    };
+                    ProviderRecordV4 {
+                        id: v3.id,
+                        name: v3.name,
+                        enabled: v3.enabled,
+                        scopes: v3.scopes,
+                        key_hashes: v3.key_hashes,
+                        brands: v3.brands,
+                        whitelist: v3.whitelist,
+                        max_grant_hours: v3.max_grant_hours,
+                        rate_limit_per_second: v3.rate_limit_per_second,
+                        dynamic_export: v3.dynamic_export,
+                        number: None,
                     }
                 }
                 _ => return Err(format!("its layout {layout} is unknown")),
             };
             return Ok(ProviderRecord {
-                id: v3.id,
-                name: v3.name,
-                enabled: v3.enabled,
-                scopes: v3.scopes,
-                key_hashes: v3.key_hashes,
-                brands: v3.brands,
-                whitelist: v3.whitelist,
-                max_grant_hours: v3.max_grant_hours,
-                rate_limit_per_second: v3.rate_limit_per_second,
-                dynamic_export: v3.dynamic_export,
-                number: None,
+                id: v4.id,
+                name: v4.name,
+                enabled: v4.enabled,
+                scopes: v4.scopes,
+                key_hashes: v4.key_hashes,
+                brands: v4.brands,
+                whitelist: v4.whitelist,
+                max_grant_hours: v4.max_grant_hours,
+                rate_limit_per_second: v4.rate_limit_per_second,
+                dynamic_export: v4.dynamic_export,
+                number: v4.number,
+                strict: false,
             });
         }
         let (v1, _): (ProviderRecordV1, _) =

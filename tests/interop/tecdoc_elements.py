@@ -1,13 +1,15 @@
 """Writes assets/tecdoc/elements.json: the element names and order of TecDoc Pegasus 3.0's
-answers (from its public DLB schema, TecdocToCatDLB.xsd), for the operations partscat shares
-with it. partscat answers a request made in TecDoc's namespace in that order
-(src/server/soap/tecdoc_form.rs).
+answers and requests (from its public DLB schema, TecdocToCatDLB.xsd), for the operations
+partscat shares with it. partscat answers a request made in TecDoc's namespace in that order
+(src/server/soap/tecdoc_form.rs), and tells a request's fields TecDoc defines from those it
+does not (src/server/soap/ignored.rs).
 
     python tests/interop/tecdoc_elements.py TecdocToCatDLB.xsd assets/tecdoc/elements.json \
         OPERATION…   (partscat's operations, `registry::OPERATIONS`)
 
-For each response element `{operation}Response`: its type; for each type reachable from one:
-its elements in the schema's order, each with its type where the type is complex.
+For each response element `{operation}Response` and each request element `{operation}`: its
+type; for each type reachable from one: its elements in the schema's order, each with its type
+where the type is complex.
 """
 
 import json
@@ -43,14 +45,15 @@ def elements(name):
 
 
 responses = {}
+requests = {}
 reached = {}
 pending = []
 for element, kind in tops.items():
-    operation = element[: -len("Response")]
-    if element.endswith("Response") and (OPERATIONS is None or operation in OPERATIONS):
-        if kind in types:
-            responses[operation] = kind
-            pending.append(kind)
+    answer = element.endswith("Response")
+    operation = element[: -len("Response")] if answer else element
+    if (OPERATIONS is None or operation in OPERATIONS) and kind in types:
+        (responses if answer else requests)[operation] = kind
+        pending.append(kind)
 while pending:
     name = pending.pop()
     if name in reached:
@@ -58,6 +61,7 @@ while pending:
     reached[name] = elements(name)
     pending += [t for _, t in reached[name] if t]
 
-json.dump({"responses": dict(sorted(responses.items())), "types": dict(sorted(reached.items()))},
+json.dump({"responses": dict(sorted(responses.items())), "requests": dict(sorted(requests.items())),
+           "types": dict(sorted(reached.items()))},
           open(sys.argv[2], "w"), indent=0, sort_keys=False)
-print(f"{len(responses)} responses, {len(reached)} types")
+print(f"{len(responses)} responses, {len(requests)} requests, {len(reached)} types")

@@ -8,7 +8,10 @@
 #     (tests/live/generated_client.py);
 #   - Spectral's OpenAPI rules find no warning in the document (tests/live/spectral.yaml);
 #   - the catalogue browser, as a counter clerk uses it, and axe-core's accessibility rules
-#     (tests/live/catalogue_browser.mjs; screenshots in target/catalogue-screenshots).
+#     (tests/live/catalogue_browser.mjs; screenshots in target/catalogue-screenshots);
+#   - a shop's page of another origin calling the JSON endpoint from the end user's browser,
+#     allowed for the origin cors_origins names, refused for another
+#     (tests/live/browser_client.mjs).
 # Needs: target/release/partscat, $VENV with schemathesis and openapi-python-client,
 # chromium, and playwright-core, axe-core and spectral in $UI_NODE_MODULES.
 set -euo pipefail
@@ -18,8 +21,13 @@ VENV=${VENV:-target/ci-venv}
 BIN=target/release/partscat
 KEY=pc_live_check_key
 WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
 BASE=http://127.0.0.1:$PORT
+# The shop's origin the appliance lets call from a browser, and one it does not.
+SHOP_PORT=$(free_port)
+OTHER_PORT=$(free_port)
+export PARTSCAT_CORS_ORIGINS=http://127.0.0.1:$SHOP_PORT
 
 # A file in the inbox, so importArticles gets past "no such file" (the demo's own prices:
 # importing them changes nothing).
@@ -87,6 +95,10 @@ BRAND2_KEY=$("$BIN" admin --data "$WORK/data-fresh" --json provider create brand
 "$BIN" admin --data "$WORK/data-fresh" provider create counter --whitelist 127.0.0.1 --no-key >/dev/null
 NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tests/live/catalogue_browser.mjs \
     "$BASE" "$KEY" "$BRAND2_KEY" "${CATALOGUE_SHOTS:-target/catalogue-screenshots}"
+
+echo "== a shop's page of another origin in headless Chromium (tests/live/browser_client.mjs)"
+NODE_PATH=$(realpath "${UI_NODE_MODULES:-target/ui-node/node_modules}") node tests/live/browser_client.mjs \
+    "$BASE" "$KEY" "$SHOP_PORT" "$OTHER_PORT"
 
 echo "== a client generated from /openapi.json calls every route"
 "$VENV/bin/python" tests/live/generated_client.py "$BASE" "$KEY"

@@ -60,6 +60,15 @@ pub(crate) enum AdminCommand {
         #[arg(long, value_name = "true|false")]
         dynamic_export: Option<bool>,
     },
+    /// Whether a provider's Pegasus calls that give a field TecDoc does not define are
+    /// refused (true: 400 naming the field) or answered with the field ignored and named in
+    /// the answer's `Partscat-Ignored-Fields` header (false, the default).
+    Strict {
+        /// The provider's id.
+        provider: String,
+        #[arg(value_name = "true|false", action = clap::ArgAction::Set)]
+        strict: bool,
+    },
     /// Sets the numeric alias calls may name a provider by (TecDoc clients send the provider
     /// as an integer), or `none` to remove it.
     Number {
@@ -107,6 +116,10 @@ pub(crate) enum ProviderCommand {
         /// integer).
         #[arg(long, value_name = "N")]
         number: Option<u32>,
+        /// Refuse its Pegasus calls that give a field TecDoc does not define (400 naming it),
+        /// rather than answer them with the field ignored: for a developer integrating.
+        #[arg(long)]
+        strict: bool,
         /// Make no key: the provider is admitted by its whitelist only.
         #[arg(long)]
         no_key: bool,

@@ -72,6 +72,10 @@ pub fn run(args: AdminArgs) -> Result<std::process::ExitCode, String> {
             };
             print_outcome(&backend.change(&provider, change)?, json)
         }
+        AdminCommand::Strict { provider, strict } => print_outcome(
+            &backend.change(&provider, Change::SetStrict { strict })?,
+            json,
+        ),
         AdminCommand::Number { provider, number } => {
             let number = parse_number(&number)?;
             print_outcome(
@@ -99,6 +103,7 @@ fn provider(backend: &Backend, command: ProviderCommand, json: bool) -> Result<(
             rate_limit,
             dynamic_export,
             number,
+            strict,
             no_key,
         } => {
             let outcome = backend.create(NewProvider {
@@ -111,6 +116,7 @@ fn provider(backend: &Backend, command: ProviderCommand, json: bool) -> Result<(
                 rate_limit_per_second: rate_limit,
                 dynamic_export: Some(dynamic_export),
                 number,
+                strict: Some(strict),
                 with_key: !no_key,
             })?;
             print_outcome(&outcome, json)
@@ -242,6 +248,14 @@ fn print_provider(p: &ProviderView) {
     println!(
         "end users export:  {}",
         if p.dynamic_export { "yes" } else { "no" }
+    );
+    println!(
+        "unknown fields:    {}",
+        if p.strict {
+            "refused (strict)"
+        } else {
+            "ignored and named"
+        }
     );
 }
 

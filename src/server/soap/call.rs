@@ -45,6 +45,17 @@ impl Failure {
     }
 }
 
+pub(super) const UNPARSEABLE: &str = "Unable to parse request";
+
+/// A request that could not be read as its type: 400 on the wire too.
+pub(super) fn parse_failure(text: String) -> Failure {
+    Failure::bad(if text.starts_with(UNPARSEABLE) {
+        text
+    } else {
+        format!("{UNPARSEABLE}: {text}")
+    })
+}
+
 impl From<Problem> for Failure {
     fn from(p: Problem) -> Failure {
         Failure::new(p.0.status, p.0.detail)

@@ -17,10 +17,23 @@ pub fn target_types(
         ServiceError::bad_parameter(
             field,
             format!(
-                "'{code}' is not a linkage-target type (P, L, B, C, T, M, A, K, or the groups V and O)"
+                "'{code}' is not a linkage-target type (P, L, B, C, T, M, A, K, the groups V and O, U for any, or several together such as PO)"
             ),
         )
     })
+}
+
+/// TecDoc's `favouredList`: 1 keeps the makers the provider favours, 0 (or absent) every
+/// maker. A provider of partscat favours no list of its own, so both answer every maker, as
+/// TecDoc answers a provider that keeps no favoured list; another value is refused.
+pub fn favoured_list(field: &'static str, value: Option<i32>) -> Result<(), ServiceError> {
+    match value {
+        None | Some(0 | 1) => Ok(()),
+        Some(other) => Err(ServiceError::bad_parameter(
+            field,
+            format!("must be 0 (every maker) or 1 (the favoured makers), not {other}"),
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -31,6 +44,22 @@ mod tests {
     fn a_code_names_a_type_or_a_group_of_them() {
         let field = "linkingTargetType";
         assert_eq!(target_types(field, Some("V")).unwrap().unwrap().len(), 2);
+        let pom = target_types(field, Some("pom")).unwrap().unwrap();
+        use crate::catalogue::TargetType::*;
+        assert_eq!(pom, [PassengerCar, Commercial, Tractor, Engine]);
+        let volb = target_types(field, Some("VOLB")).unwrap().unwrap();
+        assert_eq!(
+            volb,
+            [
+                PassengerCar,
+                LightCommercial,
+                Motorcycle,
+                Commercial,
+                Tractor
+            ]
+        );
+        assert_eq!(target_types(field, Some("U")).unwrap().unwrap().len(), 8);
+        assert!(target_types(field, Some("PX")).is_err());
         assert_eq!(target_types(field, Some(" ")).unwrap(), None);
         assert!(target_types(field, Some("X")).is_err());
     }

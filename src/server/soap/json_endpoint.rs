@@ -9,8 +9,11 @@ use poem::{Body, Request, Response, handler};
 use serde_json::{Map, Value};
 
 use super::call::Failure;
+use super::call::parse_failure;
 use super::exchange::{add_retry_after, read_bounded, service};
-use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
+use super::perform::{
+    Outcome, Performed, http_status, name_ignored_and_language, perform, read_failure,
+};
 use super::wsdl::{ServiceName, Style};
 use crate::server::AppState;
 use crate::server::answer_cache::Written;
@@ -51,6 +54,49 @@ fn with_status(answer: &[u8]) -> Vec<u8> {
     body
 }
 
+/// How deep a JavaScript literal may nest: JSON's own parser stops at 128, and the literal's
+/// parser has no bound of its own.
+const LITERAL_DEPTH: usize = 64;
+
+/// The body as JSON, or as the JavaScript object literal TecDoc's JavaScript client sends
+/// (`{getManufacturers:{lang:'de'}}`: names unquoted, strings in single quotes, trailing
+/// commas).
+fn read_body(bytes: &[u8]) -> Result<Value, String> {
+    let json_error = match serde_json::from_slice(bytes) {
+        Ok(value) => return Ok(value),
+        Err(e) => e,
+    };
+    let not_json = || format!("the body is not JSON: {json_error}");
+    let text = std::str::from_utf8(bytes).map_err(|_| not_json())?;
+    if !text.trim_start().starts_with('{') || nesting(text) > LITERAL_DEPTH {
+        return Err(not_json());
+    }
+    json5::from_str(text).map_err(|_| not_json())
+}
+
+/// How deep brackets nest, strings aside.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut deepest, mut quote, mut escaped) = (0usize, 0, None, false);
+    for c in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '{' | '[' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                '}' | ']' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    deepest
+}
+
 #[handler]
 pub(super) async fn json_call(
     req: &Request,
@@ -71,9 +117,9 @@ pub(super) async fn json_call(
             return json_answer(status, json_failure(&failure), None);
         }
     };
-    let request: Value = match serde_json::from_slice(&bytes) {
+    let request: Value = match read_body(&bytes) {
         Ok(v) => v,
-        Err(e) => return unparseable(format!("the body is not JSON: {e}")),
+        Err(why) => return unparseable(why),
     };
     let Some((name, inner)) = request
         .as_object()
@@ -88,6 +134,12 @@ pub(super) async fn json_call(
         return json_answer(StatusCode::BAD_REQUEST, json_failure(&failure), None);
     };
     let fields = match style {
+        Style::Bare if super::wsdl::only_arg0(inner.as_object().map(|o| o.keys())) => {
+            Err(parse_failure(format!(
+                r#"{} takes the fields of {name} as they are, not in "arg0": {{"{name}": {{…}}}}"#,
+                names.service()
+            )))
+        }
         Style::Bare => Ok(inner),
         Style::Wrapped => match inner.as_object() {
             Some(o) if o.len() == 1 && o.contains_key("arg0") => Ok(&o["arg0"]),
@@ -103,12 +155,15 @@ pub(super) async fn json_call(
             .read_json(&op.request_type, f)
             .map_err(read_failure)
     });
-    let (outcome, retry) = match read {
-        Ok(fields) => perform(&state, req, op, fields, Written::Json).await,
-        Err(failure) => (Outcome::Failed(failure), None),
+    let performed = match read {
+        Ok(read) => perform(&state, req, op, read, Written::Json).await,
+        Err(failure) => Performed::failed(failure),
     };
-    match outcome {
-        Outcome::Done(answer) => json_response(StatusCode::OK, with_status(&answer), retry),
-        Outcome::Failed(f) => json_answer(http_status(&f), json_failure(&f), retry),
-    }
+    let retry = performed.retry;
+    let mut response = match &performed.outcome {
+        Outcome::Done(answer) => json_response(StatusCode::OK, with_status(answer), retry),
+        Outcome::Failed(f) => json_answer(http_status(f), json_failure(f), retry),
+    };
+    name_ignored_and_language(&mut response, &performed);
+    response
 }

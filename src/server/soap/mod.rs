@@ -14,6 +14,7 @@ mod categories;
 mod codes;
 pub mod envelope;
 mod exchange;
+pub mod ignored;
 mod json_endpoint;
 mod perform;
 mod prices;

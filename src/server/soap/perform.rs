@@ -6,12 +6,14 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use poem::Request;
-use poem::http::StatusCode;
+use poem::http::{HeaderValue, StatusCode};
 use serde_json::Value;
 
-use super::call::{Call, Failure};
+use super::call::{Call, Failure, UNPARSEABLE, parse_failure};
+use super::ignored;
 use super::registry::Operation;
 use super::tecdoc_form;
+use super::types::Read;
 use crate::budget::Budget;
 use crate::limits::in_flight;
 use crate::server::AppState;
@@ -29,14 +31,39 @@ pub(super) enum Outcome {
 /// How often a call on the blocking pool looks whether its client is still there.
 const CLIENT_CHECK: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// What a call came to, when to come back after a 503 or 429, and the fields its request
+/// gave that were ignored (for the answer's header).
+pub(super) struct Performed {
+    pub outcome: Outcome,
+    pub retry: Option<u64>,
+    pub ignored: Vec<String>,
+    /// The language the answer's texts are in, once the call was admitted.
+    pub language: Option<HeaderValue>,
+}
+
+impl Performed {
+    pub fn failed(failure: Failure) -> Performed {
+        Performed {
+            outcome: Outcome::Failed(failure),
+            retry: None,
+            ignored: Vec::new(),
+            language: None,
+        }
+    }
+}
+
 /// A call whose request was read: authenticate, check, run.
 pub(super) async fn perform(
     state: &Arc<AppState>,
     req: &Request,
     op: &'static Operation,
-    fields: Value,
+    read: Read,
     form: Written,
-) -> (Outcome, Option<u64>) {
+) -> Performed {
+    let Read { fields, unknown } = read;
+    if let Err(failure) = ignored::refuse_unanswered(op, &unknown) {
+        return Performed::failed(failure);
+    }
     let body = gate::FromBody {
         provider: fields.get("provider").and_then(Value::as_str),
         lang: fields.get("lang").and_then(Value::as_str),
@@ -46,9 +73,18 @@ pub(super) async fn perform(
         Err(refused) => {
             let failure: Failure = refused.problem.into();
             let retry = refused.retry_after_seconds.or(retry_unavailable(&failure));
-            return (Outcome::Failed(failure), retry);
+            return Performed {
+                retry,
+                ..Performed::failed(failure)
+            };
         }
     };
+    let language = HeaderValue::from_str(admitted.context.language().code()).ok();
+    let provider = &admitted.context.caller().provider;
+    let count = |n| state.metrics.ignored_fields(op.name, n);
+    if let Err(failure) = ignored::admit(&state.ignored_fields, count, op, &unknown, provider) {
+        return Performed::failed(failure);
+    }
     let blocking = op.may_block(&fields);
     // Dropped with this future when the client hangs up, which stops the scan.
     let (budget, abandon_on_drop) = Budget::for_request(state.settings.work_budget());
@@ -101,12 +137,18 @@ pub(super) async fn perform(
         abandon_on_drop.disarm();
         work()
     };
-    match ran {
+    let (outcome, retry) = match ran {
         Ok(bytes) => (Outcome::Done(bytes), None),
         Err(failure) => {
             let retry = retry_unavailable(&failure);
             (Outcome::Failed(failure), retry)
         }
+    };
+    Performed {
+        outcome,
+        retry,
+        ignored: unknown,
+        language,
     }
 }
 
@@ -164,16 +206,6 @@ fn written(op: &Operation, form: Written, value: &Value) -> Vec<u8> {
     }
 }
 
-const UNPARSEABLE: &str = "Unable to parse request";
-
-pub(super) fn parse_failure(text: String) -> Failure {
-    Failure::bad(if text.starts_with(UNPARSEABLE) {
-        text
-    } else {
-        format!("{UNPARSEABLE}: {text}")
-    })
-}
-
 /// A request whose fields could not be read is 400 on the wire too, and one the server had
 /// no room for 503 (with `Retry-After`, which HTTP clients read at that status); other
 /// failures are normal answers.
@@ -194,5 +226,20 @@ pub(super) fn read_failure(text: String) -> Failure {
         parse_failure(text)
     } else {
         Failure::bad(text)
+    }
+}
+
+/// Names the fields the request gave that were ignored, where it gave any, and the language
+/// of the answer's texts.
+pub(super) fn name_ignored_and_language(response: &mut poem::Response, performed: &Performed) {
+    if let Some(language) = &performed.language {
+        crate::server::gate::name_language(response, language.clone());
+    }
+    if performed.ignored.is_empty() {
+        return;
+    }
+    let named = super::ignored::header_value(&performed.ignored);
+    if let Ok(value) = poem::http::HeaderValue::from_str(&named) {
+        response.headers_mut().insert(super::ignored::HEADER, value);
     }
 }

@@ -7,9 +7,12 @@ use poem::web::Data;
 use poem::{Body, Request, Response, handler};
 
 use super::call::Failure;
+use super::call::parse_failure;
 use super::envelope::{self, Element, SoapVersion};
 use super::exchange::{add_retry_after, read_bounded, service, xml};
-use super::perform::{Outcome, http_status, parse_failure, perform, read_failure};
+use super::perform::{
+    Outcome, Performed, http_status, name_ignored_and_language, perform, read_failure,
+};
 use super::registry::Operation;
 use super::tecdoc_form;
 use super::wsdl::{ServiceName, Style};
@@ -51,18 +54,18 @@ pub(super) async fn soap_call(
             .read_xml(&op.request_type, fields)
             .map_err(read_failure)
     });
-    let (outcome, retry) = match read {
-        Ok(fields) => {
+    let performed = match read {
+        Ok(read) => {
             let form = if tecdoc {
                 Written::TecdocSoap
             } else {
                 Written::Soap
             };
-            perform(&state, req, op, fields, form).await
+            perform(&state, req, op, read, form).await
         }
-        Err(failure) => (Outcome::Failed(failure), None),
+        Err(failure) => Performed::failed(failure),
     };
-    let (status, body) = match (&outcome, tecdoc) {
+    let (status, body) = match (&performed.outcome, tecdoc) {
         (Outcome::Done(answer), false) => {
             let (open, close) = soap_success(names, op);
             (
@@ -90,13 +93,20 @@ pub(super) async fn soap_call(
         .status(status)
         .content_type(version.content_type())
         .body(body);
-    add_retry_after(&mut response, retry);
+    add_retry_after(&mut response, performed.retry);
+    name_ignored_and_language(&mut response, &performed);
     response
 }
 
 /// The fields element of an operation element, by style.
 fn fields_element(style: Style, op: &Element) -> Result<&Element, Failure> {
     match style {
+        Style::Bare if super::wsdl::only_arg0(Some(op.children.iter().map(|c| &c.name))) => {
+            Err(parse_failure(format!(
+                "the bare style (DLB) takes the fields of {} as they are, not in `arg0`",
+                op.name
+            )))
+        }
         Style::Bare => Ok(op),
         Style::Wrapped => match op.children.as_slice() {
             [arg0] if arg0.name == "arg0" => Ok(arg0),

@@ -17,12 +17,35 @@ use super::types::{Form, Types};
 /// TecDoc's namespace.
 pub const TECDOC_NS: &str = "http://server.cat.tecdoc.net";
 
-/// The element order of TecDoc's answers: each operation's response type, and each type's
-/// elements with their own types.
+/// The element order of TecDoc's answers and requests: each operation's response and request
+/// type, and each type's elements with their own types.
 #[derive(Debug, Default, Deserialize)]
 pub struct TecdocForm {
     responses: HashMap<String, String>,
+    requests: HashMap<String, String>,
     types: HashMap<String, Vec<(String, Option<String>)>>,
+}
+
+impl TecdocForm {
+    /// Whether TecDoc's request of `operation` defines the field at `path` (`sort.field`).
+    pub fn defines(&self, operation: &str, path: &str) -> bool {
+        let mut at = self.requests.get(operation);
+        let mut names = path.split('.').peekable();
+        while let (Some(type_name), Some(name)) = (at, names.next()) {
+            let Some((_, inner)) = self
+                .types
+                .get(type_name)
+                .and_then(|fields| fields.iter().find(|(n, _)| n == name))
+            else {
+                return false;
+            };
+            if names.peek().is_none() {
+                return true;
+            }
+            at = inner.as_ref();
+        }
+        false
+    }
 }
 
 impl Form for TecdocForm {
@@ -108,5 +131,16 @@ mod tests {
         let status = elements.iter().position(|e| *e == "status").unwrap();
         assert!(status > elements.iter().position(|e| *e == "articles").unwrap());
         assert!(form.responses.len() >= 20, "{:?}", form.responses.keys());
+    }
+
+    #[test]
+    fn a_request_field_is_looked_up_along_its_path() {
+        let form = form();
+        assert!(form.defines("getArticles", "includeAll"));
+        assert!(form.defines("getArticles", "sort.field"));
+        assert!(!form.defines("getArticles", "country"));
+        assert!(!form.defines("getArticles", "sort.country"));
+        assert!(!form.defines("getArticles", "includeAll.x"));
+        assert!(!form.defines("getLinkageTargets", "lang"));
     }
 }

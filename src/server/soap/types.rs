@@ -8,13 +8,13 @@ use std::fmt::Write as _;
 
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef, Registry};
 use quick_xml::escape::escape;
-use serde_json::{Map, Value};
-
-use super::envelope::Element;
+use serde_json::Value;
 
 mod answer_form;
+mod reading;
 
 pub use answer_form::Form;
+pub use reading::Read;
 
 /// The registered types of every operation, with each complex type's fields resolved once
 /// (every request read and every answer written walks them).
@@ -264,150 +264,6 @@ impl Types {
             }
         }
     }
-
-    /// Reads an element of the named type into JSON, by the type: unknown, repeated,
-    /// missing and mistyped fields are refused naming the field.
-    pub fn read_xml(&self, type_name: &str, element: &Element) -> Result<Value, String> {
-        if !self.fields.contains_key(type_name) {
-            return Err(format!("no type {type_name}"));
-        }
-        let props = self.fields(type_name);
-        let mut map = Map::new();
-        for child in &element.children {
-            let p = props
-                .iter()
-                .find(|p| p.name == child.name)
-                .ok_or_else(|| format!("Field '{}' is not part of {type_name}", child.name))?;
-            if child.nil {
-                continue;
-            }
-            let value = match &p.shape {
-                Shape::Object(n) => self.read_xml(n, child)?,
-                Shape::Enum(n) => self.read_enum(n, p.name, &Value::String(child.text.clone()))?,
-                Shape::Scalar(s) => s.read(p.name, &Value::String(child.text.clone()))?,
-            };
-            if p.many {
-                match map
-                    .entry(p.name.to_owned())
-                    .or_insert_with(|| Value::Array(Vec::new()))
-                {
-                    Value::Array(items) => {
-                        if !items.contains(&value) {
-                            items.push(value);
-                            p.check_count(items.len())?;
-                        }
-                    }
-                    _ => return Err(format!("Field '{}' is given twice", p.name)),
-                }
-            } else if map.insert(p.name.to_owned(), value).is_some() {
-                return Err(format!("Field '{}' is given twice", p.name));
-            }
-        }
-        finish(props, map)
-    }
-
-    /// Reads a JSON value of the named type, by the type, as `read_xml` does.
-    pub fn read_json(&self, type_name: &str, value: &Value) -> Result<Value, String> {
-        if !self.fields.contains_key(type_name) {
-            return Err(format!("no type {type_name}"));
-        }
-        let Value::Object(input) = value else {
-            return Err(format!("{type_name} must be an object"));
-        };
-        let props = self.fields(type_name);
-        let mut map = Map::new();
-        for (key, value) in input {
-            let p = props
-                .iter()
-                .find(|p| p.name == key)
-                .ok_or_else(|| format!("Field '{key}' is not part of {type_name}"))?;
-            if value.is_null() {
-                continue;
-            }
-            let one = |v: &Value| match &p.shape {
-                Shape::Object(n) => self.read_json(n, &self.bare_id(n, v)),
-                Shape::Enum(n) => self.read_enum(n, p.name, v),
-                Shape::Scalar(s) => s.read(p.name, v),
-            };
-            let read = match (p.many, value) {
-                (true, Value::Array(items)) => {
-                    let mut distinct: Vec<Value> = Vec::new();
-                    let mut seen = std::collections::HashSet::new();
-                    for item in items {
-                        let item = one(item)?;
-                        if seen.insert(item.to_string()) {
-                            distinct.push(item);
-                            p.check_count(distinct.len())?;
-                        }
-                    }
-                    Value::Array(distinct)
-                }
-                (true, single) => Value::Array(vec![one(single)?]),
-                (false, Value::Array(_)) => {
-                    return Err(format!("Field '{key}' takes one value, not a list"));
-                }
-                (false, v) => one(v)?,
-            };
-            map.insert(key.clone(), read);
-        }
-        finish(props, map)
-    }
-
-    /// Pegasus's shorthand: a record of an `id` (and optional qualifiers) may be given as the
-    /// bare id (`"linkageTargetIds": [10219]`).
-    fn bare_id(&self, type_name: &str, value: &Value) -> Value {
-        let has_id = self.fields(type_name).iter().any(|p| p.name == "id");
-        match value {
-            Value::Number(_) | Value::String(_) if has_id => serde_json::json!({ "id": value }),
-            _ => value.clone(),
-        }
-    }
-
-    fn read_enum(&self, type_name: &str, field: &str, value: &Value) -> Result<Value, String> {
-        let allowed = self
-            .schema(type_name)
-            .map(|s| s.enum_items.as_slice())
-            .unwrap_or_default();
-        let text = value.as_str().map(str::trim).unwrap_or_default();
-        if allowed.iter().any(|a| a.as_str() == Some(text)) {
-            Ok(Value::String(text.to_owned()))
-        } else {
-            let names: Vec<String> = allowed
-                .iter()
-                .filter_map(|a| a.as_str().map(str::to_owned))
-                .collect();
-            Err(format!(
-                "Field '{field}' must be one of {}",
-                names.join(", ")
-            ))
-        }
-    }
-}
-
-impl Property {
-    /// Repeated values of a list are merged; more distinct ones than its maximum are refused.
-    fn check_count(&self, distinct: usize) -> Result<(), String> {
-        match self.max_items {
-            Some(max) if distinct > max => Err(format!(
-                "Field '{}' takes at most {max} different values",
-                self.name
-            )),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// Required fields present, lists present even when empty.
-fn finish(props: &[Property], mut map: Map<String, Value>) -> Result<Value, String> {
-    for p in props {
-        if p.many {
-            map.entry(p.name.to_owned())
-                .or_insert_with(|| Value::Array(Vec::new()));
-        } else if p.required && !map.contains_key(p.name) {
-            return Err(format!("Field '{}' is required", p.name));
-        }
-    }
-    Ok(Value::Object(map))
 }
 
 fn annotation(doc: Option<&str>) -> String {

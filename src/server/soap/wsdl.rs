@@ -156,6 +156,14 @@ pub fn wsdl(names: &ServiceName, operations: &[Operation], types: &Types, addres
     out
 }
 
+/// Whether a request's fields are the one `arg0` of the wrapped style: given to a bare
+/// endpoint, they are in the wrong place, not fields it does not know.
+pub(super) fn only_arg0<'a>(names: Option<impl Iterator<Item = &'a String>>) -> bool {
+    names.is_some_and(|mut names| {
+        names.next().is_some_and(|n| n == "arg0") && names.next().is_none()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

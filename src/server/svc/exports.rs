@@ -69,8 +69,9 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<CatalogueExportRow> {
@@ -147,8 +148,9 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<GoldaRow> {
@@ -197,8 +199,9 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<AtcRow> {
@@ -263,8 +266,9 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<CompetitorReferenceRow> {
@@ -322,8 +326,9 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<CompetitorReferenceRow> {
@@ -371,8 +376,9 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<DmmArticle> {

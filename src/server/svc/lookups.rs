@@ -148,8 +148,9 @@ impl LookupApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<CrossRefsOrArticle> {
@@ -200,8 +201,9 @@ impl LookupApi {
         #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Result<MaybeStreamed<KtypeArticles>, ApiError<Lookup>> {

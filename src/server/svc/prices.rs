@@ -108,8 +108,9 @@ impl PriceApi {
         #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Result<MaybeStreamed<KtypePrices>, ApiError<Lookup>> {
@@ -156,8 +157,9 @@ impl PriceApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<GenartPrices> {
@@ -190,8 +192,9 @@ impl PriceApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<ExhaustKit> {

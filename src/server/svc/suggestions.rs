@@ -93,8 +93,9 @@ impl SuggestionApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "50")))]
         limit: Query<Option<u32>>,
         _credentials: Credentials,
-        /// The language of the answer's texts: one the catalogue holds (`getLanguages`);
-        /// without it, the `Accept-Language` header's, else the catalogue's first.
+        /// The language of the answer's texts, in any case: one the catalogue holds
+        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
+        /// `Accept-Language` header's, else the catalogue's first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Result<JsonBody<NumberSuggestions>, ApiError<Lookup>> {

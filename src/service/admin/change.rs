@@ -122,6 +122,10 @@ fn apply(
                 .transpose()?;
             Applied::new("number.set", numbered(record))
         }
+        Change::SetStrict { strict } => {
+            record.strict = strict;
+            Applied::new("strict.set", format!("strict {strict}"))
+        }
     })
 }
 

@@ -63,6 +63,10 @@ pub struct ProviderView {
     /// The numeric alias a call may name it by (TecDoc clients send an integer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number: Option<u32>,
+    /// Whether its Pegasus calls are refused for a field TecDoc does not define, rather than
+    /// answered with the field ignored.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 impl From<&ProviderRecord> for ProviderView {
@@ -79,6 +83,7 @@ impl From<&ProviderRecord> for ProviderView {
             rate_limit_per_second: r.rate_limit_per_second,
             dynamic_export: r.dynamic_export,
             number: r.number,
+            strict: r.strict,
         }
     }
 }
@@ -105,6 +110,9 @@ pub struct NewProvider {
     /// A numeric alias a call may name it by.
     #[serde(default)]
     pub number: Option<u32>,
+    /// Whether its Pegasus calls are refused for a field TecDoc does not define.
+    #[serde(default)]
+    pub strict: Option<bool>,
     /// Whether to generate a first key (the default); a provider without one is admitted by
     /// its whitelist only.
     #[serde(default = "yes")]
@@ -156,6 +164,11 @@ pub enum Change {
     SetNumber {
         #[serde(default)]
         number: Option<u32>,
+    },
+    /// Whether the provider's Pegasus calls are refused for a field TecDoc does not define
+    /// (true), or answered with it ignored and named (false, the default).
+    SetStrict {
+        strict: bool,
     },
 }
 
@@ -213,6 +226,7 @@ pub fn create(
     }
     record.rate_limit_per_second = new.rate_limit_per_second.unwrap_or(0);
     record.dynamic_export = new.dynamic_export.unwrap_or(false);
+    record.strict = new.strict.unwrap_or(false);
     if store.provider(&new.id)?.is_some() {
         return Err(AdminError::Exists(new.id));
     }

@@ -54,11 +54,26 @@ pub fn languages(context: &Context) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The catalogue's countries, each code with its name in the reader's language.
+/// The catalogue's countries, each code with its name in the reader's language; where the
+/// settings name none (a catalogue for any country), every country the table names, as
+/// TecDoc lists the countries it serves.
 pub fn countries(context: &Context) -> Vec<(String, String)> {
     let language = context.language();
-    let held = context.countries().iter();
-    held.map(|code| (code.clone(), country_name(code, language)))
+    let every: Vec<String>;
+    let held = match context.countries() {
+        [] => {
+            every = COUNTRIES
+                .lines()
+                .skip(1)
+                .filter_map(|row| row.split(',').next())
+                .map(str::to_owned)
+                .collect();
+            &every[..]
+        }
+        named => named,
+    };
+    held.iter()
+        .map(|code| (code.clone(), country_name(code, language)))
         .collect()
 }
 

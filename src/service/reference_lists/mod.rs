@@ -4,15 +4,18 @@
 
 pub mod locales;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::catalogue::{Article, Link, Manufacturer, TargetType, Vehicle};
+use crate::catalogue::{
+    Article, AssemblyGroup, GenartGroup, Link, Manufacturer, TargetType, Vehicle,
+};
 use crate::service::ServiceError;
 use crate::service::articles::lookups;
 use crate::service::asked::Asked;
 use crate::service::context::Context;
 use crate::service::field::Field;
 use crate::service::vehicles::vehicle_path::{self, Makers};
+use crate::store::Catalogue;
 
 /// The most vehicle types one call returns.
 pub const MAX_VEHICLE_TYPES: usize = 1000;
@@ -37,6 +40,16 @@ pub struct GenericArticlesAsked<'a> {
     pub kinds: Field<Option<&'static [TargetType]>>,
     /// Only those of the articles that fit `ktype`.
     pub linked: bool,
+    /// With the assembly-group nodes each sits under (of the trees of `kinds`, where named).
+    pub with_nodes: bool,
+}
+
+/// A generic article found: its id, its name, and (asked `with_nodes`) the nodes of the
+/// assembly-group trees it sits under.
+pub struct GenericArticleFound {
+    pub id: u32,
+    pub name: String,
+    pub nodes: Vec<u32>,
 }
 
 /// The generic articles by id, with their names: all of them, or (`linked`) those of the
@@ -45,7 +58,7 @@ pub fn generic_articles(
     context: &Context,
     asked: &Asked<'_>,
     question: &GenericArticlesAsked<'_>,
-) -> Result<Vec<(u32, String)>, ServiceError> {
+) -> Result<Vec<GenericArticleFound>, ServiceError> {
     asked.check(context)?;
     let caller = context.caller();
     let catalogue = context.snapshot();
@@ -70,16 +83,51 @@ pub fn generic_articles(
         }
         None => None,
     };
+    let mut nodes = BTreeMap::<u32, Vec<u32>>::new();
+    if question.with_nodes {
+        let in_trees = tree_nodes(catalogue, question.kinds.value)?;
+        for placed in catalogue.records::<GenartGroup>() {
+            let placed = placed?;
+            if in_trees.contains(&placed.node) {
+                nodes.entry(placed.genart).or_default().push(placed.node);
+            }
+        }
+    }
     let names = context.names();
-    let mut found: Vec<(u32, String)> = catalogue
+    let mut found: Vec<GenericArticleFound> = catalogue
         .names()?
         .generic_articles
         .keys()
         .filter(|id| linked.as_ref().is_none_or(|l| l.contains(id)))
-        .map(|&id| Ok((id, names.genart(id)?)))
+        .map(|&id| {
+            Ok(GenericArticleFound {
+                id,
+                name: names.genart(id)?,
+                nodes: nodes.remove(&id).unwrap_or_default(),
+            })
+        })
         .collect::<Result<_, ServiceError>>()?;
-    found.sort_by_key(|(id, _)| *id);
+    found.sort_by_key(|g| g.id);
+    for g in &mut found {
+        g.nodes.sort_unstable();
+        g.nodes.dedup();
+    }
     Ok(found)
+}
+
+/// The nodes of the assembly-group trees of `kinds` (every tree's, where none are named).
+fn tree_nodes(
+    catalogue: &Catalogue,
+    kinds: Option<&[TargetType]>,
+) -> Result<BTreeSet<u32>, ServiceError> {
+    let mut held = BTreeSet::new();
+    for node in catalogue.records::<AssemblyGroup>() {
+        let node = node?;
+        if kinds.is_none_or(|k| k.contains(&node.target_type)) {
+            held.insert(node.id);
+        }
+    }
+    Ok(held)
 }
 
 /// The manufacturers, by id: vehicle and parts makers, or (`targets` named) the makers of

@@ -77,6 +77,31 @@ fn records_of_the_third_layout_are_read_without_a_number() {
 }
 
 #[test]
+fn records_of_the_fourth_layout_are_read_lenient() {
+    let v4 = ProviderRecordV4 {
+        id: "shop".into(),
+        name: "Shop".into(),
+        enabled: true,
+        scopes: vec![Scope::Read],
+        key_hashes: vec![hash_key("k")],
+        brands: vec![],
+        whitelist: Vec::new(),
+        max_grant_hours: 2,
+        rate_limit_per_second: 0,
+        dynamic_export: false,
+        number: Some(7),
+    };
+    let mut bytes = vec![TAGGED];
+    bytes.extend(codec::encode(4, &v4));
+    let read = ProviderRecord::decode(&bytes).unwrap();
+    assert_eq!((read.number, read.max_grant_hours), (Some(7), 2));
+    assert!(!read.strict);
+    let mut now = read.clone();
+    now.strict = true;
+    assert_eq!(ProviderRecord::decode(&now.encode().unwrap()).unwrap(), now);
+}
+
+#[test]
 fn a_number_names_one_provider_only() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();

@@ -113,7 +113,6 @@ fn unheld(r: &GetArticlesRequest) -> Asked<'_> {
             !r.criteria_filters.is_empty(),
             Unheld::NumberedCriteria,
         )
-        .flag("includeLinks", r.include_links, Unheld::Links)
         .flag(
             "includeCriteriaFacets",
             r.include_criteria_facets,

@@ -12,8 +12,9 @@ request!(
         /// true: every node below `parentNodeId` (or the whole tree); false: its children
         /// (or the roots).
         child_nodes: Option<bool>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// true: only the nodes with parts that fit `linkingTargetId` (required then).
         linked: Option<bool>,

@@ -14,8 +14,9 @@ request!(
     GetBrandsRequest {
         /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// Only this brand (when the provider may see it).
         data_supplier_id: Option<u32>,
@@ -35,8 +36,9 @@ request!(
     GetGenericArticlesRequest {
         /// One of the catalogue's countries (`getCountries`); others are refused.
         article_country: Option<String>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// true: only the generic articles of articles linked to `linkingTargetId`.
         linked: Option<bool>,
@@ -44,8 +46,8 @@ request!(
         linking_target_id: Option<String>,
         /// The kind of `linkingTargetId`: a vehicle type of another kind is refused.
         linking_target_type: Option<String>,
-        /// Must be false: the catalogue has no search tree (its assembly groups are
-        /// `getChildNodesAllLinkingTarget2`'s).
+        /// true: a record per assembly-group node each generic article sits under (the
+        /// assembly groups are TecDoc's search tree), with its `searchTreeNodeId`.
         search_tree_nodes: Option<bool>,
     }
 );
@@ -60,8 +62,9 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// Only the vehicle makers with vehicle types of this kind (`P`, `L`, `B`, `C`, `T`,
         /// `M`, `A`, `K`; `V` = P and L, `O` = C and T).
@@ -160,6 +163,9 @@ pub struct GenericArticleRecord {
     pub generic_article_id: u32,
     /// Its name again: partscat's generic articles have one name.
     pub master_designation: String,
+    /// With `searchTreeNodes`: the assembly-group node it sits under (a record per node).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_tree_node_id: Option<u32>,
 }
 
 record_list!(

@@ -6,7 +6,7 @@ pub mod messages;
 
 use crate::catalogue::{ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::codes::target_types;
+use crate::server::soap::codes::{favoured_list, target_types};
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
 use crate::service::reference_lists::{self, GenericArticlesAsked};
@@ -29,18 +29,9 @@ fn brand_records(
     r: &GetBrandsRequest,
     both_names: bool,
 ) -> Result<Vec<BrandRecord>, Failure> {
-    let asked = Asked::new()
-        .country("articleCountry", r.article_country.as_deref())
-        .flag(
-            "includeAddressDetails",
-            r.include_address_details,
-            Unheld::Addresses,
-        )
-        .flag(
-            "includeDataSupplierLogo",
-            r.include_data_supplier_logo,
-            Unheld::Logos,
-        );
+    // Logos and addresses, asked for, are included where the catalogue keeps them: it
+    // keeps none.
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
     Ok(
         reference_lists::brands(call.context, &asked, r.data_supplier_id)?
             .into_iter()
@@ -66,9 +57,7 @@ pub fn get_generic_articles(
     call: &Call<'_>,
     r: GetGenericArticlesRequest,
 ) -> Result<Value, Failure> {
-    let asked = Asked::new()
-        .country("articleCountry", r.article_country.as_deref())
-        .flag("searchTreeNodes", r.search_tree_nodes, Unheld::SearchTree);
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
     let kinds = "linkingTargetType";
     let question = GenericArticlesAsked {
         ktype: Field::new("linkingTargetId", r.linking_target_id.as_deref()),
@@ -77,27 +66,35 @@ pub fn get_generic_articles(
             target_types(kinds, r.linking_target_type.as_deref())?,
         ),
         linked: r.linked.unwrap_or(false),
+        with_nodes: r.search_tree_nodes.unwrap_or(false),
     };
+    // With `searchTreeNodes`, as TecDoc answers it: one record per node a generic article
+    // sits under (one without a node where it sits under none).
     let generic_articles = reference_lists::generic_articles(call.context, &asked, &question)?
         .into_iter()
-        .map(|(id, name)| GenericArticleRecord {
-            designation: name.clone(),
-            generic_article_id: id,
-            master_designation: name,
+        .flat_map(|g| {
+            let nodes: Vec<Option<u32>> = match g.nodes.is_empty() {
+                true => vec![None],
+                false => g.nodes.iter().copied().map(Some).collect(),
+            };
+            nodes.into_iter().map(move |node| GenericArticleRecord {
+                designation: g.name.clone(),
+                generic_article_id: g.id,
+                master_designation: g.name.clone(),
+                search_tree_node_id: node,
+            })
         })
         .collect();
     answer(&GenericArticleList::of(generic_articles))
 }
 
 pub fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
-    let asked = Asked::new()
-        .country("country", r.country.as_deref())
-        .flag(
-            "countryGroupFlag",
-            r.country_group_flag,
-            Unheld::CountryGroups,
-        )
-        .zero("favouredList", r.favoured_list, Unheld::FavouredLists);
+    let asked = Asked::new().country("country", r.country.as_deref()).flag(
+        "countryGroupFlag",
+        r.country_group_flag,
+        Unheld::CountryGroups,
+    );
+    favoured_list("favouredList", r.favoured_list)?;
     let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let manufacturers = reference_lists::manufacturers(call.context, &asked, targets)?
         .into_iter()

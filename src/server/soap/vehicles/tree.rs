@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::messages::*;
 use crate::catalogue::YearMonth;
 use crate::server::soap::call::{Call, Failure, answer};
-use crate::server::soap::codes::target_types;
+use crate::server::soap::codes::{favoured_list, target_types};
 use crate::server::soap::vehicles::records::yyyymm;
 use crate::service::ServiceError;
 use crate::service::asked::{Asked, Unheld};
@@ -22,11 +22,13 @@ fn for_the_catalogue<'a>(
     country: &'a Option<String>,
     group: Option<bool>,
     favoured: Option<i32>,
-) -> Asked<'a> {
-    Asked::new()
-        .country(field, country.as_deref())
-        .flag("countryGroupFlag", group, Unheld::CountryGroups)
-        .zero("favouredList", favoured, Unheld::FavouredLists)
+) -> Result<Asked<'a>, ServiceError> {
+    favoured_list("favouredList", favoured)?;
+    Ok(Asked::new().country(field, country.as_deref()).flag(
+        "countryGroupFlag",
+        group,
+        Unheld::CountryGroups,
+    ))
 }
 
 /// A non-negative count field (`cylinderCapacityFrom`, `powerTo`…).
@@ -40,7 +42,7 @@ fn amount(field: &'static str, value: Option<i32>) -> Result<Option<u32>, Servic
 }
 
 pub fn get_manufacturers2(call: &Call<'_>, r: GetManufacturers2Request) -> Result<Value, Failure> {
-    let asked = for_the_catalogue("country", &r.country, r.country_group_flag, r.favoured_list);
+    let asked = for_the_catalogue("country", &r.country, r.country_group_flag, r.favoured_list)?;
     let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let records = vehicle_path::vehicle_makes(call.context, &asked, targets)?
         .into_iter()
@@ -68,7 +70,7 @@ fn model_series(
     r: GetModelSeriesRequest,
     favor_flag: bool,
 ) -> Result<Value, Failure> {
-    let asked = for_the_catalogue("country", &r.country, r.country_group_flag, r.favoured_list);
+    let asked = for_the_catalogue("country", &r.country, r.country_group_flag, r.favoured_list)?;
     let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let maker = Field::new("manuId", r.manu_id);
     let records = vehicle_path::series_of_maker(call.context, &asked, maker, targets)?
@@ -111,7 +113,7 @@ pub fn get_vehicle_ids_by_criteria(
         &r.countries_car_selection,
         r.country_group_flag,
         r.favoured_list,
-    )
+    )?
     .value(
         "axisConfigurationId",
         r.axis_configuration_id.is_some(),

@@ -21,6 +21,7 @@ fn context(store: &Store, brands: Vec<u32>) -> Context {
         crate::service::Snapshot::of(store),
         caller(brands),
         english.default_language(),
+        std::sync::Arc::default(),
     )
 }
 

@@ -25,8 +25,9 @@ request!(
         immediate_info: Option<bool>,
         /// true: `articleInfo`; partscat keeps no article notes, so it is empty.
         info: Option<bool>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// true: `mainArticle`, the kits the article is part of.
         main_articles: Option<bool>,

@@ -9,8 +9,9 @@ use serde::Serialize;
 request!(
     /// `getAutoCompleteSuggestions`: completions of what is typed into a search box.
     GetAutoCompleteSuggestionsRequest {
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// What is typed so far (1 to 100 characters, at least one letter or digit).
         search_query: Option<String>,
@@ -40,8 +41,9 @@ request!(
         brand_no: Option<IntegerList>,
         /// Only these generic articles.
         generic_article_id: Option<IntegerList>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// The vehicle type (Ktype); required.
         linking_target_id: Option<i64>,

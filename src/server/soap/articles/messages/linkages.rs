@@ -55,8 +55,9 @@ request!(
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// Only this vehicle type (Ktype); absent or 0: every one.
         linking_target_id: Option<i64>,
@@ -155,8 +156,9 @@ request!(
         /// true: the position, quantity and notes of each fit
         /// (`linkedArticleImmediateAttributs`).
         immediate_attributs: Option<bool>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// The links: `articleLinkId` and `linkingTargetId` as
         /// `getArticleLinkedAllLinkingTarget4` answered them.

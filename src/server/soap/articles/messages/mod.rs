@@ -115,8 +115,9 @@ request!(
         new_linkages_date_to: Option<String>,
         /// Must be absent: partscat keeps no creation dates of linkages.
         new_linkages_mfr_id: Option<i32>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// 1 to 1000 (default 100); 0: counts and facets only.
         per_page: Option<u32>,
@@ -315,8 +316,9 @@ request!(
         brand_id: Option<i64>,
         /// Only this generic article; absent or 0: every one.
         generic_article_id: Option<i64>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// 0 article number, 1 OE, 2 trade, 3 comparable, 4 replacement (the articles
         /// replacing it), 5 replaced (the articles it replaces), 6 EAN, 10 any (default).

@@ -24,8 +24,9 @@ request!(
     /// page of them, and the counts of their makers and model series. Every narrowing may be
     /// combined; none given: every vehicle type.
     GetLinkageTargetsRequest {
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// One of the catalogue's countries (`getCountries`); others are refused.
         linkage_target_country: Option<String>,

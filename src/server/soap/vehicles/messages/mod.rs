@@ -31,8 +31,9 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be false: the catalogue has no KBA numbers.
         kba_data: Option<bool>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// true: each vehicle's engine code (`motorCodes`).
         motor_codes: Option<bool>,
@@ -163,8 +164,9 @@ request!(
         /// The kind of number (`key_system` of the plates file); rows without one match any.
         /// Absent or 0: any kind.
         key_system_type: Option<i64>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// Only vehicle types of this kind (`P`, `L`, `B`, `C`, `T`, `M`, `A`, `K`, or the
         /// groups `V`, `O`).

@@ -16,8 +16,9 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// Only makers with vehicle types of this kind (`P`, `L`, `B`, `C`, `T`, `M`, `A`,
         /// `K`; `V` = P and L, `O` = C and T).
@@ -58,8 +59,9 @@ request!(
         country_group_flag: Option<bool>,
         /// Must be 0.
         favoured_list: Option<i32>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// Only series with vehicle types of this kind.
         linking_target_type: Option<String>,
@@ -119,8 +121,9 @@ request!(
         favoured_list: Option<i32>,
         /// Refused: fuels are named, not numbered.
         fuel_type_id: Option<i64>,
-        /// The language of the answer's texts: one of `getLanguages`' (absent: the catalogue's
-        /// first); a text missing in it falls back along their order. Others are refused.
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
         lang: Option<String>,
         /// The maker (`manuId`). `manuId` or `modId` is required.
         manu_id: Option<i64>,
