@@ -133,7 +133,9 @@ fn base(operation: &str, field: &str) -> Value {
         "getArticleDirectSearchAllNumbersWithState" => json!({"articleNumber": "0986478379"}),
         "getVehicleByIds3" | "getVehicleByIds4" => json!({"carIds": {"array": [10219]}}),
         "getArticleLinkages" => json!({"dataSupplierId": 1, "articleNumber": "0986478849"}),
-        "getArticleLinkedAllLinkingTarget4" => json!({"articleId": 84}),
+        "getArticleLinkedAllLinkingTarget4"
+        | "getArticleLinkedAllLinkingTargetManufacturer"
+        | "getArticleLinkedAllLinkingTargetManufacturer2" => json!({"articleId": 84}),
         "getArticleLinkedAllLinkingTargetsByIds3" => json!({"articleId": 84,
             "linkedArticlePairs": {"array": [{"articleLinkId": 360777263083i64, "linkingTargetId": 10219}]}}),
         "getVehiclesByKeyNumberPlates" => json!({"country": "DE", "keySystemNumber": "0696/SZ7"}),

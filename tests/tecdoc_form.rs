@@ -186,6 +186,15 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
         ),
         ("getAmBrands", "<lang>en</lang>"),
         (
+            "getArticleLinkedAllLinkingTargetManufacturer2",
+            "<articleId>84</articleId>",
+        ),
+        (
+            "getArticleLinkedAllLinkingTargetManufacturer",
+            "<articleId>84</articleId>",
+        ),
+        ("getPegasusVersionInfo2", ""),
+        (
             "getGenericArticles",
             "<linked>true</linked><linkingTargetId>10219</linkingTargetId>",
         ),

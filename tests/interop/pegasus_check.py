@@ -101,6 +101,14 @@ CALLS = [
          "linkingTargetManuId", "linkingTargetType", "withMainArticles"],
         articleId=LEGACY_ID, countryGroupFlag=False, linkingTargetManuId=0, linkingTargetType="P",
         withMainArticles=True)),
+    ("getArticleLinkedAllLinkingTargetManufacturer2",
+     "articleLinkedAllLinkingTargetManufacturer2Response", request(
+         ["articleCountry", "articleId", "country", "countryGroupFlag", "linkingTargetType"],
+         articleId=LEGACY_ID, countryGroupFlag=False, linkingTargetType="P")),
+    ("getArticleLinkedAllLinkingTargetManufacturer",
+     "articleLinkedAllLinkingTargetManufacturerResponse", request(
+         ["articleCountry", "articleId", "linkingTargetType"], articleId=LEGACY_ID)),
+    ("getPegasusVersionInfo2", "pegasusVersionInfo2Response", request([])),
     ("getArticleLinkedAllLinkingTargetsByIds3", "articleLinkedAllLinkingTargetsByIds3Response",
      request(["articleCountry", "articleId", "immediateAttributs", "lang", "linkedArticlePairs",
               "linkingTargetType", "numberplateType"],

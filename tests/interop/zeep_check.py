@@ -54,6 +54,10 @@ CALLS = {
         "articleId": 84, "countryGroupFlag": False, "linkingTargetManuId": 0,
         "withMainArticles": True,
     },
+    # The makes of its vehicle types: a fitment list's first step.
+    "getArticleLinkedAllLinkingTargetManufacturer2": {"articleId": 84, "linkingTargetType": "P"},
+    "getArticleLinkedAllLinkingTargetManufacturer": {"articleId": 84},
+    "getPegasusVersionInfo2": {},
     # Two of its links: 84 × 2^32 + the Ktype.
     "getArticleLinkedAllLinkingTargetsByIds3": {
         "articleId": 84, "immediateAttributs": True, "linkedArticlePairs": {"array": [

@@ -167,6 +167,12 @@ fn rows() -> Vec<Operation> {
             .doc("The vehicle types an article fits, by its numeric id (legacyArticleId of getArticles), optionally of one maker or one Ktype, and with withMainArticles those of the kits holding it: Pegasus's getArticleLinkedAllLinkingTarget4.")
             .cached()
             .blocks_when(with_main_articles),
+        row::<GetFitmentMakers2Request, FitmentMakers2List>("getArticleLinkedAllLinkingTargetManufacturer2", READ, articles::get_fitment_makers2)
+            .doc("The vehicle makers of the vehicle types an article fits (articleId, the legacyArticleId of getArticles), optionally of one kind, in name order: a fitment list's first step, each make then opened with getArticleLinkedAllLinkingTarget4's linkingTargetManuId. Pegasus's getArticleLinkedAllLinkingTargetManufacturer2.")
+            .cached(),
+        row::<GetFitmentMakersRequest, FitmentMakersList>("getArticleLinkedAllLinkingTargetManufacturer", READ, articles::get_fitment_makers)
+            .doc("The same as getArticleLinkedAllLinkingTargetManufacturer2, without its country fields: Pegasus's getArticleLinkedAllLinkingTargetManufacturer.")
+            .cached(),
         row::<GetArticleLinkedAllLinkingTargetsByIdsRequest, LinkDetailsList>("getArticleLinkedAllLinkingTargetsByIds3", READ, articles::get_links_by_ids)
             .doc("How an article (articleId) fits the vehicle types of the links asked (linkedArticlePairs, as getArticleLinkedAllLinkingTarget4 answered them): each vehicle type's details and, with immediateAttributs, the position, quantity and notes: Pegasus's getArticleLinkedAllLinkingTargetsByIds3.")
             .cached(),
@@ -228,6 +234,8 @@ fn rows() -> Vec<Operation> {
             .cached(),
         row::<GetVersionInfoRequest, VersionInfo>("getVersionInfo", ANY, reference_lists::get_version_info)
             .doc("The appliance's version, and the catalogue's data version and date."),
+        row::<GetPegasusVersionInfo2Request, PegasusVersionInfo2>("getPegasusVersionInfo2", ANY, reference_lists::get_pegasus_version_info2)
+            .doc("The appliance's version (major, minor, revision) and the catalogue's data release (dataVersion, refDataVersion, its number as build, and its date), which clients key their caches by: Pegasus's getPegasusVersionInfo2."),
     ]
 }
 

@@ -157,6 +157,34 @@ pub fn links_of(
     Ok(Some(ArticleLinks { id, links, kits }))
 }
 
+/// The vehicle makers of the vehicle types (of `kinds`, where named) the article `id` fits,
+/// by id with their names, in name order: a fitment list's first step, the makes to open.
+/// `None` where the caller sees no such article.
+pub fn makers_of_links(
+    context: &Context,
+    asked: &Asked<'_>,
+    id: Field<Option<i64>>,
+    kinds: Option<&'static [TargetType]>,
+) -> Result<Option<Vec<(u32, String)>>, ServiceError> {
+    asked.check(context)?;
+    let catalogue = context.snapshot();
+    let Some((_, article)) = article_of(context, id)? else {
+        return Ok(None);
+    };
+    let makers = Makers::read(catalogue)?;
+    let mut found = std::collections::BTreeSet::new();
+    for (_, vehicle) in super::article_detail::applications(catalogue, &article)? {
+        if kinds.is_none_or(|k| k.contains(&vehicle.target_type))
+            && let Some(maker) = makers.of(&vehicle).and_then(|m| makers.maker(m))
+        {
+            found.insert((maker.name.clone(), maker.id));
+        }
+    }
+    Ok(Some(
+        found.into_iter().map(|(name, id)| (id, name)).collect(),
+    ))
+}
+
 /// The links of the article `id` that `pick` (given the article's id and a link) chooses,
 /// to vehicle types of `kinds`, with their vehicles and makers; `None` where the caller sees
 /// no such article.

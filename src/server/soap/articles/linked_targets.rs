@@ -1,7 +1,9 @@
 //! The vehicle types an article fits, by the article's numeric id, as Pegasus's clients ask
 //! for them: `getArticleLinkedAllLinkingTarget4` lists the links (with the kits holding the
 //! article, Pegasus's "main articles"), `getArticleLinkedAllLinkingTargetsByIds3` answers how
-//! the article fits the vehicle types of the links asked.
+//! the article fits the vehicle types of the links asked, and
+//! `getArticleLinkedAllLinkingTargetManufacturer2` (and `…Manufacturer`) the makers of those
+//! vehicle types, a fitment list's first step.
 
 use std::collections::HashMap;
 
@@ -68,6 +70,47 @@ pub fn get_article_linked_targets(
             main_article_linkages: MainArticleLinkRecordSeq { array: main },
         },
     ]))
+}
+
+/// The vehicle makers of the vehicle types the article fits, as `(id, name)`.
+fn fitment_makers(
+    call: &Call<'_>,
+    asked: Asked<'_>,
+    article_id: Option<i64>,
+    kind: Option<&str>,
+) -> Result<Vec<(u32, String)>, Failure> {
+    let kinds = target_types("linkingTargetType", kind)?;
+    let id = Field::new("articleId", article_id);
+    Ok(article_links::makers_of_links(call.context, &asked, id, kinds)?.unwrap_or_default())
+}
+
+pub fn get_fitment_makers2(call: &Call<'_>, r: GetFitmentMakers2Request) -> Result<Value, Failure> {
+    let asked = Asked::new()
+        .country("articleCountry", r.article_country.as_deref())
+        .country("country", r.country.as_deref())
+        .flag(
+            "countryGroupFlag",
+            r.country_group_flag,
+            Unheld::CountryGroups,
+        );
+    let makers = fitment_makers(call, asked, r.article_id, r.linking_target_type.as_deref())?;
+    answer(&FitmentMakers2List::of(
+        makers
+            .into_iter()
+            .map(|(manu_id, manu_name)| FitmentMaker2Record { manu_id, manu_name })
+            .collect(),
+    ))
+}
+
+pub fn get_fitment_makers(call: &Call<'_>, r: GetFitmentMakersRequest) -> Result<Value, Failure> {
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
+    let makers = fitment_makers(call, asked, r.article_id, r.linking_target_type.as_deref())?;
+    answer(&FitmentMakersList::of(
+        makers
+            .into_iter()
+            .map(|(manu_id, manu_name)| FitmentMakerRecord { manu_id, manu_name })
+            .collect(),
+    ))
 }
 
 /// A Ktype as Pegasus's numeric `linkingTargetId` (0 where it is not a number).

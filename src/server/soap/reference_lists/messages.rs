@@ -85,6 +85,35 @@ pub struct VersionInfo {
     pub data_date: String,
 }
 
+request!(
+    /// `getPegasusVersionInfo2`: the service's version and the catalogue's data release, which
+    /// clients key their caches by.
+    GetPegasusVersionInfo2Request {}
+);
+
+/// `getPegasusVersionInfo2` (Pegasus's `pegasusVersionInfo2Response`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct PegasusVersionInfo2 {
+    /// The appliance's major version.
+    pub major: u32,
+    /// Its minor version.
+    pub minor: u32,
+    /// Its patch version.
+    pub revision: u32,
+    /// The catalogue's data version as a number (counts committed changes; a cache keyed
+    /// by it is current while it does not change).
+    pub build: u64,
+    /// The catalogue's data version.
+    pub data_version: String,
+    /// The data version of the reference data (makes, vehicle types, generic articles): the
+    /// catalogue's own, as partscat keeps both in one catalogue.
+    pub ref_data_version: String,
+    /// When the catalogue last changed (UTC, ISO 8601).
+    pub date: String,
+}
+
 /// A brand (Pegasus's `amBrandsRecord`).
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "amBrandsRecord", rename_all = "camelCase")]

@@ -22,6 +22,29 @@ pub fn get_version_info(call: &Call<'_>, _: GetVersionInfoRequest) -> Result<Val
     })
 }
 
+pub fn get_pegasus_version_info2(
+    call: &Call<'_>,
+    _: GetPegasusVersionInfo2Request,
+) -> Result<Value, Failure> {
+    let (data_version, updated_at) = status::answered(call.context);
+    let part = |at: usize| {
+        env!("CARGO_PKG_VERSION")
+            .split(['.', '-'])
+            .nth(at)
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0)
+    };
+    answer(&PegasusVersionInfo2 {
+        major: part(0),
+        minor: part(1),
+        revision: part(2),
+        build: data_version,
+        data_version: data_version.to_string(),
+        ref_data_version: data_version.to_string(),
+        date: utc_timestamp(updated_at),
+    })
+}
+
 /// The brands the caller may see (only the one the request names, where it names one), as
 /// records; `both_names`: with `getBrands`' `dataSupplierId` and `mfrName` too.
 fn brand_records(

@@ -3,11 +3,13 @@
 use crate::server::soap::articles::pegasus;
 mod by_ids;
 mod by_ids_request;
+mod fitment_makers;
 mod legacy;
 mod linkages;
 
 pub use by_ids::*;
 pub use by_ids_request::*;
+pub use fitment_makers::*;
 pub use legacy::*;
 pub use linkages::*;
 

@@ -1,0 +1,84 @@
+//! The first step of a fitment list: the vehicle makers of the vehicle types an article fits
+//! (`getArticleLinkedAllLinkingTargetManufacturer2` and the older `…Manufacturer`), each make
+//! then opened with `getArticleLinkedAllLinkingTarget4`'s `linkingTargetManuId`.
+
+use poem_openapi::Object;
+use serde::Serialize;
+
+request!(
+    /// `getArticleLinkedAllLinkingTargetManufacturer2` (Pegasus's
+    /// `articleLinkedAllLinkingTargetManufacturer2Request`).
+    GetFitmentMakers2Request {
+        /// One of the catalogue's countries (`getCountries`); others are refused.
+        article_country: Option<String>,
+        /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
+        article_id: Option<i64>,
+        /// One of the catalogue's countries; others are refused.
+        country: Option<String>,
+        /// Must be false: the catalogue has no country groups.
+        country_group_flag: Option<bool>,
+        /// Only the makers of vehicle types of this kind (`P`, `O`, `V`, several together
+        /// such as `PO`, or `U` for any).
+        linking_target_type: Option<String>,
+    }
+);
+
+request!(
+    /// `getArticleLinkedAllLinkingTargetManufacturer` (Pegasus's
+    /// `articleLinkedAllLinkingTargetManufacturerRequest`).
+    GetFitmentMakersRequest {
+        /// One of the catalogue's countries (`getCountries`); others are refused.
+        article_country: Option<String>,
+        /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
+        article_id: Option<i64>,
+        /// Only the makers of vehicle types of this kind.
+        linking_target_type: Option<String>,
+    }
+);
+
+/// A vehicle maker of an article's vehicle types (Pegasus's
+/// `articleLinkedAllLinkingTargetManufacturer2Record`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "articleLinkedAllLinkingTargetManufacturer2Record",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct FitmentMaker2Record {
+    /// The maker's id (`linkingTargetManuId` of `getArticleLinkedAllLinkingTarget4`).
+    pub manu_id: u32,
+    /// Its name.
+    pub manu_name: String,
+}
+
+record_list!(
+    /// `getArticleLinkedAllLinkingTargetManufacturer2`: the makers, in name order; none for
+    /// an id the catalogue does not hold or of a brand the caller may not see.
+    FitmentMakers2List,
+    FitmentMaker2RecordSeq,
+    "articleLinkedAllLinkingTargetManufacturer2RecordSeq",
+    FitmentMaker2Record
+);
+
+/// A vehicle maker of an article's vehicle types (Pegasus's
+/// `articleLinkedAllLinkingTargetManufacturerRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(
+    rename = "articleLinkedAllLinkingTargetManufacturerRecord",
+    rename_all = "camelCase"
+)]
+#[serde(rename_all = "camelCase")]
+pub struct FitmentMakerRecord {
+    /// The maker's id.
+    pub manu_id: u32,
+    /// Its name.
+    pub manu_name: String,
+}
+
+record_list!(
+    /// `getArticleLinkedAllLinkingTargetManufacturer`: as `…Manufacturer2`.
+    FitmentMakersList,
+    FitmentMakerRecordSeq,
+    "articleLinkedAllLinkingTargetManufacturerRecordSeq",
+    FitmentMakerRecord
+);

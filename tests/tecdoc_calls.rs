@@ -1,0 +1,129 @@
+//! Calls public TecDoc integrations make, in the order they make them: a fitment list
+//! (makes → the vehicle types of each make → their details) and the data release a client
+//! keys its cache by.
+
+mod common;
+
+use common::server::{DEMO_KEY, Served, client};
+use serde_json::{Value, json};
+
+const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
+
+/// A call that must answer status 200; the answer.
+fn call(s: &Served, operation: &str, fields: Value) -> Value {
+    let mut fields = fields;
+    fields["provider"] = json!("demo");
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({ operation: fields })),
+    );
+    let answer = r.json();
+    assert_eq!(answer["status"], 200, "{operation}: {}", r.text());
+    answer
+}
+
+fn array(answer: &Value) -> Vec<Value> {
+    answer["data"]["array"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_fitment_list_walks_makes_then_each_makes_vehicle_types() {
+    let s = Served::demo(&[]);
+    // An article that fits the demo's first Golf, by its numeric id.
+    let page = call(
+        &s,
+        "getArticles",
+        json!({"linkageTargetId": 10219, "linkageTargetType": "P", "perPage": 1,
+            "includeGenericArticles": true}),
+    );
+    let article_id = page["articles"][0]["genericArticles"][0]["legacyArticleId"].clone();
+    assert!(article_id.is_u64(), "{page}");
+
+    let makers = array(&call(
+        &s,
+        "getArticleLinkedAllLinkingTargetManufacturer2",
+        json!({"articleId": article_id, "linkingTargetType": "P"}),
+    ));
+    assert!(!makers.is_empty());
+    let names: Vec<&str> = makers
+        .iter()
+        .map(|m| m["manuName"].as_str().unwrap())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "in name order");
+    // The older operation answers the same makers.
+    let older = array(&call(
+        &s,
+        "getArticleLinkedAllLinkingTargetManufacturer",
+        json!({"articleId": article_id}),
+    ));
+    assert_eq!(older, makers);
+
+    // Each make opened gives its vehicle types; together they are every vehicle type.
+    let links = |maker: Option<&Value>| -> Vec<i64> {
+        let mut fields = json!({"articleId": article_id, "linkingTargetType": "P"});
+        if let Some(m) = maker {
+            fields["linkingTargetManuId"] = m["manuId"].clone();
+        }
+        let answer = call(&s, "getArticleLinkedAllLinkingTarget4", fields);
+        let mut ids: Vec<i64> = answer["data"]["array"][0]["articleLinkages"]["array"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["linkingTargetId"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let mut by_make: Vec<i64> = Vec::new();
+    for maker in &makers {
+        let of_make = links(Some(maker));
+        assert!(!of_make.is_empty(), "{maker}");
+        by_make.extend(of_make);
+    }
+    by_make.sort();
+    assert_eq!(by_make, links(None));
+
+    // An id the catalogue does not hold answers no maker; a kind no vehicle type is of, none.
+    let none = call(
+        &s,
+        "getArticleLinkedAllLinkingTargetManufacturer2",
+        json!({"articleId": 999_999_999}),
+    );
+    assert_eq!(array(&none), Vec::<Value>::new());
+    let tractors = call(
+        &s,
+        "getArticleLinkedAllLinkingTargetManufacturer2",
+        json!({"articleId": article_id, "linkingTargetType": "T"}),
+    );
+    assert_eq!(array(&tractors), Vec::<Value>::new());
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({"getArticleLinkedAllLinkingTargetManufacturer2":
+                {"provider": "demo", "articleId": article_id, "linkingTargetType": "X"}})),
+    );
+    assert_eq!(r.json()["status"], 400, "{}", r.text());
+    assert!(r.text().contains("linkingTargetType"), "{}", r.text());
+}
+
+#[test]
+fn the_data_release_a_client_keys_its_cache_by() {
+    let s = Served::demo(&[]);
+    let info = call(&s, "getPegasusVersionInfo2", json!({}));
+    let version: Vec<u64> = env!("CARGO_PKG_VERSION")
+        .split('.')
+        .map(|p| p.parse().unwrap())
+        .collect();
+    assert_eq!(
+        [&info["major"], &info["minor"], &info["revision"]],
+        [&json!(version[0]), &json!(version[1]), &json!(version[2])]
+    );
+    let classic = call(&s, "getVersionInfo", json!({}));
+    assert_eq!(info["build"], classic["dataVersion"]);
+    assert_eq!(info["dataVersion"], classic["dataVersion"].to_string());
+    assert_eq!(info["refDataVersion"], info["dataVersion"]);
+    assert_eq!(info["date"], classic["dataDate"]);
+}
