@@ -134,6 +134,7 @@ fn base(operation: &str, field: &str) -> Value {
         "getVehicleByIds3" | "getVehicleByIds4" => json!({"carIds": {"array": [10219]}}),
         "getArticleLinkages" => json!({"dataSupplierId": 1, "articleNumber": "0986478849"}),
         "getArticleLinkedAllLinkingTarget4"
+        | "getArticleLinkedAllLinkingTarget3"
         | "getArticleLinkedAllLinkingTargetManufacturer"
         | "getArticleLinkedAllLinkingTargetManufacturer2" => json!({"articleId": 84}),
         "getArticleLinkedAllLinkingTargetsByIds3" => json!({"articleId": 84,
@@ -278,13 +279,14 @@ fn every_accepted_field_changes_the_answer_or_is_refused_by_name() {
 
 /// The fields no value of which changes an answer on the demo catalogue, and why that is
 /// their definition rather than a field ignored.
-const TAKEN_WITHOUT_EFFECT: [&str; 23] = [
+const TAKEN_WITHOUT_EFFECT: [&str; 24] = [
     // Every detail partscat keeps of a brand is always answered; addresses and logos are
     // included where the catalogue keeps them, and it keeps none.
     "getAmBrands.lang",
     "getAmBrands.includeAll",
     "getAmBrands.includeAddressDetails",
     "getAmBrands.includeDataSupplierLogo",
+    "getArticleLinkedAllLinkingTarget3.lang",
     "getArticleLinkedAllLinkingTarget4.lang",
     // Links are included where the catalogue keeps them (`links`, always there): it keeps
     // none.

@@ -86,6 +86,26 @@ fn a_fitment_list_walks_makes_then_each_makes_vehicle_types() {
     by_make.sort();
     assert_eq!(by_make, links(None));
 
+    // The older form answers the same links, without `linked`.
+    let four = call(
+        &s,
+        "getArticleLinkedAllLinkingTarget4",
+        json!({"articleId": article_id, "withMainArticles": true}),
+    );
+    let three = call(
+        &s,
+        "getArticleLinkedAllLinkingTarget3",
+        json!({"articleId": article_id, "withMainArticles": true}),
+    );
+    let mut expected = four["data"].clone();
+    for link in expected["array"][0]["articleLinkages"]["array"]
+        .as_array_mut()
+        .unwrap()
+    {
+        link.as_object_mut().unwrap().remove("linked");
+    }
+    assert_eq!(three["data"], expected);
+
     // An id the catalogue does not hold answers no maker; a kind no vehicle type is of, none.
     let none = call(
         &s,

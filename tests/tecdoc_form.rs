@@ -190,6 +190,10 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
             "<articleId>84</articleId>",
         ),
         (
+            "getArticleLinkedAllLinkingTarget3",
+            "<articleId>84</articleId><withMainArticles>true</withMainArticles>",
+        ),
+        (
             "getArticleLinkedAllLinkingTargetManufacturer",
             "<articleId>84</articleId>",
         ),

@@ -41,6 +41,7 @@ const CALLS = {
   getArticleLinkedAllLinkingTargetManufacturer2: { articleId: 84, linkingTargetType: 'P' },
   getArticleLinkedAllLinkingTargetManufacturer: { articleId: 84 },
   getPegasusVersionInfo2: {},
+  getArticleLinkedAllLinkingTarget3: { articleId: 84, withMainArticles: true },
   // Two of its links: 84 × 2^32 + the Ktype.
   getArticleLinkedAllLinkingTargetsByIds3: {
     articleId: 84,

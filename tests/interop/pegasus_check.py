@@ -109,6 +109,10 @@ CALLS = [
      "articleLinkedAllLinkingTargetManufacturerResponse", request(
          ["articleCountry", "articleId", "linkingTargetType"], articleId=LEGACY_ID)),
     ("getPegasusVersionInfo2", "pegasusVersionInfo2Response", request([])),
+    ("getArticleLinkedAllLinkingTarget3", "articleLinkedAllLinkingTarget3Response", request(
+        ["articleCountry", "articleId", "lang", "linkingTargetId", "linkingTargetManuId",
+         "linkingTargetType", "withMainArticles"],
+        articleId=LEGACY_ID, linkingTargetManuId=0, withMainArticles=True)),
     ("getArticleLinkedAllLinkingTargetsByIds3", "articleLinkedAllLinkingTargetsByIds3Response",
      request(["articleCountry", "articleId", "immediateAttributs", "lang", "linkedArticlePairs",
               "linkingTargetType", "numberplateType"],

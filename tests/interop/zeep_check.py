@@ -58,6 +58,7 @@ CALLS = {
     "getArticleLinkedAllLinkingTargetManufacturer2": {"articleId": 84, "linkingTargetType": "P"},
     "getArticleLinkedAllLinkingTargetManufacturer": {"articleId": 84},
     "getPegasusVersionInfo2": {},
+    "getArticleLinkedAllLinkingTarget3": {"articleId": 84, "withMainArticles": True},
     # Two of its links: 84 × 2^32 + the Ktype.
     "getArticleLinkedAllLinkingTargetsByIds3": {
         "articleId": 84, "immediateAttributs": True, "linkedArticlePairs": {"array": [

@@ -167,6 +167,10 @@ fn rows() -> Vec<Operation> {
             .doc("The vehicle types an article fits, by its numeric id (legacyArticleId of getArticles), optionally of one maker or one Ktype, and with withMainArticles those of the kits holding it: Pegasus's getArticleLinkedAllLinkingTarget4.")
             .cached()
             .blocks_when(with_main_articles),
+        row::<GetArticleLinkedAllLinkingTarget3Request, ArticleLinkedTargets3List>("getArticleLinkedAllLinkingTarget3", READ, articles::get_article_linked_targets3)
+            .doc("The older form of getArticleLinkedAllLinkingTarget4, without its country fields and its links' linked: Pegasus's getArticleLinkedAllLinkingTarget3.")
+            .cached()
+            .blocks_when(with_main_articles),
         row::<GetFitmentMakers2Request, FitmentMakers2List>("getArticleLinkedAllLinkingTargetManufacturer2", READ, articles::get_fitment_makers2)
             .doc("The vehicle makers of the vehicle types an article fits (articleId, the legacyArticleId of getArticles), optionally of one kind, in name order: a fitment list's first step, each make then opened with getArticleLinkedAllLinkingTarget4's linkingTargetManuId. Pegasus's getArticleLinkedAllLinkingTargetManufacturer2.")
             .cached(),

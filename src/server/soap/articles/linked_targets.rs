@@ -31,28 +31,107 @@ pub fn get_article_linked_targets(
             r.country_group_flag,
             Unheld::CountryGroups,
         );
-    let wanted = Wanted {
-        kinds: target_types("linkingTargetType", r.linking_target_type.as_deref())?,
-        ktype: r
-            .linking_target_id
-            .filter(|&k| k > 0)
-            .map(|k| k.to_string()),
-        maker_id: r.linking_target_manu_id,
-        kits: r.with_main_articles.unwrap_or(false),
-    };
-    let id = Field::new("articleId", r.article_id);
-    let Some(found) = article_links::links_of(call.context, &asked, id, &wanted)? else {
-        return answer(&ArticleLinkedTargetsList::of(Vec::new()));
+    let wanted = wanted(
+        r.linking_target_type.as_deref(),
+        r.linking_target_id,
+        r.linking_target_manu_id,
+        r.with_main_articles,
+    )?;
+    let records = links_and_kits(call, asked, r.article_id, &wanted)?.map(|(links, main)| {
+        let linked = links
+            .into_iter()
+            .map(
+                |(article_link_id, linking_target_id, linking_target_type)| LinkedTargetRecord {
+                    article_link_id,
+                    linked: true,
+                    linking_target_id,
+                    linking_target_type,
+                },
+            )
+            .collect();
+        ArticleLinkedTargetsRecord {
+            article_linkages: LinkedTargetRecordSeq { array: linked },
+            main_article_linkages: MainArticleLinkRecordSeq { array: main },
+        }
+    });
+    answer(&ArticleLinkedTargetsList::of(records.into_iter().collect()))
+}
+
+pub fn get_article_linked_targets3(
+    call: &Call<'_>,
+    r: GetArticleLinkedAllLinkingTarget3Request,
+) -> Result<Value, Failure> {
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
+    let wanted = wanted(
+        r.linking_target_type.as_deref(),
+        r.linking_target_id,
+        r.linking_target_manu_id,
+        r.with_main_articles,
+    )?;
+    let records = links_and_kits(call, asked, r.article_id, &wanted)?.map(|(links, main)| {
+        let linked = links
+            .into_iter()
+            .map(
+                |(article_link_id, linking_target_id, linking_target_type)| LinkedTarget3Record {
+                    article_link_id,
+                    linking_target_id,
+                    linking_target_type,
+                },
+            )
+            .collect();
+        ArticleLinkedTargets3Record {
+            article_linkages: LinkedTarget3RecordSeq { array: linked },
+            main_article_linkages: MainArticleLinkRecordSeq { array: main },
+        }
+    });
+    answer(&ArticleLinkedTargets3List::of(
+        records.into_iter().collect(),
+    ))
+}
+
+/// Which of an article's vehicle types a request wants.
+fn wanted(
+    kind: Option<&str>,
+    ktype: Option<i64>,
+    maker_id: Option<i64>,
+    kits: Option<bool>,
+) -> Result<Wanted, Failure> {
+    Ok(Wanted {
+        kinds: target_types("linkingTargetType", kind)?,
+        ktype: ktype.filter(|&k| k > 0).map(|k| k.to_string()),
+        maker_id,
+        kits: kits.unwrap_or(false),
+    })
+}
+
+/// A link as both forms answer it: its id, the Ktype as a number, the vehicle type's kind.
+type LinkedTarget = (i64, i64, String);
+
+/// An article's links, and the links of the kits holding it.
+type LinksAndKits = (Vec<LinkedTarget>, Vec<MainArticleLinkRecord>);
+
+/// The article's links and the kits' (with `withMainArticles`); none where the caller sees
+/// no such article.
+fn links_and_kits(
+    call: &Call<'_>,
+    asked: Asked<'_>,
+    article_id: Option<i64>,
+    wanted: &Wanted,
+) -> Result<Option<LinksAndKits>, Failure> {
+    let id = Field::new("articleId", article_id);
+    let Some(found) = article_links::links_of(call.context, &asked, id, wanted)? else {
+        return Ok(None);
     };
     let id = i64::from(found.id);
     let linked = found
         .links
         .iter()
-        .map(|(link, vehicle)| LinkedTargetRecord {
-            article_link_id: link_id(id, &link.ktype),
-            linked: true,
-            linking_target_id: ktype_number(&link.ktype),
-            linking_target_type: vehicle.target_type.code().to_string(),
+        .map(|(link, vehicle)| {
+            (
+                link_id(id, &link.ktype),
+                ktype_number(&link.ktype),
+                vehicle.target_type.code().to_string(),
+            )
         })
         .collect();
     let main = found
@@ -64,12 +143,7 @@ pub fn get_article_linked_targets(
             main_article_id: i64::from(*kit_id),
         })
         .collect();
-    answer(&ArticleLinkedTargetsList::of(vec![
-        ArticleLinkedTargetsRecord {
-            article_linkages: LinkedTargetRecordSeq { array: linked },
-            main_article_linkages: MainArticleLinkRecordSeq { array: main },
-        },
-    ]))
+    Ok(Some((linked, main)))
 }
 
 /// The vehicle makers of the vehicle types the article fits, as `(id, name)`.

@@ -15,7 +15,8 @@ pub use legacy::{
     get_article_ids_with_state, get_auto_complete_suggestions, get_direct_articles_by_ids,
 };
 pub use linked_targets::{
-    get_article_linked_targets, get_fitment_makers, get_fitment_makers2, get_links_by_ids,
+    get_article_linked_targets, get_article_linked_targets3, get_fitment_makers,
+    get_fitment_makers2, get_links_by_ids,
 };
 pub use search::get_articles;
 

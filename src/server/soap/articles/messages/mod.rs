@@ -6,12 +6,14 @@ mod by_ids_request;
 mod fitment_makers;
 mod legacy;
 mod linkages;
+mod linked_targets3;
 
 pub use by_ids::*;
 pub use by_ids_request::*;
 pub use fitment_makers::*;
 pub use legacy::*;
 pub use linkages::*;
+pub use linked_targets3::*;
 
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
