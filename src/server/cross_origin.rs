@@ -67,15 +67,16 @@ pub fn mark(response: &mut Response, origin: HeaderValue) {
 /// this server's own (a browser names the origin of a cross-origin request, and of a
 /// same-origin one too where it is not a GET).
 fn foreign_origin<'r>(state: &AppState, req: &'r Request) -> Option<&'r str> {
-    let surface = registry::surface_of(req.uri().path(), &state.settings.soap_prefix);
-    if !matches!(surface, Some(Surface::Operations)) {
-        return None;
-    }
+    // The header first: most requests have none, and it is cheaper than the path.
     let origin = req
         .headers()
         .get(header::ORIGIN)?
         .to_str()
         .unwrap_or("null");
+    let surface = registry::surface_of(req.uri().path(), &state.settings.soap_prefix);
+    if !matches!(surface, Some(Surface::Operations)) {
+        return None;
+    }
     let host = req
         .headers()
         .get(header::HOST)

@@ -268,9 +268,9 @@ pub fn guard(state: &AppState, req: &mut Request) -> Option<Response> {
 
 /// The language a request admitted by `guard` is answered in, as `Content-Language` names
 /// it: the one asked for where the catalogue holds it, else its default.
-pub fn served_language(req: &Request) -> Option<HeaderValue> {
+pub fn served_language(state: &AppState, req: &Request) -> Option<HeaderValue> {
     let context = req.extensions().get::<Context>()?;
-    HeaderValue::from_str(context.language().code()).ok()
+    state.content_language(context.language())
 }
 
 /// Names the language an answer's texts are in, where the answer does not name one itself.

@@ -66,7 +66,7 @@ impl<E: Endpoint> Passage<E> {
         let _in_flight = connection::in_flight(&self.state, &req);
         let page = cross_origin::allowed(&self.state, &req);
         let answered = self.before_routes(&mut req);
-        let served = gate::served_language(&req);
+        let served = gate::served_language(&self.state, &req);
         let mut response = match answered {
             Some(answer) => answer,
             None => self.routes.call(req).await?.into_response(),

@@ -4,10 +4,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use poem::http::HeaderValue;
+
 use super::{answer_cache, connection_cap, connection_gauge, metrics, rate_limit, tls_acceptor};
 use crate::config::Settings;
 use crate::service::context::CatalogueTerms;
-use crate::service::language::Languages;
+use crate::service::language::{Language, Languages};
 use crate::store::Store;
 
 /// What every handler can reach.
@@ -18,6 +20,8 @@ pub struct AppState {
     pub languages: Languages,
     /// The catalogue's terms from the settings, as every request's context carries them.
     pub terms: Arc<CatalogueTerms>,
+    /// Each language's `Content-Language`, made once: naming an answer's language shares it.
+    content_languages: Vec<(String, HeaderValue)>,
     pub(super) ready: AtomicBool,
     /// What the server does before it is ready, for `/ready` to say.
     pub(super) loading: std::sync::Mutex<&'static str>,
@@ -52,6 +56,14 @@ impl AppState {
             )),
             clock: Arc::new(crate::clock::SystemClock),
             languages: Languages::new(settings.catalogue_languages.clone()),
+            content_languages: settings
+                .catalogue_languages
+                .iter()
+                .filter_map(|code| {
+                    let value = HeaderValue::from_maybe_shared(bytes::Bytes::from(code.clone()));
+                    Some((code.clone(), value.ok()?))
+                })
+                .collect(),
             terms: Arc::new(CatalogueTerms {
                 languages: settings.catalogue_languages.clone(),
                 countries: settings.catalogue_countries.clone(),
@@ -63,6 +75,15 @@ impl AppState {
             jobs: Arc::default(),
             client_certificates: Arc::default(),
         })
+    }
+
+    /// The `Content-Language` of an answer in `language`: the language served.
+    pub fn content_language(&self, language: &Language) -> Option<HeaderValue> {
+        let code = language.code();
+        self.content_languages
+            .iter()
+            .find(|(c, _)| c == code)
+            .map(|(_, value)| value.clone())
     }
 
     pub fn is_ready(&self) -> bool {

@@ -79,7 +79,7 @@ pub(super) async fn perform(
             };
         }
     };
-    let language = HeaderValue::from_str(admitted.context.language().code()).ok();
+    let language = state.content_language(admitted.context.language());
     let provider = &admitted.context.caller().provider;
     let count = |n| state.metrics.ignored_fields(op.name, n);
     if let Err(failure) = ignored::admit(&state.ignored_fields, count, op, &unknown, provider) {
