@@ -69,9 +69,8 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<CatalogueExportRow> {
@@ -148,9 +147,8 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<GoldaRow> {
@@ -199,9 +197,8 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<AtcRow> {
@@ -266,9 +263,8 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<CompetitorReferenceRow> {
@@ -326,9 +322,8 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<CompetitorReferenceRow> {
@@ -376,9 +371,8 @@ impl ExportApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Export<DmmArticle> {

@@ -148,9 +148,8 @@ impl LookupApi {
         )]
         _provider: Query<String>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<CrossRefsOrArticle> {
@@ -201,9 +200,8 @@ impl LookupApi {
         #[oai(validator(min_length = 1, pattern = "^[A-Za-z0-9_-]+$"))]
         after: Query<Option<String>>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Result<MaybeStreamed<KtypeArticles>, ApiError<Lookup>> {

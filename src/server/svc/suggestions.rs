@@ -93,9 +93,8 @@ impl SuggestionApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "50")))]
         limit: Query<Option<u32>>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Result<JsonBody<NumberSuggestions>, ApiError<Lookup>> {

@@ -185,9 +185,8 @@ impl VehiclePathApi {
         /// type; `V` is P and L, `O` is C and T. Default: every kind.
         linkage_target_type: Query<Option<Kind>>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<VehicleMakes> {
@@ -230,9 +229,8 @@ impl VehiclePathApi {
         /// Only vehicle types of this kind (as `getVehicleMakes`).
         linkage_target_type: Query<Option<Kind>>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<MakeModelSeries> {
@@ -283,9 +281,8 @@ impl VehiclePathApi {
         #[oai(validator(minimum(value = "1"), maximum(value = "100")))]
         per_page: Query<Option<u32>>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<SeriesVehicleTypes> {
@@ -339,9 +336,8 @@ impl VehiclePathApi {
         /// false: every group of the tree, with or without parts (default true).
         linked: Query<Option<bool>>,
         _credentials: Credentials,
-        /// The language of the answer's texts, in any case: one the catalogue holds
-        /// (`getLanguages`), else its first (`Content-Language` names it); without it, the
-        /// `Accept-Language` header's, else the catalogue's first.
+        /// The answer's language, in any case: one the catalogue holds (`getLanguages`), else its
+        /// first (named by `Content-Language`); without it, `Accept-Language`'s, else its first.
         #[oai(name = "lang")]
         context: ReaderContext,
     ) -> Answer<VehicleAssemblyGroups> {
