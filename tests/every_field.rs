@@ -158,8 +158,11 @@ fn base(operation: &str, field: &str) -> Value {
 /// Values that show a field's effect where its type's own values cannot.
 fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
     let special = match (operation, field) {
+        // Every article and vehicle is valid in every country (the catalogue restricts
+        // none), so any country code is answered alike; the field is read all the same, and
+        // a value that is no country code is refused by name.
         (_, "articleCountry" | "linkageTargetCountry" | "country" | "countriesCarSelection") => {
-            vec![json!("FR")]
+            vec![json!("FR"), json!("Hungary")]
         }
         (_, "linkingTargetType" | "linkageTargetType" | "carType" | "assemblyGroupType") => {
             vec![json!("O"), json!("X")]

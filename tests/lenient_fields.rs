@@ -171,3 +171,49 @@ fn svc_stays_strict_and_a_body_of_the_other_style_is_still_refused() {
     );
     assert_eq!(soap.status, 400, "{}", soap.text());
 }
+
+/// A country is any ISO 3166-1 code, as TecDoc takes it: the catalogue restricts none of its
+/// articles to some countries, so a shop in Budapest is answered what a shop in Vienna is,
+/// even where `catalogue.countries` names only others; only a value that is no country code
+/// is refused, by name.
+#[test]
+fn any_country_code_is_answered_alike() {
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_COUNTRIES", "DE,AT")]);
+    let filter = json!({"searchQuery": "WK 138", "searchType": 0});
+    let plain = post_json(&s, DLB_JSON, &articles(filter.clone()));
+    assert_eq!(plain.json()["status"], 200, "{}", plain.text());
+    assert_eq!(plain.json()["totalMatchingArticles"], 1, "{}", plain.text());
+    for country in ["AT", "hu", "Fr"] {
+        let mut fields = filter.clone();
+        fields["articleCountry"] = json!(country);
+        let asked = post_json(&s, DLB_JSON, &articles(fields));
+        assert_eq!(
+            without_status(asked.json()),
+            without_status(plain.json()),
+            "{country}"
+        );
+    }
+    let listed = post_json(&s, DLB_JSON, &json!({"getCountries": {"provider": "demo"}}));
+    let codes: Vec<Value> = listed.json()["data"]["array"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["countryCode"].clone())
+        .collect();
+    assert_eq!(
+        codes,
+        [json!("DE"), json!("AT")],
+        "getCountries lists the setting's"
+    );
+    let refused = post_json(
+        &s,
+        DLB_JSON,
+        &articles(json!({"articleCountry": "Hungary"})),
+    );
+    assert_eq!(refused.json()["status"], 400, "{}", refused.text());
+    assert!(
+        refused.text().contains("articleCountry"),
+        "{}",
+        refused.text()
+    );
+}

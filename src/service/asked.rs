@@ -5,7 +5,6 @@
 //! honour is refused by name, never taken and quietly ignored.
 
 use super::ServiceError;
-use super::context::Context;
 use super::field::Field;
 
 /// The countries and the unheld fields given of one request, in the order they are checked.
@@ -85,8 +84,7 @@ impl<'a> Asked<'a> {
         Asked::default()
     }
 
-    /// A country field (`country`, `articleCountry`…): an ISO 3166-1 code of one of the
-    /// catalogue's countries, or absent.
+    /// A country field (`country`, `articleCountry`…): an ISO 3166-1 code, or absent.
     pub fn country(mut self, name: &'static str, code: Option<&'a str>) -> Asked<'a> {
         if code.is_some() {
             self.countries.push(Field::new(name, code));
@@ -129,9 +127,9 @@ impl<'a> Asked<'a> {
     }
 
     /// The first field the catalogue cannot honour, refused by name.
-    pub fn check(&self, context: &Context) -> Result<(), ServiceError> {
+    pub fn check(&self) -> Result<(), ServiceError> {
         for country in &self.countries {
-            self::country(country.name, country.value, context.countries())?;
+            self::country(country.name, country.value)?;
         }
         self.unheld_given().map_or(Ok(()), Err)
     }
@@ -151,15 +149,12 @@ impl<'a> Asked<'a> {
     }
 }
 
-/// A country: an ISO 3166-1 code of one of the catalogue's `countries` (any, where it
-/// names none), or absent. The catalogue does not say where each vehicle and article is
-/// sold, so its answers are for all of its countries alike, and a country it is not for is
-/// refused.
-fn country(
-    field: &'static str,
-    code: Option<&str>,
-    countries: &[String],
-) -> Result<(), ServiceError> {
+/// A country: an ISO 3166-1 code (any case), or absent. As TecDoc treats a country, it keeps
+/// the articles and vehicles valid there; the catalogue restricts none of its articles and
+/// vehicles to some countries, so each is valid in every country and every country code is
+/// answered alike (`catalogue.countries` only says which `getCountries` lists). Only a
+/// value that is no country code is refused.
+fn country(field: &'static str, code: Option<&str>) -> Result<(), ServiceError> {
     let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else {
         return Ok(());
     };
@@ -167,15 +162,6 @@ fn country(
         return Err(ServiceError::bad_parameter(
             field,
             format!("'{code}' is not an ISO 3166-1 country code (two letters)"),
-        ));
-    }
-    if !countries.is_empty() && !countries.iter().any(|c| c.eq_ignore_ascii_case(code)) {
-        return Err(ServiceError::bad_parameter(
-            field,
-            format!(
-                "'{code}': the catalogue is for {} only (getCountries)",
-                countries.join(", ")
-            ),
         ));
     }
     Ok(())
@@ -188,18 +174,12 @@ mod tests {
     const FIELD: &str = "a";
 
     #[test]
-    fn countries_are_codes_of_the_catalogue() {
-        let de = vec!["DE".to_owned(), "AT".to_owned()];
-        assert!(country(FIELD, None, &de).is_ok());
-        assert!(country(FIELD, Some("at"), &de).is_ok());
-        let not_iso = country(FIELD, Some("Germany"), &de).unwrap_err();
+    fn countries_are_any_country_code() {
+        assert!(country(FIELD, None).is_ok());
+        assert!(country(FIELD, Some("at")).is_ok());
+        assert!(country(FIELD, Some("HU")).is_ok(), "any country, as TecDoc");
+        let not_iso = country(FIELD, Some("Germany")).unwrap_err();
         assert!(not_iso.to_string().contains("ISO 3166-1"), "{not_iso}");
-        let elsewhere = country(FIELD, Some("FR"), &de).unwrap_err();
-        assert!(elsewhere.to_string().contains("DE, AT only"), "{elsewhere}");
-        assert!(
-            country(FIELD, Some("FR"), &[]).is_ok(),
-            "no countries named: any"
-        );
     }
 
     #[test]

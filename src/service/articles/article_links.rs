@@ -114,7 +114,7 @@ pub fn links_of(
     id: Field<Option<i64>>,
     wanted: &Wanted,
 ) -> Result<Option<ArticleLinks>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let caller = context.caller();
     let catalogue = context.snapshot();
     let Some((id, article)) = article_of(context, id)? else {
@@ -166,7 +166,7 @@ pub fn makers_of_links(
     id: Field<Option<i64>>,
     kinds: Option<&'static [TargetType]>,
 ) -> Result<Option<Vec<(u32, String)>>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let catalogue = context.snapshot();
     let Some((_, article)) = article_of(context, id)? else {
         return Ok(None);
@@ -195,7 +195,7 @@ pub fn link_details(
     kinds: Targets<'_>,
     pick: impl Fn(u32, &Link) -> bool,
 ) -> Result<Option<Vec<LinkDetail>>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let catalogue = context.snapshot();
     let Some((id, article)) = article_of(context, id)? else {
         return Ok(None);

@@ -237,7 +237,7 @@ pub fn articles(
 /// Refuses what the search asks of the catalogue that it does not hold, by name, and a
 /// vehicle kind that is not the named vehicle's.
 fn held(context: &Context, asked: &ArticlesAsked<'_>) -> Result<(), ServiceError> {
-    asked.asked.check(context)?;
+    asked.asked.check()?;
     let ktype = asked.search.ktype;
     vehicle_path::kind_named(context.snapshot(), asked.vehicle_kind, ktype)
 }

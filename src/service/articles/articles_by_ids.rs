@@ -56,7 +56,7 @@ pub fn articles_by_ids(
     ids: Field<&[i64]>,
     wanted: ByIds,
 ) -> Result<Vec<ArticleById>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let catalogue = context.snapshot();
     let caller = context.caller();
     if ids.value.len() > MAX_IDS {

@@ -50,7 +50,7 @@ pub fn direct_search(
     search: &DirectSearch<'_>,
     kinds: impl Fn(NumberKind, NumberKind) -> Ordering,
 ) -> Result<Vec<DirectHit>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let caller = context.caller();
     let written = search.written;
     let number = normalise_reference(written.value);

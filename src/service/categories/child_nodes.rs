@@ -36,7 +36,7 @@ pub fn child_nodes(
     asked: &Asked<'_>,
     q: &ChildNodesAsked,
 ) -> Result<Vec<ChildNode>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let parent = q.parent.map(|p| p.id().map(|id| Field::new(p.name, id)))?;
     let which = match q.below {
         true => Nodes::Below(parent),

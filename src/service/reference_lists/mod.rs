@@ -27,7 +27,7 @@ pub fn brands(
     asked: &Asked<'_>,
     only: Option<u32>,
 ) -> Result<Vec<(u32, String)>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let mut brands = lookups::visible_brands(context.snapshot(), context.caller())?;
     brands.retain(|(brand_id, _)| only.is_none_or(|only| only == *brand_id));
     Ok(brands)
@@ -59,7 +59,7 @@ pub fn generic_articles(
     asked: &Asked<'_>,
     question: &GenericArticlesAsked<'_>,
 ) -> Result<Vec<GenericArticleFound>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let caller = context.caller();
     let catalogue = context.snapshot();
     let ktype = question.ktype;
@@ -137,7 +137,7 @@ pub fn manufacturers(
     asked: &Asked<'_>,
     targets: Option<&[TargetType]>,
 ) -> Result<Vec<Manufacturer>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let catalogue = context.snapshot();
     if targets.is_some() {
         let makes = vehicle_path::makes(catalogue, targets)?;
@@ -158,7 +158,7 @@ pub fn vehicle_types(
     asked: &Asked<'_>,
     ktypes: Field<&[String]>,
 ) -> Result<Vec<(Vehicle, Option<u32>)>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     if ktypes.value.is_empty() {
         return Err(ServiceError::bad_parameter(
             ktypes.name,

@@ -202,7 +202,7 @@ pub fn linkage_targets(
     asked: &Asked<'_>,
     q: &TargetQuery<'_>,
 ) -> Result<TargetPage, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     check(q)?;
     let (catalogue, names) = (context.snapshot(), context.names());
     let makers = Makers::read(catalogue)?;

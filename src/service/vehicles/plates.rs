@@ -35,7 +35,7 @@ pub fn vehicles_of_plate(
     asked: &Asked<'_>,
     q: &PlateAsked<'_>,
 ) -> Result<Vec<PlateVehicle>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let (key_system, targets) = (q.key_system, q.targets);
     let country = q.country.value.trim();
     if country.len() != 2 || !country.bytes().all(|b| b.is_ascii_alphabetic()) {

@@ -82,7 +82,7 @@ pub fn vehicle_types(
     asked: &Asked<'_>,
     criteria: &Criteria<'_>,
 ) -> Result<Vec<Vehicle>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let (maker_field, series_field) = (criteria.maker.name, criteria.series.name);
     let named = Named {
         maker: criteria.maker.map(Field::id)?,

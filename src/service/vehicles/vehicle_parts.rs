@@ -51,7 +51,7 @@ pub fn parts(
     asked: &Asked<'_>,
     q: &PartsQuestion<'_>,
 ) -> Result<Vec<Part>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     let catalogue = context.snapshot();
     let caller = context.caller();
     let ktype = q.ktype.required()?;

@@ -192,7 +192,7 @@ pub fn vehicle_makes(
     asked: &Asked<'_>,
     targets: Targets<'_>,
 ) -> Result<Vec<Make>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     makes(context.snapshot(), targets)
 }
 
@@ -204,7 +204,7 @@ pub fn series_of_maker(
     maker: Field<Option<i64>>,
     targets: Targets<'_>,
 ) -> Result<Vec<SeriesCount>, ServiceError> {
-    asked.check(context)?;
+    asked.check()?;
     model_series(context, maker.required()?.id()?, targets)
 }
 

@@ -12,7 +12,7 @@ request!(
     /// `getBrands` and `getAmBrands` (Pegasus's `amBrandsRequest`): the brands (data
     /// suppliers) the provider may see.
     GetBrandsRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
         /// catalogue's first); a text missing in it falls back along their order. Another
@@ -34,7 +34,7 @@ request!(
     /// vehicle type. Every field of Pegasus 3.0's `genericArticlesRequest` is taken; those
     /// the catalogue cannot honour are refused naming the field.
     GetGenericArticlesRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
         /// catalogue's first); a text missing in it falls back along their order. Another
@@ -56,7 +56,7 @@ request!(
     /// `getManufacturers`: vehicle makers and competitor parts makers, or (with
     /// `linkingTargetType`) the vehicle makers with vehicle types of that kind.
     GetManufacturersRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,

@@ -7,7 +7,7 @@ request!(
     /// `getDirectArticlesByIds6` (Pegasus's `directArticlesByIds6Request`): articles by
     /// numeric id with the details each flag asks for.
     GetDirectArticlesByIds6Request {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The articles' numeric ids (`legacyArticleId`); at most 100.
         article_id: Option<IntegerList>,

@@ -9,11 +9,11 @@ request!(
     /// `getArticleLinkedAllLinkingTargetManufacturer2` (Pegasus's
     /// `articleLinkedAllLinkingTargetManufacturer2Request`).
     GetFitmentMakers2Request {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,
-        /// One of the catalogue's countries; others are refused.
+        /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
@@ -27,7 +27,7 @@ request!(
     /// `getArticleLinkedAllLinkingTargetManufacturer` (Pegasus's
     /// `articleLinkedAllLinkingTargetManufacturerRequest`).
     GetFitmentMakersRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,

@@ -32,7 +32,7 @@ request!(
     /// caller may see that fit a vehicle type, optionally under an assembly group and of some
     /// brands and generic articles.
     GetArticleIdsWithStateRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// Only parts whose generic article sits at or below this node of the vehicle's
         /// assembly-group tree (`getChildNodesAllLinkingTarget2`).

@@ -47,11 +47,11 @@ request!(
     /// `articleLinkedAllLinkingTarget4Request`): the vehicle types an article fits, by the
     /// article's numeric id (`legacyArticleId` of `getArticles`).
     GetArticleLinkedAllLinkingTargetRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,
-        /// One of the catalogue's countries; others are refused.
+        /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
@@ -149,7 +149,7 @@ request!(
     /// `articleLinkedAllLinkingTargetsByIds3Request`): how an article fits the vehicle types
     /// named by the links `getArticleLinkedAllLinkingTarget4` answered.
     GetArticleLinkedAllLinkingTargetsByIdsRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,

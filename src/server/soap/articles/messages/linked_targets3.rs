@@ -10,7 +10,7 @@ request!(
     /// `getArticleLinkedAllLinkingTarget3` (Pegasus's
     /// `articleLinkedAllLinkingTarget3Request`): the vehicle types an article fits.
     GetArticleLinkedAllLinkingTarget3Request {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The article's numeric id (`genericArticles[].legacyArticleId` of `getArticles`).
         article_id: Option<i64>,

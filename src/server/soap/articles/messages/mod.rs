@@ -75,7 +75,7 @@ request!(
     /// Every field of Pegasus 3.0's `articlesRequest` is taken; those partscat has no data
     /// for must be unset, and are refused naming the field otherwise.
     GetArticlesRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The number searched for, written any way.
         search_query: Option<String>,
@@ -107,7 +107,7 @@ request!(
         /// The kind of `linkageTargetId` (`P`, `V`, `L`, `B`, `O`, `C`, `T`, `M`, `A`, `K`):
         /// a vehicle type of another kind is refused.
         linkage_target_type: Option<String>,
-        /// One of the catalogue's countries; others are refused.
+        /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         linkage_target_country: Option<String>,
         /// Must be absent: partscat keeps no creation dates.
         new_articles_date_from: Option<String>,
@@ -312,7 +312,7 @@ request!(
     /// `articleDirectSearchAllNumbersWithStateRequest`): articles by any of their numbers, one
     /// record per number that matched.
     GetArticleDirectSearchRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// The number searched for, written any way.
         article_number: Option<String>,

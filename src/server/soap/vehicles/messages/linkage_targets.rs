@@ -28,7 +28,7 @@ request!(
         /// catalogue's first); a text missing in it falls back along their order. Another
         /// language code is answered in the catalogue's first.
         lang: Option<String>,
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         linkage_target_country: Option<String>,
         /// Only vehicle types of this kind: `P` passenger car, `L` light commercial, `B`
         /// motorcycle, `C` commercial vehicle, `T` tractor, `M` engine, `A` axle, `K` body

@@ -15,7 +15,7 @@ request!(
     /// vehicle types by Ktype: each vehicle's details and, with `motorCodes`, its engine
     /// codes. The flags asking for data partscat has not must be false.
     GetVehicleByIdsRequest {
-        /// One of the catalogue's countries (`getCountries`); others are refused.
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         article_country: Option<String>,
         /// Must be false: the catalogue has no axle data.
         axles: Option<bool>,
@@ -23,9 +23,9 @@ request!(
         cabs: Option<bool>,
         /// The vehicle types (Ktypes).
         car_ids: Option<IntegerList>,
-        /// One of the catalogue's countries; others are refused.
+        /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         countries_car_selection: Option<String>,
-        /// One of the catalogue's countries; others are refused.
+        /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,

@@ -9,8 +9,7 @@ request!(
     /// `getManufacturers2` (Pegasus's `manufacturers2Request`): the vehicle makers with
     /// vehicle types.
     GetManufacturers2Request {
-        /// An ISO 3166-1 code of one of the catalogue's countries (`getCountries`); others
-        /// are refused.
+        /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
         /// Must be false: the catalogue has no country groups.
         country_group_flag: Option<bool>,
