@@ -103,8 +103,10 @@ fn base(operation: &str, field: &str) -> Value {
         ("getChildNodesAllLinkingTarget2", "linked") => {
             return json!({"linkingTargetId": 10219, "childNodes": true});
         }
-        ("getDirectArticlesByIds6", "basicData") => return json!({"articleId": {"array": [39]}}),
-        ("getDirectArticlesByIds6", "priceDate") => {
+        ("getDirectArticlesByIds6" | "getDirectArticlesByIds7", "basicData") => {
+            return json!({"articleId": {"array": [39]}});
+        }
+        ("getDirectArticlesByIds6" | "getDirectArticlesByIds7", "priceDate") => {
             return json!({"articleId": {"array": [39]}, "prices": true});
         }
         ("getGenericArticles", "linkingTargetId") => {
@@ -145,7 +147,9 @@ fn base(operation: &str, field: &str) -> Value {
         "getVehicleIdsByCriteria" => json!({"manuId": 2}),
         "getChildNodesAllLinkingTarget2" => json!({"linkingTargetId": 10219}),
         "getArticleIdsWithState" => json!({"linkingTargetId": 10219}),
-        "getDirectArticlesByIds6" => json!({"articleId": {"array": [39]}, "basicData": true}),
+        "getDirectArticlesByIds6" | "getDirectArticlesByIds7" => {
+            json!({"articleId": {"array": [39]}, "basicData": true})
+        }
         "getAutoCompleteSuggestions" => json!({"searchQuery": "fil"}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
@@ -191,7 +195,7 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
         (_, "carIds") => vec![json!({"array": [10536]})],
         ("getArticleLinkages", "articleNumber") => vec![json!("0986494958")],
         ("getArticleLinkages", "dataSupplierId") => vec![json!(2)],
-        (_, "articleId") if operation == "getDirectArticlesByIds6" => {
+        (_, "articleId") if operation.starts_with("getDirectArticlesByIds") => {
             vec![json!({"array": [84]})]
         }
         (_, "articleId") => vec![json!(39)],
@@ -217,7 +221,9 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
         ("getArticleIdsWithState", "brandNo") => vec![json!({"array": [2]})],
         ("getArticleIdsWithState", "genericArticleId") => vec![json!({"array": [82]})],
         ("getArticleIdsWithState", "sort") => vec![json!(2)],
-        ("getDirectArticlesByIds6", "priceDate") => vec![json!(20000101)],
+        ("getDirectArticlesByIds6" | "getDirectArticlesByIds7", "priceDate") => {
+            vec![json!(20000101)]
+        }
         ("getAutoCompleteSuggestions", "searchQuery") => vec![json!("brake")],
         ("getGenericArticles", "linked") => vec![json!(true)],
         ("getBrands" | "getAmBrands", "dataSupplierId") => vec![json!(2)],

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 29] = [
+const OPERATIONS: [&str; 30] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -35,6 +35,7 @@ const OPERATIONS: [&str; 29] = [
     "getChildNodesAllLinkingTarget2",
     "getArticleIdsWithState",
     "getDirectArticlesByIds6",
+    "getDirectArticlesByIds7",
     "getAutoCompleteSuggestions",
     "getBrands",
     "getAmBrands",

@@ -147,3 +147,48 @@ fn the_data_release_a_client_keys_its_cache_by() {
     assert_eq!(info["refDataVersion"], info["dataVersion"]);
     assert_eq!(info["date"], classic["dataDate"]);
 }
+
+/// A shop's article page by `getDirectArticlesByIds7` answers as by `…6`, and every document
+/// says its kind by number and by name in the reader's language (a Java shop dereferences
+/// both).
+#[test]
+fn an_article_page_by_the_seventh_form_names_each_documents_kind() {
+    let s = Served::demo(&[]);
+    let flags = json!({"articleId": {"array": [39, 84]}, "basicData": true, "documents": true,
+        "thumbnails": true, "lang": "de"});
+    let seventh = call(&s, "getDirectArticlesByIds7", flags.clone());
+    assert_eq!(seventh, call(&s, "getDirectArticlesByIds6", flags));
+    let documents = array(&seventh)[0]["articleDocuments"]["array"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(!documents.is_empty(), "{seventh}");
+    for d in &documents {
+        let (id, name) = (&d["docTypeId"], &d["docTypeName"]);
+        match d["docFileTypeName"].as_str().unwrap() {
+            "image" => assert_eq!((id, name), (&json!(1), &json!("Bild")), "{d}"),
+            "document" => assert_eq!((id, name), (&json!(2), &json!("Dokument")), "{d}"),
+            "image360" => assert_eq!((id, name), (&json!(3), &json!("360°-Bild")), "{d}"),
+            other => panic!("{other}"),
+        }
+    }
+    let thumbnails = array(&seventh)[0]["articleThumbnails"]["array"].clone();
+    assert!(
+        thumbnails
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["thumbTypeId"] == 1 || t["thumbTypeId"] == 3),
+        "{thumbnails}"
+    );
+    let english = call(
+        &s,
+        "getDirectArticlesByIds7",
+        json!({"articleId": {"array": [39]}, "documents": true, "lang": "en"}),
+    );
+    let first = &array(&english)[0]["articleDocuments"]["array"][0];
+    assert!(
+        ["Picture", "Document", "360° picture"].contains(&first["docTypeName"].as_str().unwrap()),
+        "{first}"
+    );
+}

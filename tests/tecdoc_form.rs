@@ -153,6 +153,10 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
             "<articleId><array>39</array></articleId><basicData>true</basicData><attributs>true</attributs><oeNumbers>true</oeNumbers>",
         ),
         (
+            "getDirectArticlesByIds7",
+            "<articleId><array>39</array></articleId><basicData>true</basicData><documents>true</documents><thumbnails>true</thumbnails>",
+        ),
+        (
             "getChildNodesAllLinkingTarget2",
             "<linkingTargetId>10219</linkingTargetId><linked>true</linked><childNodes>true</childNodes>",
         ),

@@ -335,6 +335,18 @@ pub enum MediaKind {
     Spin360,
 }
 
+impl MediaKind {
+    /// What a reader calls this kind of media in the catalogue's default language: the term
+    /// the catalogue's `texts` translate.
+    pub fn term(self) -> &'static str {
+        match self {
+            MediaKind::Image => "Picture",
+            MediaKind::Document => "Document",
+            MediaKind::Spin360 => "360° picture",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Media {
     pub article: ArticleKey,

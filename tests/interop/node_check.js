@@ -74,6 +74,12 @@ const CALLS = {
     normalAustauschPrice: false, oeNumbers: true, prices: true, replacedByNumbers: true,
     replacedNumbers: true, thumbnails: true, usageNumbers: true,
   },
+  getDirectArticlesByIds7: {
+    articleId: { array: [39] }, attributs: false, basicData: true, documents: true, eanNumbers: false,
+    immediateAttributs: false, immediateInfo: false, info: false, mainArticles: false,
+    normalAustauschPrice: false, oeNumbers: false, prices: false, replacedByNumbers: false,
+    replacedNumbers: false, thumbnails: true, usageNumbers: false,
+  },
   getAutoCompleteSuggestions: { lang: 'en', searchQuery: 'fil' },
   getPricesByKtype: { linkageTargetId: '10219' },
   getKitPrice: { genericArticleId: 82, isKit: false, linkageTargetId: '10219' },

@@ -91,6 +91,13 @@ CALLS = {
         "replacedByNumbers": True, "replacedNumbers": True, "thumbnails": True,
         "usageNumbers": True,
     },
+    "getDirectArticlesByIds7": {
+        "articleId": {"array": [39]}, "attributs": False, "basicData": True, "documents": True,
+        "eanNumbers": False, "immediateAttributs": False, "immediateInfo": False, "info": False,
+        "mainArticles": False, "normalAustauschPrice": False, "oeNumbers": False, "prices": False,
+        "replacedByNumbers": False, "replacedNumbers": False, "thumbnails": True,
+        "usageNumbers": False,
+    },
     "getAutoCompleteSuggestions": {"lang": "en", "searchQuery": "fil"},
     "getPricesByKtype": {"linkageTargetId": "10219"},
     "getKitPrice": {"genericArticleId": 82, "isKit": False, "linkageTargetId": "10219"},

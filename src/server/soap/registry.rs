@@ -208,6 +208,9 @@ fn rows() -> Vec<Operation> {
         row::<GetDirectArticlesByIds6Request, ArticlesByIds6List>("getDirectArticlesByIds6", READ, articles::get_direct_articles_by_ids)
             .doc("Articles by numeric id with their basic data, criteria, documents, pictures, EAN, OE and trade numbers, prices, replacements and kits, as the flags ask: Pegasus's getDirectArticlesByIds6.")
             .cached(),
+        row::<GetDirectArticlesByIds6Request, ArticlesByIds6List>("getDirectArticlesByIds7", READ, articles::get_direct_articles_by_ids)
+            .doc("The same as getDirectArticlesByIds6 (Pegasus's getDirectArticlesByIds7, whose records add what partscat does not answer in either: the article as linked to a vehicle type).")
+            .cached(),
         row::<GetAutoCompleteSuggestionsRequest, AutoCompleteSuggestions>("getAutoCompleteSuggestions", READ, articles::get_auto_complete_suggestions)
             .doc("Completions of what is typed into a search box: generic-article names, then article and cross numbers: Pegasus's getAutoCompleteSuggestions.")
             .cached(),

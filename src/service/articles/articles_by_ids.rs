@@ -1,5 +1,5 @@
 //! Articles by their numeric ids with the parts of them a legacy shop's article page shows
-//! (Pegasus's `getDirectArticlesByIds6`): numbers, criteria, prices, media, the articles that
+//! (Pegasus's `getDirectArticlesByIds6` and `…7`): numbers, criteria, prices, media, the articles that
 //! replace it and that it replaces, and the kits it is part of.
 
 use std::collections::BTreeSet;
@@ -46,6 +46,8 @@ pub struct ArticleById {
     pub is_kit: bool,
     /// Whether it fits a vehicle type.
     pub linked: bool,
+    /// What each of its media's kinds is called in the asked language, in the media's order.
+    pub media_kind_names: Vec<String>,
 }
 
 /// The articles of `ids` the caller may see, in the order asked, each once; an id the
@@ -139,7 +141,13 @@ fn one(
             p.valid_from.is_none_or(|d| d <= day) && p.valid_to.is_none_or(|d| d >= day)
         });
     }
+    let media_kind_names = detail
+        .media
+        .iter()
+        .map(|m| names.term(m.kind.term()))
+        .collect::<Result<_, _>>()?;
     Ok(ArticleById {
+        media_kind_names,
         detail,
         replaced_by,
         replaced,

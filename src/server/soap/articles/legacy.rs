@@ -172,6 +172,15 @@ fn price_record(p: &Price) -> ArticlePriceRecord {
     }
 }
 
+/// A kind of media by number, as `docTypeId` and `thumbTypeId` answer it.
+fn doc_type_id(kind: MediaKind) -> i64 {
+    match kind {
+        MediaKind::Image => 1,
+        MediaKind::Document => 2,
+        MediaKind::Spin360 => 3,
+    }
+}
+
 fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
     let d = &a.detail;
     let criteria = || {
@@ -200,7 +209,8 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
             array: d
                 .media
                 .iter()
-                .map(|m| ArticleDocumentRecord {
+                .zip(&a.media_kind_names)
+                .map(|(m, kind_name)| ArticleDocumentRecord {
                     doc_file_name: file_name(&m.uri),
                     doc_file_type_name: match m.kind {
                         MediaKind::Image => "image",
@@ -210,6 +220,8 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                     .into(),
                     doc_id: m.uri.clone(),
                     doc_text: m.description.clone(),
+                    doc_type_id: doc_type_id(m.kind),
+                    doc_type_name: kind_name.clone(),
                     doc_url: m.uri.clone(),
                 })
                 .collect(),
@@ -228,6 +240,7 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                 .map(|m| ThumbnailRecord {
                     thumb_doc_id: m.uri.clone(),
                     thumb_file_name: file_name(&m.uri),
+                    thumb_type_id: doc_type_id(m.kind),
                 })
                 .collect(),
         }),

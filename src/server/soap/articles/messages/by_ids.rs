@@ -1,4 +1,4 @@
-//! A legacy shop's article page: `getDirectArticlesByIds6`'s answer, the articles by id with
+//! A legacy shop's article page: `getDirectArticlesByIds6`'s and `…7`'s answer, the articles by id with
 //! the lists each flag asks for (its request is `by_ids_request.rs`). Records and element
 //! order as Pegasus's DLB schema declares them.
 
@@ -57,6 +57,10 @@ pub struct ArticleDocumentRecord {
     pub doc_id: String,
     /// Its description.
     pub doc_text: String,
+    /// Its kind by number: 1 a picture, 2 a document, 3 a frame of a 360° picture.
+    pub doc_type_id: i64,
+    /// Its kind in the asked language.
+    pub doc_type_name: String,
     /// Its address as the catalogue names it.
     pub doc_url: String,
 }
@@ -121,6 +125,8 @@ pub struct ThumbnailRecord {
     pub thumb_doc_id: String,
     /// The file's name.
     pub thumb_file_name: String,
+    /// Its kind by number, as `docTypeId`: 1 a picture, 3 a frame of a 360° picture.
+    pub thumb_type_id: i64,
 }
 
 seq!(
@@ -377,7 +383,7 @@ pub struct ArticleByIdRecord {
 }
 
 record_list!(
-    /// `getDirectArticlesByIds6`: the articles found, in the order asked; an id the
+    /// `getDirectArticlesByIds6` and `…7`: the articles found, in the order asked; an id the
     /// catalogue lacks, or of a brand the caller may not see, is left out.
     ArticlesByIds6List,
     ArticleByIdRecordSeq,
