@@ -277,6 +277,10 @@ const DICTIONARY: &[Entry] = &[
     ("Estate Car", "Kombilimousine", "Break", ""),
     ("Otto", "Otto", "Otto", ""),
     ("Otto/Electric", "Otto/Elektro", "Otto/Électrique", ""),
+    // Media: the kinds of an article's documents.
+    ("Picture", "Bild", "Image", ""),
+    ("Document", "Dokument", "Document", ""),
+    ("360° picture", "360°-Bild", "Image 360°", ""),
 ];
 
 /// `english` in `language` (one of `LANGUAGES`); none where it has no text there or reads

@@ -2,10 +2,11 @@
 //! (Pegasus's `getDirectArticlesByIds6` and `…7`): numbers, criteria, prices, media, the articles that
 //! replace it and that it replaces, and the kits it is part of.
 
-use std::collections::BTreeSet;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::article_detail::{ArticleDetail, Parts, detail};
-use crate::catalogue::{Article, ArticleKey, Date, normalise_reference};
+use crate::catalogue::{Article, ArticleKey, Date, MediaKind, normalise_reference};
 use crate::service::ServiceError;
 use crate::service::asked::Asked;
 use crate::service::context::Context;
@@ -46,8 +47,8 @@ pub struct ArticleById {
     pub is_kit: bool,
     /// Whether it fits a vehicle type.
     pub linked: bool,
-    /// What each of its media's kinds is called in the asked language, in the media's order.
-    pub media_kind_names: Vec<String>,
+    /// What each kind of its media is called in the asked language.
+    pub media_kind_names: BTreeMap<MediaKind, String>,
 }
 
 /// The articles of `ids` the caller may see, in the order asked, each once; an id the
@@ -141,11 +142,12 @@ fn one(
             p.valid_from.is_none_or(|d| d <= day) && p.valid_to.is_none_or(|d| d >= day)
         });
     }
-    let media_kind_names = detail
-        .media
-        .iter()
-        .map(|m| names.term(m.kind.term()))
-        .collect::<Result<_, _>>()?;
+    let mut media_kind_names = BTreeMap::new();
+    for m in &detail.media {
+        if let Entry::Vacant(slot) = media_kind_names.entry(m.kind) {
+            slot.insert(names.term(m.kind.term())?);
+        }
+    }
     Ok(ArticleById {
         media_kind_names,
         detail,

@@ -209,8 +209,7 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
             array: d
                 .media
                 .iter()
-                .zip(&a.media_kind_names)
-                .map(|(m, kind_name)| ArticleDocumentRecord {
+                .map(|m| ArticleDocumentRecord {
                     doc_file_name: file_name(&m.uri),
                     doc_file_type_name: match m.kind {
                         MediaKind::Image => "image",
@@ -221,7 +220,7 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                     doc_id: m.uri.clone(),
                     doc_text: m.description.clone(),
                     doc_type_id: doc_type_id(m.kind),
-                    doc_type_name: kind_name.clone(),
+                    doc_type_name: a.media_kind_names.get(&m.kind).cloned().unwrap_or_default(),
                     doc_url: m.uri.clone(),
                 })
                 .collect(),
