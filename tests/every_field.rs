@@ -109,6 +109,10 @@ fn base(operation: &str, field: &str) -> Value {
         ("getDirectArticlesByIds6" | "getDirectArticlesByIds7", "priceDate") => {
             return json!({"articleId": {"array": [39]}, "prices": true});
         }
+        // The kind of the vehicle type asked, which only a Ktype asked names.
+        ("getArticlePartList", "linkingTargetType") => {
+            return json!({"articleId": 610, "linkingTargetId": 10219});
+        }
         ("getGenericArticles", "linkingTargetId") => {
             return json!({"linked": true, "linkingTargetId": 10219});
         }
@@ -150,6 +154,8 @@ fn base(operation: &str, field: &str) -> Value {
         "getDirectArticlesByIds6" | "getDirectArticlesByIds7" => {
             json!({"articleId": {"array": [39]}, "basicData": true})
         }
+        // The demo's kit 0 986 A45 240.
+        "getArticlePartList" => json!({"articleId": 610}),
         "getAutoCompleteSuggestions" => json!({"searchQuery": "fil"}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
@@ -199,6 +205,8 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
             vec![json!({"array": [84]})]
         }
         (_, "articleId") => vec![json!(39)],
+        // The kit's link to a vehicle type it holds no components for: 610 × 2³² + 10536.
+        ("getArticlePartList", "articleLinkId") => vec![json!(2619930061096i64)],
         (_, "linkingTargetId" | "linkageTargetId") => vec![json!(10536), json!("10536")],
         (_, "linkingTargetManuId") => vec![json!(3)],
         ("getArticleLinkedAllLinkingTargetsByIds3", "linkedArticlePairs") => {

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 30] = [
+const OPERATIONS: [&str; 31] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -36,6 +36,7 @@ const OPERATIONS: [&str; 30] = [
     "getArticleIdsWithState",
     "getDirectArticlesByIds6",
     "getDirectArticlesByIds7",
+    "getArticlePartList",
     "getAutoCompleteSuggestions",
     "getBrands",
     "getAmBrands",

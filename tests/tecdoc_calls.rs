@@ -192,3 +192,82 @@ fn an_article_page_by_the_seventh_form_names_each_documents_kind() {
         "{first}"
     );
 }
+
+/// A shop opens a kit's part list (`getArticlePartList`): its components, with their
+/// quantities, for any vehicle type or one named by Ktype or by the kit's link to it.
+#[test]
+fn a_kit_s_part_list_names_its_components_and_quantities() {
+    let s = Served::demo(&[]);
+    let kit = call(
+        &s,
+        "getArticles",
+        json!({"searchQuery": "0986A45240", "searchType": 0, "includeGenericArticles": true}),
+    );
+    let kit_id = kit["articles"][0]["genericArticles"][0]["legacyArticleId"]
+        .as_i64()
+        .unwrap();
+    let parts = |fields: Value| -> Vec<(String, i64)> {
+        let answer = call(&s, "getArticlePartList", fields);
+        let Some(list) = array(&answer).first().cloned() else {
+            return Vec::new();
+        };
+        list["partlistInfo"]["array"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| {
+                let d = &item["partlistDetails"];
+                (
+                    d["articleNo"].as_str().unwrap().to_owned(),
+                    d["quantity"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // The demo's kits.csv: two discs and a set of pads, for Ktypes 10219 and 10154.
+    let expected = vec![
+        ("0 986 478 849".to_owned(), 2),
+        ("0 986 495 455".to_owned(), 1),
+    ];
+    assert_eq!(parts(json!({"articleId": kit_id})), expected);
+    assert_eq!(
+        parts(json!({"articleId": kit_id, "linkingTargetId": 10219})),
+        expected
+    );
+    let link = (kit_id << 32) | 10154;
+    assert_eq!(
+        parts(json!({"articleId": kit_id, "articleLinkId": link})),
+        expected
+    );
+    // A vehicle type the kit holds nothing for, and an article that is no kit: no list.
+    assert!(parts(json!({"articleId": kit_id, "linkingTargetId": 10536})).is_empty());
+    assert!(parts(json!({"articleId": 39})).is_empty());
+
+    // What disagrees is refused by name.
+    let refused = |fields: Value, field: &str| {
+        let mut fields = fields;
+        fields["provider"] = json!("demo");
+        let r = s.fetch(
+            client()
+                .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+                .json(&json!({ "getArticlePartList": fields })),
+        );
+        let answer = r.json();
+        assert_eq!(answer["status"], 400, "{}", r.text());
+        let text = answer["statusText"].as_str().unwrap();
+        assert!(text.contains(field), "{text}");
+    };
+    refused(
+        json!({"articleId": kit_id, "articleLinkId": (39i64 << 32) | 10154}),
+        "articleLinkId",
+    );
+    refused(
+        json!({"articleId": kit_id, "articleLinkId": link, "linkingTargetId": 10219}),
+        "linkingTargetId",
+    );
+    refused(
+        json!({"articleId": kit_id, "linkingTargetId": 10219, "linkingTargetType": "O"}),
+        "linkingTargetType",
+    );
+    refused(json!({}), "articleId");
+}

@@ -157,6 +157,10 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
             "<articleId><array>39</array></articleId><basicData>true</basicData><documents>true</documents><thumbnails>true</thumbnails>",
         ),
         (
+            "getArticlePartList",
+            "<articleId>610</articleId><linkingTargetId>10219</linkingTargetId>",
+        ),
+        (
             "getChildNodesAllLinkingTarget2",
             "<linkingTargetId>10219</linkingTargetId><linked>true</linked><childNodes>true</childNodes>",
         ),

@@ -80,6 +80,8 @@ const CALLS = {
     normalAustauschPrice: false, oeNumbers: false, prices: false, replacedByNumbers: false,
     replacedNumbers: false, thumbnails: true, usageNumbers: false,
   },
+  // The demo's kit 0 986 A45 240, for one of its vehicle types.
+  getArticlePartList: { articleId: 610, linkingTargetId: 10219 },
   getAutoCompleteSuggestions: { lang: 'en', searchQuery: 'fil' },
   getPricesByKtype: { linkageTargetId: '10219' },
   getKitPrice: { genericArticleId: 82, isKit: false, linkageTargetId: '10219' },

@@ -64,6 +64,10 @@ def call(style, operation, fields):
 LEGACY_ID = call("DLB", "getArticles", request(
     ARTICLES_REQUEST, searchQuery="0986478849", includeGenericArticles=True,
 ))["articles"][0]["genericArticles"][0]["legacyArticleId"]
+# The demo's kit 0 986 A45 240.
+KIT_ID = call("DLB", "getArticles", request(
+    ARTICLES_REQUEST, searchQuery="0986A45240", includeGenericArticles=True,
+))["articles"][0]["genericArticles"][0]["legacyArticleId"]
 # Two of its links, as getArticleLinkedAllLinkingTargetsByIds3 takes them back.
 LINK_PAIRS = [
     {"articleLinkId": link["articleLinkId"], "linkingTargetId": link["linkingTargetId"]}
@@ -113,6 +117,9 @@ CALLS = [
         ["articleCountry", "articleId", "lang", "linkingTargetId", "linkingTargetManuId",
          "linkingTargetType", "withMainArticles"],
         articleId=LEGACY_ID, linkingTargetManuId=0, withMainArticles=True)),
+    ("getArticlePartList", "articlePartListResponse", request(
+        ["articleCountry", "articleId", "articleLinkId", "lang", "linkingTargetId",
+         "linkingTargetType", "priceDate"], articleId=KIT_ID, linkingTargetId=10219)),
     ("getArticleLinkedAllLinkingTargetsByIds3", "articleLinkedAllLinkingTargetsByIds3Response",
      request(["articleCountry", "articleId", "immediateAttributs", "lang", "linkedArticlePairs",
               "linkingTargetType", "numberplateType"],

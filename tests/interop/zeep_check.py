@@ -98,6 +98,8 @@ CALLS = {
         "replacedByNumbers": False, "replacedNumbers": False, "thumbnails": True,
         "usageNumbers": False,
     },
+    # The demo's kit 0 986 A45 240, for one of its vehicle types.
+    "getArticlePartList": {"articleId": 610, "linkingTargetId": 10219},
     "getAutoCompleteSuggestions": {"lang": "en", "searchQuery": "fil"},
     "getPricesByKtype": {"linkageTargetId": "10219"},
     "getKitPrice": {"genericArticleId": 82, "isKit": False, "linkageTargetId": "10219"},

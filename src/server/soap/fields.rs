@@ -52,6 +52,19 @@ macro_rules! record_list {
     };
 }
 
+/// A sequence of records inside a record, as Pegasus nests lists (`{"array": [...]}`).
+macro_rules! seq {
+    ($(#[$doc:meta])* $seq:ident, $name:literal, $record:ty) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, poem_openapi::Object, serde::Serialize)]
+        #[oai(rename = $name)]
+        pub struct $seq {
+            /// The records.
+            pub array: Vec<$record>,
+        }
+    };
+}
+
 /// A list of numbers, as Pegasus sends it (`{"array": [...]}`).
 #[derive(Debug, Clone, Object, Deserialize, Serialize)]
 #[oai(rename = "integerList")]

@@ -211,6 +211,9 @@ fn rows() -> Vec<Operation> {
         row::<GetDirectArticlesByIds6Request, ArticlesByIds6List>("getDirectArticlesByIds7", READ, articles::get_direct_articles_by_ids)
             .doc("The same as getDirectArticlesByIds6 (Pegasus's getDirectArticlesByIds7, whose records add what partscat does not answer in either: the article as linked to a vehicle type).")
             .cached(),
+        row::<GetArticlePartListRequest, ArticlePartListList>("getArticlePartList", READ, articles::get_article_part_list)
+            .doc("A kit's components (articleId, the legacyArticleId of getArticles), those it holds for one vehicle type where linkingTargetId or articleLinkId names one, each with its number, brand, generic article, state, criteria, quantity and flags: Pegasus's getArticlePartList.")
+            .cached(),
         row::<GetAutoCompleteSuggestionsRequest, AutoCompleteSuggestions>("getAutoCompleteSuggestions", READ, articles::get_auto_complete_suggestions)
             .doc("Completions of what is typed into a search box: generic-article names, then article and cross numbers: Pegasus's getAutoCompleteSuggestions.")
             .cached(),

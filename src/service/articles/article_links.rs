@@ -76,7 +76,7 @@ fn attributes(names: &Names<'_>, link: &Link) -> Result<Vec<LinkAttribute>, Serv
 }
 
 /// The article `id` names, if the catalogue holds it and the caller may see its brand.
-fn article_of(
+pub(super) fn article_of(
     context: &Context,
     id: Field<Option<i64>>,
 ) -> Result<Option<(u32, ArticleKey)>, ServiceError> {

@@ -171,7 +171,7 @@ pub fn articles(
         let hits = matched_numbers.remove(&article.key).unwrap_or_default();
         let matched = matched_numbers_of(&names, &article, hits)?;
         let kit = match asked.kit_parts {
-            true => kit_parts(snapshot, &names, caller, &article.key)?,
+            true => kit_parts(snapshot, &names, caller, &article.key, None)?,
             false => Vec::new(),
         };
         let holding = match asked.part_of_kits {

@@ -91,7 +91,8 @@ pub fn articles_by_ids(
     Ok(found)
 }
 
-fn one(
+/// `article` with what `wanted` asks of it.
+pub(super) fn one(
     context: &Context,
     names: &Names<'_>,
     article: Article,

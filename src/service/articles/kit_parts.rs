@@ -1,10 +1,18 @@
-//! What a kit holds and which kits hold an article: each article once, whatever vehicle
-//! types the kit is defined for, among the brands the caller sees.
+//! What a kit holds (for any vehicle type or one) and which kits hold an article: each article
+//! once, among the brands the caller sees; and a kit's part list, each component with what
+//! its article page shows.
 
-use crate::catalogue::{Article, ArticleKey, KitComponent};
+use super::article_detail::Parts;
+use super::article_links::article_of;
+use super::articles_by_ids::{self, ArticleById, ByIds};
+use crate::catalogue::{Article, ArticleKey, Date, KitComponent, TargetType};
 use crate::service::ServiceError;
+use crate::service::asked::Asked;
 use crate::service::caller::Caller;
+use crate::service::context::Context;
+use crate::service::field::Field;
 use crate::service::names::Names;
+use crate::service::vehicles::vehicle_path::kind_named;
 use crate::store::Catalogue;
 
 /// A component of a kit, or a kit an article is a component of.
@@ -19,17 +27,73 @@ pub struct KitPart {
     pub quantity: u32,
 }
 
-/// The components of `kit` the caller may see, in the order of their keys; none for an article
-/// that is no kit.
+/// The components of `kit` the caller may see, in the order of their keys: those it holds for
+/// the vehicle type `ktype` where one is named, else for any; none for an article that is no
+/// kit.
 pub fn kit_parts(
     catalogue: &Catalogue,
     names: &Names<'_>,
     caller: &Caller,
     kit: &ArticleKey,
+    ktype: Option<&str>,
 ) -> Result<Vec<KitPart>, ServiceError> {
     let mut rows = catalogue.components_of_kit(kit)?;
+    if let Some(ktype) = ktype {
+        rows.retain(|row| row.ktype == ktype.trim());
+    }
     rows.sort_by(|a, b| a.component.cmp(&b.component));
     each_once(catalogue, names, caller, rows, |row| &row.component)
+}
+
+/// A row of a kit's part list: a component with what its article page shows of it.
+pub struct ListedPart {
+    pub component: ArticleById,
+    /// How many of it the kit holds (for the vehicle type asked, else the largest over the
+    /// kit's vehicle types).
+    pub quantity: u32,
+}
+
+/// The part list of the kit `id` (Pegasus's `getArticlePartList`): its components the caller
+/// may see, in the order of their keys, those it holds for the vehicle type `ktype` where one
+/// is named (whose kind `kinds` must name, where it names any); each with its numbers,
+/// criteria, media and prices (those valid on `price_day` where one is named). `None` where the
+/// caller sees no such article; empty for an article that is no kit.
+pub fn part_list(
+    context: &Context,
+    asked: &Asked<'_>,
+    id: Field<Option<i64>>,
+    ktype: Option<&str>,
+    kinds: Field<Option<&[TargetType]>>,
+    price_day: Option<Date>,
+) -> Result<Option<Vec<ListedPart>>, ServiceError> {
+    asked.check()?;
+    let catalogue = context.snapshot();
+    kind_named(catalogue, kinds, ktype)?;
+    let Some((_, kit)) = article_of(context, id)? else {
+        return Ok(None);
+    };
+    let names = context.names();
+    let wanted = ByIds {
+        parts: Parts {
+            numbers: true,
+            criteria: true,
+            prices: true,
+            media: true,
+            applications: false,
+            id: true,
+            replaced: false,
+        },
+        kits: false,
+        price_day,
+    };
+    let mut listed = Vec::new();
+    for part in kit_parts(catalogue, &names, context.caller(), &kit, ktype)? {
+        listed.push(ListedPart {
+            component: articles_by_ids::one(context, &names, part.article, wanted)?,
+            quantity: part.quantity,
+        });
+    }
+    Ok(Some(listed))
 }
 
 /// The kits the caller may see that hold `component`, in the order of their keys, each with

@@ -132,7 +132,7 @@ pub fn get_direct_articles_by_ids(
 }
 
 /// `priceDate`: YYYYMMDD.
-fn price_date(value: i32) -> Result<Date, ServiceError> {
+pub(super) fn price_date(value: i32) -> Result<Date, ServiceError> {
     let text = value.to_string();
     let dashed = match text.len() {
         8 => format!("{}-{}-{}", &text[..4], &text[4..6], &text[6..]),

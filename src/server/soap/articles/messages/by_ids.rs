@@ -5,19 +5,6 @@
 use poem_openapi::Object;
 use serde::Serialize;
 
-/// The records of one of an article's lists.
-macro_rules! seq {
-    ($(#[$doc:meta])* $seq:ident, $name:literal, $record:ty) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Object, Serialize)]
-        #[oai(rename = $name)]
-        pub struct $seq {
-            /// The records.
-            pub array: Vec<$record>,
-        }
-    };
-}
-
 /// A criterion of an article (Pegasus's `assignedArticleAttributs2Record`).
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename = "assignedArticleAttributs2Record", rename_all = "camelCase")]

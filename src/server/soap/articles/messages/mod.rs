@@ -7,6 +7,7 @@ mod fitment_makers;
 mod legacy;
 mod linkages;
 mod linked_targets3;
+mod part_list;
 
 pub use by_ids::*;
 pub use by_ids_request::*;
@@ -14,6 +15,7 @@ pub use fitment_makers::*;
 pub use legacy::*;
 pub use linkages::*;
 pub use linked_targets3::*;
+pub use part_list::*;
 
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
