@@ -269,5 +269,9 @@ fn a_kit_s_part_list_names_its_components_and_quantities() {
         json!({"articleId": kit_id, "linkingTargetId": 10219, "linkingTargetType": "O"}),
         "linkingTargetType",
     );
+    refused(
+        json!({"articleId": kit_id, "articleLinkId": -1}),
+        "articleLinkId",
+    );
     refused(json!({}), "articleId");
 }

@@ -46,10 +46,16 @@ fn asked_ktype(r: &GetArticlePartListRequest) -> Result<Option<i64>, ServiceErro
         return Ok(r.linking_target_id);
     };
     let (article, ktype) = (link >> 32, link & 0xFFFF_FFFF);
-    if link <= 0 || r.article_id.is_some_and(|id| id != article) {
+    if link <= 0 {
         return Err(ServiceError::bad_parameter(
             "articleLinkId",
-            format!("{link} is no link of article {}", r.article_id.unwrap_or(0)),
+            format!("must be a link id (the kit's id × 2³² + a Ktype), not {link}"),
+        ));
+    }
+    if let Some(id) = r.article_id.filter(|&id| id != article) {
+        return Err(ServiceError::bad_parameter(
+            "articleLinkId",
+            format!("{link} is a link of article {article}, not of articleId {id}"),
         ));
     }
     match r.linking_target_id {
