@@ -157,6 +157,8 @@ fn base(operation: &str, field: &str) -> Value {
         // The demo's kit 0 986 A45 240.
         "getArticlePartList" => json!({"articleId": 610}),
         "getAutoCompleteSuggestions" => json!({"searchQuery": "fil"}),
+        // The demo's key table of shock absorber types.
+        "getKeyValues" => json!({"keyTableId": 1}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
             json!({"genericArticleId": 82, "isKit": false, "linkageTargetId": "10219"})

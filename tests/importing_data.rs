@@ -300,7 +300,7 @@ fn the_documented_sample_files_import() {
     assert!(ok, "{report}");
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        16,
+        18,
         "one sample per data set"
     );
     assert!(check(&data).0);
@@ -318,7 +318,7 @@ fn each_sample_file_imports_alone_into_the_demo_catalogue() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 16);
+    assert_eq!(names.len(), 18);
     for name in names {
         let data_set = name.trim_end_matches(".csv");
         let file = samples.join(&name);

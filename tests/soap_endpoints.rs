@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 31] = [
+const OPERATIONS: [&str; 33] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -42,6 +42,8 @@ const OPERATIONS: [&str; 31] = [
     "getAmBrands",
     "getLanguages",
     "getCountries",
+    "getCriteria2",
+    "getKeyValues",
     "getGenericArticles",
     "getManufacturers",
     "getPricesByKtype",

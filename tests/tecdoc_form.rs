@@ -206,6 +206,8 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
             "<articleId>84</articleId>",
         ),
         ("getPegasusVersionInfo2", ""),
+        ("getCriteria2", "<lang>de</lang>"),
+        ("getKeyValues", "<keyTableId>1</keyTableId>"),
         (
             "getGenericArticles",
             "<linked>true</linked><linkingTargetId>10219</linkingTargetId>",

@@ -121,14 +121,13 @@ fn every_field_of_a_pegasus_request_is_taken_null_empty_or_set() {
         assert_eq!(answer["totalMatchingArticles"], 1, "{answer}");
         // What the catalogue has no data for is refused by name, never taken and ignored.
         for (field, value) in [
-            (
-                "criteriaFilters",
-                json!([{"criteriaId": 100, "rawValue": "x"}]),
-            ),
             ("newArticlesDateFrom", json!("2020-01-01")),
             ("newLinkagesMfrId", json!(5)),
-            ("includeCriteriaFacets", json!(true)),
             ("linkageTargetCountry", json!("D")),
+            (
+                "criteriaFilters",
+                json!([{"criteriaId": -100, "rawValue": "x"}]),
+            ),
         ] {
             let mut fields = set.clone();
             fields[field] = value;

@@ -1,11 +1,13 @@
 //! What a parts catalogue holds, independent of how it is stored or served.
 
+pub mod criteria;
 pub mod model;
 pub mod reference;
 pub mod texts;
 pub mod tree;
 pub mod values;
 
+pub use criteria::{CriterionDefinition, CriterionType, KeyValue};
 pub use model::*;
 pub use reference::{CrossHit, NumberMatch, normalise_reference};
 pub use texts::{ArticleText, TextKind, Translation};

@@ -202,7 +202,9 @@ impl ArticleMaker {
         };
         for (name, unit, low, high) in criteria {
             let value = criterion_value(&mut self.rng, name, low, high);
-            f.criteria.write_record([&b, r, name, &value, unit])?;
+            let number = super::criteria::number_of(name);
+            f.criteria
+                .write_record([&b, r, name, &value, unit, &number])?;
         }
 
         if !kit {

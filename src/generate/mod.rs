@@ -3,6 +3,7 @@
 //! scale tests, one `<type>.csv` per data set in the import formats.
 
 mod articles;
+mod criteria;
 mod kits;
 mod shape;
 mod shaped_rows;
@@ -78,6 +79,8 @@ struct Files {
     genart_groups: Writer,
     vehicles: Writer,
     articles: Writer,
+    key_values: Writer,
+    criterion_definitions: Writer,
     criteria: Writer,
     crossrefs: Writer,
     competitor_refs: Writer,
@@ -183,6 +186,8 @@ impl Files {
             genart_groups: writer(out, ImportType::GenartGroups)?,
             vehicles: writer(out, ImportType::Vehicles)?,
             articles: writer(out, ImportType::Articles)?,
+            key_values: writer(out, ImportType::KeyValues)?,
+            criterion_definitions: writer(out, ImportType::CriterionDefinitions)?,
             criteria: writer(out, ImportType::Criteria)?,
             crossrefs: writer(out, ImportType::CrossReferences)?,
             competitor_refs: writer(out, ImportType::CompetitorReferences)?,
@@ -211,6 +216,8 @@ impl Files {
             &mut self.genart_groups,
             &mut self.vehicles,
             &mut self.articles,
+            &mut self.key_values,
+            &mut self.criterion_definitions,
             &mut self.criteria,
             &mut self.crossrefs,
             &mut self.competitor_refs,
@@ -248,6 +255,7 @@ fn write_reference_lists(f: &mut Files, shape: &Shape, lines: &[Line]) -> csv::R
     }
     write_model_series(f)?;
     write_assembly_groups(f, lines)?;
+    criteria::write(&mut f.criterion_definitions, &mut f.key_values)?;
     match &mut f.translated {
         Some(t) => translations::write_texts(t),
         None => Ok(()),

@@ -196,7 +196,7 @@ pub(super) fn criteria_of(base: &GenArt, n: usize) -> Vec<(&'static str, &'stati
 /// A criterion's value: a number in its range, or one of its texts.
 pub(super) fn criterion_value(rng: &mut Rng, name: &str, low: u32, high: u32) -> String {
     match high {
-        0 => criterion_text(name, rng.next()).to_owned(),
+        0 => super::criteria::stored(name, criterion_text(name, rng.next())),
         _ => rng.between(u64::from(low), u64::from(high)).to_string(),
     }
 }

@@ -66,7 +66,19 @@ const CRITERIA: &[Column] = &[
     must("name"),
     must("value"),
     may("unit"),
+    may("criterion_id"),
 ];
+const CRITERION_DEFINITIONS: &[Column] = &[
+    must("criterion_id"),
+    must("name"),
+    may("short_name"),
+    may("type"),
+    may("unit"),
+    may("interval"),
+    may("successor_id"),
+    may("key_table_id"),
+];
+const KEY_VALUES: &[Column] = &[must("key_table_id"), must("key"), must("value")];
 const CROSS_REFERENCES: &[Column] = &[
     must("brand_id"),
     must("reference"),
@@ -133,6 +145,8 @@ pub(super) fn of(data_set: ImportType) -> ColumnSpec {
         ImportType::Texts => TEXTS,
         ImportType::ArticleTexts => ARTICLE_TEXTS,
         ImportType::Articles => ARTICLES,
+        ImportType::KeyValues => KEY_VALUES,
+        ImportType::CriterionDefinitions => CRITERION_DEFINITIONS,
         ImportType::Criteria => CRITERIA,
         ImportType::CrossReferences => CROSS_REFERENCES,
         ImportType::CompetitorReferences => COMPETITOR_REFERENCES,

@@ -85,6 +85,8 @@ fn of_record_type(data_set: ImportType, rows: impl RowsOf) -> Result<u64, WriteE
         ImportType::Texts => rows.write::<Translation>(),
         ImportType::ArticleTexts => rows.write::<ArticleText>(),
         ImportType::Articles => rows.write::<Article>(),
+        ImportType::KeyValues => rows.write::<KeyValue>(),
+        ImportType::CriterionDefinitions => rows.write::<CriterionDefinition>(),
         ImportType::Criteria => rows.write::<Criterion>(),
         ImportType::CrossReferences | ImportType::CompetitorReferences => {
             rows.write::<CrossReference>()

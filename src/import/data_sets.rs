@@ -20,6 +20,8 @@ pub enum ImportType {
     Texts,
     Articles,
     ArticleTexts,
+    KeyValues,
+    CriterionDefinitions,
     Criteria,
     CrossReferences,
     CompetitorReferences,
@@ -31,7 +33,7 @@ pub enum ImportType {
 }
 
 impl ImportType {
-    pub const ALL: [ImportType; 18] = [
+    pub const ALL: [ImportType; 20] = [
         ImportType::Brands,
         ImportType::Manufacturers,
         ImportType::ModelSeries,
@@ -42,6 +44,8 @@ impl ImportType {
         ImportType::Texts,
         ImportType::Articles,
         ImportType::ArticleTexts,
+        ImportType::KeyValues,
+        ImportType::CriterionDefinitions,
         ImportType::Criteria,
         ImportType::CrossReferences,
         ImportType::CompetitorReferences,
@@ -65,6 +69,8 @@ impl ImportType {
             ImportType::Texts => "texts",
             ImportType::ArticleTexts => "article_texts",
             ImportType::Articles => "articles",
+            ImportType::KeyValues => "key_values",
+            ImportType::CriterionDefinitions => "criterion_definitions",
             ImportType::Criteria => "criteria",
             ImportType::CrossReferences => "crossrefs",
             ImportType::CompetitorReferences => "competitor_refs",
@@ -109,6 +115,8 @@ impl ImportType {
                 | ImportType::GenartGroups
                 | ImportType::Vehicles
                 | ImportType::Texts
+                | ImportType::KeyValues
+                | ImportType::CriterionDefinitions
                 | ImportType::Plates
         );
         let kinds = match self {
@@ -138,6 +146,8 @@ impl ImportType {
             ImportType::Texts => TreeName::Texts,
             ImportType::ArticleTexts => TreeName::ArticleTexts,
             ImportType::Articles => TreeName::Articles,
+            ImportType::KeyValues => TreeName::KeyValues,
+            ImportType::CriterionDefinitions => TreeName::CriterionDefinitions,
             ImportType::Criteria => TreeName::Criteria,
             ImportType::CrossReferences | ImportType::CompetitorReferences => {
                 TreeName::CrossReferences
@@ -169,7 +179,11 @@ impl ImportType {
             ImportType::Texts => translation(row).map(Parsed::Translation),
             ImportType::ArticleTexts => article_text(row).map(Parsed::ArticleText),
             ImportType::Articles => article(row).map(Parsed::Article),
-            ImportType::Criteria => criterion(row).map(Parsed::Criterion),
+            ImportType::KeyValues => key_value(row).map(Parsed::KeyValue),
+            ImportType::CriterionDefinitions => {
+                criterion_definition(row).map(Parsed::CriterionDefinition)
+            }
+            ImportType::Criteria => criterion(row).map(|(c, id)| Parsed::Criterion(c, id)),
             ImportType::CrossReferences => cross_reference(row).map(Parsed::CrossReference),
             ImportType::CompetitorReferences => {
                 competitor_reference(row).map(Parsed::CrossReference)
@@ -247,7 +261,10 @@ enum Parsed {
     Translation(Translation),
     Article(Article),
     ArticleText(ArticleText),
-    Criterion(Criterion),
+    KeyValue(KeyValue),
+    CriterionDefinition(CriterionDefinition),
+    /// With the number its row gives it.
+    Criterion(Criterion, Option<u32>),
     CrossReference(CrossReference),
     Link(Link),
     Price(Price),
@@ -281,6 +298,37 @@ fn named_by(s: &mut Staging<'_>, t: &Translation) -> Result<Option<String>, Stor
     Ok((!held).then(|| format!("refers to {what} {id} which is not in the catalogue")))
 }
 
+/// What is wrong with a criterion its row numbers: a number no definition has, one defined
+/// under another name, a key its key table lacks.
+fn numbered_criterion(
+    s: &mut Staging<'_>,
+    c: &Criterion,
+    id: u32,
+) -> Result<Option<String>, StoreError> {
+    let Some(definition) = s.criterion_definition(id)? else {
+        return Ok(Some(format!(
+            "column 'criterion_id': refers to criterion {id} which is not in the catalogue's \
+             criterion_definitions"
+        )));
+    };
+    if definition.name != c.name {
+        return Ok(Some(format!(
+            "column 'criterion_id': criterion {id} is '{}', not '{}'",
+            definition.name, c.name
+        )));
+    }
+    if let Some(table) = definition.key_table
+        && !s.has_key(table, &c.value)?
+    {
+        return Ok(Some(format!(
+            "column 'value': '{}' is not a key of key table {table} (criterion {id} takes \
+             its values from it)",
+            c.value
+        )));
+    }
+    Ok(None)
+}
+
 fn show(a: &ArticleKey) -> String {
     format!("brand {} reference {}", a.brand_id, a.reference)
 }
@@ -307,7 +355,9 @@ impl Parsed {
             Parsed::Translation(r) => one(s, r, o, retire),
             Parsed::ArticleText(r) => one(s, r, o, retire),
             Parsed::Article(r) => one(s, r, o, retire),
-            Parsed::Criterion(r) => one(s, r, o, retire),
+            Parsed::KeyValue(r) => one(s, r, o, retire),
+            Parsed::CriterionDefinition(r) => one(s, r, o, retire),
+            Parsed::Criterion(r, _) => one(s, r, o, retire),
             Parsed::CrossReference(r) => one(s, r, o, retire),
             Parsed::Link(r) => one(s, r, o, retire),
             Parsed::Price(r) => one(s, r, o, retire),
@@ -379,7 +429,14 @@ impl Parsed {
             }
             Parsed::Translation(t) => named_by(s, t)?,
             Parsed::ArticleText(t) => article(s, &t.article)?,
-            Parsed::Criterion(c) => article(s, &c.article)?,
+            Parsed::KeyValue(_) | Parsed::CriterionDefinition(_) => None,
+            Parsed::Criterion(c, id) => match article(s, &c.article)? {
+                None => match id {
+                    Some(id) => numbered_criterion(s, c, *id)?,
+                    None => None,
+                },
+                missing => missing,
+            },
             Parsed::CrossReference(c) => match c.manufacturer_id {
                 Some(m) if !s.has_manufacturer(m)? => Some(format!(
                     "refers to manufacturer {m} which is not in the catalogue"

@@ -193,6 +193,8 @@ impl FileRow for Criterion {
             self.name.clone(),
             self.value.clone(),
             self.unit.clone(),
+            // Numbered by its name: the definition that has it, or the store.
+            String::new(),
         ])
     }
 }

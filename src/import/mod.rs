@@ -6,6 +6,7 @@ mod columns;
 mod csv_source;
 mod data_set_files;
 mod data_sets;
+mod definitions_file;
 mod file_rows;
 mod one_file;
 mod report;

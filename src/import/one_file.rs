@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::assembly_tree::TreeFile;
 use super::data_sets::Staged;
+use super::definitions_file::DefinitionsFile;
 use super::{FileReport, ImportError, ImportFile, ImportMode, ImportType, Progress, csv_source};
 use crate::store::{Replace, Staging};
 
@@ -80,6 +81,8 @@ pub(super) fn stage(
     progress.file_started(import_type, source.bytes_total);
     let mut store_failure = None;
     let mut tree_file = (import_type == ImportType::AssemblyGroups).then(TreeFile::default);
+    let mut definitions_file =
+        (import_type == ImportType::CriterionDefinitions).then(DefinitionsFile::default);
     let bytes = source.bytes_read_counter();
     source
         .for_each_row(|row| {
@@ -89,6 +92,9 @@ pub(super) fn stage(
             }
             let outcome = match row {
                 Ok(row) if let Some(held) = tree_file.as_mut() => {
+                    held.take(&row).map_err(|message| (row.line, message))
+                }
+                Ok(row) if let Some(held) = definitions_file.as_mut() => {
                     held.take(&row).map_err(|message| (row.line, message))
                 }
                 Ok(row) => match import_type.stage(&row, position, staging) {
@@ -116,6 +122,11 @@ pub(super) fn stage(
     progress.advanced(source.bytes_total);
     drop(source);
     if let Some(held) = tree_file {
+        for (line, message) in held.stage(staging, position, file.mode != ImportMode::Merge)? {
+            report.reject(line, message);
+        }
+    }
+    if let Some(held) = definitions_file {
         for (line, message) in held.stage(staging, position, file.mode != ImportMode::Merge)? {
             report.reject(line, message);
         }

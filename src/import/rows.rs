@@ -178,16 +178,6 @@ pub(super) fn article(row: &Row<'_>) -> Result<Article, String> {
     })
 }
 
-pub(super) fn criterion(row: &Row<'_>) -> Result<Criterion, String> {
-    let (article, _) = article_key(row, "brand_id", "reference")?;
-    Ok(Criterion {
-        article,
-        name: row.required("name")?.to_owned(),
-        value: row.required("value")?.to_owned(),
-        unit: row.get("unit").to_owned(),
-    })
-}
-
 fn cross_number(row: &Row<'_>, column: &str) -> Result<String, String> {
     let number = row.required(column)?;
     if normalise_reference(number).is_empty() {
@@ -304,9 +294,11 @@ pub(super) fn media(row: &Row<'_>) -> Result<Media, String> {
     })
 }
 
+mod criteria;
 mod texts;
 mod vehicles;
 
+pub(super) use criteria::{criterion, criterion_definition, key_value};
 pub(super) use texts::{article_text, translation};
 pub(super) use vehicles::{TARGET_TYPES, assembly_group, genart_group, model_series, vehicle};
 

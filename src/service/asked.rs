@@ -31,8 +31,6 @@ pub enum Unheld {
     ConstructionTypeIds,
     FuelTypeIds,
     Tonnages,
-    /// Criteria by number: the catalogue's criteria are named.
-    NumberedCriteria,
     CreationDates,
 }
 
@@ -55,7 +53,6 @@ impl Unheld {
             }
             Unheld::FuelTypeIds => "fuels are named, not numbered",
             Unheld::Tonnages => "the catalogue holds no tonnages",
-            Unheld::NumberedCriteria => "the catalogue's criteria are named, not numbered",
             Unheld::CreationDates => "the catalogue keeps no creation dates",
         }
     }

@@ -65,13 +65,15 @@ impl CheckReport {
 }
 
 /// Data sets added after the checksum was first given.
-const LATER: [TreeName; 6] = [
+const LATER: [TreeName; 8] = [
     TreeName::Plates,
     TreeName::ModelSeries,
     TreeName::AssemblyGroups,
     TreeName::GenartGroups,
     TreeName::Texts,
     TreeName::ArticleTexts,
+    TreeName::KeyValues,
+    TreeName::CriterionDefinitions,
 ];
 
 pub fn check(store: &Store) -> Result<CheckReport, StoreError> {

@@ -62,6 +62,9 @@ pub enum StoreError {
     /// Every numeric article id (up to 2^31) has been given out.
     #[error("the store has given out every numeric article id (2^31)")]
     ArticleIdsExhausted,
+    /// Every criterion number clients can take has been given out.
+    #[error("the store has given out every criterion number (2^31)")]
+    CriterionIdsExhausted,
     /// A record bigger than the sorter can hold.
     #[error("a key or value of 4 GiB or more cannot be sorted")]
     TooLargeToSort,

@@ -84,6 +84,10 @@ pub fn changes(
             }
         }
         TreeName::ArticleIds => return article_ids(old, new, touched),
+        TreeName::CriterionIds => {
+            let (index, criteria) = (old.tree(index), new.tree(TreeName::Criteria));
+            return super::criterion_ids::changes(index, criteria, touched);
+        }
         TreeName::ArticleRecords => {
             let names = article_records::GenartNames::of(new)?;
             for (_, article, tables) in touched.of(index) {

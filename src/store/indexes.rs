@@ -287,6 +287,14 @@ fn derive(index: TreeName, data: &dyn DataTrees, emit: &mut Emit<'_>) -> Result<
             })?;
             emit(&[NEXT_ARTICLE_ID], &next.to_be_bytes())?;
         }
+        TreeName::CriterionIds => {
+            let sources = super::criterion_ids::Sources {
+                definitions: data.tree(TreeName::CriterionDefinitions),
+                criteria: data.tree(TreeName::Criteria),
+                current: data.tree(TreeName::CriterionIds),
+            };
+            super::criterion_ids::derive(sources, emit)?
+        }
         data_tree => {
             return Err(StoreError::Internal(format!(
                 "{} is not an index",

@@ -43,11 +43,14 @@ pub enum TreeName {
     Texts,
     ArticleTexts,
     ArticleRecords,
+    CriterionDefinitions,
+    KeyValues,
+    CriterionIds,
 }
 
 impl TreeName {
     /// In the order of their stored index byte (`index`): a tree added later comes last.
-    pub const ALL: [TreeName; 29] = [
+    pub const ALL: [TreeName; 32] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -77,6 +80,9 @@ impl TreeName {
         TreeName::Texts,
         TreeName::ArticleTexts,
         TreeName::ArticleRecords,
+        TreeName::CriterionDefinitions,
+        TreeName::KeyValues,
+        TreeName::CriterionIds,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -91,6 +97,8 @@ impl TreeName {
         TreeName::Texts,
         TreeName::Articles,
         TreeName::ArticleTexts,
+        TreeName::KeyValues,
+        TreeName::CriterionDefinitions,
         TreeName::Criteria,
         TreeName::CrossReferences,
         TreeName::Links,
@@ -114,6 +122,7 @@ impl TreeName {
         TreeName::ReplacedArticle,
         TreeName::ComponentKit,
         TreeName::ArticleRecords,
+        TreeName::CriterionIds,
     ];
 
     /// The stored name: what the tree maps, as `key_value`.
@@ -148,6 +157,9 @@ impl TreeName {
             TreeName::Texts => "kindkeylanguage_text",
             TreeName::ArticleTexts => "articlekeylanguage_description",
             TreeName::ArticleRecords => "articleprefix_record",
+            TreeName::CriterionDefinitions => "criterionid_definition",
+            TreeName::KeyValues => "keytablekey_value",
+            TreeName::CriterionIds => "criterion_ids",
         }
     }
 
@@ -184,6 +196,9 @@ impl TreeName {
             TreeName::Texts => "texts",
             TreeName::ArticleTexts => "article_texts",
             TreeName::ArticleRecords => "index: each article with its rows",
+            TreeName::CriterionDefinitions => "criterion_definitions",
+            TreeName::KeyValues => "key_values",
+            TreeName::CriterionIds => "index: numbers of the criteria",
         }
     }
 
@@ -207,6 +222,7 @@ impl TreeName {
             TreeName::RefrevReference => &[TreeName::Articles],
             TreeName::CrossrevNumber => &[TreeName::Articles, TreeName::CrossReferences],
             TreeName::ArticleIds | TreeName::ReplacedArticle => &[TreeName::Articles],
+            TreeName::CriterionIds => &[TreeName::Criteria, TreeName::CriterionDefinitions],
             TreeName::ArticleRecords => &[
                 TreeName::Articles,
                 TreeName::CrossReferences,

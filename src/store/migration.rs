@@ -128,6 +128,14 @@ pub fn upgrade(
             },
         )?;
     }
+    if (2..15).contains(&from) {
+        // Format 15 numbers the criteria and adds their definitions and key tables (new
+        // tables, empty until an import fills them); format 1's stores built it above.
+        manifest = step(14, "numbered criteria", || {
+            let rows = build_indexes(space, path, &mut manifest, &[TreeName::CriterionIds])?;
+            Ok((manifest.clone(), rows))
+        })?;
+    }
     // Format 11's pages were moved into the page file before the store was read
     // (`pages_out_of_the_log`); a binary that knows only format 10 must refuse the store.
     manifest.next_page = space.next_page();

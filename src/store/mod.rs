@@ -13,6 +13,7 @@ mod catalogue_view;
 pub mod check;
 mod codec;
 mod compact;
+mod criterion_ids;
 mod engine;
 mod error;
 mod file_modes;
@@ -47,7 +48,9 @@ use std::sync::{Arc, Mutex, RwLock};
 pub use article_records::ArticleRecord;
 pub use audit::AuditEntry;
 pub use backup::{BackupSummary, RestoreError, restore};
-pub use catalogue_view::{Catalogue, Change, Names, Translations, VehicleEntry, VehicleSummary};
+pub use catalogue_view::{
+    Catalogue, Change, Criteria, Names, Translations, VehicleEntry, VehicleSummary,
+};
 pub use compact::{Compacted, compact};
 pub use engine::Compaction;
 pub use error::StoreError;
@@ -65,7 +68,7 @@ use opening::{
 };
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 /// The codec version of the manifest (4: with the next page id).
 const MANIFEST_VERSION: u8 = 4;
 /// The manifest with the sync mark, before page ids.

@@ -359,6 +359,7 @@ impl Record for Plate {
     }
 }
 
+mod criteria;
 mod texts;
 mod vehicles;
 mod views;

@@ -41,6 +41,9 @@ const CALLS = {
   getArticleLinkedAllLinkingTargetManufacturer2: { articleId: 84, linkingTargetType: 'P' },
   getArticleLinkedAllLinkingTargetManufacturer: { articleId: 84 },
   getPegasusVersionInfo2: {},
+  // The demo's criteria, and its key table of shock absorber types.
+  getCriteria2: { lang: 'de' },
+  getKeyValues: { keyTableId: 1, lang: 'fr' },
   getArticleLinkedAllLinkingTarget3: { articleId: 84, withMainArticles: true },
   // Two of its links: 84 × 2^32 + the Ktype.
   getArticleLinkedAllLinkingTargetsByIds3: {

@@ -83,6 +83,13 @@ CALLS = [
     ("getArticles", "articlesResponse", request(
         ARTICLES_REQUEST, searchQuery="0986", searchMatchType="prefix", perPage=50,
         includeAll=True, linkagesPerPage=2, sort=[{"field": "mfrName", "direction": "desc"}])),
+    # The demo's shock absorbers (brand 4, genart 854) of one type (criterion 13, key 1),
+    # counted per value.
+    ("getArticles", "articlesResponse", request(
+        ARTICLES_REQUEST, dataSupplierIds=[4], genericArticleIds=[854], includeCriteriaFacets=True,
+        includeArticleCriteria=True, criteriaFilters=[{"criteriaId": 13, "rawValue": "1"}])),
+    ("getCriteria2", "criteria2Response", request(["lang"], lang="de")),
+    ("getKeyValues", "keyValuesResponse", request(["keyTableId", "lang"], keyTableId=1)),
     ("getArticleDirectSearchAllNumbersWithState", "articleDirectSearchAllNumbersWithStateResponse",
      request(["articleCountry", "articleNumber", "brandId", "genericArticleId", "lang", "numberType",
               "searchExact", "sortType"],
@@ -154,9 +161,10 @@ for style in ("DLB", "DLW"):
         if operation == "getArticles" and not answer.get("articles"):
             failed += 1
             print(f"FAIL {style} {operation} found no article")
-        # What the TecDoc PHP client reads of an article found by a query.
+        # What the TecDoc PHP client reads of an article (found by a query: its matches).
         for article in answer.get("articles", []) if operation == "getArticles" else []:
-            lacking = [] if article["searchQueryMatches"] else ["searchQueryMatches"]
+            queried = fields.get("searchQuery") is not None
+            lacking = ["searchQueryMatches"] if queried and not article["searchQueryMatches"] else []
             lacking += [
                 f"prices[].{field}" for price in article["prices"]
                 for field in ("price", "priceCents", "discountGroup", "isDiscount", "validDateTo")

@@ -282,10 +282,10 @@ impl From<ArticleDetail> for Article {
             criteria: d
                 .criteria
                 .into_iter()
-                .map(|k| Criterion {
-                    name: k.name,
-                    value: k.value,
-                    unit: k.unit,
+                .map(|c| Criterion {
+                    name: c.name,
+                    value: c.value,
+                    unit: c.unit,
                 })
                 .collect(),
             numbers: d

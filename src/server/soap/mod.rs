@@ -12,6 +12,7 @@ mod articles;
 mod call;
 mod categories;
 mod codes;
+mod criteria;
 pub mod envelope;
 mod exchange;
 pub mod ignored;

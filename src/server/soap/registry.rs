@@ -16,10 +16,11 @@ use super::access::messages::*;
 use super::articles::messages::*;
 use super::call::{Call, Failure};
 use super::categories::messages::*;
+use super::criteria::messages::*;
 use super::prices::messages::*;
 use super::reference_lists::messages::*;
 use super::vehicles::messages::*;
-use super::{access, articles, categories, prices, reference_lists, vehicles};
+use super::{access, articles, categories, criteria, prices, reference_lists, vehicles};
 use crate::accounts::Scope;
 use crate::server::answers::prices::{ExhaustKit, GenartPrices, KtypePrices};
 use crate::server::registry::Access;
@@ -227,6 +228,12 @@ fn rows() -> Vec<Operation> {
             .doc("The languages of the catalogue's texts, in fallback order (setting catalogue.languages)."),
         row::<GetLocalesRequest, CountryList>("getCountries", READ, reference_lists::get_countries)
             .doc("The countries the catalogue is for (setting catalogue.countries)."),
+        row::<GetCriteria2Request, Criteria2List>("getCriteria2", READ, criteria::get_criteria2)
+            .doc("Every criterion the catalogue numbers, with its name, short name, type, unit, whether its values are ranges and its successor: Pegasus's getCriteria2.")
+            .cached(),
+        row::<GetKeyValuesRequest, KeyValuesList>("getKeyValues", READ, criteria::get_key_values)
+            .doc("The keys of a key table (keyTableId, as a key-table criterion's definition names it) with their texts: Pegasus's getKeyValues.")
+            .cached(),
         row::<GetGenericArticlesRequest, GenericArticleList>("getGenericArticles", READ, reference_lists::get_generic_articles)
             .doc("Every generic article (kind of part), or with linked and linkingTargetId those of the articles that fit a vehicle type.")
             .cached(),

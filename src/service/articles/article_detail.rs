@@ -4,6 +4,7 @@
 //! include flags name. Its texts (the description, the criteria, fitting positions and
 //! notes, media captions, the vehicles' body styles and fuels) are in the names' language.
 
+use super::criteria::{self, ShownCriterion};
 use crate::catalogue::{
     Article, ArticleKey, Criterion, CrossReference, Link, Media, Price, Vehicle,
 };
@@ -51,7 +52,7 @@ pub struct ArticleDetail {
     /// The article status's name in the asked language.
     pub status_name: String,
     pub numbers: Vec<NamedNumber>,
-    pub criteria: Vec<Criterion>,
+    pub criteria: Vec<ShownCriterion>,
     pub prices: Vec<Price>,
     pub media: Vec<Media>,
     /// Each link with its vehicle, in the links' order; a link to a vehicle the catalogue no
@@ -129,10 +130,7 @@ fn detail_from(
         genart_name: names.genart(article.genart)?,
         status_name: names.status(article.status)?,
         numbers,
-        criteria: rows::<Criterion>(parts.criteria, record)?
-            .into_iter()
-            .map(|c| criterion_in(names, c))
-            .collect::<Result<_, _>>()?,
+        criteria: shown_criteria(catalogue, names, rows::<Criterion>(parts.criteria, record)?)?,
         prices: rows(parts.prices, record)?,
         media: rows::<Media>(parts.media, record)?
             .into_iter()
@@ -149,6 +147,20 @@ fn detail_from(
         replaced,
         article,
     })
+}
+
+fn shown_criteria(
+    catalogue: &Catalogue,
+    names: &Names<'_>,
+    rows: Vec<Criterion>,
+) -> Result<Vec<ShownCriterion>, ServiceError> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let criteria = catalogue.criteria()?;
+    rows.into_iter()
+        .map(|c| criteria::shown(names, criteria, c))
+        .collect()
 }
 
 /// A criterion's name, value and unit in the names' language.

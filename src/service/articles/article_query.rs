@@ -8,6 +8,7 @@
 use super::article_detail::{self, ArticleDetail, Parts};
 use super::article_page::{self, Cursor, MAX_PER_PAGE, Page, Paging};
 use super::article_search::{self, Found, NumberHit, NumberKind, Search};
+use super::criteria_filters::{CriteriaWanted, CriterionFacet};
 use super::kit_parts::{KitPart, kit_parts, kits_holding};
 use crate::budget::Budget;
 use crate::catalogue::{Article, TargetType};
@@ -42,6 +43,8 @@ pub struct ArticlesAsked<'a> {
     pub brand_facets: bool,
     pub genart_facets: bool,
     pub group_facets: Option<GroupFacetAsk>,
+    /// The criterion values the articles must carry: (criterion number, raw value) each.
+    pub criteria_filters: Field<&'a [(i64, String)]>,
 }
 
 /// A page of each article's vehicle types: from page 1, all of them unless a size is given.
@@ -90,6 +93,7 @@ pub struct ArticlesFound {
     pub brand_facets: Option<Vec<Facet>>,
     pub genart_facets: Option<Vec<Facet>>,
     pub group_facets: Option<Vec<GroupFacet>>,
+    pub criteria_facets: Option<Vec<CriterionFacet>>,
 }
 
 /// An article of the page.
@@ -144,17 +148,21 @@ pub fn articles(
         Some(ids) => Some(article_search::articles_by_id(snapshot, &ids)?),
         None => None,
     };
+    let wanted = CriteriaWanted::of(asked.criteria_filters)?;
     let search = Search {
         articles: named.as_deref(),
         groups: Field::new(asked.node_ids.name, &groups),
+        criteria: Some(&wanted),
         ..asked.search
     };
+    let criteria_counts = search.criteria_counts;
     let Found {
         matches,
         asked_first,
         mut matched_numbers,
         by_brand,
         by_genart,
+        by_criterion,
     } = article_search::search(context, &search, budget)?;
     let names = context.names();
     let Page {
@@ -223,6 +231,10 @@ pub fn articles(
         )?),
         None => None,
     };
+    let criteria_facets = match criteria_counts {
+        true => Some(by_criterion.facets(&names, snapshot.criteria()?)?),
+        false => None,
+    };
     Ok(ArticlesFound {
         total,
         max_allowed_page,
@@ -231,6 +243,7 @@ pub fn articles(
         brand_facets,
         genart_facets,
         group_facets,
+        criteria_facets,
     })
 }
 

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use super::criteria_filters::{CriteriaCounts, CriteriaWanted};
 use super::free_text;
 use crate::budget::Budget;
 use crate::catalogue::NumberMatch;
@@ -82,6 +83,10 @@ pub struct Search<'a> {
     pub groups: Field<&'a [u32]>,
     /// Count the matches per generic article (reads each match's article).
     pub genart_counts: bool,
+    /// Only articles carrying these criteria (none: any).
+    pub criteria: Option<&'a CriteriaWanted>,
+    /// Count the matches per criterion value (reads each match's criteria).
+    pub criteria_counts: bool,
 }
 
 /// What a search found: the matching articles, and their counts.
@@ -98,6 +103,8 @@ pub struct Found {
     pub by_brand: BTreeMap<u32, u32>,
     /// Filled where the search asked for it, or filtered by generic article.
     pub by_genart: BTreeMap<u32, u32>,
+    /// Filled where the search asked for it.
+    pub by_criterion: CriteriaCounts,
 }
 
 /// Runs the search over the brands the caller may see. A query without a letter or digit, or
@@ -166,6 +173,11 @@ pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Foun
     // An article is read here only when its generic article is needed; the caller reads the
     // articles of the page it shows.
     let needs_genart = !genarts.is_empty() || grouped.is_some() || s.genart_counts;
+    let wanted = s.criteria.filter(|w| !w.is_empty());
+    let criteria = match wanted.is_some() || s.criteria_counts {
+        true => Some(catalogue.criteria()?),
+        false => None,
+    };
     let mut found = Found::default();
     let first = candidates.len();
     for (i, key) in candidates.into_iter().chain(later).enumerate() {
@@ -177,6 +189,7 @@ pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Foun
         {
             continue;
         }
+        let mut genart = None;
         if needs_genart {
             let Some(article) = catalogue.article(&key)? else {
                 continue;
@@ -188,7 +201,19 @@ pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Foun
             {
                 continue;
             }
-            *found.by_genart.entry(article.genart).or_default() += 1;
+            genart = Some(article.genart);
+        }
+        if let Some(criteria) = criteria {
+            let rows = catalogue.criteria_of(&key)?;
+            if wanted.is_some_and(|w| !w.held_by(criteria, &rows)) {
+                continue;
+            }
+            if s.criteria_counts {
+                found.by_criterion.add(criteria, rows);
+            }
+        }
+        if let Some(genart) = genart {
+            *found.by_genart.entry(genart).or_default() += 1;
         }
         *found.by_brand.entry(key.brand_id).or_default() += 1;
         if let Some(hits) = matched_numbers.remove(&key) {

@@ -8,9 +8,10 @@
 
 use std::borrow::Cow;
 
+use super::criteria::displayed;
 use crate::service::ServiceError;
 use crate::service::names::Names;
-use crate::store::ArticleRecord;
+use crate::store::{ArticleRecord, Criteria};
 /// The rows as the store reads them borrowed; an adapter names them from here.
 pub use crate::store::{ArticleRow, CriterionRow, CrossNumber, MediaRow, PriceRow};
 
@@ -21,7 +22,7 @@ pub struct ArticleView<'r> {
     pub brand_name: &'r str,
     pub genart_name: &'r str,
     pub numbers: Vec<NumberView<'r>>,
-    /// Their words in the names' language.
+    /// Their words in the names' language (a key-table criterion's key's text).
     pub criteria: Vec<CriterionRow<'r>>,
     pub prices: Vec<PriceRow<'r>>,
     /// Their captions in the names' language.
@@ -37,6 +38,7 @@ pub struct NumberView<'r> {
 /// The article of `record` viewed with its rows.
 pub fn view<'r>(
     names: &Names<'r>,
+    criteria: &'r Criteria,
     record: &'r ArticleRecord,
 ) -> Result<ArticleView<'r>, ServiceError> {
     let row = record.article_row()?;
@@ -67,10 +69,11 @@ pub fn view<'r>(
             .views::<CriterionRow>()?
             .map(|c| {
                 let c = c?;
+                let (value, unit) = displayed(criteria, c.name, c.value, c.unit);
                 Ok(CriterionRow {
                     name: names.term_of(c.name)?,
-                    value: names.term_of(c.value)?,
-                    unit: names.term_of(c.unit)?,
+                    value: names.term_of(value)?,
+                    unit: names.term_of(unit)?,
                 })
             })
             .collect::<Result<_, ServiceError>>()?,

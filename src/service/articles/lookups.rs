@@ -88,9 +88,10 @@ pub fn with_articles_viewed<T>(
     if records.is_empty() {
         return Err(no_article(reference));
     }
+    let criteria = snapshot.criteria()?;
     let views = records
         .iter()
-        .map(|record| article_view::view(&names, record))
+        .map(|record| article_view::view(&names, criteria, record))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(answer(&views))
 }

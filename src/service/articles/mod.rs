@@ -10,6 +10,8 @@ pub mod article_search;
 pub mod article_view;
 pub mod articles_by_ids;
 pub mod autocomplete;
+pub mod criteria;
+pub mod criteria_filters;
 pub mod direct_search;
 pub mod free_text;
 pub mod kit_parts;

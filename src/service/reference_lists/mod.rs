@@ -2,6 +2,7 @@
 //! articles (all, or those of the articles fitting a vehicle), the manufacturers, vehicle
 //! types by Ktype or make, and an article with the vehicles it fits.
 
+pub mod criteria;
 pub mod locales;
 
 use std::collections::{BTreeMap, BTreeSet};

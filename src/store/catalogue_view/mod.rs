@@ -3,12 +3,15 @@
 use std::sync::{Arc, OnceLock};
 
 mod changes;
+mod criteria;
 mod kits;
 mod names;
 mod numbers;
 mod texts;
 mod vehicle_summary;
 
+use criteria::CRITERIA_TABLES;
+pub use criteria::Criteria;
 use names::NAME_TABLES;
 pub use names::Names;
 pub use texts::Translations;
@@ -48,6 +51,8 @@ pub struct Catalogue {
     vehicle_summary: OnceLock<Arc<VehicleSummary>>,
     /// Shared with the next generation while the texts table stays the same.
     translations: OnceLock<Arc<Translations>>,
+    /// Shared with the next generation while the criteria's tables stay the same.
+    criteria: OnceLock<Arc<Criteria>>,
 }
 
 impl DataTrees for Catalogue {
@@ -93,6 +98,7 @@ impl Catalogue {
             recent: Arc::default(),
             vehicle_summary: OnceLock::new(),
             translations: OnceLock::new(),
+            criteria: OnceLock::new(),
         })
     }
 
@@ -142,6 +148,12 @@ impl Catalogue {
             self.translations.get(),
         ) {
             let _ = next.translations.set(translations.clone());
+        }
+        let same_criteria = CRITERIA_TABLES
+            .iter()
+            .all(|t| self.generations[t.index()] == next.generations[t.index()]);
+        if let (true, Some(criteria)) = (same_criteria, self.criteria.get()) {
+            let _ = next.criteria.set(criteria.clone());
         }
         Ok(next)
     }

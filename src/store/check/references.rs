@@ -32,6 +32,8 @@ pub(super) fn check_record(
             decoded::<ArticleText>(k, v).and_then(|t| refs.article(&t.article))
         }
         TreeName::Criteria => decoded::<Criterion>(k, v).and_then(|x| refs.article(&x.article)),
+        TreeName::KeyValues => decoded::<KeyValue>(k, v).map(drop),
+        TreeName::CriterionDefinitions => decoded::<CriterionDefinition>(k, v).map(drop),
         TreeName::Links => decoded::<Link>(k, v).and_then(|l| {
             refs.vehicle(&l.ktype, "link")?;
             refs.article(&l.article)

@@ -137,8 +137,9 @@ enum StagedSet {
     DryRun(Option<PackedTable>),
 }
 
-/// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups.
-const REFERRED_TO: [TreeName; 7] = [
+/// Data sets other rows refer to, whose staged keys a dry run keeps for those lookups (and a
+/// criterion definition's value: a criterion's row is checked against its name).
+const REFERRED_TO: [TreeName; 9] = [
     TreeName::Brands,
     TreeName::Manufacturers,
     TreeName::ModelSeries,
@@ -146,6 +147,8 @@ const REFERRED_TO: [TreeName; 7] = [
     TreeName::AssemblyGroups,
     TreeName::Vehicles,
     TreeName::Articles,
+    TreeName::KeyValues,
+    TreeName::CriterionDefinitions,
 ];
 
 pub struct Staging<'s> {

@@ -168,4 +168,21 @@ impl Staging<'_> {
             .or_insert_with(|| table.finder())
             .contains(key)
     }
+
+    /// The value under `key` in `tree`, as this change will leave it.
+    pub(super) fn value_of(
+        &mut self,
+        tree: TreeName,
+        key: &[u8],
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        self.seal_set(tree)?;
+        match self.sets.get(&tree) {
+            Some(StagedSet::Written(table)) => table.get(key),
+            Some(StagedSet::DryRun(Some(staged))) => match staged.get(key)? {
+                Some(value) => Ok(Some(value)),
+                None => self.base.tree(tree).get(key),
+            },
+            _ => self.base.tree(tree).get(key),
+        }
+    }
 }

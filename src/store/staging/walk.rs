@@ -199,7 +199,8 @@ impl Staging<'_> {
                     self.tally(origin).staged(same);
                 }
                 if let Some(keys) = walk.keys_out.as_mut() {
-                    keys.push(&item.key, &[])?;
+                    let looked_up = walk.tree == TreeName::CriterionDefinitions;
+                    keys.push(&item.key, if looked_up { &item.value } else { &[] })?;
                 }
             }
             previous = Some((item.key, origin));

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::messages::*;
 use crate::catalogue::{CrossKind, Date, MediaKind, Price};
 use crate::server::soap::articles::linked_targets::link_id;
-use crate::server::soap::articles::pegasus::{CriteriaRecord, file_name, status_id, yyyymmdd};
+use crate::server::soap::articles::pegasus::{file_name, status_id, yyyymmdd};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::target_types;
 use crate::server::soap::fields::IntegerList;
@@ -183,25 +183,22 @@ fn doc_type_id(kind: MediaKind) -> i64 {
 
 fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
     let d = &a.detail;
-    let criteria = || {
-        d.criteria
-            .iter()
-            .map(|c| CriteriaRecord::new(&c.name, &c.value, &c.unit))
-    };
     let numbers = |kind: CrossKind| d.numbers.iter().filter(move |n| n.number.kind == kind);
     let exchange = |p: &&Price| p.price_type.eq_ignore_ascii_case("exchange");
     let images = || d.media.iter().filter(|m| m.kind != MediaKind::Document);
     let id = i64::from(d.id);
     ArticleByIdRecord {
         article_attributes: w.attributes.then(|| ArticleAttributeRecordSeq {
-            array: criteria()
+            array: d
+                .criteria
+                .iter()
                 .map(|c| ArticleAttributeRecord {
-                    attr_id: 0,
-                    attr_is_interval: false,
-                    attr_name: c.criteria_description,
-                    attr_type: c.criteria_type,
-                    attr_unit: c.criteria_unit_description.unwrap_or_default(),
-                    attr_value: c.raw_value,
+                    attr_id: c.id.into(),
+                    attr_is_interval: c.interval,
+                    attr_name: c.name.clone(),
+                    attr_type: c.kind.letter().into(),
+                    attr_unit: c.unit.clone(),
+                    attr_value: c.value.clone(),
                 })
                 .collect(),
         }),
@@ -273,13 +270,15 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                 .collect(),
         }),
         immediate_attributs: w.immediate_attributes.then(|| ImmediateAttributeRecordSeq {
-            array: criteria()
+            array: d
+                .criteria
+                .iter()
                 .map(|c| ImmediateAttributeRecord {
-                    attr_id: 0,
-                    attr_name: c.criteria_description,
-                    attr_type: c.criteria_type,
-                    attr_unit: c.criteria_unit_description.unwrap_or_default(),
-                    attr_value: c.raw_value,
+                    attr_id: c.id.into(),
+                    attr_name: c.name.clone(),
+                    attr_type: c.kind.letter().into(),
+                    attr_unit: c.unit.clone(),
+                    attr_value: c.value.clone(),
                 })
                 .collect(),
         }),

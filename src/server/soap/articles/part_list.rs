@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::legacy::price_date;
 use super::messages::*;
-use super::pegasus::{CriteriaRecord, status_id};
+use super::pegasus::status_id;
 use crate::catalogue::CrossKind;
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::target_types;
@@ -76,18 +76,15 @@ fn item(part: ListedPart) -> PartListItemRecord {
             array: d
                 .criteria
                 .iter()
-                .map(|c| {
-                    let c = CriteriaRecord::new(&c.name, &c.value, &c.unit);
-                    PartListAttributeRecord {
-                        attr_id: 0,
-                        attr_is_conditional: false,
-                        attr_is_interval: false,
-                        attr_name: c.criteria_description,
-                        attr_type: c.criteria_type,
-                        attr_unit: c.criteria_unit_description.unwrap_or_default(),
-                        attr_value: c.raw_value,
-                        is_partlist_attr: false,
-                    }
+                .map(|c| PartListAttributeRecord {
+                    attr_id: c.id.into(),
+                    attr_is_conditional: false,
+                    attr_is_interval: c.interval,
+                    attr_name: c.name.clone(),
+                    attr_type: c.kind.letter().into(),
+                    attr_unit: c.unit.clone(),
+                    attr_value: c.value.clone(),
+                    is_partlist_attr: false,
                 })
                 .collect(),
         },

@@ -2,9 +2,10 @@
 //! names, nesting and types of its public DLB schema), so that client code written for
 //! Pegasus reads it. partscat's own extras follow Pegasus's fields in each record.
 //!
-//! Where Pegasus numbers what partscat names (criteria, linkage ids), the number is 0 and the
-//! name is given; articles have numeric ids of their own (`legacyArticleId`); the keys partscat assigns (article status, price kind, linkage target
-//! type) are listed in docs/coming-from-tecdoc.md.
+//! Criteria carry their numbers (their definitions', or the store's); a fitting's position
+//! and quantity, which Pegasus numbers as linkage criteria, carry 0 and their names; articles
+//! have numeric ids of their own (`legacyArticleId`); the keys partscat assigns (article
+//! status, price kind, linkage target type) are listed in docs/coming-from-tecdoc.md.
 
 mod assembly_groups;
 mod facets;
@@ -12,13 +13,15 @@ mod media;
 
 pub use assembly_groups::{AssemblyGroupFacetCount, AssemblyGroupFacets};
 pub use facets::{
-    DataSupplierFacetCount, DataSupplierFacets, GenericArticleFacetCount, GenericArticleFacets,
+    CriteriaFacetCount, CriteriaFacets, DataSupplierFacetCount, DataSupplierFacets,
+    GenericArticleFacetCount, GenericArticleFacets,
 };
 pub use media::{ImageRecord, PdfRecord, file_name};
 use poem_openapi::Object;
 use serde::Serialize;
 
-use crate::catalogue::{self as model, ArticleStatus};
+use crate::catalogue::{self as model, ArticleStatus, CriterionType};
+use crate::service::articles::criteria::ShownCriterion;
 
 /// Another article's number: a vehicle maker's, another parts maker's, or the maker's own.
 #[derive(Debug, Clone, Object, Serialize)]
@@ -107,34 +110,60 @@ pub struct ArticleText {
 #[oai(rename = "CriteriaRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct CriteriaRecord {
-    /// partscat's criteria are named, not numbered: 0.
+    /// The criterion's number (0 for a fitting's position and quantity).
     pub criteria_id: i32,
     /// What is measured (`Brake Disc Diameter`).
     pub criteria_description: String,
+    /// Its short name, where its definition gives one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criteria_abbr_description: Option<String>,
     /// The unit, where the value has one.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub criteria_unit_description: Option<String>,
-    /// `N` a number, `A` text.
+    /// `N` a number, `A` text, `K` a key of a key table, `D` a date, `V` no value.
     pub criteria_type: String,
-    /// The value as the catalogue holds it.
+    /// The criterion that replaces this one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub successor_criteria_id: Option<i32>,
+    /// The value as the catalogue holds it (a key-table criterion's key).
     pub raw_value: String,
-    /// The value with its unit (`300 mm`).
+    /// The value's text with its unit (`300 mm`).
     pub formatted_value: String,
     /// false: partscat's criteria are facts of the article, not choices.
     pub is_mandatory: bool,
-    /// false: a criterion holds one value.
+    /// Whether the value is a range, as the criterion's definition says.
     pub is_interval: bool,
 }
 
 impl CriteriaRecord {
+    /// An article's criterion.
+    pub fn of(c: &ShownCriterion) -> CriteriaRecord {
+        CriteriaRecord {
+            criteria_id: i32::try_from(c.id).unwrap_or(0),
+            criteria_description: c.name.clone(),
+            criteria_abbr_description: (!c.short_name.is_empty()).then(|| c.short_name.clone()),
+            criteria_unit_description: (!c.unit.is_empty()).then(|| c.unit.clone()),
+            criteria_type: c.kind.letter().into(),
+            successor_criteria_id: c.successor.and_then(|s| i32::try_from(s).ok()),
+            raw_value: c.raw_value.clone(),
+            formatted_value: c.formatted_value(),
+            is_mandatory: false,
+            is_interval: c.interval,
+        }
+    }
+
+    /// A criterion of how an article fits a vehicle (its position, its quantity).
     pub fn new(name: &str, value: &str, unit: &str) -> CriteriaRecord {
-        let numeric = value.trim().replace(',', ".").parse::<f64>().is_ok();
         CriteriaRecord {
             criteria_id: 0,
             criteria_description: name.to_owned(),
+            criteria_abbr_description: None,
             criteria_unit_description: (!unit.is_empty()).then(|| unit.to_owned()),
-            criteria_type: if numeric { "N" } else { "A" }.into(),
+            criteria_type: CriterionType::of_value(value).letter().into(),
+            successor_criteria_id: None,
             raw_value: value.to_owned(),
             formatted_value: if unit.is_empty() {
                 value.to_owned()

@@ -132,11 +132,7 @@ pub fn record(d: ArticleDetail, linkages_total: u32, inc: &Includes) -> ArticleR
         } else {
             Vec::new()
         },
-        article_criteria: d
-            .criteria
-            .iter()
-            .map(|c| pegasus::CriteriaRecord::new(&c.name, &c.value, &c.unit))
-            .collect(),
+        article_criteria: d.criteria.iter().map(pegasus::CriteriaRecord::of).collect(),
         linkages,
         pdfs,
         images,

@@ -17,6 +17,7 @@ use crate::service::articles::article_query::{
     self, ArticlesAsked, Facet, GroupFacetAsk, LinkagePaging, MatchedNumber,
 };
 use crate::service::articles::article_search::{NumberKind, Search};
+use crate::service::articles::criteria_filters::CriterionFacet;
 use crate::service::asked::{Asked, Unheld};
 use crate::service::categories::category_tree::GroupFacet;
 use crate::service::field::Field;
@@ -39,6 +40,11 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
     let group_ask = group_facet_ask(r.assembly_group_facet_options.as_ref())?;
     let genart_ask = r.include_generic_article_facets.unwrap_or(false);
     let includes = Includes::of(&r);
+    let criteria_filters: Vec<(i64, String)> = r
+        .criteria_filters
+        .iter()
+        .map(|f| (i64::from(f.criteria_id), f.raw_value.clone()))
+        .collect();
     let asked = ArticlesAsked {
         search: Search {
             query: Field::new("searchQuery", r.search_query.as_deref()),
@@ -56,6 +62,8 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
             ktype: r.linkage_target_id.as_deref(),
             groups: Field::new("assemblyGroupNodeIds", &[]),
             genart_counts: genart_ask || group_ask.is_some(),
+            criteria: None,
+            criteria_counts: r.include_criteria_facets.unwrap_or(false),
         },
         node_ids: Field::new("assemblyGroupNodeIds", &r.assembly_group_node_ids),
         vehicle_kind: Field::new("linkageTargetType", vehicle_kind),
@@ -72,6 +80,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         brand_facets: r.include_data_supplier_facets.unwrap_or(false),
         genart_facets: genart_ask,
         group_facets: group_ask,
+        criteria_filters: Field::new("criteriaFilters", &criteria_filters),
     };
     let found = article_query::articles(call.context, asked, call.budget)?;
     let articles = found
@@ -97,6 +106,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         data_supplier_facets: found.brand_facets.map(brand_facets),
         generic_article_facets: found.genart_facets.map(genart_facets),
         assembly_group_facets: found.group_facets.map(group_facets),
+        criteria_facets: found.criteria_facets.map(criteria_facets),
         next_cursor: found.next_after.as_ref().map(encode_cursor),
     };
     crate::server::soap::call::answer(&answer)
@@ -108,16 +118,6 @@ fn unheld(r: &GetArticlesRequest) -> Asked<'_> {
     Asked::new()
         .country("articleCountry", r.article_country.as_deref())
         .country("linkageTargetCountry", r.linkage_target_country.as_deref())
-        .empty(
-            "criteriaFilters",
-            !r.criteria_filters.is_empty(),
-            Unheld::NumberedCriteria,
-        )
-        .flag(
-            "includeCriteriaFacets",
-            r.include_criteria_facets,
-            Unheld::NumberedCriteria,
-        )
         .absent(
             "newArticlesDateFrom",
             r.new_articles_date_from.is_some(),
@@ -145,6 +145,30 @@ fn brand_facets(facets: Vec<Facet>) -> pegasus::DataSupplierFacets {
         })
         .collect();
     pegasus::DataSupplierFacets {
+        total: counts.len() as i32,
+        counts,
+    }
+}
+
+/// How many matches each criterion value has.
+fn criteria_facets(facets: Vec<CriterionFacet>) -> pegasus::CriteriaFacets {
+    let counts: Vec<_> = facets
+        .into_iter()
+        .map(|f| {
+            let c = pegasus::CriteriaRecord::of(&f.criterion);
+            pegasus::CriteriaFacetCount {
+                criteria_id: c.criteria_id,
+                criteria_description: c.criteria_description,
+                criteria_abbr_description: c.criteria_abbr_description,
+                criteria_unit_description: c.criteria_unit_description,
+                criteria_type: c.criteria_type,
+                raw_value: c.raw_value,
+                formatted_value: c.formatted_value,
+                count: f.count.into(),
+            }
+        })
+        .collect();
+    pegasus::CriteriaFacets {
         total: counts.len() as i32,
         counts,
     }

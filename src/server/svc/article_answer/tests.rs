@@ -1,6 +1,6 @@
 use super::*;
 use crate::catalogue::{
-    Amount, Article, ArticleKey, ArticleStatus as Status, Criterion, CrossKind as Kind,
+    Amount, Article, ArticleKey, ArticleStatus as Status, CriterionType, CrossKind as Kind,
     CrossReference, Date, Media, MediaKind, Price,
 };
 use crate::server::answers::records::Article as WireArticle;
@@ -9,6 +9,7 @@ use crate::service::articles::article_detail::{ArticleDetail, NamedNumber};
 use crate::service::articles::article_view::{
     ArticleRow, CriterionRow, CrossNumber, MediaRow, NumberView, PriceRow,
 };
+use crate::service::articles::criteria::ShownCriterion;
 use std::borrow::Cow;
 
 /// Texts of every kind serde_json treats apart: quotes, backslashes, control characters,
@@ -102,11 +103,16 @@ impl Texts {
                 })
                 .collect(),
             criteria: (0..count(self))
-                .map(|_| Criterion {
-                    article: key.clone(),
+                .map(|_| ShownCriterion {
+                    id: self.next() as u32,
                     name: self.text(),
+                    short_name: self.text(),
+                    kind: CriterionType::Text,
+                    raw_value: self.text(),
                     value: self.text(),
                     unit: self.text(),
+                    interval: false,
+                    successor: None,
                 })
                 .collect(),
             prices: (0..count(self))

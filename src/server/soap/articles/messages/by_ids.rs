@@ -10,17 +10,17 @@ use serde::Serialize;
 #[oai(rename = "assignedArticleAttributs2Record", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ArticleAttributeRecord {
-    /// partscat's criteria are named, not numbered: 0.
+    /// The criterion's number (`criteriaId` of `getCriteria2`).
     pub attr_id: i64,
-    /// false: a criterion holds one value.
+    /// Whether the value is a range, as the criterion's definition says.
     pub attr_is_interval: bool,
     /// What is measured.
     pub attr_name: String,
-    /// `N` a number, `A` text.
+    /// `N` a number, `A` text, `K` a key of a key table, `D` a date, `V` no value.
     pub attr_type: String,
     /// The unit, where the value has one.
     pub attr_unit: String,
-    /// The value.
+    /// The value (a key-table criterion's key's text).
     pub attr_value: String,
 }
 
@@ -187,15 +187,15 @@ seq!(
 #[oai(rename = "immediateAttributs2Record", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct ImmediateAttributeRecord {
-    /// partscat's criteria are named, not numbered: 0.
+    /// The criterion's number (`criteriaId` of `getCriteria2`).
     pub attr_id: i64,
     /// What is measured.
     pub attr_name: String,
-    /// `N` a number, `A` text.
+    /// `N` a number, `A` text, `K` a key of a key table, `D` a date, `V` no value.
     pub attr_type: String,
     /// The unit, where the value has one.
     pub attr_unit: String,
-    /// The value.
+    /// The value (a key-table criterion's key's text).
     pub attr_value: String,
 }
 

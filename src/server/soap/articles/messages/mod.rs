@@ -36,10 +36,11 @@ pub enum SearchMatchType {
 #[oai(rename = "CriteriaFilter", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CriteriaFilter {
-    /// The criterion's number. partscat's criteria are named, not numbered: accepted, no
-    /// effect.
+    /// The criterion's number (`criteriaId` of `getCriteria2` and of the articles'
+    /// criteria).
     pub criteria_id: i32,
-    /// The value.
+    /// The value as the articles' criteria hold it (`rawValue`: a key-table criterion's
+    /// key); a number matches the same number however written.
     pub raw_value: String,
 }
 
@@ -102,7 +103,8 @@ request!(
         /// groups (`assemblyGroupNodeId` of `getChildNodesAllLinkingTarget2`).
         #[oai(validator(max_items = 1000))]
         assembly_group_node_ids: Vec<i64>,
-        /// Must be empty: partscat's criteria are named, not numbered.
+        /// Only articles with these criterion values: several values of one criterion are
+        /// alternatives, several criteria must all hold.
         criteria_filters: Vec<CriteriaFilter>,
         /// Only articles linked to this vehicle type (Ktype).
         linkage_target_id: Option<String>,
@@ -175,7 +177,7 @@ request!(
         include_generic_article_facets: Option<bool>,
         /// Matches per assembly group (`assemblyGroupFacets`).
         assembly_group_facet_options: Option<AssemblyGroupFacetOptions>,
-        /// Must be false: partscat's criteria are named, not numbered.
+        /// Matches per criterion value (`criteriaFacets`).
         include_criteria_facets: Option<bool>,
         /// Competitor and internal numbers of the article.
         include_comparable_numbers: Option<bool>,
@@ -303,6 +305,10 @@ pub struct ArticleSearch {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assembly_group_facets: Option<pegasus::AssemblyGroupFacets>,
+    /// Matches per criterion value (with includeCriteriaFacets).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criteria_facets: Option<pegasus::CriteriaFacets>,
     /// Pass it as `cursor` for the next page; absent on the last page.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -35,19 +35,19 @@ request!(
 #[oai(rename = "articlePartListAttributsRecord", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase")]
 pub struct PartListAttributeRecord {
-    /// partscat's criteria are named, not numbered: 0.
+    /// The criterion's number (`criteriaId` of `getCriteria2`).
     pub attr_id: i64,
     /// false: the criterion holds whatever vehicle the kit fits.
     pub attr_is_conditional: bool,
-    /// false: a criterion holds one value.
+    /// Whether the value is a range, as the criterion's definition says.
     pub attr_is_interval: bool,
     /// What is measured.
     pub attr_name: String,
-    /// `N` a number, `A` text.
+    /// `N` a number, `A` text, `K` a key of a key table, `D` a date, `V` no value.
     pub attr_type: String,
     /// The unit, where the value has one.
     pub attr_unit: String,
-    /// The value.
+    /// The value (a key-table criterion's key's text).
     pub attr_value: String,
     /// false: a criterion of the component's article, not of its place in the list.
     pub is_partlist_attr: bool,

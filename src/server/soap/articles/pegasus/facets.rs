@@ -1,5 +1,5 @@
-//! The search facets of `getArticles`' answer: matches per brand and per generic article
-//! (those per assembly group are in `assembly_groups.rs`).
+//! The search facets of `getArticles`' answer: matches per brand, per generic article and
+//! per criterion value (those per assembly group are in `assembly_groups.rs`).
 
 use poem_openapi::Object;
 use serde::Serialize;
@@ -52,4 +52,42 @@ pub struct GenericArticleFacets {
     pub total: i32,
     /// One per generic article with matches.
     pub counts: Vec<GenericArticleFacetCount>,
+}
+
+/// A count of matches per criterion value.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "CriteriaFacetCount", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct CriteriaFacetCount {
+    /// The criterion's number (`criteriaFilters` takes it with `rawValue`).
+    pub criteria_id: i32,
+    /// What is measured.
+    pub criteria_description: String,
+    /// Its short name, where its definition gives one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criteria_abbr_description: Option<String>,
+    /// The unit, where the value has one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub criteria_unit_description: Option<String>,
+    /// `N` a number, `A` text, `K` a key of a key table, `D` a date, `V` no value.
+    pub criteria_type: String,
+    /// The value as the catalogue holds it (a key-table criterion's key).
+    pub raw_value: String,
+    /// The value's text with its unit.
+    pub formatted_value: String,
+    /// Matches with the value.
+    pub count: i64,
+}
+
+/// Matches per criterion value (`includeCriteriaFacets`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "CriteriaFacetCounts", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct CriteriaFacets {
+    /// How many counts there are.
+    pub total: i32,
+    /// One per criterion value with matches, in the criteria's and values' order.
+    pub counts: Vec<CriteriaFacetCount>,
 }
