@@ -6,44 +6,28 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::csv_source::Row;
-use super::data_sets::removes;
+use super::held_rows::{HeldRow, HeldRows};
 use super::rows::assembly_group;
 use crate::catalogue::AssemblyGroup;
 use crate::catalogue::tree::place_problem;
-use crate::store::{Origin, Staging, StoreError};
+use crate::store::{Staging, StoreError};
 
 /// The nodes one tree file may hold: TecDoc's trees hold a few thousand each.
 pub const MAX_NODES: usize = 200_000;
 
-/// One row of the file: its line, its node, and whether it retires the node.
-struct HeldRow {
-    line: u64,
-    node: AssemblyGroup,
-    remove: bool,
-}
-
 /// The rows of an assembly-groups file, held until it ends.
-#[derive(Default)]
-pub(super) struct TreeFile {
-    rows: Vec<HeldRow>,
+pub(super) struct TreeFile(HeldRows<AssemblyGroup>);
+
+impl Default for TreeFile {
+    fn default() -> Self {
+        TreeFile(HeldRows::new(MAX_NODES, "an assembly-group file"))
+    }
 }
 
 impl TreeFile {
-    /// Reads one row; a row that does not parse, or past `MAX_NODES`, is rejected at once.
+    /// Reads one row.
     pub(super) fn take(&mut self, row: &Row<'_>) -> Result<(), String> {
-        if self.rows.len() >= MAX_NODES {
-            return Err(format!(
-                "an assembly-group file holds at most {MAX_NODES} rows"
-            ));
-        }
-        let node = assembly_group(row)?;
-        let remove = removes(row)?;
-        self.rows.push(HeldRow {
-            line: row.line,
-            node,
-            remove,
-        });
-        Ok(())
+        self.0.take(row, assembly_group)
     }
 
     /// Checks every row against the tree as it will be and stages the sound ones; returns
@@ -65,27 +49,17 @@ impl TreeFile {
                 .collect()
         };
         let mut tree = current.clone();
-        for row in &self.rows {
+        for row in &self.0.rows {
             match row.remove {
-                true => tree.remove(&row.node.id),
-                false => tree.insert(row.node.id, row.node.clone()),
+                true => tree.remove(&row.record.id),
+                false => tree.insert(row.record.id, row.record.clone()),
             };
         }
-        let rejected = unsound(&self.rows, &mut tree, &current);
-        for row in &self.rows {
-            if rejected.contains_key(&row.line) {
-                continue;
-            }
-            let origin = Origin {
-                file,
-                line: row.line,
-            };
-            match row.remove {
-                true => staging.retire(&row.node, origin)?,
-                false => staging.put(&row.node, origin)?,
-            }
-        }
-        Ok(rejected.into_iter().collect())
+        let rejected: Vec<_> = unsound(&self.0.rows, &mut tree, &current)
+            .into_iter()
+            .collect();
+        self.0.stage_but(staging, file, &rejected)?;
+        Ok(rejected)
     }
 }
 
@@ -93,7 +67,7 @@ impl TreeFile {
 /// leaves its node as `current` holds it (or out of the tree), and the rows under it are
 /// checked again against that.
 fn unsound(
-    rows: &[HeldRow],
+    rows: &[HeldRow<AssemblyGroup>],
     tree: &mut HashMap<u32, AssemblyGroup>,
     current: &HashMap<u32, AssemblyGroup>,
 ) -> BTreeMap<u64, String> {
@@ -104,12 +78,12 @@ fn unsound(
             if rejected.contains_key(&row.line) {
                 continue;
             }
-            if let Some(reason) = place_problem(&row.node, tree) {
+            if let Some(reason) = place_problem(&row.record, tree) {
                 rejected.insert(row.line, format!("column 'parent_id': {reason}"));
-                if tree.get(&row.node.id) == Some(&row.node) {
-                    match current.get(&row.node.id) {
+                if tree.get(&row.record.id) == Some(&row.record) {
+                    match current.get(&row.record.id) {
                         Some(kept) => tree.insert(kept.id, kept.clone()),
-                        None => tree.remove(&row.node.id),
+                        None => tree.remove(&row.record.id),
                     };
                 }
                 more = true;
@@ -136,10 +110,10 @@ mod tests {
         }
     }
 
-    fn held(line: u64, n: AssemblyGroup) -> HeldRow {
+    fn held(line: u64, n: AssemblyGroup) -> HeldRow<AssemblyGroup> {
         HeldRow {
             line,
-            node: n,
+            record: n,
             remove: false,
         }
     }
@@ -154,8 +128,10 @@ mod tests {
             held(6, node(30, Some(31))), // 30 → 31 → 30
             held(7, node(31, Some(30))),
         ];
-        let mut tree: HashMap<u32, AssemblyGroup> =
-            rows.iter().map(|r| (r.node.id, r.node.clone())).collect();
+        let mut tree: HashMap<u32, AssemblyGroup> = rows
+            .iter()
+            .map(|r| (r.record.id, r.record.clone()))
+            .collect();
         let rejected = unsound(&rows, &mut tree, &HashMap::new());
         let lines: Vec<u64> = rejected.keys().copied().collect();
         assert_eq!(lines, vec![4, 5, 6, 7], "{rejected:?}");

@@ -7,43 +7,30 @@
 use std::collections::HashMap;
 
 use super::csv_source::Row;
-use super::data_sets::removes;
+use super::held_rows::{HeldRow, HeldRows};
 use super::rows::criterion_definition;
 use crate::catalogue::CriterionDefinition;
-use crate::store::{Origin, Staging, StoreError};
+use crate::store::{Staging, StoreError};
 
 /// The definitions one file may hold: TecDoc's table holds a few thousand.
 pub const MAX_DEFINITIONS: usize = 200_000;
 
-struct HeldRow {
-    line: u64,
-    definition: CriterionDefinition,
-    remove: bool,
-}
-
 /// The rows of a criterion-definitions file, held until it ends.
-#[derive(Default)]
-pub(super) struct DefinitionsFile {
-    rows: Vec<HeldRow>,
+pub(super) struct DefinitionsFile(HeldRows<CriterionDefinition>);
+
+impl Default for DefinitionsFile {
+    fn default() -> Self {
+        DefinitionsFile(HeldRows::new(
+            MAX_DEFINITIONS,
+            "a criterion-definitions file",
+        ))
+    }
 }
 
 impl DefinitionsFile {
-    /// Reads one row; a row that does not parse, or past `MAX_DEFINITIONS`, is rejected at
-    /// once.
+    /// Reads one row.
     pub(super) fn take(&mut self, row: &Row<'_>) -> Result<(), String> {
-        if self.rows.len() >= MAX_DEFINITIONS {
-            return Err(format!(
-                "a criterion-definitions file holds at most {MAX_DEFINITIONS} rows"
-            ));
-        }
-        let definition = criterion_definition(row)?;
-        let remove = removes(row)?;
-        self.rows.push(HeldRow {
-            line: row.line,
-            definition,
-            remove,
-        });
-        Ok(())
+        self.0.take(row, criterion_definition)
     }
 
     /// Stages every row whose name no other criterion will hold; returns the others' lines
@@ -63,34 +50,25 @@ impl DefinitionsFile {
                 .map(|d| (d.id, d.name))
                 .collect()
         };
-        for row in &self.rows {
-            let d = &row.definition;
+        for row in &self.0.rows {
+            let d = &row.record;
             match row.remove {
                 true => names.remove(&d.id),
                 false => names.insert(d.id, d.name.clone()),
             };
         }
-        let rejected = shared_names(&self.rows, &names);
-        for row in &self.rows {
-            if rejected.iter().any(|(line, _)| *line == row.line) {
-                continue;
-            }
-            let origin = Origin {
-                file,
-                line: row.line,
-            };
-            match row.remove {
-                true => staging.retire(&row.definition, origin)?,
-                false => staging.put(&row.definition, origin)?,
-            }
-        }
+        let rejected = shared_names(&self.0.rows, &names);
+        self.0.stage_but(staging, file, &rejected)?;
         Ok(rejected)
     }
 }
 
 /// The rows that give a criterion a name `names` (the definitions as they will be) also
 /// gives another, by line, with the reason.
-fn shared_names(rows: &[HeldRow], names: &HashMap<u32, String>) -> Vec<(u64, String)> {
+fn shared_names(
+    rows: &[HeldRow<CriterionDefinition>],
+    names: &HashMap<u32, String>,
+) -> Vec<(u64, String)> {
     let mut owners: HashMap<&str, Vec<u32>> = HashMap::new();
     for (id, name) in names {
         owners.entry(name).or_default().push(*id);
@@ -98,7 +76,7 @@ fn shared_names(rows: &[HeldRow], names: &HashMap<u32, String>) -> Vec<(u64, Str
     rows.iter()
         .filter(|r| !r.remove)
         .filter_map(|r| {
-            let d = &r.definition;
+            let d = &r.record;
             let mut others: Vec<u32> = owners.get(d.name.as_str())?.clone();
             others.retain(|&id| id != d.id);
             others.sort_unstable();

@@ -8,6 +8,7 @@ mod data_set_files;
 mod data_sets;
 mod definitions_file;
 mod file_rows;
+mod held_rows;
 mod one_file;
 mod report;
 mod rows;
