@@ -275,3 +275,26 @@ fn a_kit_s_part_list_names_its_components_and_quantities() {
     );
     refused(json!({}), "articleId");
 }
+
+#[test]
+fn a_catalogue_sync_walks_the_articles_by_generic_article_or_whole() {
+    let s = Served::demo(&[]);
+    let total = |fields: Value| -> u64 {
+        let answer = call(&s, "getArticles", fields);
+        answer["totalMatchingArticles"].as_u64().unwrap()
+    };
+    // Every article, page by page, as a sync walks the catalogue.
+    let all = total(json!({"perPage": 100}));
+    assert_eq!(all, 2000, "the demo's articles, every brand's");
+    let brands = total(json!({"dataSupplierIds": [1, 2, 3, 4], "perPage": 100}));
+    assert_eq!(all, brands);
+    let page = call(&s, "getArticles", json!({"perPage": 100, "page": 3}));
+    assert_eq!(page["articles"].as_array().unwrap().len(), 100);
+    // One generic article's, and one category's, without a brand or a vehicle.
+    let discs = total(json!({"genericArticleIds": [82]}));
+    let named = total(json!({"genericArticleIds": [82], "dataSupplierIds": [1, 2, 3, 4]}));
+    assert!(discs > 0 && discs < all);
+    assert_eq!(discs, named);
+    let under = total(json!({"assemblyGroupNodeIds": [100100]}));
+    assert!(under > 0 && under < all, "{under}");
+}

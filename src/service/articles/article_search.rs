@@ -107,8 +107,9 @@ pub struct Found {
     pub by_criterion: CriteriaCounts,
 }
 
-/// Runs the search over the brands the caller may see. A query without a letter or digit, or
-/// no query, articles, vehicle or brand at all, is a bad parameter named by the query's field.
+/// Runs the search over the brands the caller may see. A query without a letter or digit is a
+/// bad parameter named by the query's field; without a query, the articles named, else a
+/// vehicle's, else the brands', else every article the caller may see.
 pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Found, ServiceError> {
     let (catalogue, caller) = (context.snapshot(), context.caller());
     let query = s.query.value;
@@ -147,7 +148,7 @@ pub fn search(context: &Context, s: &Search<'_>, budget: &Budget) -> Result<Foun
         }
         None => match s.articles {
             Some(named) => named.iter().cloned().collect(),
-            None => unsearched(catalogue, s, budget)?,
+            None => unsearched(context, s, budget)?,
         },
     };
     let named: Option<HashSet<&ArticleKey>> = s.articles.map(|a| a.iter().collect());
@@ -352,30 +353,40 @@ impl NumberHit {
 
 /// Without a query: the articles of the vehicle, else of the brands.
 fn unsearched(
-    catalogue: &Catalogue,
+    context: &Context,
     s: &Search<'_>,
     budget: &Budget,
 ) -> Result<BTreeSet<ArticleKey>, ServiceError> {
+    let catalogue = context.snapshot();
     if let Some(ktype) = s.ktype {
         return Ok(catalogue
             .articles_by_ktype(ktype.trim())?
             .into_iter()
             .collect());
     }
-    if !s.brands.is_empty() {
-        let mut found = BTreeSet::new();
-        for brand in s.brands {
-            for (i, article) in catalogue.articles_of_brand(*brand).enumerate() {
-                budget.check_every(i).map_err(ServiceError::from)?;
-                found.insert(article?.key);
+    // The brands named, or (a catalogue walked by category, or whole) every brand the
+    // caller sees: its articles are read as a named brand's are.
+    let brands: Vec<u32> = match s.brands {
+        [] => {
+            let mut seen = Vec::new();
+            for brand in catalogue.brands() {
+                let id = brand?.id;
+                if context.caller().provider.sees_brand(id) {
+                    seen.push(id);
+                }
             }
+            seen
         }
-        return Ok(found);
+        named => named.to_vec(),
+    };
+    let mut found = BTreeSet::new();
+    for brand in brands {
+        for (i, article) in catalogue.articles_of_brand(brand).enumerate() {
+            budget.check_every(i).map_err(ServiceError::from)?;
+            found.insert(article?.key);
+        }
     }
-    Err(ServiceError::bad_parameter(
-        s.query.name,
-        "is required, or the articles by id, a vehicle or brands whose articles to list",
-    ))
+    Ok(found)
 }
 
 /// The articles of these numeric ids (`legacyArticleId`); an id the catalogue does not hold
