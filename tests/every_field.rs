@@ -159,6 +159,7 @@ fn base(operation: &str, field: &str) -> Value {
         "getAutoCompleteSuggestions" => json!({"searchQuery": "fil"}),
         // The demo's key table of shock absorber types.
         "getKeyValues" => json!({"keyTableId": 1}),
+        "getAmBrandAddress" => json!({"brandNo": 1}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
             json!({"genericArticleId": 82, "isKit": false, "linkageTargetId": "10219"})
@@ -237,6 +238,7 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
         ("getAutoCompleteSuggestions", "searchQuery") => vec![json!("brake")],
         ("getGenericArticles", "linked") => vec![json!(true)],
         ("getBrands" | "getAmBrands", "dataSupplierId") => vec![json!(2)],
+        ("getAmBrandAddress", "brandNo") => vec![json!(2)],
         ("getKitPrice", "genericArticleId") => vec![json!(402)],
         // A language the demo holds in full: every text of the answer in German.
         (_, "lang") => vec![json!("de")],
@@ -298,12 +300,12 @@ fn every_accepted_field_changes_the_answer_or_is_refused_by_name() {
 
 /// The fields no value of which changes an answer on the demo catalogue, and why that is
 /// their definition rather than a field ignored.
-const TAKEN_WITHOUT_EFFECT: [&str; 24] = [
-    // Every detail partscat keeps of a brand is always answered; addresses and logos are
-    // included where the catalogue keeps them, and it keeps none.
+const TAKEN_WITHOUT_EFFECT: [&str; 23] = [
+    // Every detail partscat keeps of a brand is always answered; logos are included where
+    // the catalogue keeps them, and it keeps none.
+    "getAmBrandAddress.lang",
     "getAmBrands.lang",
     "getAmBrands.includeAll",
-    "getAmBrands.includeAddressDetails",
     "getAmBrands.includeDataSupplierLogo",
     "getArticleLinkedAllLinkingTarget3.lang",
     "getArticleLinkedAllLinkingTarget4.lang",
@@ -312,7 +314,6 @@ const TAKEN_WITHOUT_EFFECT: [&str; 24] = [
     "getArticles.includeLinks",
     "getBrands.lang",
     "getBrands.includeAll",
-    "getBrands.includeAddressDetails",
     "getBrands.includeDataSupplierLogo",
     "getManufacturers.lang",
     "getManufacturers2.lang",

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 33] = [
+const OPERATIONS: [&str; 34] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -40,6 +40,7 @@ const OPERATIONS: [&str; 33] = [
     "getAutoCompleteSuggestions",
     "getBrands",
     "getAmBrands",
+    "getAmBrandAddress",
     "getLanguages",
     "getCountries",
     "getCriteria2",
@@ -242,13 +243,12 @@ fn both_soap_versions_and_both_styles_answer_with_status() {
     assert_eq!(record["dataSupplierId"], 2, "{record}");
     assert_eq!(record["mfrName"], record["brandName"], "{record}");
     assert_eq!(one["dataSuppliers"][0]["dataSupplierId"], 2);
-    // Logos and addresses are included where the catalogue keeps them: it keeps none.
+    // Logos are included where the catalogue keeps them: it keeps none.
     let plain = post_json(&s, DLB_JSON, &json!({"getBrands": {"provider": "demo"}})).json();
     let asked = post_json(
         &s,
         DLB_JSON,
-        &json!({"getBrands": {"provider": "demo", "includeAddressDetails": true,
-            "includeDataSupplierLogo": true}}),
+        &json!({"getBrands": {"provider": "demo", "includeDataSupplierLogo": true}}),
     )
     .json();
     assert_eq!(asked, plain);

@@ -298,3 +298,34 @@ fn a_catalogue_sync_walks_the_articles_by_generic_article_or_whole() {
     let under = total(json!({"assemblyGroupNodeIds": [100100]}));
     assert!(under > 0 && under < all, "{under}");
 }
+
+#[test]
+fn a_brands_address_is_answered_where_the_catalogue_keeps_it() {
+    let s = Served::demo(&[]);
+    let address = array(&call(&s, "getAmBrandAddress", json!({"brandNo": 2})));
+    assert_eq!(address.len(), 1, "{address:?}");
+    let a = &address[0];
+    assert_eq!(a["name"], "Norvik Filters");
+    assert_eq!(a["city"], "Lyon");
+    assert_eq!(a["zipCountryCode"], "FR");
+    assert_eq!(a["wwwURL"], "https://brand2.example");
+    assert!(a.get("fax").is_none(), "a part not kept is absent: {a}");
+    // A brand the catalogue does not hold has no address; the brand is required.
+    assert!(array(&call(&s, "getAmBrandAddress", json!({"brandNo": 99}))).is_empty());
+    let r = s.fetch(
+        client()
+            .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+            .json(&json!({"getAmBrandAddress": {"provider": "demo"}})),
+    );
+    assert_eq!(r.json()["status"], 400);
+    assert!(r.text().contains("brandNo"), "{}", r.text());
+    // getBrands gives the same address with includeAddressDetails.
+    let brands = array(&call(
+        &s,
+        "getBrands",
+        json!({"dataSupplierId": 2, "includeAddressDetails": true}),
+    ));
+    assert_eq!(brands[0]["addressDetails"][0]["city"], "Lyon");
+    let plain = array(&call(&s, "getBrands", json!({"dataSupplierId": 2})));
+    assert!(plain[0].get("addressDetails").is_none());
+}

@@ -17,6 +17,41 @@ pub struct ArticleKey {
 pub struct Brand {
     pub id: u32,
     pub name: String,
+    pub address: BrandAddress,
+}
+
+/// Where a brand's maker is reached (TecDoc's brand address); a part not known is empty.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BrandAddress {
+    pub street: String,
+    pub zip: String,
+    pub city: String,
+    /// ISO 3166-1 alpha-2.
+    pub country: String,
+    pub phone: String,
+    pub fax: String,
+    pub email: String,
+    pub website: String,
+}
+
+impl BrandAddress {
+    /// The parts in the order the files write them.
+    pub fn parts(&self) -> [&str; 8] {
+        [
+            &self.street,
+            &self.zip,
+            &self.city,
+            &self.country,
+            &self.phone,
+            &self.fax,
+            &self.email,
+            &self.website,
+        ]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts().iter().all(|p| p.is_empty())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -240,7 +240,9 @@ impl Files {
 /// The brands, the manufacturers (vehicle makers and competitors) and the generic articles.
 fn write_reference_lists(f: &mut Files, shape: &Shape, lines: &[Line]) -> csv::Result<()> {
     for (id, name) in shape::brands(shape.brands) {
-        f.brands.write_record([id.to_string(), name])?;
+        let mut row = vec![id.to_string(), name];
+        row.extend(shape::brand_address(id));
+        f.brands.write_record(row)?;
     }
     for m in &MAKES {
         f.manufacturers

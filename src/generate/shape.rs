@@ -108,6 +108,28 @@ pub(super) fn lines(count: Option<u32>) -> Vec<Line> {
 }
 
 /// The maker's brands: the table's four, then invented names numbered on.
+/// A brand's address (invented, `.example` addresses): street, zip, city, country, phone,
+/// fax, email and website, as `brands.csv` writes them.
+pub(super) fn brand_address(id: u32) -> [String; 8] {
+    const CITIES: [(&str, &str, &str, &str); 4] = [
+        ("70", "Stuttgart", "DE", "+49 711"),
+        ("50", "Köln", "DE", "+49 221"),
+        ("69", "Lyon", "FR", "+33 4"),
+        ("41", "Göteborg", "SE", "+46 31"),
+    ];
+    let (zip, city, country, phone) = CITIES[id as usize % CITIES.len()];
+    [
+        format!("Werkstraße {id}"),
+        format!("{zip}{:03}", id % 1000),
+        city.to_owned(),
+        country.to_owned(),
+        format!("{phone} {id:06}"),
+        String::new(),
+        format!("catalogue@brand{id}.example"),
+        format!("https://brand{id}.example"),
+    ]
+}
+
 pub(super) fn brands(count: Option<u32>) -> Vec<(u32, String)> {
     const FIRST: [&str; 8] = [
         "Arden", "Borsa", "Celto", "Dravo", "Elmar", "Fenix", "Garro", "Helva",

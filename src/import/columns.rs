@@ -5,7 +5,18 @@
 use super::ImportType;
 use super::csv_source::{Column, ColumnSpec, may, must};
 
-const BRANDS: &[Column] = &[must("brand_id"), must("name")];
+const BRANDS: &[Column] = &[
+    must("brand_id"),
+    must("name"),
+    may("street"),
+    may("zip"),
+    may("city"),
+    may("country"),
+    may("phone"),
+    may("fax"),
+    may("email"),
+    may("website"),
+];
 const MANUFACTURERS: &[Column] = &[must("manufacturer_id"), must("name"), must("kind")];
 const GENERIC_ARTICLES: &[Column] = &[must("genart_id"), must("name")];
 const VEHICLES: &[Column] = &[

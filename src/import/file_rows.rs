@@ -67,7 +67,9 @@ impl FileRow for Brand {
         ImportType::Brands
     }
     fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
-        Ok(vec![self.id.to_string(), self.name.clone()])
+        let mut cells = vec![self.id.to_string(), self.name.clone()];
+        cells.extend(self.address.parts().map(str::to_owned));
+        Ok(cells)
     }
 }
 

@@ -83,9 +83,28 @@ pub(super) fn name_of<T: PartialEq>(choices: &[(&'static str, T)], value: &T) ->
 }
 
 pub(super) fn brand(row: &Row<'_>) -> Result<Brand, String> {
+    let text = |column: &str| row.get(column).to_owned();
+    let country = row.get("country").to_ascii_uppercase();
+    let two_letters = country.len() == 2 && country.bytes().all(|b| b.is_ascii_uppercase());
+    if !country.is_empty() && !two_letters {
+        return Err(format!(
+            "column 'country': '{}' is not a two-letter country code (DE, FR)",
+            row.get("country")
+        ));
+    }
     Ok(Brand {
         id: row.positive("brand_id")?,
         name: row.required("name")?.to_owned(),
+        address: BrandAddress {
+            street: text("street"),
+            zip: text("zip"),
+            city: text("city"),
+            country,
+            phone: text("phone"),
+            fax: text("fax"),
+            email: text("email"),
+            website: text("website"),
+        },
     })
 }
 

@@ -20,6 +20,7 @@ pub fn load_small_catalogue(store: &Store) -> u64 {
         let brand = Brand {
             id,
             name: format!("Brand {id}"),
+            address: Default::default(),
         };
         staging.put(&brand, origin).unwrap();
     }

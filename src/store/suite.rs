@@ -65,6 +65,7 @@ fn an_abandoned_change_leaves_the_trees_as_they_were() {
         let brand = crate::catalogue::Brand {
             id: 9,
             name: "Staged, never committed".into(),
+            address: Default::default(),
         };
         staging
             .put(&brand, super::Origin { file: 0, line: 1 })

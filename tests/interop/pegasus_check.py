@@ -90,6 +90,8 @@ CALLS = [
         includeArticleCriteria=True, criteriaFilters=[{"criteriaId": 13, "rawValue": "1"}])),
     ("getCriteria2", "criteria2Response", request(["lang"], lang="de")),
     ("getKeyValues", "keyValuesResponse", request(["keyTableId", "lang"], keyTableId=1)),
+    ("getAmBrandAddress", "amBrandAddressResponse", request(
+        ["articleCountry", "brandNo", "lang"], brandNo=1)),
     ("getArticleDirectSearchAllNumbersWithState", "articleDirectSearchAllNumbersWithStateResponse",
      request(["articleCountry", "articleNumber", "brandId", "genericArticleId", "lang", "numberType",
               "searchExact", "sortType"],

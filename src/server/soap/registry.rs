@@ -224,6 +224,9 @@ fn rows() -> Vec<Operation> {
         row::<GetBrandsRequest, BrandList>("getAmBrands", READ, reference_lists::get_am_brands)
             .doc("The brands (aftermarket brands, data suppliers) the provider may see: Pegasus's name for getBrands.")
             .cached(),
+        row::<GetAmBrandAddressRequest, BrandAddressList>("getAmBrandAddress", READ, reference_lists::get_am_brand_address)
+            .doc("Where a brand's maker is reached (brandNo, as getAmBrands names the brand): its street, postcode, city, country, phone, fax, email and website, where the catalogue keeps them: Pegasus's getAmBrandAddress.")
+            .cached(),
         row::<GetLocalesRequest, LanguageList>("getLanguages", READ, reference_lists::get_languages)
             .doc("The languages of the catalogue's texts, in fallback order (setting catalogue.languages)."),
         row::<GetLocalesRequest, CountryList>("getCountries", READ, reference_lists::get_countries)

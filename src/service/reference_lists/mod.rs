@@ -8,7 +8,7 @@ pub mod locales;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::catalogue::{
-    Article, AssemblyGroup, GenartGroup, Link, Manufacturer, TargetType, Vehicle,
+    Article, AssemblyGroup, BrandAddress, GenartGroup, Link, Manufacturer, TargetType, Vehicle,
 };
 use crate::service::ServiceError;
 use crate::service::articles::lookups;
@@ -22,16 +22,27 @@ use crate::store::Catalogue;
 pub const MAX_VEHICLE_TYPES: usize = 1000;
 
 /// The brands the caller may see (`only` the one named, where one is), by id, with their
-/// names.
+/// names and (`with_addresses`) their addresses where the catalogue keeps one.
 pub fn brands(
     context: &Context,
     asked: &Asked<'_>,
     only: Option<u32>,
-) -> Result<Vec<(u32, String)>, ServiceError> {
+    with_addresses: bool,
+) -> Result<Vec<(u32, String, Option<BrandAddress>)>, ServiceError> {
     asked.check()?;
-    let mut brands = lookups::visible_brands(context.snapshot(), context.caller())?;
+    let snapshot = context.snapshot();
+    let mut brands = lookups::visible_brands(snapshot, context.caller())?;
     brands.retain(|(brand_id, _)| only.is_none_or(|only| only == *brand_id));
-    Ok(brands)
+    brands
+        .into_iter()
+        .map(|(id, name)| {
+            let address = match with_addresses {
+                true => snapshot.brand(id)?.map(|b| b.address),
+                false => None,
+            };
+            Ok((id, name, address.filter(|a| !a.is_empty())))
+        })
+        .collect()
 }
 
 /// Which generic articles a request asks for.
@@ -200,4 +211,23 @@ pub fn article_with_links(
     let links = crate::service::articles::article_detail::applications(catalogue, &article.key)?;
     let links = crate::service::articles::article_detail::applications_in(&names, links)?;
     Ok((article, links))
+}
+
+/// A brand's name and address, where the caller may see the brand (which the question cannot
+/// go without) and the catalogue keeps an address for it; `None` otherwise.
+pub fn brand_address(
+    context: &Context,
+    asked: &Asked<'_>,
+    brand: Field<Option<i64>>,
+) -> Result<Option<(String, BrandAddress)>, ServiceError> {
+    asked.check()?;
+    let id = brand.required()?.id()?;
+    if !context.caller().provider.sees_brand(id) {
+        return Ok(None);
+    }
+    Ok(context
+        .snapshot()
+        .brand(id)?
+        .filter(|b| !b.address.is_empty())
+        .map(|b| (b.name, b.address)))
 }

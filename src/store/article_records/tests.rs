@@ -200,7 +200,8 @@ fn records_follow_their_tables_when_built_whole_and_when_patched() {
     commit(&store, |s| {
         for id in [1, 2] {
             let name = format!("Brand {id}");
-            s.put(&Brand { id, name }, ORIGIN).unwrap();
+            let address = Default::default();
+            s.put(&Brand { id, name, address }, ORIGIN).unwrap();
         }
         let name = "Pads".to_string();
         s.put(&GenericArticle { id: 10, name }, ORIGIN).unwrap();
@@ -309,7 +310,16 @@ fn a_description_that_begins_with_its_generic_articles_name_refers_to_it_until_e
     let (named, own) = (key(1, "N1"), key(1, "O1"));
     commit(&store, |s| {
         let name = "Brand".to_string();
-        s.put(&Brand { id: 1, name }, ORIGIN).unwrap();
+        let address = Default::default();
+        s.put(
+            &Brand {
+                id: 1,
+                name,
+                address,
+            },
+            ORIGIN,
+        )
+        .unwrap();
         for (id, name) in [(10, "Pads"), (11, "Discs")] {
             let name = name.to_string();
             s.put(&GenericArticle { id, name }, ORIGIN).unwrap();

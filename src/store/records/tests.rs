@@ -16,6 +16,17 @@ fn every_record_round_trips() {
     round_trip(Brand {
         id: 7,
         name: "Brakes".into(),
+        address: BrandAddress::default(),
+    });
+    round_trip(Brand {
+        id: 8,
+        name: "Filters".into(),
+        address: BrandAddress {
+            city: "Köln".into(),
+            country: "DE".into(),
+            website: "https://filters.example".into(),
+            ..BrandAddress::default()
+        },
     });
     round_trip(Manufacturer {
         id: 9,
@@ -152,6 +163,7 @@ fn damaged_values_are_refused() {
     let b = Brand {
         id: 1,
         name: "X".into(),
+        address: BrandAddress::default(),
     };
     let mut v = b.value();
     v.push(0);

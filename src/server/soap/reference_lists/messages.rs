@@ -22,7 +22,7 @@ request!(
         data_supplier_id: Option<u32>,
         /// Every detail of each brand partscat keeps: its id and name, as without it.
         include_all: Option<bool>,
-        /// Must be false: the catalogue keeps no addresses.
+        /// Each brand's address (`addressDetails`), where the catalogue keeps one.
         include_address_details: Option<bool>,
         /// Must be false: the catalogue keeps no logos.
         include_data_supplier_logo: Option<bool>,
@@ -131,6 +131,10 @@ pub struct BrandRecord {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mfr_name: Option<String>,
+    /// With `includeAddressDetails`: the brand's address, where the catalogue keeps one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address_details: Option<Vec<BrandAddressRecord>>,
 }
 
 record_list!(
@@ -139,6 +143,76 @@ record_list!(
     BrandRecordSeq,
     "amBrandsRecordSeq",
     BrandRecord
+);
+
+request!(
+    /// `getAmBrandAddress` (Pegasus's `amBrandAddressRequest`): where a brand's maker is
+    /// reached.
+    GetAmBrandAddressRequest {
+        /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
+        article_country: Option<String>,
+        /// The brand (`brandId` of `getAmBrands`). Required.
+        brand_no: Option<i64>,
+        /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
+        /// catalogue's first); a text missing in it falls back along their order. Another
+        /// language code is answered in the catalogue's first.
+        lang: Option<String>,
+    }
+);
+
+/// A brand's address (Pegasus's `amBrandAddressRecord`); a part the catalogue does not keep
+/// is absent.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "amBrandAddressRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct BrandAddressRecord {
+    /// The brand's name.
+    pub address_name: String,
+    /// 1: the brand's own address, the one the catalogue keeps.
+    pub address_type: i64,
+    /// The city.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// An email address.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// A fax number.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fax: Option<String>,
+    /// The brand's name.
+    pub name: String,
+    /// A phone number.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// The street and number.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub street: Option<String>,
+    /// The website.
+    #[oai(rename = "wwwURL", skip_serializing_if_is_none)]
+    #[serde(rename = "wwwURL", skip_serializing_if = "Option::is_none")]
+    pub www_url: Option<String>,
+    /// The postcode.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zip: Option<String>,
+    /// The country (ISO 3166-1 alpha-2).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zip_country_code: Option<String>,
+}
+
+record_list!(
+    /// `getAmBrandAddress`: the brand's address; none where the provider may not see the
+    /// brand or the catalogue keeps no address for it.
+    BrandAddressList,
+    BrandAddressRecordSeq,
+    "amBrandAddressRecordSeq",
+    BrandAddressRecord
 );
 
 /// A brand as the first releases answered `getBrands`.

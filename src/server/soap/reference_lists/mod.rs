@@ -4,7 +4,7 @@ use serde_json::Value;
 
 pub mod messages;
 
-use crate::catalogue::{ManufacturerKind, utc_timestamp};
+use crate::catalogue::{BrandAddress, ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::{favoured_list, target_types};
 use crate::service::asked::{Asked, Unheld};
@@ -52,20 +52,44 @@ fn brand_records(
     r: &GetBrandsRequest,
     both_names: bool,
 ) -> Result<Vec<BrandRecord>, Failure> {
-    // Logos and addresses, asked for, are included where the catalogue keeps them: it
-    // keeps none.
+    // Logos, asked for, are included where the catalogue keeps them: it keeps none.
     let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
+    let with_addresses = r.include_address_details.unwrap_or(false);
     Ok(
-        reference_lists::brands(call.context, &asked, r.data_supplier_id)?
+        reference_lists::brands(call.context, &asked, r.data_supplier_id, with_addresses)?
             .into_iter()
-            .map(|(brand_id, brand_name)| BrandRecord {
+            .map(|(brand_id, brand_name, address)| BrandRecord {
                 data_supplier_id: both_names.then_some(brand_id),
                 mfr_name: both_names.then(|| brand_name.clone()),
+                address_details: with_addresses.then(|| {
+                    address
+                        .map(|a| address_record(brand_name.clone(), a))
+                        .into_iter()
+                        .collect()
+                }),
                 brand_id,
                 brand_name,
             })
             .collect(),
     )
+}
+
+/// A brand's address as Pegasus answers it; a part the catalogue does not keep is absent.
+fn address_record(name: String, a: BrandAddress) -> BrandAddressRecord {
+    let part = |p: String| (!p.is_empty()).then_some(p);
+    BrandAddressRecord {
+        address_name: name.clone(),
+        address_type: 1,
+        city: part(a.city),
+        email: part(a.email),
+        fax: part(a.fax),
+        name,
+        phone: part(a.phone),
+        street: part(a.street),
+        www_url: part(a.website),
+        zip: part(a.zip),
+        zip_country_code: part(a.country),
+    }
 }
 
 pub fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
@@ -74,6 +98,19 @@ pub fn get_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure
 
 pub fn get_am_brands(call: &Call<'_>, r: GetBrandsRequest) -> Result<Value, Failure> {
     answer(&BrandList::of(brand_records(call, &r, false)?))
+}
+
+pub fn get_am_brand_address(
+    call: &Call<'_>,
+    r: GetAmBrandAddressRequest,
+) -> Result<Value, Failure> {
+    let asked = Asked::new().country("articleCountry", r.article_country.as_deref());
+    let brand = Field::new("brandNo", r.brand_no);
+    let records = reference_lists::brand_address(call.context, &asked, brand)?
+        .into_iter()
+        .map(|(name, a)| address_record(name, a))
+        .collect();
+    answer(&BrandAddressList::of(records))
 }
 
 pub fn get_generic_articles(
