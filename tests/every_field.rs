@@ -113,6 +113,9 @@ fn base(operation: &str, field: &str) -> Value {
         ("getArticlePartList", "linkingTargetType") => {
             return json!({"articleId": 610, "linkingTargetId": 10219});
         }
+        ("getShortCuts2", "linkingTargetId") => {
+            return json!({"linked": true, "linkingTargetId": 10219});
+        }
         ("getGenericArticles", "linkingTargetId") => {
             return json!({"linked": true, "linkingTargetId": 10219});
         }

@@ -208,6 +208,7 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
         ("getPegasusVersionInfo2", ""),
         ("getCriteria2", "<lang>de</lang>"),
         ("getKeyValues", "<keyTableId>1</keyTableId>"),
+        ("getShortCuts2", "<linkingTargetType>P</linkingTargetType>"),
         ("getAmBrandAddress", "<brandNo>1</brandNo>"),
         (
             "getGenericArticles",

@@ -311,7 +311,10 @@ fn get_articles_answers_in_pegasus_shapes() {
     assert!(["N", "A"].contains(&criterion["criteriaType"].as_str().unwrap()));
     assert!(criterion["formattedValue"].is_string() && criterion["rawValue"].is_string());
     let image = &a["images"][0];
-    assert_eq!(image["imageURL800"], image["imageURL50"], "{image}");
+    // One address per size, each of partscat's documents route.
+    let url50 = image["imageURL50"].as_str().unwrap();
+    assert!(url50.contains("/ws/3.0/documents/demo/") && url50.contains("size=50&sig="));
+    assert_ne!(image["imageURL800"], image["imageURL50"], "{image}");
     assert!(image["fileName"].as_str().unwrap().ends_with(".jpg"));
     let price = &a["prices"][0];
     assert!(

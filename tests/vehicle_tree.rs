@@ -192,6 +192,53 @@ fn a_legacy_shop_walks_make_series_type_and_assembly_groups() {
     assert_eq!(whole.len(), 32);
     assert!(whole.iter().all(|n| n.get("articleCount").is_none()));
 
+    // The shortcuts are the tree's first level; each opens its part of the tree.
+    let tree_roots = records(&s, "getChildNodesAllLinkingTarget2", json!({}));
+    let shortcuts = records(&s, "getShortCuts2", json!({"lang": "de"}));
+    assert_eq!(shortcuts.len(), tree_roots.len(), "{shortcuts:?}");
+    let shortcut = &shortcuts[0];
+    assert_eq!(shortcut["shortCutId"], tree_roots[0]["assemblyGroupNodeId"]);
+    assert!(shortcut["shortCutName"].is_string());
+    let by_parent = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"parentNodeId": shortcut["shortCutId"], "childNodes": true}),
+    );
+    let by_shortcut = records(
+        &s,
+        "getChildNodesAllLinkingTarget2",
+        json!({"shortCutId": shortcut["shortCutId"], "childNodes": true}),
+    );
+    assert!(!by_shortcut.is_empty());
+    assert_eq!(by_shortcut, by_parent);
+    // A parent within the shortcut is answered as asked; one outside it has no nodes there.
+    let inner = &by_shortcut[0]["assemblyGroupNodeId"];
+    let within = json!({"shortCutId": shortcut["shortCutId"], "parentNodeId": inner});
+    assert_eq!(
+        records(&s, "getChildNodesAllLinkingTarget2", within),
+        records(
+            &s,
+            "getChildNodesAllLinkingTarget2",
+            json!({"parentNodeId": inner})
+        )
+    );
+    let elsewhere = json!({"shortCutId": shortcuts[1]["shortCutId"], "parentNodeId": inner});
+    assert!(records(&s, "getChildNodesAllLinkingTarget2", elsewhere).is_empty());
+    // Of a vehicle, linked: the shortcuts with its parts, as its linked roots.
+    let linked_shortcuts = records(
+        &s,
+        "getShortCuts2",
+        json!({"linkingTargetId": car_id, "linked": true}),
+    );
+    let ids = |nodes: &[Value], field: &str| -> Vec<Value> {
+        nodes.iter().map(|n| n[field].clone()).collect()
+    };
+    assert_eq!(
+        ids(&linked_shortcuts, "shortCutId"),
+        ids(&roots, "assemblyGroupNodeId")
+    );
+    refused(&s, "getShortCuts2", json!({"linked": true}), "linked");
+
     // The same over SOAP.
     let envelope = format!(
         r#"<soapenv:Envelope xmlns:soapenv="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="urn:partscat:ws:3.0:PartsToCatDLB"><soapenv:Body><tns:getModelSeries><manuId>{}</manuId><provider>demo</provider></tns:getModelSeries></soapenv:Body></soapenv:Envelope>"#,
@@ -851,12 +898,6 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         "getVehicleIdsByCriteria",
         json!({"powerFrom": 3}),
         "manuId",
-    );
-    refused(
-        &s,
-        "getChildNodesAllLinkingTarget2",
-        json!({"shortCutId": 1}),
-        "shortCutId",
     );
     refused(
         &s,

@@ -356,56 +356,50 @@ function numberLinks(numbers) {
   return h("ul", {}, numbers.map((n) => h("li", {}, view({ q: n.articleNumber }, n.articleNumber), n.mfrName ? " · " + n.mfrName : "")));
 }
 
-/** A 360° set as one image and a slider through its frames. */
 /**
- * A media file of an article, from this appliance's media store (`mediaFile`), as an object
- * URL: the key goes in a header, which an <img> cannot send. `null` where the store lacks it.
+ * Shows an answer's picture address in `image`, or says the appliance's media store lacks it.
+ * The address is signed for its one file: an <img> fetches it without the key.
  */
-async function mediaUrl(articleId, uri) {
-  const q = new URLSearchParams({ provider: provider(), uri });
-  const response = await fetch("/svc/mediaFile/" + articleId + "?" + q, { headers: keyHeader() });
-  return response.ok ? URL.createObjectURL(await response.blob()) : null;
+function showPicture(image, url, what) {
+  image.addEventListener("error", () => image.replaceWith(missing(what)), { once: true });
+  image.src = url;
 }
 
-/** A 360° set: every frame fetched first, then a slider (or the arrow keys on it) turns it. */
-function spinner(articleId, frames) {
+/** A 360° set: a slider (or the arrow keys on it) turns it through its frames. */
+function spinner(frames) {
   const label = (i) => t("{name}, frame {count} of {total}", { name: frames[i].headerDescription || t("360° view"), count: i + 1, total: frames.length });
   const image = h("img", { alt: label(0), width: 200, height: 200 });
-  const urls = [];
+  const urls = frames.map((f) => f.imageURL200);
   const slider = h("input", {
     type: "range",
     min: 1,
     max: frames.length,
     value: 1,
-    disabled: true,
     "aria-label": t("Turn the part"),
     oninput: (event) => {
       const i = Number(event.target.value) - 1;
-      if (urls[i]) image.src = urls[i];
+      image.src = urls[i];
       image.alt = label(i);
     },
   });
   const figure = h("figure", { class: "spin" }, image, slider, h("figcaption", {}, t("360° view: drag to turn")));
-  Promise.all(frames.map((f) => mediaUrl(articleId, f.imageURL400))).then((found) => {
-    urls.push(...found);
-    if (found.every((u) => u === null)) return figure.replaceWith(missing(t("360° view")));
-    image.src = found.find((u) => u !== null);
-    slider.disabled = false;
-  });
+  showPicture(image, urls[0], t("360° view"));
+  // Every frame fetched now, so that turning shows each at once.
+  for (const url of urls.slice(1)) new Image().src = url;
   return figure;
 }
 
 const missing = (what) => h("p", { class: "quiet" }, t("{name}: not in this appliance's media store.", { name: what }));
 
-/** One picture, shown once it has arrived. */
-function picture(articleId, record) {
+/** One picture. */
+function picture(record) {
   const image = h("img", { alt: record.headerDescription || record.fileName, width: 200, height: 200 });
-  mediaUrl(articleId, record.imageURL400).then((url) => (url ? (image.src = url) : image.replaceWith(missing(image.alt))));
+  showPicture(image, record.imageURL200, image.alt);
   return image;
 }
 
 /** An article's pictures and 360° sets (frames in order). */
-function images(articleId, all) {
+function images(all) {
   const sets = new Map();
   const single = [];
   for (const image of all) {
@@ -417,8 +411,8 @@ function images(articleId, all) {
   return h(
     "div",
     { class: "images" },
-    single.map((i) => picture(articleId, i)),
-    [...sets.values()].map((frames) => spinner(articleId, frames.sort((a, b) => a.position - b.position))),
+    single.map(picture),
+    [...sets.values()].map((frames) => spinner(frames.sort((a, b) => a.position - b.position))),
   );
 }
 
@@ -461,7 +455,7 @@ async function articleView(id) {
       h("dt", {}, t("Per package")), h("dd", {}, misc.quantityPerPackage ?? ""),
       h("dt", {}, "EAN"), h("dd", {}, (a.gtins || []).join(", ")),
     ),
-    a.images?.length ? section(t("Images"), images(id, a.images)) : null,
+    a.images?.length ? section(t("Images"), images(a.images)) : null,
     section(t("Criteria"), a.articleCriteria?.length ? table([t("Criterion"), t("Value")],
       a.articleCriteria.map((c) => [c.criteriaDescription, c.formattedValue])) : null),
     section(t("OE numbers"), a.oemNumbers?.length ? numberLinks(a.oemNumbers) : null),

@@ -1,6 +1,7 @@
 //! What a parts catalogue holds, independent of how it is stored or served.
 
 pub mod criteria;
+pub mod documents;
 pub mod model;
 pub mod reference;
 pub mod texts;

@@ -1,7 +1,8 @@
 //! The demo catalogue the binary carries, so a new appliance works with one command.
 //! The files under `assets/demo/` are the generator's output for `DEMO_ARTICLES` and
-//! `DEMO_SEED`, with texts in other languages (`generate_demo`); a test keeps them so. Its pictures are drawn (`pictures`).
+//! `DEMO_SEED`, with texts in other languages (`generate_demo`); a test keeps them so. Its pictures are drawn (`pictures`) and its documents written (`leaflets`).
 
+mod leaflets;
 mod pictures;
 
 pub use pictures::fill_media_store;

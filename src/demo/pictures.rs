@@ -1,8 +1,8 @@
 //! Pictures for the demo catalogue's media rows, drawn rather than shipped: a disc in the
 //! colour of the article's generic article, and for a 360-degree set one frame per step of a
 //! turn (the bolt holes and a mark go round). They fill the media store on `serve --demo`
-//! where it lacks a URI, so the catalogue browser has images and spin sets to show on a LAN
-//! with no media source. Being content-addressed, the store keeps each drawing once.
+//! where it lacks a URI, with the documents (`leaflets`), so the catalogue browser has
+//! images, spin sets and documents to show on a LAN with no media source. Being content-addressed, the store keeps each drawing once.
 
 use std::collections::HashMap;
 use std::f64::consts::TAU;
@@ -17,8 +17,8 @@ const SIDE: usize = 200;
 /// A drawing: the generic article it is coloured for, and the frame of how many it is.
 type Drawing = (u32, u32, u32);
 
-/// Draws every picture the demo catalogue's media rows name and `media` lacks (documents are
-/// left out); returns how many URIs it added.
+/// Draws every picture and writes every document (`leaflets`) the demo catalogue's media
+/// rows name and `media` lacks; returns how many URIs it added.
 pub fn fill_media_store(store: &Store, media: &MediaStore) -> Result<usize, String> {
     let catalogue = store.catalogue();
     let rows: Vec<Media> = catalogue
@@ -33,12 +33,21 @@ pub fn fill_media_store(store: &Store, media: &MediaStore) -> Result<usize, Stri
     let mut drawn: HashMap<Drawing, Stored> = HashMap::new();
     let mut added = 0;
     for m in &rows {
-        if m.kind == MediaKind::Document || media.lookup(&m.uri).is_some() {
+        if media.lookup(&m.uri).is_some() {
             continue;
         }
         let Some(article) = catalogue.article(&m.article).map_err(|e| e.to_string())? else {
             continue;
         };
+        if m.kind == MediaKind::Document {
+            let lines = [article.reference.clone(), article.description.clone()];
+            let part = media.partial_path(&m.uri);
+            std::fs::write(&part, super::leaflets::leaflet(&m.description, &lines))
+                .and_then(|()| media.admit_remade(&m.uri, &part, "application/pdf"))
+                .map_err(|e| e.to_string())?;
+            added += 1;
+            continue;
+        }
         let drawing = match m.kind {
             MediaKind::Spin360 => {
                 let of = frames.get(&(&m.article, m.set.as_str())).copied();

@@ -3,6 +3,7 @@
 
 pub mod package;
 pub mod publish;
+pub mod sizes;
 pub mod source;
 pub mod store;
 

@@ -1,8 +1,13 @@
 //! Where a new appliance is reached, printed when it starts: the UI, the OpenAPI document,
-//! both WSDLs and the import inbox, so the first hour starts from working addresses.
+//! both WSDLs and the import inbox, so the first hour starts from working addresses; and
+//! where a request reached it, for the addresses its answer gives.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 
+use poem::Request;
+use poem::http::header;
+
+use super::AppState;
 use crate::config::Settings;
 
 /// The base URL clients use: the configured `base_url`, else the first listen address (a
@@ -16,6 +21,31 @@ pub fn base_url(settings: &Settings) -> String {
         Some(address) => format!("{scheme}://{}", reachable(*address)),
         None => format!("{scheme}://localhost"),
     }
+}
+
+/// Where the endpoints are reached (`{base}{soap_prefix}`, before `/services/…` and
+/// `/documents/…`): the configured base URL, else the client's `Host`.
+pub fn endpoints_base(state: &AppState, req: &Request) -> String {
+    let base = match &state.settings.base_url {
+        Some(base) => base.clone(),
+        None => {
+            let host = req
+                .headers()
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .filter(|h| !h.is_empty() && !h.contains(['/', ' ', '"', '<']))
+                .map(str::to_owned)
+                .or_else(|| state.settings.listen.first().map(|a| a.to_string()))
+                .unwrap_or_else(|| "localhost".into());
+            let scheme = if state.settings.https() {
+                "https"
+            } else {
+                "http"
+            };
+            format!("{scheme}://{host}")
+        }
+    };
+    format!("{base}{}", state.settings.soap_prefix)
 }
 
 fn reachable(address: SocketAddr) -> SocketAddr {

@@ -67,7 +67,8 @@ struct AnswerKey {
 
 /// An `AnswerKey` borrowed from the request, so that probing the cache allocates nothing. It
 /// hashes as the owned key does: the same fields in the same order (a `ContextKey`'s are its
-/// brands, then its language), and `str` and `[u32]` hash as `String` and `Vec<u32>` do.
+/// brands, its language, then its media addresses' prefix), and `str` and `[u32]` hash as
+/// `String` and `Vec<u32>` do.
 #[derive(Hash)]
 struct Probe<'a> {
     day: crate::catalogue::Date,
@@ -75,6 +76,7 @@ struct Probe<'a> {
     key: &'a str,
     brands: &'a [u32],
     language: &'a Language,
+    links: &'a str,
 }
 
 impl<'a> Probe<'a> {
@@ -85,6 +87,7 @@ impl<'a> Probe<'a> {
             key,
             brands: context.caller().brands(),
             language: context.language(),
+            links: context.links().prefix(),
         }
     }
 
@@ -96,6 +99,7 @@ impl<'a> Probe<'a> {
             context: ContextKey {
                 brands: self.brands.to_vec(),
                 language: self.language.clone(),
+                links: self.links.to_owned(),
             },
         }
     }
@@ -108,6 +112,7 @@ impl quick_cache::Equivalent<AnswerKey> for Probe<'_> {
             && self.key == owned.key
             && self.brands == owned.context.brands
             && *self.language == owned.context.language
+            && self.links == owned.context.links
     }
 }
 
@@ -122,8 +127,12 @@ struct Kept {
 
 impl Weighter<AnswerKey, Arc<Kept>> for ByBytes {
     fn weight(&self, key: &AnswerKey, kept: &Arc<Kept>) -> u64 {
-        (key.key.len() + key.context.brands.len() * 4 + kept.bytes.len() + kept.stamp.weight() + 96)
-            as u64
+        (key.key.len()
+            + key.context.brands.len() * 4
+            + key.context.links.len()
+            + kept.bytes.len()
+            + kept.stamp.weight()
+            + 96) as u64
     }
 }
 
@@ -282,6 +291,7 @@ mod tests {
             key,
             brands,
             language,
+            links: "http://a/ws/3.0/documents/demo",
         };
         cache.insert(probe("0 986 494 048", &[2, 7], &en).owned(), 1);
         cache.insert(probe("0 986 494 048", &[], &en).owned(), 2);
@@ -297,5 +307,11 @@ mod tests {
             ..probe("0 986 494 048", &[], &en)
         };
         assert_eq!(cache.get(&other), None);
+        // Media addresses of another host or provider are another answer.
+        let elsewhere = Probe {
+            links: "http://b/ws/3.0/documents/demo",
+            ..probe("0 986 494 048", &[], &en)
+        };
+        assert_eq!(cache.get(&elsewhere), None);
     }
 }

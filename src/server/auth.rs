@@ -18,6 +18,7 @@ use super::query::QueryPairs;
 use crate::accounts::Scope;
 use crate::service::access;
 use crate::service::caller::Caller;
+use crate::service::media_links;
 
 // The three places a key may be. These types declare them in the document; `authenticate`
 // reads the raw request, so their fields are never read.
@@ -98,6 +99,38 @@ pub fn authenticate(
         Keys::One(key) => admit_by_key(state, client_ip, &provider, &key),
         Keys::Different => Err(unauthorized("the request carries different keys")),
     }
+}
+
+/// A request of the documents route (`{soap_prefix}/documents/{provider}/{docId}/{type}`):
+/// the provider its path names, admitted by the signature of an address an answer gave
+/// (`sig`, for that file only), else by a key or address as every call is.
+pub fn authenticate_document(state: &AppState, req: &Request) -> Result<Admission, Problem> {
+    let path = req.uri().path();
+    let parts = path
+        .strip_prefix(state.settings.soap_prefix.as_str())
+        .and_then(|rest| rest.strip_prefix("/documents/"))
+        .map(|rest| rest.split('/').collect::<Vec<_>>())
+        .unwrap_or_default();
+    let [provider, doc_id, kind] = parts[..] else {
+        return Err(Problem::not_found(format!("no route has the path {path}")));
+    };
+    let provider = percent_encoding::percent_decode_str(provider)
+        .decode_utf8()
+        .map_err(|_| unauthorized("the provider in the path is not UTF-8"))?;
+    let query = QueryPairs::of(req);
+    let Some(sig) = query.first("sig") else {
+        return authenticate(state, req, Some(&provider));
+    };
+    let size = query.first("size").unwrap_or("");
+    let secret = state.store.link_secret();
+    let caller = media_links::signed(secret, &provider, doc_id, kind, size, sig)
+        .then(|| access::admit_signed(&state.store, &provider))
+        .transpose()?
+        .flatten()
+        .ok_or_else(|| unauthorized("the address's signature is not valid for this file"))?;
+    let peer = req.remote_addr().as_socket_addr().copied();
+    let client_ip = client_ip(peer, req.headers(), &state.settings.trusted_proxies);
+    Ok(Admission { caller, client_ip })
 }
 
 /// The provider a query names, and the keys a request presents.

@@ -14,9 +14,8 @@ use rust_embed::RustEmbed;
 #[folder = "assets/catalogue/"]
 struct PageFiles;
 
-/// This origin only: scripts, styles, images and calls (pictures arrive through calls, as
-/// `blob:` URLs the page makes).
-const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; \
+/// This origin only: scripts, styles, images (by the addresses answers give) and calls.
+const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
     connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The page's routes, to be nested at `/catalogue`: the page names `json_endpoint` as the

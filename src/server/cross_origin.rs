@@ -1,5 +1,6 @@
-//! Pages of other origins calling the Pegasus endpoints from a browser (TecDoc's JavaScript
-//! client in a shop's pages, its end user admitted by a grant): CORS for the origins the
+//! Pages of other origins calling the Pegasus endpoints and the documents route from a
+//! browser (TecDoc's JavaScript client in a shop's pages, its end user admitted by a grant):
+//! CORS for the origins the
 //! setting `cors_origins` names, none by default. Their preflights are answered and their
 //! answers carry `Access-Control-Allow-Origin`. A call from a page of any other origin is
 //! refused before it is read: a whitelisted or granted address would otherwise lend its
@@ -74,7 +75,7 @@ fn foreign_origin<'r>(state: &AppState, req: &'r Request) -> Option<&'r str> {
         .to_str()
         .unwrap_or("null");
     let surface = registry::surface_of(req.uri().path(), &state.settings.soap_prefix);
-    if !matches!(surface, Some(Surface::Operations)) {
+    if !matches!(surface, Some(Surface::Operations | Surface::Documents)) {
         return None;
     }
     let host = req

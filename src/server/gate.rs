@@ -7,10 +7,13 @@
 //! names the operation. A path the registry does not know is a 404 here, before anything else
 //! (fail closed).
 
+use std::sync::Arc;
+
 use poem::http::{HeaderValue, StatusCode};
 use poem::{IntoResponse, Request, Response};
 
 use super::AppState;
+use super::addresses::endpoints_base;
 use super::auth::{self, Admission};
 use super::client_address::direct_from_loopback;
 use super::problem::Problem;
@@ -22,6 +25,7 @@ use crate::service::Snapshot;
 use crate::service::caller::Caller;
 use crate::service::context::Context;
 use crate::service::language::Language;
+use crate::service::media_links::MediaLinks;
 
 /// What a request asks to use.
 #[derive(Clone, Copy)]
@@ -35,6 +39,8 @@ pub enum Asked {
     Metrics,
     /// A SOAP or JSON operation, by name.
     Operation(&'static str),
+    /// A media file by the documents route (`{soap_prefix}/documents/…`).
+    Document,
 }
 
 /// Why a request was not admitted: the problem, and how long to wait when over the rate.
@@ -103,7 +109,10 @@ pub fn admit(
         .into());
     }
     let access = access_of(asked)?;
-    let Admission { caller, client_ip } = auth::authenticate(state, req, body.provider)?;
+    let Admission { caller, client_ip } = match asked {
+        Asked::Document => auth::authenticate_document(state, req)?,
+        _ => auth::authenticate(state, req, body.provider)?,
+    };
     may_use(&caller, asked, access)?;
     if let Access::Scope(scope) = access {
         check_client_certificate(state, req, scope)?;
@@ -113,12 +122,18 @@ pub fn admit(
     }
     check_rate(state, &caller)?;
     let language = reader_language(state, req, asked, body)?;
+    let links = MediaLinks::new(
+        &endpoints_base(state, req),
+        &caller.provider.id,
+        state.store.link_secret(),
+    );
     Ok(Admitted {
         context: Context::new(
             Snapshot::of(&state.store),
             caller,
             language,
             state.terms.clone(),
+            Arc::new(links),
         ),
         client_ip,
     })
@@ -170,6 +185,7 @@ fn access_of(asked: Asked) -> Result<Access, Problem> {
     match asked {
         Asked::Route(route) => Ok(Access::Scope(route.scope)),
         Asked::Admin | Asked::Metrics => Ok(Access::Scope(Scope::Admin)),
+        Asked::Document => Ok(Access::Scope(Scope::Read)),
         Asked::Operation(name) => crate::server::soap::operation_access(name).ok_or_else(|| {
             Problem::new(
                 StatusCode::FORBIDDEN,
@@ -203,6 +219,7 @@ impl Asked {
             Asked::Admin => "the admin API",
             Asked::Metrics => "/metrics",
             Asked::Operation(name) => name,
+            Asked::Document => "the documents route",
         }
     }
 }
@@ -256,6 +273,7 @@ pub fn guard(state: &AppState, req: &mut Request) -> Option<Response> {
         Some(Surface::Metrics) => Asked::Metrics,
         Some(Surface::Admin) => Asked::Admin,
         Some(Surface::Svc(route)) => Asked::Route(route),
+        Some(Surface::Documents) => Asked::Document,
     };
     match admit(state, req, asked, FromBody::default()) {
         Ok(admitted) => {

@@ -18,9 +18,11 @@ pub(crate) mod connection_cap;
 pub(crate) mod connection_gauge;
 mod cross_origin;
 mod document;
+mod document_files;
 mod gate;
 mod health;
 mod json_body;
+mod media_answer;
 mod metrics;
 mod passage;
 mod problem;
@@ -85,7 +87,11 @@ pub fn app(state: Arc<AppState>) -> impl Endpoint {
                 &state.settings.brand_name,
             )),
         )
-        .nest(soap_prefix, soap::routes(&state.settings.brand_name))
+        .nest(
+            soap_prefix,
+            soap::routes(&state.settings.brand_name)
+                .at(document_files::ROUTE, get(document_files::document_file)),
+        )
         .nest("/", api);
     passage::Passage::new(routes, state)
 }

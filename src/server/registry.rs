@@ -136,6 +136,9 @@ pub enum Surface {
     Svc(&'static Route),
     /// A SOAP or JSON endpoint: each call is admitted once its body names the operation.
     Operations,
+    /// A media file by TecDoc's documents route, `{soap_prefix}/documents/{provider}/{docId}/
+    /// {type}`: the `read` scope, or the signature of an address an answer gave.
+    Documents,
 }
 
 /// The paths open to anyone.
@@ -169,8 +172,14 @@ pub fn surface_of(path: &str, soap_prefix: &str) -> Option<Surface> {
     if path.starts_with("/svc/") {
         return route_of(path).map(Surface::Svc);
     }
-    let endpoint = path
-        .strip_prefix(soap_prefix)
+    let under_prefix = path.strip_prefix(soap_prefix);
+    if under_prefix
+        .and_then(|rest| rest.strip_prefix("/documents/"))
+        .is_some_and(|rest| rest.split('/').count() == 3)
+    {
+        return Some(Surface::Documents);
+    }
+    let endpoint = under_prefix
         .and_then(|rest| rest.strip_prefix("/services/"))
         .is_some_and(|name| {
             !name.contains('/')

@@ -204,6 +204,18 @@ pub fn admit_address(
     }))
 }
 
+/// The caller of a media address signed for `provider` (the signature checked by the
+/// caller of this): the provider while it is there and enabled; None else, as for a key.
+pub fn admit_signed(store: &Store, provider: &str) -> Result<Option<Caller>, ServiceError> {
+    Ok(store
+        .provider_named(provider)?
+        .filter(|r| r.enabled)
+        .map(|record| Caller {
+            provider: record,
+            credential: Credential::SignedAddress,
+        }))
+}
+
 /// Removes the grants expired at `now` and the audit entries older than `retention_days`;
 /// returns how many of each. Grants stop working at their expiry second whether swept or not.
 pub fn sweep_expired(

@@ -18,7 +18,6 @@ pub struct Asked<'a> {
 #[derive(Debug, Clone, Copy)]
 pub enum Unheld {
     CountryGroups,
-    TreeShortcuts,
     Axles,
     AxleConfigurations,
     Cabs,
@@ -38,7 +37,6 @@ impl Unheld {
     fn why(self) -> &'static str {
         match self {
             Unheld::CountryGroups => "the catalogue has no country groups",
-            Unheld::TreeShortcuts => "the catalogue has no shortcuts into the tree",
             Unheld::Axles => "the catalogue has no axle data",
             Unheld::AxleConfigurations => "the catalogue has no axle configurations",
             Unheld::Cabs => "the catalogue has no cab data",

@@ -21,6 +21,8 @@ pub enum Credential {
     Whitelist,
     DynamicKey,
     AddressGrant,
+    /// A media address an answer gave, signed for one file (`media_links`).
+    SignedAddress,
 }
 
 impl Credential {
@@ -32,12 +34,14 @@ impl Credential {
 
 impl Caller {
     /// Whether the call may use the scope: its provider has it, and an end user's dynamic
-    /// key or address grant is limited to `read` (and `export` where the provider allows
+    /// key, address grant or signed media address is limited to `read` (and `export` where the provider allows
     /// it), whatever else the provider may do.
     pub fn may_use(&self, scope: Scope) -> bool {
         let end_user_may = match scope {
             Scope::Read => true,
-            Scope::Export => self.provider.dynamic_export,
+            Scope::Export => {
+                self.provider.dynamic_export && self.credential != Credential::SignedAddress
+            }
             Scope::Admin | Scope::Sync => false,
         };
         self.provider.scopes.contains(&scope) && (self.credential.is_static() || end_user_may)

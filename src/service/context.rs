@@ -1,7 +1,8 @@
 //! What every answer of one request depends on, built once where the request is admitted
 //! (`server::gate`) and handed to the service calls that answer it: the catalogue snapshot
 //! every read of the answer sees, the caller and its brand rights, the language its texts
-//! are written in and the catalogue's terms (its countries, what an exhaust kit is made of). An answer kept for reuse is kept under `Context::answer_key`, so nothing an
+//! are written in and the catalogue's terms (its countries, what an exhaust kit is made of), and where its media
+//! addresses lead. An answer kept for reuse is kept under `Context::answer_key`, so nothing an
 //! answer depends on can be left out of its cache key.
 
 use std::sync::Arc;
@@ -9,15 +10,17 @@ use std::sync::Arc;
 use super::Snapshot;
 use super::caller::Caller;
 use super::language::Language;
+use super::media_links::MediaLinks;
 use super::names::Names;
 
-/// One request's snapshot, caller, language and the catalogue's terms.
+/// One request's snapshot, caller, language, the catalogue's terms and media addresses.
 #[derive(Clone)]
 pub struct Context {
     snapshot: Snapshot,
     caller: Caller,
     language: Language,
     terms: Arc<CatalogueTerms>,
+    links: Arc<MediaLinks>,
 }
 
 /// What the catalogue's settings say its answers are for and made of, the same for every
@@ -40,6 +43,8 @@ pub struct ContextKey {
     pub brands: Vec<u32>,
     /// The language asked for and its fallback order.
     pub language: Language,
+    /// Where the answer's media addresses lead, and for whom.
+    pub links: String,
 }
 
 impl Context {
@@ -50,13 +55,20 @@ impl Context {
         caller: Caller,
         language: Language,
         terms: Arc<CatalogueTerms>,
+        links: Arc<MediaLinks>,
     ) -> Context {
         Context {
             snapshot,
             caller,
             language,
             terms,
+            links,
         }
+    }
+
+    /// The addresses the answer gives for media files.
+    pub fn links(&self) -> &MediaLinks {
+        &self.links
     }
 
     /// The languages the catalogue holds, the default first.
@@ -99,6 +111,7 @@ impl Context {
         ContextKey {
             brands: self.caller.brands().to_vec(),
             language: self.language.clone(),
+            links: self.links.prefix().to_owned(),
         }
     }
 }

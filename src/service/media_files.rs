@@ -8,6 +8,8 @@ use std::fs::File;
 
 use super::ServiceError;
 use super::caller::Caller;
+use crate::catalogue::documents::{article_of_document, document_ids};
+use crate::catalogue::{ArticleKey, Media, MediaKind};
 use crate::media::MediaStore;
 use crate::store::Store;
 
@@ -32,10 +34,19 @@ pub struct MediaFile {
     pub size: u64,
     /// One of `SHOWN`, or `SAVED_ONLY`.
     pub content_type: &'static str,
-    /// SHA-256 of the content: the same URI names the same bytes while this does not change.
+    /// SHA-256 of the content (of a scaled picture: of its original, and its size): the same
+    /// address names the same bytes while this does not change.
     pub hash: String,
     /// The last part of the URI, for a file saved.
     pub file_name: String,
+}
+
+/// The size a picture is answered at: as stored, or fitted within so many pixels (one of
+/// `media::sizes::SIZES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    Original,
+    Fit(u32),
 }
 
 /// The file of the media row `uri` of article `article_id`. An article the caller may not see
@@ -49,16 +60,70 @@ pub fn media_file(
     article_id: u32,
     uri: &str,
 ) -> Result<MediaFile, ServiceError> {
-    let catalogue = store.catalogue();
-    let article = catalogue
-        .article_by_id(article_id)?
-        .filter(|a| caller.provider.sees_brand(a.brand_id))
-        .ok_or_else(|| ServiceError::NotFound(format!("there is no article {article_id}")))?;
-    if !catalogue.media_of(&article)?.iter().any(|m| m.uri == uri) {
+    let (_, rows) = visible_media(store, caller, article_id)
+        .ok_or_else(|| ServiceError::NotFound(format!("there is no article {article_id}")))??;
+    if !rows.iter().any(|m| m.uri == uri) {
         return Err(ServiceError::NotFound(format!(
             "article {article_id} has no media file '{uri}'"
         )));
     }
+    opened(media, max_bytes, uri, Size::Original)
+}
+
+/// The file numbered `doc_id` (TecDoc's `docId`, `catalogue::documents`) at `size`, under the
+/// same rules as `media_file`. Only a picture has sizes: a document (a PDF) is answered
+/// whole, and asked for at a size it is missing, said so.
+pub fn document(
+    store: &Store,
+    media: &MediaStore,
+    max_bytes: u64,
+    caller: &Caller,
+    doc_id: u64,
+    size: Size,
+) -> Result<MediaFile, ServiceError> {
+    let missing = || ServiceError::NotFound(format!("there is no document {doc_id}"));
+    let article_id = article_of_document(doc_id).ok_or_else(missing)?;
+    let (_, rows) = visible_media(store, caller, article_id).ok_or_else(missing)??;
+    let ids = document_ids(article_id, &rows);
+    let row = rows
+        .iter()
+        .zip(ids)
+        .find_map(|(m, id)| (id == doc_id).then_some(m))
+        .ok_or_else(missing)?;
+    if row.kind == MediaKind::Document && size != Size::Original {
+        return Err(ServiceError::NotFound(format!(
+            "document {doc_id} is not a picture: it has no thumbnail and no sizes, only the file itself (type 0)"
+        )));
+    }
+    opened(media, max_bytes, &row.uri, size)
+}
+
+/// The article `article_id` and its media rows, where the caller may see it.
+fn visible_media(
+    store: &Store,
+    caller: &Caller,
+    article_id: u32,
+) -> Option<Result<(ArticleKey, Vec<Media>), ServiceError>> {
+    let catalogue = store.catalogue();
+    let article = match catalogue.article_by_id(article_id) {
+        Ok(found) => found.filter(|a| caller.provider.sees_brand(a.brand_id))?,
+        Err(e) => return Some(Err(e.into())),
+    };
+    Some(
+        catalogue
+            .media_of(&article)
+            .map(|rows| (article, rows))
+            .map_err(Into::into),
+    )
+}
+
+/// The file the media store holds for `uri`, at `size`, within the bounds.
+fn opened(
+    media: &MediaStore,
+    max_bytes: u64,
+    uri: &str,
+    size: Size,
+) -> Result<MediaFile, ServiceError> {
     let stored = media.lookup(uri).ok_or_else(|| {
         ServiceError::NotFound(format!(
             "the media store does not hold '{uri}' (apiDMM with download360 fetches it)"
@@ -70,10 +135,28 @@ pub fn media_file(
             stored.size
         )));
     }
-    let file = media.open_file(&stored).map_err(|e| {
+    let refused = |e: String| {
         tracing::warn!(uri, error = %e, "a media file of the store is refused");
         ServiceError::NotFound(format!("'{uri}' is refused: {e}"))
-    })?;
+    };
+    let file = media
+        .open_file(&stored)
+        .map_err(|e| refused(e.to_string()))?;
+    let (file, stored) = match size {
+        Size::Original => (file, stored),
+        Size::Fit(px) => match media
+            .scaled(&stored, file, px)
+            .map_err(|e| refused(e.to_string()))?
+        {
+            Some(scaled) => (scaled.file, scaled.stored),
+            None => (
+                media
+                    .open_file(&stored)
+                    .map_err(|e| refused(e.to_string()))?,
+                stored,
+            ),
+        },
+    };
     let declared = stored.content_type.split(';').next().unwrap_or("").trim();
     let content_type = SHOWN
         .into_iter()

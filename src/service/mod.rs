@@ -21,6 +21,7 @@ pub mod jobs;
 pub mod language;
 pub mod media_files;
 pub mod media_inventory;
+pub mod media_links;
 pub mod names;
 pub mod prices;
 pub mod reference_lists;

@@ -64,8 +64,8 @@ pub use staging::{Duplicate, Origin, Outcome, Replace, Staging, Tally};
 
 use layout::Manifest;
 use opening::{
-    drop_orphans, encode_manifest, initialise, read_manifest, refuse_foreign_directory,
-    remove_sort_leftovers, store_id,
+    drop_orphans, encode_manifest, initialise, link_secret, read_manifest,
+    refuse_foreign_directory, remove_sort_leftovers, store_id,
 };
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
@@ -91,6 +91,8 @@ const KEY_FORMAT: &[u8] = b"format_version";
 const KEY_MANIFEST: &[u8] = b"manifest";
 /// Names the store to its downstreams: data versions count within one store's history.
 const KEY_STORE_ID: &[u8] = b"store_id";
+/// The secret media addresses are signed with (`Store::link_secret`).
+const KEY_LINK_SECRET: &[u8] = b"link_secret";
 
 /// An open store. One process at a time may open a store (sled locks it).
 pub struct Store {
@@ -110,6 +112,7 @@ pub struct Store {
     /// The languages imports keep texts in; none: every language.
     text_languages: RwLock<Option<Vec<String>>>,
     id: String,
+    link_secret: [u8; 32],
 }
 
 impl Drop for Store {
@@ -237,6 +240,7 @@ impl Store {
         }
         drop_orphans(&db, &manifest)?;
         let id = store_id(&db, &meta)?;
+        let link_secret = link_secret(&db, &meta)?;
         let space = packed::Space::new(db.clone(), manifest.next_page, cache);
         let catalogue = Catalogue::open(&space, manifest)?;
         let (committed, _) = tokio::sync::watch::channel(catalogue.data_version());
@@ -253,6 +257,7 @@ impl Store {
             limits: RwLock::new(crate::limits::Limits::default()),
             text_languages: RwLock::new(None),
             id,
+            link_secret,
             db,
         })
     }
@@ -261,6 +266,11 @@ impl Store {
     /// the store it followed, since data versions count within one store's history.
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The secret media addresses in answers are signed with, kept with the store.
+    pub fn link_secret(&self) -> &[u8; 32] {
+        &self.link_secret
     }
 
     pub fn path(&self) -> &Path {

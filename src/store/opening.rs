@@ -54,6 +54,24 @@ pub(super) fn store_id(db: &engine::Db, meta: &engine::Tree) -> Result<String, S
     Ok(id)
 }
 
+/// The secret the store signs media addresses with (`media_links`), made when it is first
+/// needed and kept: an address an answer gave stays good across restarts and backups.
+pub(super) fn link_secret(db: &engine::Db, meta: &engine::Tree) -> Result<[u8; 32], StoreError> {
+    if let Some(secret) = meta.get(KEY_LINK_SECRET)?
+        && let Ok(secret) = <[u8; 32]>::try_from(&secret[..])
+    {
+        return Ok(secret);
+    }
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).map_err(|source| StoreError::NoRandomness {
+        what: "the media addresses' secret",
+        source,
+    })?;
+    meta.insert(KEY_LINK_SECRET, &secret[..])?;
+    db.flush()?;
+    Ok(secret)
+}
+
 pub(super) fn encode_manifest(manifest: &Manifest) -> Vec<u8> {
     codec::encode(MANIFEST_VERSION, manifest)
 }

@@ -44,6 +44,7 @@ const CALLS = {
   // The demo's criteria, and its key table of shock absorber types.
   getCriteria2: { lang: 'de' },
   getKeyValues: { keyTableId: 1, lang: 'fr' },
+  getShortCuts2: { linked: true, linkingTargetId: 10219, linkingTargetType: 'P' },
   getAmBrandAddress: { brandNo: 1 },
   getArticleLinkedAllLinkingTarget3: { articleId: 84, withMainArticles: true },
   // Two of its links: 84 × 2^32 + the Ktype.

@@ -90,6 +90,9 @@ CALLS = [
         includeArticleCriteria=True, criteriaFilters=[{"criteriaId": 13, "rawValue": "1"}])),
     ("getCriteria2", "criteria2Response", request(["lang"], lang="de")),
     ("getKeyValues", "keyValuesResponse", request(["keyTableId", "lang"], keyTableId=1)),
+    ("getShortCuts2", "shortCuts2Response", request(
+        ["articleCountry", "lang", "linked", "linkingTargetId", "linkingTargetType"],
+        linked=True, linkingTargetId=10219, linkingTargetType="P", lang="de")),
     ("getAmBrandAddress", "amBrandAddressResponse", request(
         ["articleCountry", "brandNo", "lang"], brandNo=1)),
     ("getArticleDirectSearchAllNumbersWithState", "articleDirectSearchAllNumbersWithStateResponse",

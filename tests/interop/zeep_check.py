@@ -61,6 +61,7 @@ CALLS = {
     # The demo's criteria, and its key table of shock absorber types.
     "getCriteria2": {"lang": "de"},
     "getKeyValues": {"keyTableId": 1, "lang": "fr"},
+    "getShortCuts2": {"linked": True, "linkingTargetId": 10219, "linkingTargetType": "P"},
     "getAmBrandAddress": {"brandNo": 1},
     "getArticleLinkedAllLinkingTarget3": {"articleId": 84, "withMainArticles": True},
     # Two of its links: 84 × 2^32 + the Ktype.

@@ -203,6 +203,9 @@ fn rows() -> Vec<Operation> {
         row::<GetChildNodesRequest, ChildNodeList>("getChildNodesAllLinkingTarget2", READ, categories::get_child_nodes)
             .doc("The assembly groups of a tree, or of a vehicle type with the count of its parts under each (linked: only those with parts): Pegasus's getChildNodesAllLinkingTarget2.")
             .cached(),
+        row::<GetShortCuts2Request, ShortCuts2List>("getShortCuts2", READ, categories::get_short_cuts2)
+            .doc("The shortcuts into the search tree (its first level) of a tree, or of a vehicle type (linked: only those with parts): Pegasus's getShortCuts2.")
+            .cached(),
         row::<GetArticleIdsWithStateRequest, ArticleIdsWithStateList>("getArticleIdsWithState", READ, articles::get_article_ids_with_state)
             .doc("The parts that fit a vehicle type, optionally under an assembly group and of some brands and generic articles, with their ids, names and state: Pegasus's getArticleIdsWithState.")
             .cached(),

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use poem::http::{StatusCode, header};
+use poem::http::StatusCode;
 use poem::web::Data;
 use poem::{EndpointExt, Request, Response, Route, get, handler};
 
@@ -36,30 +36,11 @@ pub fn routes(brand: &str) -> Route {
     route
 }
 
-/// Where this endpoint is reached: the configured base URL, else the client's `Host`.
+/// Where this endpoint is reached.
 fn endpoint_address(state: &AppState, req: &Request, names: &ServiceName) -> String {
-    let base = match &state.settings.base_url {
-        Some(base) => base.clone(),
-        None => {
-            let host = req
-                .headers()
-                .get(header::HOST)
-                .and_then(|h| h.to_str().ok())
-                .filter(|h| !h.is_empty() && !h.contains(['/', ' ', '"', '<']))
-                .map(str::to_owned)
-                .or_else(|| state.settings.listen.first().map(|a| a.to_string()))
-                .unwrap_or_else(|| "localhost".into());
-            let scheme = if state.settings.https() {
-                "https"
-            } else {
-                "http"
-            };
-            format!("{scheme}://{host}")
-        }
-    };
     format!(
-        "{base}{}/services/{}.soapEndpoint",
-        state.settings.soap_prefix,
+        "{}/services/{}.soapEndpoint",
+        crate::server::addresses::endpoints_base(state, req),
         names.service()
     )
 }

@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 
-use poem::http::{StatusCode, header};
 use poem::web::Data;
-use poem::{Body, IntoResponse, Response};
+use poem::{IntoResponse, Response};
 use poem_openapi::param::{Header, Path, Query};
 use poem_openapi::registry::{
     MetaHeader, MetaMediaType, MetaResponse, MetaResponses, MetaSchema, MetaSchemaRef, Registry,
@@ -17,16 +16,10 @@ use super::ApiTag;
 use crate::media::MediaStore;
 use crate::server::AppState;
 use crate::server::auth::Credentials;
+use crate::server::media_answer;
 use crate::server::problem::{ApiError, Lookup, Problem};
 use crate::service::context::Context;
 use crate::service::media_files::{MediaFile, SAVED_ONLY, media_file};
-
-/// A file's content never changes under its hash: a client keeps it and asks again only
-/// with `If-None-Match`. Private: the caller's key decided it may see it.
-const CACHE: &str = "private, max-age=86400";
-
-/// What a media file may do where a browser opens it: nothing but be shown.
-const POLICY: &str = "default-src 'none'; sandbox";
 
 pub struct MediaFileApi;
 
@@ -91,38 +84,7 @@ pub struct MediaFileResponse(Response);
 
 impl MediaFileResponse {
     fn of(found: MediaFile, if_none_match: Option<&str>) -> MediaFileResponse {
-        let etag = format!("\"{}\"", found.hash);
-        let current = if_none_match
-            .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
-        let builder = Response::builder()
-            .header(header::ETAG, etag)
-            .header(header::CACHE_CONTROL, CACHE)
-            .header(header::CONTENT_SECURITY_POLICY, POLICY)
-            .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-        if current {
-            return MediaFileResponse(builder.status(StatusCode::NOT_MODIFIED).finish());
-        }
-        let disposition = match found.content_type {
-            SAVED_ONLY => "attachment",
-            _ => "inline",
-        };
-        let name: String = found
-            .file_name
-            .chars()
-            .filter(|c| c.is_ascii_graphic() && *c != '"' && *c != '\\')
-            .collect();
-        let file = tokio::fs::File::from_std(found.file);
-        MediaFileResponse(
-            builder
-                .status(StatusCode::OK)
-                .content_type(found.content_type)
-                .header(header::CONTENT_LENGTH, found.size)
-                .header(
-                    header::CONTENT_DISPOSITION,
-                    format!("{disposition}; filename=\"{name}\""),
-                )
-                .body(Body::from_async_read(file)),
-        )
+        MediaFileResponse(media_answer::answer(found, if_none_match))
     }
 }
 

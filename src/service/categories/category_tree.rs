@@ -69,6 +69,18 @@ impl Tree {
         self.nodes.contains_key(&node)
     }
 
+    /// Whether `node` is `ancestor` or lies below it.
+    pub fn is_within(&self, node: u32, ancestor: u32) -> bool {
+        let mut at = Some(node);
+        while let Some(id) = at {
+            if id == ancestor {
+                return true;
+            }
+            at = self.nodes.get(&id).and_then(|n| n.parent);
+        }
+        false
+    }
+
     /// `node` and every node below it, parents before children.
     fn subtree(&self, node: u32) -> Vec<u32> {
         let mut out = vec![node];

@@ -1,7 +1,7 @@
 //! The assembly groups a shop's category page shows (`getChildNodesAllLinkingTarget2`): of
 //! a tree, or of a vehicle type's tree with the count of the vehicle's parts under each.
 
-use super::category_tree::{self, Nodes};
+use super::category_tree::{self, Nodes, Tree};
 use crate::catalogue::{AssemblyGroup, TargetType};
 use crate::service::ServiceError;
 use crate::service::asked::Asked;
@@ -11,8 +11,12 @@ use crate::service::vehicles::vehicle_path;
 
 /// Which assembly groups a request asks for.
 pub struct ChildNodesAsked {
-    /// The node whose children (or, `below`, every node below) are asked; none: the roots.
+    /// The node whose children (or, `below`, every node below) are asked; none: the roots, or
+    /// the shortcut's children.
     pub parent: Field<Option<i64>>,
+    /// The shortcut (`getShortCuts2`: a root of the tree) the nodes are asked within: the
+    /// parent where none is named; a parent outside it answers no nodes.
+    pub shortcut: Field<Option<i64>>,
     pub below: bool,
     /// The vehicle type whose tree is asked, with its parts counted.
     pub vehicle: Field<Option<i64>>,
@@ -38,6 +42,14 @@ pub fn child_nodes(
 ) -> Result<Vec<ChildNode>, ServiceError> {
     asked.check()?;
     let parent = q.parent.map(|p| p.id().map(|id| Field::new(p.name, id)))?;
+    let shortcut = q
+        .shortcut
+        .map(|s| s.id().map(|id| Field::new(s.name, id)))?;
+    let (parent, outside) = match (parent, shortcut) {
+        (None, shortcut) => (shortcut, None),
+        (Some(parent), Some(shortcut)) => (Some(parent), Some((parent.value, shortcut.value))),
+        (parent, None) => (parent, None),
+    };
     let which = match q.below {
         true => Nodes::Below(parent),
         false => Nodes::Children(parent),
@@ -63,6 +75,9 @@ pub fn child_nodes(
                 ));
             }
         };
+        if !within_shortcut(context, target, outside)? {
+            return Ok(Vec::new());
+        }
         let groups = category_tree::groups_of_tree(context, target, which)?;
         return Ok(groups
             .into_iter()
@@ -77,6 +92,9 @@ pub fn child_nodes(
     let ktype = ktype.to_string();
     let vehicle = vehicle_path::vehicle(snapshot, &ktype, q.vehicle.name)?;
     vehicle_path::kind_of(kinds, &ktype, &vehicle)?;
+    if !within_shortcut(context, vehicle.target_type, outside)? {
+        return Ok(Vec::new());
+    }
     let groups = vehicle_path::groups_for_vehicle(context, &vehicle, which, linked.value)?;
     Ok(groups
         .into_iter()
@@ -86,4 +104,17 @@ pub fn child_nodes(
             articles: Some(g.articles),
         })
         .collect())
+}
+
+/// Whether the parent named beside a shortcut lies within it (`(parent, shortcut)`; none
+/// named: it does).
+fn within_shortcut(
+    context: &Context,
+    target: TargetType,
+    named: Option<(u32, u32)>,
+) -> Result<bool, ServiceError> {
+    let Some((parent, shortcut)) = named else {
+        return Ok(true);
+    };
+    Ok(Tree::read(context.snapshot(), target)?.is_within(parent, shortcut))
 }

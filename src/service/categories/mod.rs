@@ -1,5 +1,6 @@
 //! The assembly-group trees (the categories): their nodes, the generic articles under them
-//! and the nodes a shop's category page shows.
+//! the nodes a shop's category page shows and the shortcuts into them.
 
 pub mod category_tree;
 pub mod child_nodes;
+pub mod shortcuts;

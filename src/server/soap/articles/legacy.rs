@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::messages::*;
+use crate::catalogue::documents::document_ids;
 use crate::catalogue::{CrossKind, Date, MediaKind, Price};
 use crate::server::soap::articles::linked_targets::link_id;
 use crate::server::soap::articles::pegasus::{file_name, status_id, yyyymmdd};
@@ -16,6 +17,7 @@ use crate::service::articles::article_detail::Parts;
 use crate::service::articles::articles_by_ids::{self, ArticleById, ByIds};
 use crate::service::asked::Asked;
 use crate::service::field::Field;
+use crate::service::media_links::{MediaLinks, Variant};
 use crate::service::vehicles::vehicle_parts::{self, PartsOrder, PartsQuestion};
 use crate::service::{ServiceError, articles::autocomplete};
 
@@ -126,7 +128,7 @@ pub fn get_direct_articles_by_ids(
     let found = articles_by_ids::articles_by_ids(call.context, &asked, ids, by_ids)?;
     let records = found
         .into_iter()
-        .map(|a| by_id_record(a, &wanted))
+        .map(|a| by_id_record(a, &wanted, call.context.links()))
         .collect();
     answer(&ArticlesByIds6List::of(records))
 }
@@ -181,11 +183,13 @@ fn doc_type_id(kind: MediaKind) -> i64 {
     }
 }
 
-fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
+fn by_id_record(a: ArticleById, w: &Wanted, links: &MediaLinks) -> ArticleByIdRecord {
     let d = &a.detail;
+    let doc_ids = document_ids(d.id, &d.media);
+    let numbered = || d.media.iter().zip(doc_ids.iter().copied());
     let numbers = |kind: CrossKind| d.numbers.iter().filter(move |n| n.number.kind == kind);
     let exchange = |p: &&Price| p.price_type.eq_ignore_ascii_case("exchange");
-    let images = || d.media.iter().filter(|m| m.kind != MediaKind::Document);
+    let images = || numbered().filter(|(m, _)| m.kind != MediaKind::Document);
     let id = i64::from(d.id);
     ArticleByIdRecord {
         article_attributes: w.attributes.then(|| ArticleAttributeRecordSeq {
@@ -203,10 +207,8 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                 .collect(),
         }),
         article_documents: w.documents.then(|| ArticleDocumentRecordSeq {
-            array: d
-                .media
-                .iter()
-                .map(|m| ArticleDocumentRecord {
+            array: numbered()
+                .map(|(m, doc_id)| ArticleDocumentRecord {
                     doc_file_name: file_name(&m.uri),
                     doc_file_type_name: match m.kind {
                         MediaKind::Image => "image",
@@ -214,11 +216,11 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
                         MediaKind::Document => "document",
                     }
                     .into(),
-                    doc_id: m.uri.clone(),
+                    doc_id: doc_id.to_string(),
                     doc_text: m.description.clone(),
                     doc_type_id: doc_type_id(m.kind),
                     doc_type_name: a.media_kind_names.get(&m.kind).cloned().unwrap_or_default(),
-                    doc_url: m.uri.clone(),
+                    doc_url: links.address(doc_id, Variant::File),
                 })
                 .collect(),
         }),
@@ -233,8 +235,8 @@ fn by_id_record(a: ArticleById, w: &Wanted) -> ArticleByIdRecord {
         }),
         article_thumbnails: w.thumbnails.then(|| ThumbnailRecordSeq {
             array: images()
-                .map(|m| ThumbnailRecord {
-                    thumb_doc_id: m.uri.clone(),
+                .map(|(m, doc_id)| ThumbnailRecord {
+                    thumb_doc_id: doc_id.to_string(),
                     thumb_file_name: file_name(&m.uri),
                     thumb_type_id: doc_type_id(m.kind),
                 })

@@ -4,9 +4,11 @@
 use super::messages::{ArticleRecord, GetArticlesRequest, PartsListArticle};
 use super::pegasus;
 use crate::catalogue as model;
+use crate::catalogue::documents::document_ids;
 use crate::server::soap::vehicles::records::linkage_target;
 use crate::service::articles::article_detail::{ArticleDetail, NamedNumber, Parts};
 use crate::service::articles::kit_parts::KitPart;
+use crate::service::media_links::MediaLinks;
 
 pub struct Includes {
     misc: bool,
@@ -61,20 +63,26 @@ impl Includes {
             prices: self.prices,
             media: self.pdfs || self.images,
             applications: self.linkages,
-            id: self.generic_articles,
+            // The media's numbers are made of the article's id.
+            id: self.generic_articles || self.pdfs || self.images,
             replaced: self.replaces,
         }
     }
 }
 
 /// The record of one article, with the parts `inc` asks for; `linkages_total`: how many
-/// vehicle types it fits, of which `d` holds the page asked.
-pub fn record(d: ArticleDetail, linkages_total: u32, inc: &Includes) -> ArticleRecord {
+/// vehicle types it fits, of which `d` holds the page asked; `links` the media's addresses.
+pub fn record(
+    d: ArticleDetail,
+    linkages_total: u32,
+    inc: &Includes,
+    links: &MediaLinks,
+) -> ArticleRecord {
     let a = d.article;
     let key = &a.key;
     let brand_name = d.brand_name;
     let (oem_numbers, comparable_numbers, trade_numbers) = numbers(d.numbers, inc);
-    let (pdfs, images) = media(&d.media, inc);
+    let (pdfs, images) = media(d.id, &d.media, inc, links);
     let genart_name = d.genart_name;
     let status_name = d.status_name;
     let (linkages, total_linkages) = if inc.linkages {
@@ -177,17 +185,21 @@ fn numbers(
     (oem, comparable, trade)
 }
 
-/// The documents and images the includes ask for.
+/// The documents and images the includes ask for, of the article `article_id`.
 fn media(
+    article_id: u32,
     all: &[model::Media],
     inc: &Includes,
+    links: &MediaLinks,
 ) -> (Vec<pegasus::PdfRecord>, Vec<pegasus::ImageRecord>) {
     let (mut pdfs, mut images) = (Vec::new(), Vec::new());
-    for m in all {
+    for (m, doc_id) in all.iter().zip(document_ids(article_id, all)) {
         match m.kind {
-            model::MediaKind::Document if inc.pdfs => pdfs.push(pegasus::PdfRecord::of(m)),
+            model::MediaKind::Document if inc.pdfs => {
+                pdfs.push(pegasus::PdfRecord::of(m, doc_id, links))
+            }
             model::MediaKind::Image | model::MediaKind::Spin360 if inc.images => {
-                images.push(pegasus::ImageRecord::of(m))
+                images.push(pegasus::ImageRecord::of(m, doc_id, links))
             }
             _ => {}
         }

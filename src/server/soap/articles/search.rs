@@ -87,7 +87,7 @@ pub fn get_articles(call: &Call<'_>, r: GetArticlesRequest) -> Result<Value, Fai
         .articles
         .into_iter()
         .map(|a| {
-            let mut record = record(a.detail, a.linkages_total, &includes);
+            let mut record = record(a.detail, a.linkages_total, &includes, call.context.links());
             record.search_query_matches = a.matched.into_iter().map(query_match).collect();
             record.parts_list_articles =
                 a.kit_parts.into_iter().map(PartsListArticle::of).collect();

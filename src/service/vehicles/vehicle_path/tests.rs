@@ -22,6 +22,11 @@ fn context(store: &Store, brands: Vec<u32>) -> Context {
         caller(brands),
         english.default_language(),
         std::sync::Arc::default(),
+        std::sync::Arc::new(crate::service::media_links::MediaLinks::new(
+            "",
+            "test",
+            store.link_secret(),
+        )),
     )
 }
 

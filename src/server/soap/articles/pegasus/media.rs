@@ -5,6 +5,7 @@ use poem_openapi::Object;
 use serde::Serialize;
 
 use crate::catalogue::{self as model, MediaKind};
+use crate::service::media_links::{MediaLinks, Variant};
 
 /// A document of an article (`includePDFs`).
 #[derive(Debug, Clone, Object, Serialize)]
@@ -17,7 +18,8 @@ pub struct PdfRecord {
     pub type_description: String,
     /// Its caption.
     pub header_description: String,
-    /// Where the file is (relative to the maker's media base).
+    /// Where the file is: partscat's documents route, signed for this file (a browser
+    /// fetches it without the provider's key).
     pub url: String,
 }
 
@@ -32,23 +34,25 @@ pub struct ImageRecord {
     pub type_description: String,
     /// Its caption.
     pub header_description: String,
-    /// The image's URI: partscat keeps one size, so the five sizes name the same file.
+    /// The picture fitted within 50 pixels: partscat's documents route with `size=50`, signed
+    /// for this file (a browser fetches it without the provider's key); a picture within the
+    /// size already, or not a JPEG or PNG, is answered as it is.
     #[oai(rename = "imageURL50")]
     #[serde(rename = "imageURL50")]
     pub image_url_50: String,
-    /// The same URI.
+    /// The picture fitted within 100 pixels, as `imageURL50` says.
     #[oai(rename = "imageURL100")]
     #[serde(rename = "imageURL100")]
     pub image_url_100: String,
-    /// The same URI.
+    /// The picture fitted within 200 pixels, as `imageURL50` says.
     #[oai(rename = "imageURL200")]
     #[serde(rename = "imageURL200")]
     pub image_url_200: String,
-    /// The same URI.
+    /// The picture fitted within 400 pixels, as `imageURL50` says.
     #[oai(rename = "imageURL400")]
     #[serde(rename = "imageURL400")]
     pub image_url_400: String,
-    /// The same URI.
+    /// The picture fitted within 800 pixels, as `imageURL50` says.
     #[oai(rename = "imageURL800")]
     #[serde(rename = "imageURL800")]
     pub image_url_800: String,
@@ -63,7 +67,8 @@ pub fn file_name(uri: &str) -> String {
 }
 
 impl ImageRecord {
-    pub fn of(m: &model::Media) -> ImageRecord {
+    pub fn of(m: &model::Media, doc_id: u64, links: &MediaLinks) -> ImageRecord {
+        let sized = |px| links.address(doc_id, Variant::Sized(px));
         ImageRecord {
             file_name: file_name(&m.uri),
             type_description: match m.kind {
@@ -72,11 +77,11 @@ impl ImageRecord {
             }
             .into(),
             header_description: m.description.clone(),
-            image_url_50: m.uri.clone(),
-            image_url_100: m.uri.clone(),
-            image_url_200: m.uri.clone(),
-            image_url_400: m.uri.clone(),
-            image_url_800: m.uri.clone(),
+            image_url_50: sized(50),
+            image_url_100: sized(100),
+            image_url_200: sized(200),
+            image_url_400: sized(400),
+            image_url_800: sized(800),
             set: m.set.clone(),
             position: m.position,
         }
@@ -84,12 +89,12 @@ impl ImageRecord {
 }
 
 impl PdfRecord {
-    pub fn of(m: &model::Media) -> PdfRecord {
+    pub fn of(m: &model::Media, doc_id: u64, links: &MediaLinks) -> PdfRecord {
         PdfRecord {
             file_name: file_name(&m.uri),
             type_description: "document".into(),
             header_description: m.description.clone(),
-            url: m.uri.clone(),
+            url: links.address(doc_id, Variant::File),
         }
     }
 }
