@@ -160,7 +160,7 @@ function renderWho() {
     },
     t("Sign out"),
   );
-  const [before, after] = t("Provider {name}").split("{name}");
+  const [before, after] = t("Provider {name}", { name: "{name}" }).split("{name}");
   who.replaceChildren(before, h("strong", {}, provider()), after, " ", signOut);
 }
 
@@ -535,6 +535,7 @@ async function ktypeView(q) {
   const genart = q.get("genart") || "";
   const brand = q.get("brand") || "";
   const after = q.get("after") || "";
+  const crit = q.get("crit") || "";
   // Older addresses filter every part without a category.
   const group = q.get("group") || (genart || brand || after ? "all" : "");
   const [vehicle, tree] = await Promise.all([
@@ -569,10 +570,15 @@ async function ktypeView(q) {
     cursor: after || undefined,
     genericArticleIds: genart ? [Number(genart)] : [],
     dataSupplierIds: brand ? [Number(brand)] : [],
+    criteriaFilters: criteriaFiltersOf(crit),
     includeGenericArticleFacets: true,
     includeDataSupplierFacets: true,
+    includeCriteriaFacets: true,
+    includeArticleCriteria: true,
+    includeImages: true,
+    includePrices: true,
   });
-  const here = { ktype, group, genart, brand };
+  const here = { ktype, group, genart, brand, crit };
   const change = (event) => go({ ...here, [event.target.name]: event.target.value });
   const facet = (label, name, counts, id, text, current) =>
     h("label", {}, label, h("select", { name, onchange: change }, h("option", { value: "" }, t("All")),
@@ -591,16 +597,95 @@ async function ktypeView(q) {
     h(
       "div",
       { class: "filters" },
-      facet("Generic article", "genart", page.genericArticleFacets?.counts || [], "genericArticleId", "genericArticleDescription", genart),
-      facet("Brand", "brand", page.dataSupplierFacets?.counts || [], "dataSupplierId", "mfrName", brand),
+      facet(t("Generic article"), "genart", page.genericArticleFacets?.counts || [], "genericArticleId", "genericArticleDescription", genart),
+      facet(t("Brand"), "brand", page.dataSupplierFacets?.counts || [], "dataSupplierId", "mfrName", brand),
+      criteriaFilters(page.criteriaFacets?.counts || [], crit, (value) => go({ ...here, crit: value, after: "" })),
     ),
     h("p", { class: "quiet" }, t("{count} parts", { count: page.totalMatchingArticles })),
-    [...groups].map(([name, found]) => h("section", { "aria-label": name }, h("h2", {}, name),
-      table(ARTICLE_HEADINGS.map((w) => t(w)), articleRows(found, false)))),
+    [...groups].map(([name, found]) => h("section", { "aria-label": name }, h("h2", {}, name), partsTable(found))),
     h("div", { class: "pager" },
       after ? view(here, t("First page")) : null,
       page.nextCursor ? view({ ...here, after: page.nextCursor }, t("Next page")) : null),
   );
+}
+
+/** The criteria filters of an address (`crit=13:1,7:300`), as `criteriaFilters` takes them. */
+function criteriaFiltersOf(text) {
+  return (text ? text.split(",") : [])
+    .map((pair) => pair.split(":"))
+    .filter(([id, value]) => id && value !== undefined)
+    .map(([id, value]) => ({ criteriaId: Number(id), rawValue: decodeURIComponent(value) }));
+}
+
+const criterionLabel = (c) => c.criteriaDescription + (c.criteriaUnitDescription ? " (" + c.criteriaUnitDescription + ")" : "");
+
+/**
+ * A select per criterion that tells the parts apart (more than one value) or narrows them
+ * now, each value with its count; choosing one narrows the page by it, `All` lifts it.
+ */
+function criteriaFilters(counts, crit, apply) {
+  const chosen = criteriaFiltersOf(crit);
+  const byCriterion = new Map();
+  for (const c of counts) {
+    if (!byCriterion.has(c.criteriaId)) byCriterion.set(c.criteriaId, []);
+    byCriterion.get(c.criteriaId).push(c);
+  }
+  const setting = (id, value) => {
+    const others = chosen.filter((f) => f.criteriaId !== id);
+    const next = value === "" ? others : [...others, { criteriaId: id, rawValue: value }];
+    apply(next.map((f) => f.criteriaId + ":" + encodeURIComponent(f.rawValue)).join(","));
+  };
+  return [...byCriterion].map(([id, values]) => {
+    const current = chosen.find((f) => f.criteriaId === id)?.rawValue;
+    if (values.length < 2 && current === undefined) return null;
+    return h("label", {}, criterionLabel(values[0]),
+      h("select", { name: "criterion-" + id, onchange: (event) => setting(id, event.target.value) },
+        h("option", { value: "" }, t("All")),
+        values.map((c) => h("option", { value: c.rawValue, selected: c.rawValue === current }, c.formattedValue + " (" + c.count + ")"))));
+  });
+}
+
+/** An article's list price, in the reader's language; "" where it has none. */
+function priceText(prices) {
+  const price = (prices || []).find((p) => p.kindOfPriceKey === 1) || prices?.[0];
+  if (!price) return "";
+  try {
+    return new Intl.NumberFormat(wordsLanguage(), { style: "currency", currency: price.currencyCode }).format(price.price);
+  } catch {
+    return price.price + " " + price.currencyCode;
+  }
+}
+
+/**
+ * The parts of one generic article: each row with its thumbnail, number, brand, the criteria
+ * whose values tell these parts apart, its status and its list price (where any has one).
+ */
+function partsTable(found) {
+  const criteria = new Map();
+  for (const a of found) {
+    for (const c of a.articleCriteria || []) {
+      if (!criteria.has(c.criteriaId)) criteria.set(c.criteriaId, { label: criterionLabel(c), values: new Set() });
+      criteria.get(c.criteriaId).values.add(c.formattedValue);
+    }
+  }
+  const telling = [...criteria].filter(([, c]) => c.values.size > 1).slice(0, 4);
+  const priced = found.some((a) => a.prices?.length);
+  const headings = [h("span", { class: "hidden-label" }, t("Picture")), t("Reference"), t("Brand"),
+    ...telling.map(([, c]) => c.label), t("Status"), priced ? t("Price") : null].filter((x) => x !== null);
+  const rows = found.map((a) => {
+    const generic = a.genericArticles?.[0] || {};
+    const image = a.images?.find((i) => i.typeDescription === "image") || a.images?.[0];
+    const value = (id) => (a.articleCriteria || []).filter((c) => c.criteriaId === id).map((c) => c.formattedValue).join(", ");
+    return [
+      image ? h("img", { src: image.imageURL100, alt: "", width: 50, height: 50, loading: "lazy" }) : "",
+      view({ article: generic.legacyArticleId }, a.articleNumber),
+      a.mfrName,
+      ...telling.map(([id]) => value(id)),
+      a.misc?.articleStatusDescription || "",
+      ...(priced ? [priceText(a.prices)] : []),
+    ];
+  });
+  return table(headings, rows);
 }
 
 async function plateView(q) {

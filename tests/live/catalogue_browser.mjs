@@ -325,6 +325,35 @@ await check("the language switch shows the catalogue and the page in German, the
   expect((await page.locator("main").innerText()).includes("Critères"), "French section headings");
 });
 
+await check("a category page tells the parts apart and narrows them by criteria, in French", async (page) => {
+  await signIn(page, "demo", demoKey);
+  // The key stays with the tab: a shared address opens at once.
+  await page.goto(`${base}/catalogue?provider=demo&lang=fr&ktype=10678&group=100301`);
+  await drawn(page, "group=100301");
+  const who = await page.locator("#who").innerText();
+  expect(who.startsWith("Fournisseur demo") && !who.includes("undefined"), who);
+  const labels = await page.locator("main .filters label").allInnerTexts();
+  expect(labels[0].startsWith("Article générique") && labels[1].startsWith("Marque"), labels.join(" | "));
+  // Each row: its thumbnail, number, brand, the criteria whose values differ, status, price.
+  const headings = await page.locator("main thead th").allInnerTexts();
+  expect(headings.includes("Prix") && headings.length > 6, headings.join(" | "));
+  await page.waitForFunction(() => [...document.querySelectorAll("main tbody img")].some((i) => i.naturalWidth > 0));
+  const cells = await page.locator("main tbody tr").first().locator("td").allInnerTexts();
+  expect(cells.length === headings.length && cells.slice(3, -2).some((c) => c !== ""), cells.join(" | "));
+  await page.screenshot({ path: `${shots}/category-parts.png`, fullPage: true });
+  // A criterion's value narrows the page to the parts counted beside it.
+  const filter = page.locator('main .filters select[name^="criterion-"]').first();
+  const option = (await filter.locator("option").nth(1).innerText()).trim();
+  const counted = Number(option.match(/\((\d+)\)$/)[1]);
+  await filter.selectOption({ index: 1 });
+  await drawn(page, "crit=");
+  expect((await page.locator("main tbody tr").count()) === counted, option);
+  expect((await page.locator("main p.quiet").last().innerText()) === counted + " pièces", option);
+  // All again: the filter is lifted.
+  await page.locator('main .filters select[name^="criterion-"]').first().selectOption("");
+  await page.waitForFunction(() => !location.search.includes("crit=") && !document.querySelector("main[aria-busy]"));
+});
+
 for (const [name, path] of [
   ["home", "/catalogue?provider=counter"],
   ["home in German", "/catalogue?provider=counter&lang=de"],
@@ -334,6 +363,7 @@ for (const [name, path] of [
   ["vehicle series", "/catalogue?provider=counter&view=vehicle&make=2&series=201"],
   ["vehicle categories", "/catalogue?provider=counter&ktype=10219"],
   ["vehicle parts", "/catalogue?provider=counter&ktype=10219&group=100011"],
+  ["vehicle parts in French", "/catalogue?provider=counter&lang=fr&ktype=10678&group=100301"],
   ["plate", "/catalogue?provider=counter&view=plate&plate=0696/SZ7"],
   ["sign-in", "/catalogue"],
 ]) {
