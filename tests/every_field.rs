@@ -132,6 +132,8 @@ fn base(operation: &str, field: &str) -> Value {
         }
         // The demo's maker 4 has model series whose names are words (`C-KLASSE`).
         ("getModelSeries" | "getModelSeries2", "lang") => return json!({"manuId": 4}),
+        // A VIN of its C-CLASS 3.0 d.
+        ("getVehiclesByVIN", "lang") => return json!({"vin": "WDD3RGY0XGA000001"}),
         _ => {}
     }
     match operation {
@@ -163,6 +165,8 @@ fn base(operation: &str, field: &str) -> Value {
         // The demo's key table of shock absorber types.
         "getKeyValues" => json!({"keyTableId": 1}),
         "getAmBrandAddress" => json!({"brandNo": 1}),
+        // The demo's AUDI A3 Sportback 1.0 TSI.
+        "getVehiclesByVIN" => json!({"vin": "WAUKSK2X5MA123456"}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
             json!({"genericArticleId": 82, "isKit": false, "linkageTargetId": "10219"})
@@ -242,6 +246,8 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
         ("getGenericArticles", "linked") => vec![json!(true)],
         ("getBrands" | "getAmBrands", "dataSupplierId") => vec![json!(2)],
         ("getAmBrandAddress", "brandNo") => vec![json!(2)],
+        // The demo names one type per VIN: tests/tecdoc_calls.rs shows the bound on several.
+        ("getVehiclesByVIN", "maxVehiclesToReturn") => vec![json!(-1)],
         ("getKitPrice", "genericArticleId") => vec![json!(402)],
         // A language the demo holds in full: every text of the answer in German.
         (_, "lang") => vec![json!("de")],

@@ -82,7 +82,7 @@ type BadRow = (&'static str, usize, fn(&str) -> String, &'static str);
 fn rows_that_break_the_rules_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let (data, files, checksum) = generated_store(dir.path());
-    let cases: [BadRow; 10] = [
+    let cases: [BadRow; 14] = [
         (
             "links",
             3,
@@ -123,6 +123,20 @@ fn rows_that_break_the_rules_are_named() {
         ),
         ("plates", 4, |l| set_cell(l, 2, "99"), "ktype 99"),
         ("plates", 5, |l| set_cell(l, 3, "x"), "key_system"),
+        (
+            "vins",
+            2,
+            |l| set_cell(l, 0, "WA?KSK2X"),
+            "its first three characters",
+        ),
+        ("vins", 3, |l| set_cell(l, 0, "WAUOSK2X"), "holds 'O'"),
+        (
+            "vins",
+            4,
+            |l| set_cell(l, 0, "WAUKSK2X5MA1234567"),
+            "3 to 17 characters",
+        ),
+        ("vins", 5, |l| set_cell(l, 1, "99"), "ktype 99"),
     ];
     for (set, line, edit, expected) in cases {
         let bad = dir.path().join(format!("{set}.csv"));
@@ -300,8 +314,8 @@ fn the_documented_sample_files_import() {
     assert!(ok, "{report}");
     assert_eq!(
         report["files"].as_array().unwrap().len(),
-        18,
-        "one sample per data set"
+        19,
+        "one sample per data set, the texts in other languages aside"
     );
     assert!(check(&data).0);
 }
@@ -318,7 +332,7 @@ fn each_sample_file_imports_alone_into_the_demo_catalogue() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 18);
+    assert_eq!(names.len(), 19);
     for name in names {
         let data_set = name.trim_end_matches(".csv");
         let file = samples.join(&name);

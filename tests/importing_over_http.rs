@@ -361,7 +361,7 @@ fn the_import_command_goes_through_the_running_server() {
     assert!(o.status.success(), "{}", common::text(&o));
     let job: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(job["report"]["verdict"], "dry_run", "{job}");
-    assert_eq!(job["files"].as_array().unwrap().len(), 18, "{job}");
+    assert_eq!(job["files"].as_array().unwrap().len(), 19, "{job}");
     assert_eq!(job["dryRun"], true);
 
     let bad = dir.path().join("prices.csv");

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 35] = [
+const OPERATIONS: [&str; 36] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -46,6 +46,7 @@ const OPERATIONS: [&str; 35] = [
     "getCriteria2",
     "getKeyValues",
     "getShortCuts2",
+    "getVehiclesByVIN",
     "getGenericArticles",
     "getManufacturers",
     "getPricesByKtype",

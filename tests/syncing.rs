@@ -228,7 +228,7 @@ fn the_feed_is_import_files_with_a_change_column_and_410_before_its_history() {
         .unwrap()
         .map(|e| e.unwrap().path().unwrap().display().to_string())
         .collect();
-    assert_eq!(names.len(), 20, "{names:?}");
+    assert_eq!(names.len(), 21, "{names:?}");
     assert!(names.contains(&"article_texts.csv".to_owned()));
     assert!(names.contains(&"prices.csv".to_owned()));
 

@@ -1,6 +1,7 @@
 //! Calls public TecDoc integrations make, in the order they make them: a fitment list
-//! (makes → the vehicle types of each make → their details) and the data release a client
-//! keys its cache by.
+//! (makes → the vehicle types of each make → their details), the data release a client
+//! keys its cache by, an article page, a kit's parts, a catalogue sync, a brand's address
+//! and a VIN box.
 
 mod common;
 
@@ -328,4 +329,89 @@ fn a_brands_address_is_answered_where_the_catalogue_keeps_it() {
     assert_eq!(brands[0]["addressDetails"][0]["city"], "Lyon");
     let plain = array(&call(&s, "getBrands", json!({"dataSupplierId": 2})));
     assert!(plain[0].get("addressDetails").is_none());
+}
+
+#[test]
+fn a_vin_names_its_vehicle_types_with_their_makers_and_series() {
+    let s = Served::demo(&[]);
+    // The demo's pattern of the AUDI A3 Sportback 1.0 TSI (Ktype 10219), as a VIN writes it.
+    let vin = "wauksk2x 5ma-123456";
+    let answer = call(&s, "getVehiclesByVIN", json!({"vin": vin, "lang": "de"}));
+    let data = &answer["data"];
+    assert_eq!(data["matchingVehiclesCount"], 1, "{answer}");
+    let vehicle = &data["matchingVehicles"]["array"][0];
+    assert_eq!(vehicle["carId"], 10219);
+    assert_eq!(vehicle["vehicleTypeDescription"], "1.0 TSI");
+    assert_eq!(
+        vehicle["manuId"],
+        data["matchingManufacturers"]["array"][0]["manuId"]
+    );
+    assert_eq!(data["matchingModels"]["array"][0]["modelId"], 201);
+    // A second pattern of the maker, shorter, names two more types: all matches are
+    // counted, `maxVehiclesToReturn` keeps the first, `modelId` narrows to a series.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vins.csv");
+    std::fs::write(&file, "vin_pattern,ktype\nWAUKSK,10011\nWAU?SK2X?,10126\n").unwrap();
+    let o = common::partscat(&[
+        "import",
+        "--data",
+        common::path(&s.data),
+        "--type",
+        "vins",
+        common::path(&file),
+    ]);
+    assert!(o.status.success(), "{}", common::text(&o));
+    let all = call(&s, "getVehiclesByVIN", json!({"vin": vin}));
+    let ktypes: Vec<&Value> = all["data"]["matchingVehicles"]["array"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| &v["carId"])
+        .collect();
+    assert_eq!(
+        ktypes,
+        [&json!(10011), &json!(10126), &json!(10219)],
+        "{all}"
+    );
+    let first = call(
+        &s,
+        "getVehiclesByVIN",
+        json!({"vin": vin, "maxVehiclesToReturn": 1}),
+    );
+    assert_eq!(first["data"]["matchingVehiclesCount"], 3);
+    assert_eq!(
+        first["data"]["matchingVehicles"]["array"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        first["data"]["matchingModels"]["array"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let series = call(&s, "getVehiclesByVIN", json!({"vin": vin, "modelId": 201}));
+    assert_eq!(series["data"]["matchingVehiclesCount"], 1, "{series}");
+    // Another maker's VIN, and VINs that are none, are told apart.
+    let other = call(&s, "getVehiclesByVIN", json!({"vin": "WBA8E9C50GK000001"}));
+    assert_eq!(other["data"]["matchingVehiclesCount"], 0);
+    for (bad, why) in [
+        ("WAUKSK2X5MA12345", "17 characters"),
+        ("WAUKSK2X5MA12345O", "holds 'O'"),
+    ] {
+        let r = s.fetch(
+            client()
+                .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
+                .json(&json!({"getVehiclesByVIN": {"provider": "demo", "vin": bad}})),
+        );
+        assert_eq!(r.json()["status"], 400, "{}", r.text());
+        assert!(
+            r.text().contains("'vin'") && r.text().contains(why),
+            "{}",
+            r.text()
+        );
+    }
 }

@@ -209,6 +209,7 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
         ("getCriteria2", "<lang>de</lang>"),
         ("getKeyValues", "<keyTableId>1</keyTableId>"),
         ("getShortCuts2", "<linkingTargetType>P</linkingTargetType>"),
+        ("getVehiclesByVIN", "<vin>WAUKSK2X5MA123456</vin>"),
         ("getAmBrandAddress", "<brandNo>1</brandNo>"),
         (
             "getGenericArticles",

@@ -352,6 +352,38 @@ pub struct Plate {
     pub key_system: u32,
 }
 
+/// A VIN pattern that names a vehicle type: a vehicle identification number matches where
+/// every character the pattern gives is the VIN's at that place (`?` any character), the
+/// VIN being as long as the pattern or longer. One VIN may match several types.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VinPattern {
+    /// Upper case, of VIN characters and `?`; its first three (the maker's WMI) given.
+    pub pattern: String,
+    pub ktype: String,
+}
+
+impl VinPattern {
+    /// The characters a VIN has (ISO 3779: digits and capitals but I, O and Q).
+    pub fn is_vin_character(c: char) -> bool {
+        c.is_ascii_digit() || (c.is_ascii_uppercase() && !matches!(c, 'I' | 'O' | 'Q'))
+    }
+
+    /// The maker's part (WMI): what a lookup reads the patterns by.
+    pub fn wmi(&self) -> &str {
+        self.pattern.get(..3).unwrap_or(&self.pattern)
+    }
+
+    /// Whether `vin` (upper case) matches.
+    pub fn matches(&self, vin: &str) -> bool {
+        vin.len() >= self.pattern.len()
+            && self
+                .pattern
+                .bytes()
+                .zip(vin.bytes())
+                .all(|(p, v)| p == b'?' || p == v)
+    }
+}
+
 /// One component of a kit article, for a Ktype.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct KitComponent {

@@ -89,6 +89,7 @@ struct Files {
     kits: Writer,
     media: Writer,
     plates: Writer,
+    vins: Writer,
     /// The texts in other languages, where the shape asks for them.
     translated: Option<TextFiles>,
 }
@@ -171,6 +172,7 @@ pub fn generate_shaped(
     };
     summary.articles = maker.make(&mut f, articles, &vehicles)? as u64;
     write_plates(&mut f, seed, &vehicles)?;
+    write_vins(&mut f, seed, &vehicles)?;
     f.flush()?;
     Ok(summary)
 }
@@ -196,6 +198,7 @@ impl Files {
             kits: writer(out, ImportType::Kits)?,
             media: writer(out, ImportType::Media)?,
             plates: writer(out, ImportType::Plates)?,
+            vins: writer(out, ImportType::Vins)?,
             translated: match translated {
                 true => Some(TextFiles {
                     texts: writer(out, ImportType::Texts)?,
@@ -226,6 +229,7 @@ impl Files {
             &mut self.kits,
             &mut self.media,
             &mut self.plates,
+            &mut self.vins,
         ] {
             w.flush()?;
         }
@@ -367,6 +371,29 @@ fn write_plates(f: &mut Files, seed: u64, vehicles: &[Vehicle]) -> csv::Result<(
             f.plates
                 .write_record(["GB", &rng.pattern("@@## @@@"), &v.ktype, ""])?;
         }
+    }
+    Ok(())
+}
+
+/// Each make's world manufacturer identifier (a VIN's first three characters), in `MAKES`'
+/// order.
+const WMIS: [&str; 12] = [
+    "WVW", "WAU", "WBA", "WDD", "VF1", "VF3", "WF0", "W0L", "JTD", "TMB", "ZFA", "YV1",
+];
+
+/// A VIN pattern for every vehicle type: its make's WMI, a model code of its own, and the
+/// check digit left open (`?`), so any VIN of the type, whatever its year and serial, names
+/// it. Drawn from a generator of their own, so the other files stay as they were before VIN
+/// patterns existed.
+fn write_vins(f: &mut Files, seed: u64, vehicles: &[Vehicle]) -> csv::Result<()> {
+    const VIN_CHARACTERS: &[u8] = b"ABCDEFGHJKLMNPRSTUVWXYZ0123456789";
+    let mut rng = Rng(seed ^ 0x5649_4E53);
+    for v in vehicles {
+        let code: String = (0..5)
+            .map(|_| char::from(*rng.pick(VIN_CHARACTERS)))
+            .collect();
+        f.vins
+            .write_record([format!("{}{code}?", WMIS[v.make]), v.ktype.clone()])?;
     }
     Ok(())
 }

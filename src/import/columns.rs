@@ -144,6 +144,8 @@ const PLATES: &[Column] = &[
     may("key_system"),
 ];
 
+const VINS: &[Column] = &[must("vin_pattern"), must("ktype")];
+
 pub(super) fn of(data_set: ImportType) -> ColumnSpec {
     let columns = match data_set {
         ImportType::Brands => BRANDS,
@@ -166,6 +168,7 @@ pub(super) fn of(data_set: ImportType) -> ColumnSpec {
         ImportType::Kits => KITS,
         ImportType::Media => MEDIA,
         ImportType::Plates => PLATES,
+        ImportType::Vins => VINS,
     };
     ColumnSpec { columns }
 }

@@ -96,6 +96,7 @@ fn of_record_type(data_set: ImportType, rows: impl RowsOf) -> Result<u64, WriteE
         ImportType::Kits => rows.write::<KitComponent>(),
         ImportType::Media => rows.write::<Media>(),
         ImportType::Plates => rows.write::<Plate>(),
+        ImportType::Vins => rows.write::<VinPattern>(),
     }
 }
 

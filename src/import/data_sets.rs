@@ -30,10 +30,11 @@ pub enum ImportType {
     Kits,
     Media,
     Plates,
+    Vins,
 }
 
 impl ImportType {
-    pub const ALL: [ImportType; 20] = [
+    pub const ALL: [ImportType; 21] = [
         ImportType::Brands,
         ImportType::Manufacturers,
         ImportType::ModelSeries,
@@ -54,6 +55,7 @@ impl ImportType {
         ImportType::Kits,
         ImportType::Media,
         ImportType::Plates,
+        ImportType::Vins,
     ];
 
     /// The name used by `--type`, `importType` and the `<name>.csv` file of a directory.
@@ -79,6 +81,7 @@ impl ImportType {
             ImportType::Kits => "kits",
             ImportType::Media => "media",
             ImportType::Plates => "plates",
+            ImportType::Vins => "vins",
         }
     }
 
@@ -118,6 +121,7 @@ impl ImportType {
                 | ImportType::KeyValues
                 | ImportType::CriterionDefinitions
                 | ImportType::Plates
+                | ImportType::Vins
         );
         let kinds = match self {
             ImportType::CrossReferences => {
@@ -157,6 +161,7 @@ impl ImportType {
             ImportType::Kits => TreeName::Kits,
             ImportType::Media => TreeName::Media,
             ImportType::Plates => TreeName::Plates,
+            ImportType::Vins => TreeName::Vins,
         }
     }
 
@@ -193,6 +198,7 @@ impl ImportType {
             ImportType::Kits => kit_component(row).map(Parsed::KitComponent),
             ImportType::Media => media(row).map(Parsed::Media),
             ImportType::Plates => plate(row).map(Parsed::Plate),
+            ImportType::Vins => vin_pattern(row).map(Parsed::Vin),
         };
         let parsed = match parsed {
             Ok(p) => p,
@@ -273,6 +279,7 @@ enum Parsed {
     KitComponent(KitComponent),
     Media(Media),
     Plate(Plate),
+    Vin(VinPattern),
 }
 
 impl Parsed {
@@ -317,6 +324,7 @@ impl Parsed {
             Parsed::KitComponent(r) => one(s, r, o, retire),
             Parsed::Media(r) => one(s, r, o, retire),
             Parsed::Plate(r) => one(s, r, o, retire),
+            Parsed::Vin(r) => one(s, r, o, retire),
         }
     }
 }

@@ -349,6 +349,15 @@ impl FileRow for Media {
     }
 }
 
+impl FileRow for VinPattern {
+    fn data_set(&self) -> ImportType {
+        ImportType::Vins
+    }
+    fn cells(&self, _: &Catalogue, _: &mut WrittenReferences) -> Result<Vec<String>, StoreError> {
+        Ok(vec![self.pattern.clone(), self.ktype.clone()])
+    }
+}
+
 impl FileRow for Plate {
     fn data_set(&self) -> ImportType {
         ImportType::Plates

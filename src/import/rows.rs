@@ -146,6 +146,32 @@ pub(super) fn plate(row: &Row<'_>) -> Result<Plate, String> {
     })
 }
 
+pub(super) fn vin_pattern(row: &Row<'_>) -> Result<VinPattern, String> {
+    let written = row.required("vin_pattern")?;
+    let pattern = written.to_ascii_uppercase();
+    let bad = |why: &str| {
+        Err(format!(
+            "column 'vin_pattern': '{written}' {why} (VIN characters — digits and letters but I, O and Q — and ? for any)"
+        ))
+    };
+    if !(3..=17).contains(&pattern.len()) {
+        return bad("is not 3 to 17 characters long");
+    }
+    if let Some(c) = pattern
+        .chars()
+        .find(|&c| c != '?' && !VinPattern::is_vin_character(c))
+    {
+        return bad(&format!("holds '{c}'"));
+    }
+    if pattern[..3].contains('?') {
+        return bad("does not give its first three characters (the maker's WMI)");
+    }
+    Ok(VinPattern {
+        pattern,
+        ktype: row.required("ktype")?.to_owned(),
+    })
+}
+
 /// EAN-8, UPC-A (12), EAN-13 or GTIN-14 with a correct check digit.
 fn ean(text: &str) -> Result<String, String> {
     let digits: Vec<u32> = text.chars().filter_map(|c| c.to_digit(10)).collect();

@@ -65,7 +65,7 @@ impl CheckReport {
 }
 
 /// Data sets added after the checksum was first given.
-const LATER: [TreeName; 8] = [
+const LATER: [TreeName; 9] = [
     TreeName::Plates,
     TreeName::ModelSeries,
     TreeName::AssemblyGroups,
@@ -74,6 +74,7 @@ const LATER: [TreeName; 8] = [
     TreeName::ArticleTexts,
     TreeName::KeyValues,
     TreeName::CriterionDefinitions,
+    TreeName::Vins,
 ];
 
 pub fn check(store: &Store) -> Result<CheckReport, StoreError> {

@@ -136,6 +136,11 @@ pub fn upgrade(
             Ok((manifest.clone(), rows))
         })?;
     }
+    if (1..16).contains(&from) {
+        // Format 16 adds the VIN patterns (a new table, empty until an import fills it): a
+        // binary that knows only format 15 must refuse the store.
+        manifest = step(15, "VIN patterns", || Ok((manifest.clone(), 0)))?;
+    }
     // Format 11's pages were moved into the page file before the store was read
     // (`pages_out_of_the_log`); a binary that knows only format 10 must refuse the store.
     manifest.next_page = space.next_page();

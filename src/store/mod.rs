@@ -69,7 +69,7 @@ use opening::{
 };
 
 /// Bumped when the layout changes; older stores are migrated on open, newer ones refused.
-pub const FORMAT_VERSION: u32 = 15;
+pub const FORMAT_VERSION: u32 = 16;
 /// The codec version of the manifest (4: with the next page id).
 const MANIFEST_VERSION: u8 = 4;
 /// The manifest with the sync mark, before page ids.

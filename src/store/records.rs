@@ -342,6 +342,28 @@ impl Record for Plate {
     }
 }
 
+impl Record for VinPattern {
+    const TREE: TreeName = TreeName::Vins;
+    fn key(&self) -> Vec<u8> {
+        KeyBuf::new()
+            .text(self.wmi())
+            .text(&self.pattern)
+            .last_text(&self.ktype)
+            .done()
+    }
+    fn value(&self) -> Vec<u8> {
+        Vec::new()
+    }
+    fn decode(key: &[u8], _: &[u8]) -> Option<Self> {
+        let mut k = KeyReader::new(key);
+        let _wmi = k.text()?;
+        Some(VinPattern {
+            pattern: k.text()?,
+            ktype: k.last_text()?,
+        })
+    }
+}
+
 mod brands;
 mod criteria;
 mod texts;

@@ -11,9 +11,9 @@ use crate::catalogue::ArticleKey;
 
 /// A set of tables, one bit each (`TreeName::index`).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tables(u32);
+pub struct Tables(u64);
 
-const _: () = assert!(TreeName::ALL.len() <= 32, "a table's bit must fit in a u32");
+const _: () = assert!(TreeName::ALL.len() <= 64, "a table's bit must fit in a u64");
 
 impl Tables {
     fn of(trees: &[TreeName]) -> Tables {

@@ -45,6 +45,7 @@ const CALLS = {
   getCriteria2: { lang: 'de' },
   getKeyValues: { keyTableId: 1, lang: 'fr' },
   getShortCuts2: { linked: true, linkingTargetId: 10219, linkingTargetType: 'P' },
+  getVehiclesByVIN: { vin: 'WAUKSK2X5MA123456', country: 'DE' },
   getAmBrandAddress: { brandNo: 1 },
   getArticleLinkedAllLinkingTarget3: { articleId: 84, withMainArticles: true },
   // Two of its links: 84 × 2^32 + the Ktype.

@@ -88,8 +88,44 @@ CALLS = [
     ("getArticles", "articlesResponse", request(
         ARTICLES_REQUEST, dataSupplierIds=[4], genericArticleIds=[854], includeCriteriaFacets=True,
         includeArticleCriteria=True, criteriaFilters=[{"criteriaId": 13, "rawValue": "1"}])),
+    ("getArticleLinkedAllLinkingTargetManufacturer2", "articleLinkedAllLinkingTargetManufacturer2Response", request(
+        ["articleCountry", "articleId", "country", "countryGroupFlag", "linkingTargetType"],
+        articleId=84, linkingTargetType='P')),
+    ("getArticleLinkedAllLinkingTargetManufacturer", "articleLinkedAllLinkingTargetManufacturerResponse", request(
+        ["articleCountry", "articleId", "linkingTargetType"],
+        articleId=84)),
+    ("getManufacturers2", "manufacturers2Response", request(
+        ["country", "countryGroupFlag", "favouredList", "lang", "linkingTargetType"],
+        linkingTargetType='P', countryGroupFlag=False)),
+    ("getModelSeries", "modelSeriesResponse", request(
+        ["country", "countryGroupFlag", "favouredList", "lang", "linkingTargetType", "manuId"],
+        manuId=2, countryGroupFlag=False)),
+    ("getModelSeries2", "modelSeries2Response", request(
+        ["country", "countryGroupFlag", "favouredList", "lang", "linkingTargetType", "manuId"],
+        manuId=2, linkingTargetType='P')),
+    ("getVehicleIdsByCriteria", "vehicleIdsByCriteriaResponse", request(
+        ["axisConfigurationId", "carType", "constructionTypeId", "countriesCarSelection", "countryGroupFlag", "cylinderCapacityFrom", "cylinderCapacityTo", "favouredList", "fuelTypeId", "lang", "manuId", "modId", "modelDescription", "powerFrom", "powerHpType", "powerTo", "tonnageFrom", "tonnageTo", "yearOfConstruction"],
+        manuId=2, modId=201, carType='P')),
+    ("getChildNodesAllLinkingTarget2", "childNodesAllLinkingTarget2Response", request(
+        ["articleCountry", "childNodes", "lang", "linked", "linkingTargetId", "linkingTargetType", "parentNodeId", "shortCutId"],
+        linkingTargetId=10219, linked=True, childNodes=False)),
+    ("getArticleIdsWithState", "articleIdsWithStateResponse", request(
+        ["articleCountry", "assemblyGroupNodeId", "brandNo", "genericArticleId", "lang", "linkingTargetId", "linkingTargetType", "sort"],
+        linkingTargetId=10219, linkingTargetType='P', assemblyGroupNodeId=100010, sort=1)),
+    ("getDirectArticlesByIds6", "articlesByIds6Response", request(
+        ["articleCountry", "articleId", "attributs", "basicData", "documents", "eanNumbers", "immediateAttributs", "immediateInfo", "info", "lang", "mainArticles", "normalAustauschPrice", "oeNumbers", "priceDate", "prices", "replacedByNumbers", "replacedNumbers", "thumbnails", "usageNumbers"],
+        articleId={'array': [39, 84]}, attributs=True, basicData=True, documents=True, eanNumbers=True, immediateAttributs=True, immediateInfo=False, info=False, mainArticles=True, normalAustauschPrice=False, oeNumbers=True, prices=True, replacedByNumbers=True, replacedNumbers=True, thumbnails=True, usageNumbers=True)),
+    ("getDirectArticlesByIds7", "articlesByIds7Response", request(
+        ["articleCountry", "articleId", "attributs", "basicData", "documents", "eanNumbers", "immediateAttributs", "immediateInfo", "info", "lang", "mainArticles", "normalAustauschPrice", "oeNumbers", "priceDate", "prices", "replacedByNumbers", "replacedNumbers", "thumbnails", "usageNumbers"],
+        articleId={'array': [39]}, attributs=False, basicData=True, documents=True, eanNumbers=False, immediateAttributs=False, immediateInfo=False, info=False, mainArticles=False, normalAustauschPrice=False, oeNumbers=False, prices=False, replacedByNumbers=False, replacedNumbers=False, thumbnails=True, usageNumbers=False)),
+    ("getAutoCompleteSuggestions", "autoCompleteSuggestionsResponse", request(
+        ["lang", "searchQuery"],
+        lang='en', searchQuery='fil')),
     ("getCriteria2", "criteria2Response", request(["lang"], lang="de")),
     ("getKeyValues", "keyValuesResponse", request(["keyTableId", "lang"], keyTableId=1)),
+    ("getVehiclesByVIN", "vehiclesByVINResponse", request(
+        ["country", "lang", "vin", "manuId", "modelId", "maxVehiclesToReturn"],
+        vin="WAUKSK2X5MA123456", country="DE", maxVehiclesToReturn=5)),
     ("getShortCuts2", "shortCuts2Response", request(
         ["articleCountry", "lang", "linked", "linkingTargetId", "linkingTargetType"],
         linked=True, linkingTargetId=10219, linkingTargetType="P", lang="de")),

@@ -62,6 +62,7 @@ CALLS = {
     "getCriteria2": {"lang": "de"},
     "getKeyValues": {"keyTableId": 1, "lang": "fr"},
     "getShortCuts2": {"linked": True, "linkingTargetId": 10219, "linkingTargetType": "P"},
+    "getVehiclesByVIN": {"vin": "WAUKSK2X5MA123456", "country": "DE", "maxVehiclesToReturn": 10},
     "getAmBrandAddress": {"brandNo": 1},
     "getArticleLinkedAllLinkingTarget3": {"articleId": 84, "withMainArticles": True},
     # Two of its links: 84 × 2^32 + the Ktype.

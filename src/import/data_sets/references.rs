@@ -148,6 +148,7 @@ impl Parsed {
             },
             Parsed::Media(m) => article(s, &m.article)?,
             Parsed::Plate(p) => vehicle(s, &p.ktype)?,
+            Parsed::Vin(v) => vehicle(s, &v.ktype)?,
         })
     }
 }

@@ -181,6 +181,9 @@ fn rows() -> Vec<Operation> {
         row::<GetArticleLinkedAllLinkingTargetsByIdsRequest, LinkDetailsList>("getArticleLinkedAllLinkingTargetsByIds3", READ, articles::get_links_by_ids)
             .doc("How an article (articleId) fits the vehicle types of the links asked (linkedArticlePairs, as getArticleLinkedAllLinkingTarget4 answered them): each vehicle type's details and, with immediateAttributs, the position, quantity and notes: Pegasus's getArticleLinkedAllLinkingTargetsByIds3.")
             .cached(),
+        row::<GetVehiclesByVinRequest, VehiclesByVin>("getVehiclesByVIN", READ, vehicles::get_vehicles_by_vin)
+            .doc("The vehicle types a vehicle identification number names, from the catalogue's vins data set, with their makers and model series: Pegasus's getVehiclesByVIN.")
+            .cached(),
         row::<GetVehiclesByKeyNumberPlatesRequest, PlateVehicleList>("getVehiclesByKeyNumberPlates", READ, vehicles::get_vehicles_by_plate)
             .doc("The vehicle types a registration plate or key number (keySystemNumber) names in a country, from the catalogue's plates data set, with details on request: Pegasus's getVehiclesByKeyNumberPlates.")
             .cached(),

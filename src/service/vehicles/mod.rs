@@ -7,3 +7,4 @@ pub mod vehicle_articles;
 pub mod vehicle_criteria;
 pub mod vehicle_parts;
 pub mod vehicle_path;
+pub mod vins;

@@ -94,6 +94,12 @@ impl Catalogue {
         self.all_under(&KeyBuf::new().text(country).text(number).done())
     }
 
+    /// The VIN patterns of the maker whose WMI (a VIN's first three characters, upper case)
+    /// is `wmi`.
+    pub fn vin_patterns(&self, wmi: &str) -> Result<Vec<VinPattern>, StoreError> {
+        self.all_under(&KeyBuf::new().text(wmi).done())
+    }
+
     /// The article's numeric id (Pegasus's `legacyArticleId`), kept across imports.
     pub fn article_id(&self, article: &ArticleKey) -> Result<Option<u32>, StoreError> {
         let key = [&[indexes::ID_BY_ARTICLE][..], &keys::article_key(article)].concat();

@@ -46,6 +46,8 @@ pub(super) fn check_record(
         }),
         TreeName::Plates => decoded::<Plate>(k, v)
             .and_then(|p| refs.vehicle(&p.ktype, &format!("plate {} {}", p.country, p.written))),
+        TreeName::Vins => decoded::<VinPattern>(k, v)
+            .and_then(|p| refs.vehicle(&p.ktype, &format!("VIN pattern {}", p.pattern))),
         TreeName::Kits => decoded::<KitComponent>(k, v).and_then(|kit| {
             refs.article(&kit.kit)?;
             refs.article(&kit.component)?;
@@ -228,7 +230,7 @@ fn referring_to(tree: TreeName) -> &'static [TreeName] {
         Manufacturers => &[CrossReferences, ModelSeries],
         ModelSeries => &[Vehicles, Texts],
         AssemblyGroups => &[AssemblyGroups, GenartGroups, Texts],
-        Vehicles => &[Links, Kits, Plates],
+        Vehicles => &[Links, Kits, Plates, Vins],
         Articles => &[
             ArticleTexts,
             Criteria,

@@ -36,11 +36,12 @@ pub enum TreeName {
     CriterionDefinitions,
     KeyValues,
     CriterionIds,
+    Vins,
 }
 
 impl TreeName {
     /// In the order of their stored index byte (`index`): a tree added later comes last.
-    pub const ALL: [TreeName; 32] = [
+    pub const ALL: [TreeName; 33] = [
         TreeName::Brands,
         TreeName::Manufacturers,
         TreeName::GenericArticles,
@@ -73,6 +74,7 @@ impl TreeName {
         TreeName::CriterionDefinitions,
         TreeName::KeyValues,
         TreeName::CriterionIds,
+        TreeName::Vins,
     ];
 
     /// The data sets, in the order their rows may depend on each other.
@@ -96,6 +98,7 @@ impl TreeName {
         TreeName::Kits,
         TreeName::Media,
         TreeName::Plates,
+        TreeName::Vins,
     ];
 
     /// The indexes, each derived from data sets.
@@ -150,6 +153,7 @@ impl TreeName {
             TreeName::CriterionDefinitions => "criterionid_definition",
             TreeName::KeyValues => "keytablekey_value",
             TreeName::CriterionIds => "criterion_ids",
+            TreeName::Vins => "vinpattern_ktype",
         }
     }
 
@@ -189,6 +193,7 @@ impl TreeName {
             TreeName::CriterionDefinitions => "criterion_definitions",
             TreeName::KeyValues => "key_values",
             TreeName::CriterionIds => "index: numbers of the criteria",
+            TreeName::Vins => "vins",
         }
     }
 

@@ -44,6 +44,13 @@ fn every_record_round_trips() {
         ktype: "12345".into(),
         key_system: 1,
     });
+    let pattern = VinPattern {
+        pattern: "WAU?SK2X?".into(),
+        ktype: "10219".into(),
+    };
+    assert!(pattern.matches("WAUKSK2X5MA123456") && pattern.matches("WAUZSK2XKMA123456"));
+    assert!(!pattern.matches("WAUKSK2Y5MA123456") && !pattern.matches("WAUKSK2X"));
+    round_trip(pattern);
     round_trip(Vehicle {
         ktype: "12345".into(),
         make: "VW".into(),

@@ -6,11 +6,13 @@ pub mod messages;
 mod plates;
 pub mod records;
 mod tree;
+mod vins;
 
 pub use plates::get_vehicles_by_plate;
 pub use tree::{
     get_manufacturers2, get_model_series, get_model_series2, get_vehicle_ids_by_criteria,
 };
+pub use vins::get_vehicles_by_vin;
 
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::target_types;

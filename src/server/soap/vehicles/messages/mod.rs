@@ -1,11 +1,13 @@
-//! Vehicle types: by id, by make, by registration plate or key number.
+//! Vehicle types: by id, by make, by registration plate or key number, by VIN.
 
 use crate::server::soap::fields::IntegerList;
 mod linkage_targets;
 mod tree;
+mod vins;
 
 pub use linkage_targets::*;
 pub use tree::*;
+pub use vins::*;
 
 use poem_openapi::Object;
 use serde::Serialize;
