@@ -180,8 +180,11 @@ fn a_legacy_shop_walks_make_series_type_and_assembly_groups() {
         .clone();
     assert_eq!(roots_only.len(), roots.len());
     assert!(facets(json!({"enabled": false}))["assemblyGroupFacets"].is_null());
-    let group = facets(json!({"enabled": true, "assemblyGroupType": "V"}));
-    assert_eq!(group["status"], 400, "{group}");
+    // TecDoc's group P is the passenger cars' tree; two trees at once are refused.
+    let group = facets(json!({"enabled": true, "assemblyGroupType": "P"}));
+    assert_eq!(group["assemblyGroupFacets"], answer["assemblyGroupFacets"]);
+    let two = facets(json!({"enabled": true, "assemblyGroupType": "PO"}));
+    assert_eq!(two["status"], 400, "{two}");
 
     // The tree without a vehicle: every node, unlinked.
     let whole = records(
@@ -335,8 +338,9 @@ fn a_modern_shop_walks_linkage_target_facets_to_a_category_page() {
     let by_criteria = records(&s, "getVehicleIdsByCriteria", json!({"modId": golf["id"]}));
     assert_eq!(ids(&types, "linkageTargetId"), ids(&by_criteria, "carId"));
     let car = &types[0];
-    assert_eq!(car["linkageTargetType"], "V");
-    assert_eq!(car["subLinkageTargetType"], "P");
+    // TecDoc's group and the type's own kind: a passenger car of the group P.
+    assert_eq!(car["linkageTargetType"], "P");
+    assert_eq!(car["subLinkageTargetType"], "V");
     assert_eq!(car["mfrName"], "VW");
     assert_eq!(car["vehicleModelSeriesName"], golf["name"]);
     assert!(car["engines"][0]["code"].is_string(), "{car}");
@@ -920,7 +924,7 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
     refused(
         &s,
         "getChildNodesAllLinkingTarget2",
-        json!({"linkingTargetType": "V"}),
+        json!({"linkingTargetType": "PO"}),
         "linkingTargetType",
     );
     refused(

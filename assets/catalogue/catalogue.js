@@ -489,7 +489,7 @@ const trail = (steps) => h("nav", { "aria-label": t("Path"), class: "trail" },
   steps.flatMap(([fields, text], i) => [i ? " › " : "", view(fields, text)]));
 
 async function vehicleView(q) {
-  const facets = (fields) => call("getLinkageTargets", { linkageTargetType: "V", perPage: 0, ...fields });
+  const facets = (fields) => call("getLinkageTargets", { linkageTargetType: "P", perPage: 0, ...fields });
   const makes = (await facets({ includeMfrFacets: true })).mfrFacets?.counts || [];
   const asked = q.get("make") || "";
   // A make by id, or by name as older addresses give it.
@@ -507,7 +507,7 @@ async function vehicleView(q) {
       choices(series.map((s) => [{ view: "vehicle", make: make.id, series: s.id }, s.name, t("({count} types)", { count: s.count })])));
   }
   const page = Math.max(1, Number(q.get("page")) || 1);
-  const found = await call("getLinkageTargets", { linkageTargetType: "V", vehicleModelSeriesIds: [chosen.id], perPage: 100, page });
+  const found = await call("getLinkageTargets", { linkageTargetType: "P", vehicleModelSeriesIds: [chosen.id], perPage: 100, page });
   const here = { view: "vehicle", make: make.id, series: chosen.id };
   show(
     make.name + " " + chosen.name,

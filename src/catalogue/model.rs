@@ -196,8 +196,45 @@ impl TargetType {
         }
     }
 
-    /// The kinds a request's code names: one kind, TecDoc's groups `V` (passenger cars and
-    /// light commercial vehicles), `O` (commercial vehicles and tractors) and `U` (any), or
+    /// The letter TecDoc 3.0 answers a type's own kind by (`subLinkageTargetType`): `V` a
+    /// passenger car, the kind's letter otherwise.
+    pub fn sub_code(self) -> char {
+        match self {
+            TargetType::PassengerCar => 'V',
+            other => other.code(),
+        }
+    }
+
+    /// The letter of TecDoc's group the kind belongs to (`linkageTargetType`): `P` passenger
+    /// cars, light commercial vehicles and motorcycles, `O` commercial vehicles and tractors;
+    /// an engine, axle or body type is a group of its own.
+    pub fn group_code(self) -> char {
+        match self {
+            TargetType::PassengerCar | TargetType::LightCommercial | TargetType::Motorcycle => 'P',
+            TargetType::Commercial | TargetType::Tractor => 'O',
+            other => other.code(),
+        }
+    }
+
+    /// The one assembly-group tree `kinds` name: a kind's own, or the tree of TecDoc's group
+    /// (`P`: the passenger cars', `O`: the commercial vehicles'); None for kinds of two trees.
+    pub fn tree_of(kinds: &[TargetType]) -> Option<TargetType> {
+        match kinds {
+            [one] => Some(*one),
+            [first, rest @ ..] if rest.iter().all(|k| k.group_code() == first.group_code()) => {
+                match first.group_code() {
+                    'P' => Some(TargetType::PassengerCar),
+                    'O' => Some(TargetType::Commercial),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The kinds a request's code names, as TecDoc's letters do: a kind (`V` a passenger car,
+    /// `L`, `B`, `C`, `T`, `M`, `A`, `K`), the groups `P` (passenger cars, light commercial
+    /// vehicles and motorcycles) and `O` (commercial vehicles and tractors), `U` (any), or
     /// several letters together (`PO`, `VOLB`: every kind any of them names).
     pub fn named_by(code: &str) -> Option<&'static [TargetType]> {
         /// Every set of kinds, by the bits of `ALL`'s positions, in `ALL`'s order.
@@ -220,10 +257,14 @@ impl TargetType {
         let mut bits = 0;
         for letter in code.chars() {
             bits |= match letter.to_ascii_uppercase() {
-                'V' => bit(TargetType::PassengerCar) | bit(TargetType::LightCommercial),
+                'P' => {
+                    bit(TargetType::PassengerCar)
+                        | bit(TargetType::LightCommercial)
+                        | bit(TargetType::Motorcycle)
+                }
                 'O' => bit(TargetType::Commercial) | bit(TargetType::Tractor),
                 'U' => (1 << TargetType::ALL.len()) - 1,
-                letter => bit(*TargetType::ALL.iter().find(|k| k.code() == letter)?),
+                letter => bit(*TargetType::ALL.iter().find(|k| k.sub_code() == letter)?),
             };
         }
         (bits != 0).then(|| SETS[bits].as_slice())

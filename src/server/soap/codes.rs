@@ -17,7 +17,7 @@ pub fn target_types(
         ServiceError::bad_parameter(
             field,
             format!(
-                "'{code}' is not a linkage-target type (P, L, B, C, T, M, A, K, the groups V and O, U for any, or several together such as PO)"
+                "'{code}' is not a linkage-target type (V, L, B, C, T, M, A, K, the groups P and O, U for any, or several together such as PO)"
             ),
         )
     })
@@ -43,10 +43,31 @@ mod tests {
     #[test]
     fn a_code_names_a_type_or_a_group_of_them() {
         let field = "linkingTargetType";
-        assert_eq!(target_types(field, Some("V")).unwrap().unwrap().len(), 2);
-        let pom = target_types(field, Some("pom")).unwrap().unwrap();
         use crate::catalogue::TargetType::*;
-        assert_eq!(pom, [PassengerCar, Commercial, Tractor, Engine]);
+        assert_eq!(
+            target_types(field, Some("V")).unwrap().unwrap(),
+            [PassengerCar]
+        );
+        let p = target_types(field, Some("P")).unwrap().unwrap();
+        assert_eq!(p, [PassengerCar, LightCommercial, Motorcycle]);
+        let pom = target_types(field, Some("pom")).unwrap().unwrap();
+        assert_eq!(
+            pom,
+            [
+                PassengerCar,
+                LightCommercial,
+                Motorcycle,
+                Commercial,
+                Tractor,
+                Engine
+            ]
+        );
+        assert_eq!(TargetType::tree_of(p), Some(PassengerCar));
+        assert_eq!(
+            TargetType::tree_of(&[LightCommercial]),
+            Some(LightCommercial)
+        );
+        assert_eq!(TargetType::tree_of(pom), None);
         let volb = target_types(field, Some("VOLB")).unwrap().unwrap();
         assert_eq!(
             volb,

@@ -47,11 +47,22 @@ pub enum Kind {
     O,
 }
 
-/// The kinds a route's `linkage_target_type` names; none: every kind.
+/// The kinds a route's `linkage_target_type` names (partscat's own letters, as the document
+/// defines them); none: every kind.
 fn kinds(kind: Option<Kind>) -> Targets<'static> {
-    let code = kind.map(|k| format!("{k:?}"));
-    // Every variant is a code `TargetType::named_by` knows.
-    code.and_then(|code| TargetType::named_by(&code))
+    use TargetType::*;
+    Some(match kind? {
+        Kind::P => &[PassengerCar],
+        Kind::L => &[LightCommercial],
+        Kind::B => &[Motorcycle],
+        Kind::C => &[Commercial],
+        Kind::T => &[Tractor],
+        Kind::M => &[Engine],
+        Kind::A => &[Axle],
+        Kind::K => &[BodyType],
+        Kind::V => &[PassengerCar, LightCommercial],
+        Kind::O => &[Commercial, Tractor],
+    })
 }
 
 /// A vehicle maker with vehicle types.

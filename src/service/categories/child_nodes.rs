@@ -64,16 +64,15 @@ pub fn child_nodes(
         }
         let target = match kinds.value {
             None => TargetType::PassengerCar,
-            Some([one]) => *one,
-            Some(_) => {
-                return Err(ServiceError::bad_parameter(
+            Some(named) => TargetType::tree_of(named).ok_or_else(|| {
+                ServiceError::bad_parameter(
                     kinds.name,
                     format!(
-                        "must name one tree (not a group) without '{}'",
+                        "must name one tree (P, O, or one kind) without '{}'",
                         q.vehicle.name
                     ),
-                ));
-            }
+                )
+            })?,
         };
         if !within_shortcut(context, target, outside)? {
             return Ok(Vec::new());

@@ -184,13 +184,9 @@ fn group_facet_ask(
     let field = "assemblyGroupFacetOptions.assemblyGroupType";
     let target = match target_types(field, options.assembly_group_type.as_deref())? {
         None => TargetType::PassengerCar,
-        Some([one]) => *one,
-        Some(_) => {
-            return Err(ServiceError::bad_parameter(
-                field,
-                "must name one tree, not a group",
-            ));
-        }
+        Some(kinds) => TargetType::tree_of(kinds).ok_or_else(|| {
+            ServiceError::bad_parameter(field, "must name one tree (P, O, or one kind)")
+        })?,
     };
     let max_depth = match options.max_depth {
         None => None,
@@ -216,7 +212,7 @@ fn group_facets(facets: Vec<GroupFacet>) -> pegasus::AssemblyGroupFacets {
         .map(|f| pegasus::AssemblyGroupFacetCount {
             assembly_group_node_id: f.group.id.into(),
             assembly_group_name: f.group.name,
-            assembly_group_type: f.group.target_type.code().to_string(),
+            assembly_group_type: f.group.target_type.group_code().to_string(),
             parent_node_id: f.group.parent.map(i64::from),
             count: f.count.into(),
         })

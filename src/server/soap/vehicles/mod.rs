@@ -50,8 +50,7 @@ pub fn get_linkage_targets(call: &Call<'_>, r: GetLinkageTargetsRequest) -> Resu
         series_counts: r.include_vehicle_model_series_facets.unwrap_or(false),
     };
     let found = linkage_targets::linkage_targets(call.context, &asked, &question)?;
-    let group = kind.filter(|a| matches!(*a, "V" | "O"));
-    answer(&target_list(found, group))
+    answer(&target_list(found))
 }
 
 /// The fields of a `getVehicleByIds3` request that ask for what the catalogue has not.

@@ -33,12 +33,7 @@ pub fn get_vehicles_by_plate(
         maker_id,
     } in plates::vehicles_of_plate(call.context, &asked, &question)?
     {
-        let car_name = [v.make.as_str(), &v.model, &v.type_name]
-            .iter()
-            .filter(|part| !part.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let car_name = super::records::car_name(&v);
         let manu_id = maker_id.map_or(0, i64::from);
         let car_id = v.ktype.trim().parse().unwrap_or(0);
         found.push(PlateVehicleRecord {

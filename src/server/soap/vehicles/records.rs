@@ -26,6 +26,16 @@ pub fn linkage_target(v: &crate::catalogue::Vehicle) -> LinkageTarget {
     }
 }
 
+/// A vehicle type's `carName`: make, model and type, those it has.
+pub fn car_name(v: &crate::catalogue::Vehicle) -> String {
+    [v.make.as_str(), &v.model, &v.type_name]
+        .iter()
+        .filter(|part| !part.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The vehicles an article fits, with how it fits each.
 pub fn linkages(
     links: Vec<(crate::catalogue::Link, crate::catalogue::Vehicle)>,
@@ -87,9 +97,8 @@ pub fn vehicle_by_ids(
     }
 }
 
-/// A page of `getLinkageTargets`; `group` is the kind asked for where it was a group (`V`,
-/// `O`), which each record answers as its kind.
-pub fn target_list(page: TargetPage, group: Option<&str>) -> LinkageTargetList {
+/// A page of `getLinkageTargets`.
+pub fn target_list(page: TargetPage) -> LinkageTargetList {
     let facet = |counts: Vec<TargetCount>| LinkageTargetFacet {
         total: counts.len() as i64,
         counts: counts
@@ -103,23 +112,20 @@ pub fn target_list(page: TargetPage, group: Option<&str>) -> LinkageTargetList {
     };
     LinkageTargetList {
         total: page.total as i64,
-        linkage_targets: page
-            .rows
-            .into_iter()
-            .map(|row| target_record(row, group))
-            .collect(),
+        linkage_targets: page.rows.into_iter().map(target_record).collect(),
         mfr_facets: page.maker_counts.map(facet),
         vehicle_model_series_facets: page.series_counts.map(facet),
     }
 }
 
-fn target_record(row: TargetRow, group: Option<&str>) -> LinkageTargetRecord {
+/// A vehicle type as `getLinkageTargets` answers it: TecDoc's group (`P`, `O`) and the
+/// type's own kind (`V`, `L`, `B`, `C`, `T`…).
+fn target_record(row: TargetRow) -> LinkageTargetRecord {
     let v = row.vehicle;
-    let own = v.target_type.code().to_string();
     LinkageTargetRecord {
         linkage_target_id: v.ktype.trim().parse().unwrap_or(0),
-        linkage_target_type: group.map_or_else(|| own.clone(), str::to_owned),
-        sub_linkage_target_type: own,
+        linkage_target_type: v.target_type.group_code().to_string(),
+        sub_linkage_target_type: v.target_type.sub_code().to_string(),
         description: v.type_name.clone(),
         mfr_id: row.maker.as_ref().map(|m| m.id.into()),
         mfr_name: row.maker.map_or_else(|| v.make.clone(), |m| m.name),

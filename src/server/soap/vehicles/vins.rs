@@ -24,12 +24,7 @@ pub fn get_vehicles_by_vin(call: &Call<'_>, r: GetVehiclesByVinRequest) -> Resul
         .into_iter()
         .map(|m| {
             let v = m.vehicle;
-            let car_name = [v.make.as_str(), &v.model, &v.type_name]
-                .iter()
-                .filter(|part| !part.is_empty())
-                .copied()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let car_name = super::records::car_name(&v);
             VinVehicleRecord {
                 manu_id: id(m.maker.map(|(id, _)| id)),
                 model_id: id(m.series.map(|(id, _)| id)),

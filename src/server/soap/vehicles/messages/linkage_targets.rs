@@ -74,9 +74,10 @@ pub struct LinkageTargetEngine {
 pub struct LinkageTargetRecord {
     /// The Ktype (0 where the catalogue's Ktype is not a number).
     pub linkage_target_id: i64,
-    /// The kind asked for where it was a group (`V`, `O`), else the type's own kind.
+    /// TecDoc's group of the type: `P` (passenger cars, light commercial vehicles,
+    /// motorcycles), `O` (commercial vehicles, tractors), else its own kind (`M`, `A`, `K`).
     pub linkage_target_type: String,
-    /// The type's own kind (`P`, `L`, …), the one `getArticles` takes.
+    /// The type's own kind (`V` a passenger car, `L`, `B`, `C`, `T`, …).
     pub sub_linkage_target_type: String,
     /// The type (`1.0 TSI`).
     pub description: String,
