@@ -149,6 +149,7 @@ pub fn record(
         links: Vec::new(),
         total_linkages,
         prices: d.prices.iter().map(pegasus::PriceRecord::of).collect(),
+        article_logistics_criteria: Vec::new(),
         normalised_article_number: key.reference.clone(),
         mfr_name: brand_name,
         parts_list_articles: Vec::new(),

@@ -251,6 +251,9 @@ pub struct ArticleRecord {
     pub total_linkages: Option<u32>,
     /// Prices (with includePrices).
     pub prices: Vec<pegasus::PriceRecord>,
+    /// TecDoc's logistics criteria (packed weight and sizes): the catalogue keeps none, so
+    /// the list is always there and empty, as TecDoc answers an article without them.
+    pub article_logistics_criteria: Vec<pegasus::CriteriaRecord>,
     /// Upper-case letters and digits only: what searches compare.
     pub normalised_article_number: String,
     /// A kit's components, once each, among the brands the caller sees (with
