@@ -24,6 +24,9 @@ pub const SIZES: [u32; 5] = [50, 100, 200, 400, 800];
 const MAX_SIDE: u32 = 20_000;
 const MAX_DECODED_BYTES: u64 = 512 * 1024 * 1024;
 
+/// Held while a picture is decoded and scaled (`MediaStore::scaled`).
+static SCALING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// JPEG quality of a scaled picture.
 const JPEG_QUALITY: u8 = 85;
 
@@ -74,16 +77,31 @@ impl MediaStore {
             size: bytes,
             content_type: stored.content_type.clone(),
         };
-        if let Ok(file) = files::open_regular_in(self.dir(), &relative) {
+        let kept = || -> io::Result<Option<Scaled>> {
+            let Ok(file) = files::open_regular_in(self.dir(), &relative) else {
+                return Ok(None);
+            };
             let bytes = file.metadata()?.len();
-            return Ok(Some(Scaled {
+            Ok(Some(Scaled {
                 file,
                 stored: scaled_stored(bytes),
-            }));
+            }))
+        };
+        if let Some(found) = kept()? {
+            return Ok(Some(found));
+        }
+        // One picture scaled at a time: each may decode hundreds of megabytes, and many first
+        // requests for new pictures must not add them up. A request that waited may find the
+        // picture scaled meanwhile.
+        let one_at_a_time = SCALING.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = kept()? {
+            return Ok(Some(found));
         }
         let mut content = Vec::with_capacity(usize::try_from(stored.size).unwrap_or(0));
         original.read_to_end(&mut content)?;
-        let Some(scaled) = scale(&content, format, size, &stored.hash) else {
+        let scaled = scale(&content, format, size, &stored.hash);
+        drop((one_at_a_time, content));
+        let Some(scaled) = scaled else {
             return Ok(None);
         };
         let path = self.dir().join(&relative);
