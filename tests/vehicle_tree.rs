@@ -309,6 +309,24 @@ fn a_modern_shop_walks_linkage_target_facets_to_a_category_page() {
         ids
     };
     assert_eq!(ids(&series, "id"), ids(&legacy, "modelId"));
+    // Each series with the years it was built, as getModelSeries gives them.
+    for count in &series {
+        let named = legacy.iter().find(|r| r["modelId"] == count["id"]).unwrap();
+        assert_eq!(
+            count["beginYearMonth"], named["yearOfConstrFrom"],
+            "{count}"
+        );
+        assert_eq!(
+            count.get("endYearMonth"),
+            named.get("yearOfConstrTo"),
+            "{count}"
+        );
+    }
+    // Only a model series has years of construction, not a maker.
+    assert!(
+        counts.iter().all(|c| c.get("beginYearMonth").is_none()),
+        "{makes}"
+    );
     let golf = series
         .iter()
         .find(|c| c["name"].as_str().unwrap().starts_with("GOLF VII"))

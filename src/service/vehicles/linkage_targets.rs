@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::vehicle_path::{Makers, Targets};
-use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle};
+use crate::catalogue::{Manufacturer, ModelSeries, TargetType, Vehicle, YearMonth};
 use crate::service::ServiceError;
 use crate::service::asked::Asked;
 use crate::service::context::Context;
@@ -72,12 +72,14 @@ pub struct TargetRow {
     pub series: Option<ModelSeries>,
 }
 
-/// A maker or model series and how many matching vehicle types it has.
+/// A maker or model series and how many matching vehicle types it has; a model series with
+/// the years it was built.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TargetCount {
     pub id: u32,
     pub name: String,
     pub count: usize,
+    pub years: Option<(YearMonth, Option<YearMonth>)>,
 }
 
 /// One page of the matching vehicle types, their total, and the counts asked for.
@@ -182,13 +184,18 @@ fn matching<'s>(
 }
 
 /// Counts by key, named by `name`, by name then id.
-fn counted(counts: BTreeMap<u32, usize>, name: impl Fn(u32) -> String) -> Vec<TargetCount> {
+fn counted(
+    counts: BTreeMap<u32, usize>,
+    name: impl Fn(u32) -> String,
+    years: impl Fn(u32) -> Option<(YearMonth, Option<YearMonth>)>,
+) -> Vec<TargetCount> {
     let mut out: Vec<TargetCount> = counts
         .into_iter()
         .map(|(id, count)| TargetCount {
             id,
             name: name(id),
             count,
+            years: years(id),
         })
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
@@ -226,13 +233,16 @@ pub fn linkage_targets(
         counts
     };
     let maker_counts = q.maker_counts.then(|| {
-        counted(count_by(&maker), |id| {
-            makers.maker(id).map(|m| m.name.clone()).unwrap_or_default()
-        })
+        counted(
+            count_by(&maker),
+            |id| makers.maker(id).map(|m| m.name.clone()).unwrap_or_default(),
+            |_| None,
+        )
     });
+    let series_years = |id: u32| makers.series(id).map(|s| (s.year_from, s.year_to));
     let series_counts = q
         .series_counts
-        .then(|| counted(count_by(&|v| v.model_series), series_name));
+        .then(|| counted(count_by(&|v| v.model_series), series_name, series_years));
     let total = found.len();
     let mut rows = Vec::new();
     let (page, per_page) = (q.page.value, q.per_page.value);

@@ -106,6 +106,8 @@ pub fn target_list(page: TargetPage) -> LinkageTargetList {
             .map(|c| LinkageTargetFacetCount {
                 id: c.id.into(),
                 name: c.name,
+                begin_year_month: c.years.map(|(from, _)| yyyymm(&from)),
+                end_year_month: c.years.and_then(|(_, to)| to.as_ref().map(yyyymm)),
                 count: c.count as i64,
             })
             .collect(),

@@ -147,12 +147,21 @@ pub struct LinkageTargetRecord {
 
 /// A maker or model series with how many matching vehicle types it has.
 #[derive(Debug, Clone, Object, Serialize)]
-#[oai(rename = "linkageTargetFacetCount")]
+#[oai(rename = "linkageTargetFacetCount", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct LinkageTargetFacetCount {
     /// The maker (`mfrId`) or model series (`vehicleModelSeriesId`).
     pub id: i64,
     /// Its name.
     pub name: String,
+    /// A model series' first month of construction (`YYYYMM`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub begin_year_month: Option<i32>,
+    /// A model series' last month of construction (`YYYYMM`), where it has ended.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_year_month: Option<i32>,
     /// How many of the matching vehicle types it has.
     pub count: i64,
 }
