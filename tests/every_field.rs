@@ -87,6 +87,18 @@ fn call(s: &Served, operation: &str, fields: &Value) -> Value {
 /// A request that works, per operation, and where a field shows its effect only on another,
 /// that one for the field.
 fn base(operation: &str, field: &str) -> Value {
+    // The flag says the request's country is a country group: shown on a country.
+    if field == "countryGroupFlag" {
+        let mut request = base(operation, "");
+        let place = match operation {
+            "getVehicleByIds3" | "getVehicleByIds4" | "getVehicleIdsByCriteria" => {
+                "countriesCarSelection"
+            }
+            _ => "country",
+        };
+        request[place] = json!("DE");
+        return request;
+    }
     match (operation, field) {
         ("getArticles", "searchMatchType") => return json!({"searchQuery": "0986478"}),
         ("getArticles", "linkagesPerPage") => {
@@ -166,7 +178,7 @@ fn base(operation: &str, field: &str) -> Value {
         "getKeyValues" => json!({"keyTableId": 1}),
         "getAmBrandAddress" => json!({"brandNo": 1}),
         // The demo's AUDI A3 Sportback 1.0 TSI.
-        "getVehiclesByVIN" => json!({"vin": "WAUKSK2X5MA123456"}),
+        "getVehiclesByVIN" | "getOEArticlesByVIN" => json!({"vin": "WAUKSK2X5MA123456"}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
             json!({"genericArticleId": 82, "isKit": false, "linkageTargetId": "10219"})
@@ -202,7 +214,7 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
         ("getArticles", "criteriaFilters") => vec![json!([{"criteriaId": 1, "rawValue": "1"}])],
         ("getArticles", "perPage") => vec![json!(5)],
         ("getArticles", "page") => vec![json!(2)],
-        ("getArticles", "assemblyGroupFacetOptions") => vec![json!({"enabled": true})],
+        (_, "assemblyGroupFacetOptions") => vec![json!({"enabled": true})],
         ("getArticleDirectSearchAllNumbersWithState", "articleNumber") => vec![json!("0986494958")],
         ("getArticleDirectSearchAllNumbersWithState", "brandId") => vec![json!(2)],
         ("getArticleDirectSearchAllNumbersWithState", "genericArticleId") => vec![json!(7)],
@@ -249,6 +261,13 @@ fn probes(operation: &str, field: &str, xsd_type: &str) -> Vec<Value> {
         // The demo names one type per VIN: tests/tecdoc_calls.rs shows the bound on several.
         ("getVehiclesByVIN", "maxVehiclesToReturn") => vec![json!(-1)],
         ("getKitPrice", "genericArticleId") => vec![json!(402)],
+        ("getOEArticlesByVIN", "aftermarketDataSupplierIds") => vec![json!([2])],
+        ("getOEArticlesByVIN", "genericArticleIds") => vec![json!([7])],
+        ("getOEArticlesByVIN", "assemblyGroupNodeIds") => vec![json!([100100])],
+        ("getOEArticlesByVIN", "sort") => {
+            vec![json!([{"field": "articleNumber", "direction": "desc"}])]
+        }
+        ("getOEArticlesByVIN", "perPage") => vec![json!(1)],
         // A language the demo holds in full: every text of the answer in German.
         (_, "lang") => vec![json!("de")],
         _ => Vec::new(),

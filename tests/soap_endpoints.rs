@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 36] = [
+const OPERATIONS: [&str; 38] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -43,10 +43,12 @@ const OPERATIONS: [&str; 36] = [
     "getAmBrandAddress",
     "getLanguages",
     "getCountries",
+    "getCountryGroups",
     "getCriteria2",
     "getKeyValues",
     "getShortCuts2",
     "getVehiclesByVIN",
+    "getOEArticlesByVIN",
     "getGenericArticles",
     "getManufacturers",
     "getPricesByKtype",

@@ -415,3 +415,25 @@ fn a_vin_names_its_vehicle_types_with_their_makers_and_series() {
         );
     }
 }
+
+#[test]
+fn a_country_selector_offers_the_groups_of_the_catalogues_countries() {
+    let s = Served::demo_with_env(&[], &[("PARTSCAT_CATALOGUE_COUNTRIES", "DE,NO")]);
+    let groups = array(&call(&s, "getCountryGroups", json!({"lang": "de"})));
+    let codes: Vec<&str> = groups
+        .iter()
+        .map(|g| g["tecdocCode"].as_str().unwrap())
+        .collect();
+    // Germany is in the EU and the EEA, Norway in the EEA, EFTA and the Nordic countries.
+    assert_eq!(codes, ["EEA", "EFTA", "EU", "NORDIC"], "{groups:?}");
+    assert_eq!(groups[2]["countryName"], "Europäische Union");
+    // Each code is taken where countryGroupFlag says `country` names a group.
+    let makers = |fields: Value| array(&call(&s, "getManufacturers2", fields)).len();
+    assert_eq!(
+        makers(json!({"country": "NORDIC", "countryGroupFlag": true})),
+        makers(json!({}))
+    );
+    // A catalogue for any country offers every group.
+    let any = Served::demo(&[]);
+    assert_eq!(array(&call(&any, "getCountryGroups", json!({}))).len(), 6);
+}

@@ -210,6 +210,11 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
         ("getKeyValues", "<keyTableId>1</keyTableId>"),
         ("getShortCuts2", "<linkingTargetType>P</linkingTargetType>"),
         ("getVehiclesByVIN", "<vin>WAUKSK2X5MA123456</vin>"),
+        ("getCountryGroups", "<lang>de</lang>"),
+        (
+            "getOEArticlesByVIN",
+            "<vin>WAUKSK2X5MA123456</vin><includeAftermarketMatches>true</includeAftermarketMatches>",
+        ),
         ("getAmBrandAddress", "<brandNo>1</brandNo>"),
         (
             "getGenericArticles",

@@ -801,11 +801,21 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         json!({"country": "Germany"}),
         "country",
     );
+    // With countryGroupFlag, `country` names a country group, and each is answered alike.
+    assert_eq!(
+        records(
+            &s,
+            "getManufacturers2",
+            json!({"country": "eea", "countryGroupFlag": true})
+        )
+        .len(),
+        12
+    );
     refused(
         &s,
         "getManufacturers2",
-        json!({"countryGroupFlag": true}),
-        "countryGroupFlag",
+        json!({"country": "DE", "countryGroupFlag": true}),
+        "country",
     );
     // No provider favours a list of makers of its own: 1 answers every maker, as TecDoc
     // answers a provider without one; what is neither 0 nor 1 is refused.
@@ -863,11 +873,23 @@ fn fields_the_catalogue_cannot_honour_are_refused_by_name() {
         json!({"linked": true, "linkingTargetId": "10219", "linkingTargetType": "O"}),
         "linkingTargetType",
     );
+    assert_eq!(
+        records(
+            &s,
+            "getArticleLinkedAllLinkingTarget4",
+            json!({"articleId": 84, "country": "EU", "countryGroupFlag": true})
+        ),
+        records(
+            &s,
+            "getArticleLinkedAllLinkingTarget4",
+            json!({"articleId": 84})
+        )
+    );
     refused(
         &s,
         "getArticleLinkedAllLinkingTarget4",
-        json!({"articleId": 84, "countryGroupFlag": true}),
-        "countryGroupFlag",
+        json!({"articleId": 84, "country": "DE", "countryGroupFlag": true}),
+        "country",
     );
     // A kind narrows an article's vehicle types: the demo's are all passenger cars.
     let of_kind = |kind: &str| {

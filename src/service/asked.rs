@@ -1,23 +1,27 @@
-//! What a request says about where its answer is for (its countries) and what it asks of
-//! the catalogue that the catalogue does not hold (country groups, axles,
-//! registration data…). The adapter hands each such field with its name on the wire; the use
+//! What a request says about where its answer is for (its countries, or a country group
+//! where `countryGroupFlag` says so) and what it asks of the catalogue that the catalogue
+//! does not hold (axles, registration data…). The adapter hands each such field with its name on the wire; the use
 //! case checks them all (`Asked::check`) before it answers, so a field the catalogue cannot
 //! honour is refused by name, never taken and quietly ignored.
 
 use super::ServiceError;
 use super::field::Field;
+use super::reference_lists::locales;
 
 /// The countries and the unheld fields given of one request, in the order they are checked.
 #[derive(Default)]
 pub struct Asked<'a> {
     countries: Vec<Field<Option<&'a str>>>,
+    /// Country fields that `countryGroupFlag` turns into a country group's code.
+    places: Vec<Field<Option<&'a str>>>,
+    /// `countryGroupFlag` is true.
+    grouped: bool,
     refused: Vec<Refusal>,
 }
 
 /// What the catalogue does not hold, that a request may ask for.
 #[derive(Debug, Clone, Copy)]
 pub enum Unheld {
-    CountryGroups,
     Axles,
     AxleConfigurations,
     Cabs,
@@ -36,7 +40,6 @@ pub enum Unheld {
 impl Unheld {
     fn why(self) -> &'static str {
         match self {
-            Unheld::CountryGroups => "the catalogue has no country groups",
             Unheld::Axles => "the catalogue has no axle data",
             Unheld::AxleConfigurations => "the catalogue has no axle configurations",
             Unheld::Cabs => "the catalogue has no cab data",
@@ -87,6 +90,21 @@ impl<'a> Asked<'a> {
         self
     }
 
+    /// A country field that `countryGroupFlag` governs: a country, or where the flag is true
+    /// a country group (`getCountryGroups`' `tecdocCode`).
+    pub fn place(mut self, name: &'static str, code: Option<&'a str>) -> Asked<'a> {
+        if code.is_some() {
+            self.places.push(Field::new(name, code));
+        }
+        self
+    }
+
+    /// `countryGroupFlag`: true reads the `place` fields as country groups.
+    pub fn country_groups(mut self, flag: Option<bool>) -> Asked<'a> {
+        self.grouped = flag == Some(true);
+        self
+    }
+
     /// A flag asking for `what`: false or absent.
     pub fn flag(self, name: &'static str, flag: Option<bool>, what: Unheld) -> Asked<'a> {
         self.refusing(name, Must::BeFalse, what, flag == Some(true))
@@ -126,6 +144,12 @@ impl<'a> Asked<'a> {
         for country in &self.countries {
             self::country(country.name, country.value)?;
         }
+        for place in &self.places {
+            match self.grouped {
+                true => country_group(place.name, place.value)?,
+                false => self::country(place.name, place.value)?,
+            }
+        }
         self.unheld_given().map_or(Ok(()), Err)
     }
 
@@ -162,6 +186,23 @@ fn country(field: &'static str, code: Option<&str>) -> Result<(), ServiceError> 
     Ok(())
 }
 
+/// A country group's code, or absent. A group holds countries, and every country is answered
+/// alike, so every group is too; a code that names no group is refused.
+fn country_group(field: &'static str, code: Option<&str>) -> Result<(), ServiceError> {
+    let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else {
+        return Ok(());
+    };
+    if locales::group_members(code).is_none() {
+        return Err(ServiceError::bad_parameter(
+            field,
+            format!(
+                "'{code}' is not a country group, which 'countryGroupFlag' says it is (getCountryGroups lists them)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +216,23 @@ mod tests {
         assert!(country(FIELD, Some("HU")).is_ok(), "any country, as TecDoc");
         let not_iso = country(FIELD, Some("Germany")).unwrap_err();
         assert!(not_iso.to_string().contains("ISO 3166-1"), "{not_iso}");
+    }
+
+    #[test]
+    fn a_place_is_a_country_or_where_the_flag_says_a_group() {
+        let asked = |code, flag| Asked::new().place(FIELD, Some(code)).country_groups(flag);
+        assert!(asked("DE", None).check().is_ok());
+        assert!(
+            asked("EU", Some(false)).check().is_ok(),
+            "EU: a two-letter code"
+        );
+        assert!(asked("EEA", Some(false)).check().is_err());
+        assert!(asked("eea", Some(true)).check().is_ok());
+        let not_a_group = asked("DE", Some(true)).check().unwrap_err();
+        assert!(
+            not_a_group.to_string().contains("not a country group"),
+            "{not_a_group}"
+        );
     }
 
     #[test]

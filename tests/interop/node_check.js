@@ -47,6 +47,11 @@ const CALLS = {
   getShortCuts2: { linked: true, linkingTargetId: 10219, linkingTargetType: 'P' },
   getVehiclesByVIN: { vin: 'WAUKSK2X5MA123456', country: 'DE' },
   getAmBrandAddress: { brandNo: 1 },
+  getCountryGroups: { lang: 'fr' },
+  // The vehicle makers' part numbers of the same VIN's vehicle.
+  getOEArticlesByVIN: {
+    vin: 'WAUKSK2X5MA123456', includeAftermarketMatches: true, includeGenericArticleFacets: true,
+  },
   getArticleLinkedAllLinkingTarget3: { articleId: 84, withMainArticles: true },
   // Two of its links: 84 × 2^32 + the Ktype.
   getArticleLinkedAllLinkingTargetsByIds3: {

@@ -79,7 +79,8 @@ LINK_PAIRS = [
 CALLS = [
     ("getArticles", "articlesResponse", request(
         ARTICLES_REQUEST, articleCountry="DE", searchQuery="0986478379", searchType=10,
-        includeAll=True, includeDataSupplierFacets=True, includeGenericArticleFacets=True)),
+        includeAll=True, includeDataSupplierFacets=True, includeGenericArticleFacets=True,
+        assemblyGroupFacetOptions={"enabled": True})),
     ("getArticles", "articlesResponse", request(
         ARTICLES_REQUEST, searchQuery="0986", searchMatchType="prefix", perPage=50,
         includeAll=True, linkagesPerPage=2, sort=[{"field": "mfrName", "direction": "desc"}])),
@@ -126,6 +127,15 @@ CALLS = [
     ("getVehiclesByVIN", "vehiclesByVINResponse", request(
         ["country", "lang", "vin", "manuId", "modelId", "maxVehiclesToReturn"],
         vin="WAUKSK2X5MA123456", country="DE", maxVehiclesToReturn=5)),
+    ("getOEArticlesByVIN", "oEArticlesByVINResponse", request(
+        ["aftermarketDataSupplierIds", "articleCountry", "assemblyGroupFacetOptions",
+         "assemblyGroupNodeIds", "genericArticleIds", "includeAftermarketDataSupplierFacets",
+         "includeAftermarketMatches", "includeGenericArticleFacets", "lang", "page", "perPage",
+         "sort", "vin"],
+        vin="WAUKSK2X5MA123456", articleCountry="DE", includeAftermarketMatches=True,
+        includeGenericArticleFacets=True, includeAftermarketDataSupplierFacets=True,
+        assemblyGroupFacetOptions={"enabled": True, "assemblyGroupType": "P"})),
+    ("getCountryGroups", "countryGroupsResponse", request(["lang"], lang="de")),
     ("getShortCuts2", "shortCuts2Response", request(
         ["articleCountry", "lang", "linked", "linkingTargetId", "linkingTargetType"],
         linked=True, linkingTargetId=10219, linkingTargetType="P", lang="de")),

@@ -64,6 +64,12 @@ CALLS = {
     "getShortCuts2": {"linked": True, "linkingTargetId": 10219, "linkingTargetType": "P"},
     "getVehiclesByVIN": {"vin": "WAUKSK2X5MA123456", "country": "DE", "maxVehiclesToReturn": 10},
     "getAmBrandAddress": {"brandNo": 1},
+    "getCountryGroups": {"lang": "fr"},
+    # The vehicle makers' part numbers of the same VIN's vehicle.
+    "getOEArticlesByVIN": {
+        "vin": "WAUKSK2X5MA123456", "includeAftermarketMatches": True,
+        "includeGenericArticleFacets": True, "sort": [{"field": "articleNumber", "direction": "asc"}],
+    },
     "getArticleLinkedAllLinkingTarget3": {"articleId": 84, "withMainArticles": True},
     # Two of its links: 84 × 2^32 + the Ktype.
     "getArticleLinkedAllLinkingTargetsByIds3": {

@@ -184,6 +184,10 @@ fn rows() -> Vec<Operation> {
         row::<GetVehiclesByVinRequest, VehiclesByVin>("getVehiclesByVIN", READ, vehicles::get_vehicles_by_vin)
             .doc("The vehicle types a vehicle identification number names, from the catalogue's vins data set, with their makers and model series: Pegasus's getVehiclesByVIN.")
             .cached(),
+        row::<GetOeArticlesByVinRequest, OeArticlesByVin>("getOEArticlesByVIN", READ, articles::get_oe_articles_by_vin)
+            .doc("The vehicle makers' (OE) part numbers for the vehicle a VIN names: the OE numbers of the articles linked to the VIN's vehicle types (vins data set), each part once per generic article, with the articles crossing to it, facets, sorting and paging: Pegasus's getOEArticlesByVIN.")
+            .cached()
+            .blocks(),
         row::<GetVehiclesByKeyNumberPlatesRequest, PlateVehicleList>("getVehiclesByKeyNumberPlates", READ, vehicles::get_vehicles_by_plate)
             .doc("The vehicle types a registration plate or key number (keySystemNumber) names in a country, from the catalogue's plates data set, with details on request: Pegasus's getVehiclesByKeyNumberPlates.")
             .cached(),
@@ -237,6 +241,8 @@ fn rows() -> Vec<Operation> {
             .doc("The languages of the catalogue's texts, in fallback order (setting catalogue.languages)."),
         row::<GetLocalesRequest, CountryList>("getCountries", READ, reference_lists::get_countries)
             .doc("The countries the catalogue is for (setting catalogue.countries)."),
+        row::<GetLocalesRequest, CountryGroupList>("getCountryGroups", READ, reference_lists::get_country_groups)
+            .doc("The country groups of the catalogue's countries (the EU, the EEA, EFTA, Benelux, the Nordic and the Baltic states), each code as countryGroupFlag takes it in place of a country: Pegasus's getCountryGroups."),
         row::<GetCriteria2Request, Criteria2List>("getCriteria2", READ, criteria::get_criteria2)
             .doc("Every criterion the catalogue numbers, with its name, short name, type, unit, whether its values are ranges and its successor: Pegasus's getCriteria2.")
             .cached(),

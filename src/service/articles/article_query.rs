@@ -5,6 +5,8 @@
 //! named against the caller's rights, the countries, the vehicle kind, the node ids, what the
 //! catalogue does not hold).
 
+use std::collections::BTreeMap;
+
 use super::article_detail::{self, ArticleDetail, Parts};
 use super::article_page::{self, Cursor, MAX_PER_PAGE, Page, Paging};
 use super::article_search::{self, Found, NumberHit, NumberKind, Search};
@@ -79,6 +81,39 @@ pub struct GroupFacetAsk {
     /// Every node of the tree, not only those with matches.
     pub complete: bool,
     pub max_depth: Option<u32>,
+}
+
+impl GroupFacetAsk {
+    /// The counts per node of the tree asked, from the counts per generic article.
+    pub fn facets(
+        &self,
+        context: &Context,
+        by_genart: &BTreeMap<u32, u32>,
+    ) -> Result<Vec<GroupFacet>, ServiceError> {
+        category_tree::group_facets(
+            context,
+            self.target,
+            by_genart,
+            self.complete,
+            self.max_depth,
+        )
+    }
+}
+
+/// The facets of the counts `by` id, each named by `name`.
+pub fn facets(
+    by: &BTreeMap<u32, u32>,
+    name: &dyn Fn(u32) -> Result<String, ServiceError>,
+) -> Result<Vec<Facet>, ServiceError> {
+    by.iter()
+        .map(|(&id, &count)| {
+            Ok(Facet {
+                id,
+                name: name(id)?,
+                count,
+            })
+        })
+        .collect()
 }
 
 /// One page of a search, with what was asked of each article and of the whole.
@@ -200,19 +235,6 @@ pub fn articles(
             part_of_kits: holding,
         });
     }
-    let facets = |by: &std::collections::BTreeMap<u32, u32>,
-                  name: &dyn Fn(u32) -> Result<String, ServiceError>|
-     -> Result<Vec<Facet>, ServiceError> {
-        by.iter()
-            .map(|(&id, &count)| {
-                Ok(Facet {
-                    id,
-                    name: name(id)?,
-                    count,
-                })
-            })
-            .collect()
-    };
     let brand_facets = match asked.brand_facets {
         true => Some(facets(&by_brand, &|id| names.brand(id))?),
         false => None,
@@ -222,13 +244,7 @@ pub fn articles(
         false => None,
     };
     let group_facets = match &asked.group_facets {
-        Some(ask) => Some(category_tree::group_facets(
-            context,
-            ask.target,
-            &by_genart,
-            ask.complete,
-            ask.max_depth,
-        )?),
+        Some(ask) => Some(ask.facets(context, &by_genart)?),
         None => None,
     };
     let criteria_facets = match criteria_counts {

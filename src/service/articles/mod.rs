@@ -16,4 +16,5 @@ pub mod direct_search;
 pub mod free_text;
 pub mod kit_parts;
 pub mod lookups;
+pub mod oe_articles;
 pub mod suggestions;

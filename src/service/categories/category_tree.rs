@@ -174,6 +174,8 @@ pub fn genarts_under(
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupFacet {
     pub group: AssemblyGroup,
+    /// How many child nodes the node has in the tree.
+    pub children: u32,
     pub count: u32,
 }
 
@@ -208,13 +210,15 @@ pub fn group_facets(
             .iter()
             .filter_map(|g| by_genart.get(g))
             .sum();
+        let kids = tree.children.get(&Some(id));
         if complete || count > 0 {
             facets.push(GroupFacet {
                 group: named(&names, &tree.nodes[&id])?,
+                children: kids.map_or(0, |k| k.len() as u32),
                 count,
             });
         }
-        if let Some(kids) = tree.children.get(&Some(id)) {
+        if let Some(kids) = kids {
             stack.extend(kids.iter().rev().map(|&k| (k, depth + 1)));
         }
     }

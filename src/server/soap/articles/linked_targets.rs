@@ -25,12 +25,8 @@ pub fn get_article_linked_targets(
 ) -> Result<Value, Failure> {
     let asked = Asked::new()
         .country("articleCountry", r.article_country.as_deref())
-        .country("country", r.country.as_deref())
-        .flag(
-            "countryGroupFlag",
-            r.country_group_flag,
-            Unheld::CountryGroups,
-        );
+        .place("country", r.country.as_deref())
+        .country_groups(r.country_group_flag);
     let wanted = wanted(
         r.linking_target_type.as_deref(),
         r.linking_target_id,
@@ -161,12 +157,8 @@ fn fitment_makers(
 pub fn get_fitment_makers2(call: &Call<'_>, r: GetFitmentMakers2Request) -> Result<Value, Failure> {
     let asked = Asked::new()
         .country("articleCountry", r.article_country.as_deref())
-        .country("country", r.country.as_deref())
-        .flag(
-            "countryGroupFlag",
-            r.country_group_flag,
-            Unheld::CountryGroups,
-        );
+        .place("country", r.country.as_deref())
+        .country_groups(r.country_group_flag);
     let makers = fitment_makers(call, asked, r.article_id, r.linking_target_type.as_deref())?;
     answer(&FitmentMakers2List::of(
         makers

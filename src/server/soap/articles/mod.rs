@@ -6,6 +6,7 @@ mod direct_search;
 mod legacy;
 mod linked_targets;
 pub mod messages;
+mod oe_by_vin;
 mod part_list;
 pub mod pegasus;
 mod record;
@@ -19,6 +20,7 @@ pub use linked_targets::{
     get_article_linked_targets, get_article_linked_targets3, get_fitment_makers,
     get_fitment_makers2, get_links_by_ids,
 };
+pub use oe_by_vin::get_oe_articles_by_vin;
 pub use part_list::get_article_part_list;
 pub use search::get_articles;
 

@@ -134,7 +134,7 @@ fn unheld(r: &GetArticlesRequest) -> Asked<'_> {
 }
 
 /// How many matches each brand has, with its name.
-fn brand_facets(facets: Vec<Facet>) -> pegasus::DataSupplierFacets {
+pub(super) fn brand_facets(facets: Vec<Facet>) -> pegasus::DataSupplierFacets {
     let counts: Vec<_> = facets
         .into_iter()
         .map(|f| pegasus::DataSupplierFacetCount {
@@ -175,7 +175,7 @@ fn criteria_facets(facets: Vec<CriterionFacet>) -> pegasus::CriteriaFacets {
 }
 
 /// What `assemblyGroupFacetOptions` asks for, where it is enabled.
-fn group_facet_ask(
+pub(super) fn group_facet_ask(
     options: Option<&AssemblyGroupFacetOptions>,
 ) -> Result<Option<GroupFacetAsk>, ServiceError> {
     let Some(options) = options.filter(|o| o.enabled == Some(true)) else {
@@ -206,7 +206,7 @@ fn group_facet_ask(
 }
 
 /// The matches per node of the tree asked for.
-fn group_facets(facets: Vec<GroupFacet>) -> pegasus::AssemblyGroupFacets {
+pub(super) fn group_facets(facets: Vec<GroupFacet>) -> pegasus::AssemblyGroupFacets {
     let counts: Vec<_> = facets
         .into_iter()
         .map(|f| pegasus::AssemblyGroupFacetCount {
@@ -214,6 +214,7 @@ fn group_facets(facets: Vec<GroupFacet>) -> pegasus::AssemblyGroupFacets {
             assembly_group_name: f.group.name,
             assembly_group_type: f.group.target_type.group_code().to_string(),
             parent_node_id: f.group.parent.map(i64::from),
+            children: f.children as i32,
             count: f.count.into(),
         })
         .collect();
@@ -224,7 +225,7 @@ fn group_facets(facets: Vec<GroupFacet>) -> pegasus::AssemblyGroupFacets {
 }
 
 /// How many matches each generic article has, with its name.
-fn genart_facets(facets: Vec<Facet>) -> pegasus::GenericArticleFacets {
+pub(super) fn genart_facets(facets: Vec<Facet>) -> pegasus::GenericArticleFacets {
     let counts: Vec<_> = facets
         .into_iter()
         .map(|f| pegasus::GenericArticleFacetCount {
@@ -266,15 +267,7 @@ fn order(sort: &[Sort]) -> Result<Order, Failure> {
     let Some(first) = sort.first() else {
         return Ok(Order::Score);
     };
-    let descending = match first.direction.trim() {
-        "asc" => false,
-        "desc" => true,
-        other => {
-            return Err(Failure::bad(format!(
-                "Field 'direction' must be asc or desc, not '{other}'"
-            )));
-        }
-    };
+    let descending = descending(first)?;
     Ok(match first.field.trim() {
         "score" | "articleCreatedOn" | "linkageCreatedOn" | "linkageSortNum" => Order::Score,
         "mfrName" => Order::BrandName { descending },
@@ -285,6 +278,17 @@ fn order(sort: &[Sort]) -> Result<Order, Failure> {
             )));
         }
     })
+}
+
+/// Whether `sort` asks for the descending order.
+pub(super) fn descending(sort: &Sort) -> Result<bool, Failure> {
+    match sort.direction.trim() {
+        "asc" => Ok(false),
+        "desc" => Ok(true),
+        other => Err(Failure::bad(format!(
+            "Field 'direction' must be asc or desc, not '{other}'"
+        ))),
+    }
 }
 
 /// A number that matched the query, as Pegasus's `searchQueryMatches` names it.

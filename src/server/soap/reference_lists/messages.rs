@@ -58,7 +58,8 @@ request!(
     GetManufacturersRequest {
         /// A country (ISO 3166-1, any case): every article and vehicle is valid in each.
         country: Option<String>,
-        /// Must be false: the catalogue has no country groups.
+        /// true: `country` names a country group (`tecdocCode` of `getCountryGroups`),
+        /// not a country.
         country_group_flag: Option<bool>,
         /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
@@ -301,7 +302,8 @@ record_list!(
 );
 
 request!(
-    /// `getLanguages` and `getCountries` (Pegasus's `languagesRequest`, `countriesRequest`).
+    /// `getLanguages`, `getCountries` and `getCountryGroups` (Pegasus's `languagesRequest`,
+    /// `countriesRequest`, `countryGroupsRequest`).
     GetLocalesRequest {
         /// The language of the names (English, German or French; another of the catalogue's
         /// takes the next of its order that is one of them).
@@ -316,7 +318,7 @@ request!(
 pub struct LanguageRecord {
     /// ISO 639-1 (`en`).
     pub language_code: String,
-    /// Its English name.
+    /// Its name in the asked language.
     pub language_name: String,
 }
 
@@ -335,7 +337,7 @@ record_list!(
 pub struct CountryRecord {
     /// ISO 3166-1 alpha-2 (`DE`).
     pub country_code: String,
-    /// Its English name.
+    /// Its name in the asked language.
     pub country_name: String,
 }
 
@@ -345,4 +347,23 @@ record_list!(
     CountryRecordSeq,
     "countriesRecordSeq",
     CountryRecord
+);
+
+/// A country group (Pegasus's `countryGroupsRecord`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename = "countryGroupsRecord", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
+pub struct CountryGroupRecord {
+    /// Its name in the asked language.
+    pub country_name: String,
+    /// Its code (`EU`), as `countryGroupFlag: true` takes it in place of a country.
+    pub tecdoc_code: String,
+}
+
+record_list!(
+    /// `getCountryGroups`: the country groups of the catalogue's countries.
+    CountryGroupList,
+    CountryGroupRecordSeq,
+    "countryGroupsRecordSeq",
+    CountryGroupRecord
 );

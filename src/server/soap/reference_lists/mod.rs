@@ -7,7 +7,7 @@ pub mod messages;
 use crate::catalogue::{BrandAddress, ManufacturerKind, utc_timestamp};
 use crate::server::soap::call::{Call, Failure, answer};
 use crate::server::soap::codes::{favoured_list, target_types};
-use crate::service::asked::{Asked, Unheld};
+use crate::service::asked::Asked;
 use crate::service::field::Field;
 use crate::service::reference_lists::{self, GenericArticlesAsked};
 use crate::service::{reference_lists::locales, status};
@@ -149,11 +149,9 @@ pub fn get_generic_articles(
 }
 
 pub fn get_manufacturers(call: &Call<'_>, r: GetManufacturersRequest) -> Result<Value, Failure> {
-    let asked = Asked::new().country("country", r.country.as_deref()).flag(
-        "countryGroupFlag",
-        r.country_group_flag,
-        Unheld::CountryGroups,
-    );
+    let asked = Asked::new()
+        .place("country", r.country.as_deref())
+        .country_groups(r.country_group_flag);
     favoured_list("favouredList", r.favoured_list)?;
     let targets = target_types("linkingTargetType", r.linking_target_type.as_deref())?;
     let manufacturers = reference_lists::manufacturers(call.context, &asked, targets)?
@@ -191,4 +189,15 @@ pub fn get_countries(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Fai
         })
         .collect();
     answer(&CountryList::of(countries))
+}
+
+pub fn get_country_groups(call: &Call<'_>, _: GetLocalesRequest) -> Result<Value, Failure> {
+    let groups = locales::country_groups(call.context)
+        .into_iter()
+        .map(|(tecdoc_code, country_name)| CountryGroupRecord {
+            country_name,
+            tecdoc_code,
+        })
+        .collect();
+    answer(&CountryGroupList::of(groups))
 }

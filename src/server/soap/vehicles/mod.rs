@@ -59,15 +59,11 @@ fn vehicle_request_asked(r: &GetVehicleByIdsRequest) -> Asked<'_> {
     Asked::new()
         .country("articleCountry", r.article_country.as_deref())
         .country("country", r.country.as_deref())
-        .country(
+        .place(
             "countriesCarSelection",
             r.countries_car_selection.as_deref(),
         )
-        .flag(
-            "countryGroupFlag",
-            r.country_group_flag,
-            Unheld::CountryGroups,
-        )
+        .country_groups(r.country_group_flag)
         .flag("axles", r.axles, Unheld::Axles)
         .flag("cabs", r.cabs, Unheld::Cabs)
         .flag("kbaData", r.kba_data, Unheld::KbaNumbers)

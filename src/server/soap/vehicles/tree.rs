@@ -24,11 +24,9 @@ fn for_the_catalogue<'a>(
     favoured: Option<i32>,
 ) -> Result<Asked<'a>, ServiceError> {
     favoured_list("favouredList", favoured)?;
-    Ok(Asked::new().country(field, country.as_deref()).flag(
-        "countryGroupFlag",
-        group,
-        Unheld::CountryGroups,
-    ))
+    Ok(Asked::new()
+        .place(field, country.as_deref())
+        .country_groups(group))
 }
 
 /// A non-negative count field (`cylinderCapacityFrom`, `powerTo`…).

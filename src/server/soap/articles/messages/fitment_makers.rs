@@ -15,7 +15,8 @@ request!(
         article_id: Option<i64>,
         /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
-        /// Must be false: the catalogue has no country groups.
+        /// true: `country` names a country group (`tecdocCode` of `getCountryGroups`),
+        /// not a country.
         country_group_flag: Option<bool>,
         /// Only the makers of vehicle types of this kind (`P`, `O`, `V`, several together
         /// such as `PO`, or `U` for any).

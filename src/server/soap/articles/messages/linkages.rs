@@ -53,7 +53,8 @@ request!(
         article_id: Option<i64>,
         /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
-        /// Must be false: the catalogue has no country groups.
+        /// true: `country` names a country group (`tecdocCode` of `getCountryGroups`),
+        /// not a country.
         country_group_flag: Option<bool>,
         /// The language of the answer's texts, in any case: one of `getLanguages`' (absent: the
         /// catalogue's first); a text missing in it falls back along their order. Another

@@ -7,6 +7,7 @@ mod fitment_makers;
 mod legacy;
 mod linkages;
 mod linked_targets3;
+mod oe_by_vin;
 mod part_list;
 
 pub use by_ids::*;
@@ -15,6 +16,7 @@ pub use fitment_makers::*;
 pub use legacy::*;
 pub use linkages::*;
 pub use linked_targets3::*;
+pub use oe_by_vin::*;
 pub use part_list::*;
 
 use poem_openapi::{Enum, Object};
@@ -49,10 +51,12 @@ pub struct CriteriaFilter {
 #[oai(rename = "Sort", rename_all = "camelCase")]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Sort {
-    /// `score` (the default order: brand id, then normalised number), `mfrName` (brand
-    /// name), `articleNumber` (normalised number); `articleCreatedOn`, `linkageCreatedOn`
-    /// and `linkageSortNum` are accepted and keep the default order (partscat keeps no
-    /// creation dates or linkage order numbers).
+    /// getArticles: `score` (the default order: brand id, then normalised number),
+    /// `mfrName` (brand name), `articleNumber` (normalised number); `articleCreatedOn`,
+    /// `linkageCreatedOn` and `linkageSortNum` are accepted and keep the default order
+    /// (partscat keeps no creation dates or linkage order numbers). getOEArticlesByVIN:
+    /// `mfrName` (the vehicle maker's name, the default), `articleNumber`,
+    /// `genericArticleName`.
     pub field: String,
     /// `asc` or `desc`.
     pub direction: String,

@@ -19,6 +19,8 @@ pub struct AssemblyGroupFacetCount {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_node_id: Option<i64>,
+    /// How many child nodes it has in the tree.
+    pub children: i32,
     /// The matches whose generic article sits at or below the node.
     pub count: i64,
 }

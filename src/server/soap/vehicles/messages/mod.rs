@@ -29,7 +29,8 @@ request!(
         countries_car_selection: Option<String>,
         /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
-        /// Must be false: the catalogue has no country groups.
+        /// true: `countriesCarSelection` names a country group (`tecdocCode` of
+        /// `getCountryGroups`), not a country.
         country_group_flag: Option<bool>,
         /// Must be false: the catalogue has no KBA numbers.
         kba_data: Option<bool>,

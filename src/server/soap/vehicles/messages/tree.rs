@@ -11,7 +11,8 @@ request!(
     GetManufacturers2Request {
         /// A country (ISO 3166-1, any case): every vehicle is valid in each.
         country: Option<String>,
-        /// Must be false: the catalogue has no country groups.
+        /// true: `country` names a country group (`tecdocCode` of `getCountryGroups`),
+        /// not a country.
         country_group_flag: Option<bool>,
         /// Must be 0: the catalogue keeps no favoured lists.
         favoured_list: Option<i32>,
@@ -54,7 +55,7 @@ request!(
     GetModelSeriesRequest {
         /// As `getManufacturers2`'s.
         country: Option<String>,
-        /// Must be false.
+        /// As `getManufacturers2`'s.
         country_group_flag: Option<bool>,
         /// Must be 0.
         favoured_list: Option<i32>,
@@ -110,7 +111,8 @@ request!(
         construction_type_id: Option<i64>,
         /// As `getManufacturers2`'s `country`.
         countries_car_selection: Option<String>,
-        /// Must be false.
+        /// true: `countriesCarSelection` names a country group (`tecdocCode` of
+        /// `getCountryGroups`), not a country.
         country_group_flag: Option<bool>,
         /// Displacement at least this, cm³.
         cylinder_capacity_from: Option<i32>,
