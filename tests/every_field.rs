@@ -91,9 +91,10 @@ fn base(operation: &str, field: &str) -> Value {
     if field == "countryGroupFlag" {
         let mut request = base(operation, "");
         let place = match operation {
-            "getVehicleByIds3" | "getVehicleByIds4" | "getVehicleIdsByCriteria" => {
-                "countriesCarSelection"
-            }
+            "getVehicleByIds3"
+            | "getVehicleByIds4"
+            | "getVehicleIdsByCriteria"
+            | "getVehicleIdsByMotor2" => "countriesCarSelection",
             _ => "country",
         };
         request[place] = json!("DE");
@@ -133,6 +134,12 @@ fn base(operation: &str, field: &str) -> Value {
         }
         ("getVehicleIdsByCriteria", "powerHpType") => {
             return json!({"manuId": 2, "powerFrom": 100});
+        }
+        ("getMotorIdsByManuIdCriteria2", "powerHpType") => {
+            return json!({"manuId": 2, "motorCode": "CHZD", "powerFrom": 80});
+        }
+        ("getMotorIdsByManuIdCriteria2", "searchExactCode") => {
+            return json!({"manuId": 2, "motorCode": "CH"});
         }
         // Where the answer shows a text only when asked for.
         ("getArticleLinkedAllLinkingTargetsByIds3", "lang") => {
@@ -179,6 +186,9 @@ fn base(operation: &str, field: &str) -> Value {
         "getAmBrandAddress" => json!({"brandNo": 1}),
         // The demo's AUDI A3 Sportback 1.0 TSI.
         "getVehiclesByVIN" | "getOEArticlesByVIN" => json!({"vin": "WAUKSK2X5MA123456"}),
+        // The demo's AUDI engine CHZD, and its number.
+        "getMotorIdsByManuIdCriteria2" => json!({"manuId": 2, "motorCode": "CHZD"}),
+        "getVehicleIdsByMotor2" => json!({"motorId": 6496379095573538i64}),
         "getPricesByKtype" | "getExhaustKitPrice" => json!({"linkageTargetId": "10219"}),
         "getKitPrice" => {
             json!({"genericArticleId": 82, "isKit": false, "linkageTargetId": "10219"})
@@ -328,7 +338,7 @@ fn every_accepted_field_changes_the_answer_or_is_refused_by_name() {
 
 /// The fields no value of which changes an answer on the demo catalogue, and why that is
 /// their definition rather than a field ignored.
-const TAKEN_WITHOUT_EFFECT: [&str; 23] = [
+const TAKEN_WITHOUT_EFFECT: [&str; 25] = [
     // Every detail partscat keeps of a brand is always answered; logos are included where
     // the catalogue keeps them, and it keeps none.
     "getAmBrandAddress.lang",
@@ -345,7 +355,9 @@ const TAKEN_WITHOUT_EFFECT: [&str; 23] = [
     "getBrands.includeDataSupplierLogo",
     "getManufacturers.lang",
     "getManufacturers2.lang",
+    "getMotorIdsByManuIdCriteria2.lang",
     "getVehicleIdsByCriteria.lang",
+    "getVehicleIdsByMotor2.lang",
     // `lang` above: answers of proper names (brands, makes, vehicle types) and ids only,
     // which read the same in every language.
     // A plate service's credentials: partscat is its own plate service and needs none.

@@ -16,7 +16,7 @@ const SOAP12: &str = "http://www.w3.org/2003/05/soap-envelope";
 const BARE_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLB";
 const WRAPPED_NS: &str = "urn:partscat:ws:3.0:PartsToCatDLW";
 
-const OPERATIONS: [&str; 38] = [
+const OPERATIONS: [&str; 40] = [
     "addDynamicAddress",
     "addDynamicAPIKey",
     "getArticles",
@@ -32,6 +32,8 @@ const OPERATIONS: [&str; 38] = [
     "getModelSeries",
     "getModelSeries2",
     "getVehicleIdsByCriteria",
+    "getMotorIdsByManuIdCriteria2",
+    "getVehicleIdsByMotor2",
     "getChildNodesAllLinkingTarget2",
     "getArticleIdsWithState",
     "getDirectArticlesByIds6",

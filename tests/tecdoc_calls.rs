@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 const DLB_JSON: &str = "/ws/3.0/services/PartsToCatDLB.jsonEndpoint";
 
-/// A call that must answer status 200; the answer.
-fn call(s: &Served, operation: &str, fields: Value) -> Value {
+/// A call's answer, whatever its status.
+fn post(s: &Served, operation: &str, fields: Value) -> Value {
     let mut fields = fields;
     fields["provider"] = json!("demo");
     let r = s.fetch(
@@ -19,8 +19,13 @@ fn call(s: &Served, operation: &str, fields: Value) -> Value {
             .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
             .json(&json!({ operation: fields })),
     );
-    let answer = r.json();
-    assert_eq!(answer["status"], 200, "{operation}: {}", r.text());
+    r.json()
+}
+
+/// A call that must answer status 200; the answer.
+fn call(s: &Served, operation: &str, fields: Value) -> Value {
+    let answer = post(s, operation, fields);
+    assert_eq!(answer["status"], 200, "{operation}: {answer}");
     answer
 }
 
@@ -402,17 +407,10 @@ fn a_vin_names_its_vehicle_types_with_their_makers_and_series() {
         ("WAUKSK2X5MA12345", "17 characters"),
         ("WAUKSK2X5MA12345O", "holds 'O'"),
     ] {
-        let r = s.fetch(
-            client()
-                .post(format!("{}{DLB_JSON}?api_key={DEMO_KEY}", s.base))
-                .json(&json!({"getVehiclesByVIN": {"provider": "demo", "vin": bad}})),
-        );
-        assert_eq!(r.json()["status"], 400, "{}", r.text());
-        assert!(
-            r.text().contains("'vin'") && r.text().contains(why),
-            "{}",
-            r.text()
-        );
+        let answer = post(&s, "getVehiclesByVIN", json!({"vin": bad}));
+        assert_eq!(answer["status"], 400, "{answer}");
+        let text = answer.to_string();
+        assert!(text.contains("'vin'") && text.contains(why), "{text}");
     }
 }
 
@@ -436,4 +434,90 @@ fn a_country_selector_offers_the_groups_of_the_catalogues_countries() {
     // A catalogue for any country offers every group.
     let any = Served::demo(&[]);
     assert_eq!(array(&call(&any, "getCountryGroups", json!({}))).len(), 6);
+}
+
+#[test]
+fn an_engine_code_names_its_engines_then_their_vehicle_types() {
+    let s = Served::demo(&[]);
+    // The demo's AUDI (maker 2) types with engine CHZD, as getVehicleByIds3 tells them.
+    let audis: Vec<Value> = array(&call(&s, "getVehicleIdsByCriteria", json!({"manuId": 2})))
+        .iter()
+        .map(|v| v["carId"].clone())
+        .collect();
+    let described = array(&call(
+        &s,
+        "getVehicleByIds3",
+        json!({"carIds": {"array": audis}, "motorCodes": true}),
+    ));
+    let carrying: Vec<&Value> = described
+        .iter()
+        .filter(|v| {
+            (v["motorCodes"]["array"].as_array().unwrap().iter()).any(|m| m["motorCode"] == "CHZD")
+        })
+        .map(|v| &v["carId"])
+        .collect();
+    assert!(!carrying.is_empty());
+    let engine = |fields: Value| -> Vec<Value> {
+        array(&call(&s, "getMotorIdsByManuIdCriteria2", fields))
+            .iter()
+            .map(|m| m["motorId"].clone())
+            .collect()
+    };
+    let chzd = engine(json!({"manuId": 2, "motorCode": "chzd"}));
+    assert_eq!(chzd.len(), 1, "{chzd:?}");
+    let types = array(&call(
+        &s,
+        "getVehicleIdsByMotor2",
+        json!({"motorId": chzd[0], "carType": "P", "countryGroupFlag": false}),
+    ));
+    let ktypes: Vec<&Value> = types.iter().map(|t| &t["carId"]).collect();
+    assert_eq!(ktypes, carrying, "{types:?}");
+    assert!(types[0]["carName"].as_str().unwrap().starts_with("AUDI "));
+    // The number is the maker's and the code's: another maker's CHZD is another engine,
+    // the start of a code finds it among others, and criteria of its types narrow.
+    let ford = engine(json!({"manuId": 7, "motorCode": "CHZD"}));
+    assert_eq!(ford.len(), 1, "the demo's FIESTA carries a CHZD");
+    assert_ne!(ford[0], chzd[0]);
+    let started = engine(json!({"manuId": 2, "motorCode": "CH", "searchExactCode": false}));
+    assert!(started.contains(&chzd[0]), "{started:?}");
+    let every = engine(json!({"manuId": 2}));
+    assert!(started.iter().all(|id| every.contains(id)), "{every:?}");
+    assert!(engine(json!({"manuId": 2, "motorCode": "CHZD", "powerFrom": 500})).is_empty());
+    // A commercial-vehicle type carries none of it; a number of no engine names nothing.
+    let none = |fields: Value| array(&call(&s, "getVehicleIdsByMotor2", fields)).is_empty();
+    assert!(none(json!({"motorId": chzd[0], "carType": "O"})));
+    assert!(none(json!({"motorId": 12345})));
+    for (operation, fields, named) in [
+        (
+            "getMotorIdsByManuIdCriteria2",
+            json!({"motorCode": "CHZD"}),
+            "'manuId'",
+        ),
+        (
+            "getMotorIdsByManuIdCriteria2",
+            json!({"manuId": 2, "motorCode": "--"}),
+            "'motorCode'",
+        ),
+        (
+            "getMotorIdsByManuIdCriteria2",
+            json!({"manuId": 2, "sellsTerm": "TSI"}),
+            "'sellsTerm'",
+        ),
+        (
+            "getMotorIdsByManuIdCriteria2",
+            json!({"manuId": 2, "fuelTypeId": 1}),
+            "'fuelTypeId'",
+        ),
+        ("getVehicleIdsByMotor2", json!({}), "'motorId'"),
+        ("getVehicleIdsByMotor2", json!({"motorId": -1}), "'motorId'"),
+        (
+            "getVehicleIdsByMotor2",
+            json!({"motorId": 1, "carType": "X"}),
+            "'carType'",
+        ),
+    ] {
+        let answer = post(&s, operation, fields.clone());
+        assert_eq!(answer["status"], 400, "{operation} {fields}: {answer}");
+        assert!(answer.to_string().contains(named), "{operation}: {answer}");
+    }
 }

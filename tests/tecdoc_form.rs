@@ -212,6 +212,14 @@ fn a_request_in_tecdoc_s_namespace_is_answered_in_tecdoc_s_form() {
         ("getVehiclesByVIN", "<vin>WAUKSK2X5MA123456</vin>"),
         ("getCountryGroups", "<lang>de</lang>"),
         (
+            "getMotorIdsByManuIdCriteria2",
+            "<manuId>2</manuId><motorCode>CHZD</motorCode>",
+        ),
+        (
+            "getVehicleIdsByMotor2",
+            "<countryGroupFlag>false</countryGroupFlag><motorId>6496379095573538</motorId>",
+        ),
+        (
             "getOEArticlesByVIN",
             "<vin>WAUKSK2X5MA123456</vin><includeAftermarketMatches>true</includeAftermarketMatches>",
         ),

@@ -35,6 +35,7 @@ pub enum Unheld {
     FuelTypeIds,
     Tonnages,
     CreationDates,
+    EngineSalesTerms,
 }
 
 impl Unheld {
@@ -55,6 +56,7 @@ impl Unheld {
             Unheld::FuelTypeIds => "fuels are named, not numbered",
             Unheld::Tonnages => "the catalogue holds no tonnages",
             Unheld::CreationDates => "the catalogue keeps no creation dates",
+            Unheld::EngineSalesTerms => "the catalogue keeps no sales terms of engines",
         }
     }
 }

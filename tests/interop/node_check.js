@@ -48,6 +48,9 @@ const CALLS = {
   getVehiclesByVIN: { vin: 'WAUKSK2X5MA123456', country: 'DE' },
   getAmBrandAddress: { brandNo: 1 },
   getCountryGroups: { lang: 'fr' },
+  // The demo's AUDI engine CHZD, and the types carrying it by its number.
+  getMotorIdsByManuIdCriteria2: { manuId: 2, motorCode: 'CHZD' },
+  getVehicleIdsByMotor2: { motorId: 6496379095573538, countryGroupFlag: false },
   // The vehicle makers' part numbers of the same VIN's vehicle.
   getOEArticlesByVIN: {
     vin: 'WAUKSK2X5MA123456', includeAftermarketMatches: true, includeGenericArticleFacets: true,

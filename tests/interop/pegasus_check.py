@@ -136,6 +136,14 @@ CALLS = [
         includeGenericArticleFacets=True, includeAftermarketDataSupplierFacets=True,
         assemblyGroupFacetOptions={"enabled": True, "assemblyGroupType": "P"})),
     ("getCountryGroups", "countryGroupsResponse", request(["lang"], lang="de")),
+    ("getMotorIdsByManuIdCriteria2", "motorIdsByManuIdCriteria2Response", request(
+        ["country", "countryGroupFlag", "cylinderCapacityFrom", "cylinderCapacityTo", "fuelTypeId",
+         "lang", "manuId", "motorCode", "powerFrom", "powerHpType", "powerTo", "searchExactCode",
+         "searchExactTerm", "sellsTerm", "yearOfConstruction"],
+        manuId=2, motorCode="CHZD", countryGroupFlag=False)),
+    ("getVehicleIdsByMotor2", "vehicleIdsByMotor2Response", request(
+        ["carType", "countriesCarSelection", "countryGroupFlag", "lang", "motorId"],
+        motorId=6496379095573538, countryGroupFlag=False, carType="P")),
     ("getShortCuts2", "shortCuts2Response", request(
         ["articleCountry", "lang", "linked", "linkingTargetId", "linkingTargetType"],
         linked=True, linkingTargetId=10219, linkingTargetType="P", lang="de")),

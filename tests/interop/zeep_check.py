@@ -65,6 +65,9 @@ CALLS = {
     "getVehiclesByVIN": {"vin": "WAUKSK2X5MA123456", "country": "DE", "maxVehiclesToReturn": 10},
     "getAmBrandAddress": {"brandNo": 1},
     "getCountryGroups": {"lang": "fr"},
+    # The demo's AUDI engine CHZD, and the types carrying it by its number.
+    "getMotorIdsByManuIdCriteria2": {"manuId": 2, "motorCode": "CHZD", "searchExactCode": True},
+    "getVehicleIdsByMotor2": {"motorId": 6496379095573538, "countryGroupFlag": False, "carType": "P"},
     # The vehicle makers' part numbers of the same VIN's vehicle.
     "getOEArticlesByVIN": {
         "vin": "WAUKSK2X5MA123456", "includeAftermarketMatches": True,

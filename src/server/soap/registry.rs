@@ -188,6 +188,14 @@ fn rows() -> Vec<Operation> {
             .doc("The vehicle makers' (OE) part numbers for the vehicle a VIN names: the OE numbers of the articles linked to the VIN's vehicle types (vins data set), each part once per generic article, with the articles crossing to it, facets, sorting and paging: Pegasus's getOEArticlesByVIN.")
             .cached()
             .blocks(),
+        row::<GetMotorIdsByManuIdCriteria2Request, MotorIdList>("getMotorIdsByManuIdCriteria2", READ, vehicles::get_motor_ids_by_manu_id_criteria2)
+            .doc("The numbers (motorId) of a vehicle maker's engines (manuId, required), by engine code (motorCode, whole or its start with searchExactCode false) and by the displacement, power and years of the vehicle types carrying them: Pegasus's getMotorIdsByManuIdCriteria2. A number is derived from the maker and the code, the same in every store.")
+            .cached()
+            .blocks(),
+        row::<GetVehicleIdsByMotor2Request, VehicleIdByMotorList>("getVehicleIdsByMotor2", READ, vehicles::get_vehicle_ids_by_motor2)
+            .doc("The vehicle types carrying an engine (motorId of getMotorIdsByManuIdCriteria2), optionally of one kind (carType), in Ktype order: Pegasus's getVehicleIdsByMotor2.")
+            .cached()
+            .blocks(),
         row::<GetVehiclesByKeyNumberPlatesRequest, PlateVehicleList>("getVehiclesByKeyNumberPlates", READ, vehicles::get_vehicles_by_plate)
             .doc("The vehicle types a registration plate or key number (keySystemNumber) names in a country, from the catalogue's plates data set, with details on request: Pegasus's getVehiclesByKeyNumberPlates.")
             .cached(),

@@ -2,12 +2,14 @@
 
 use serde_json::Value;
 
+mod engines;
 pub mod messages;
 mod plates;
 pub mod records;
 mod tree;
 mod vins;
 
+pub use engines::{get_motor_ids_by_manu_id_criteria2, get_vehicle_ids_by_motor2};
 pub use plates::get_vehicles_by_plate;
 pub use tree::{
     get_manufacturers2, get_model_series, get_model_series2, get_vehicle_ids_by_criteria,

@@ -14,7 +14,7 @@ use crate::service::ServiceError;
 use crate::service::asked::{Asked, Unheld};
 use crate::service::field::Field;
 use crate::service::vehicles::vehicle_criteria::{self, Criteria};
-use crate::service::vehicles::vehicle_path;
+use crate::service::vehicles::vehicle_path::{self, Targets};
 
 /// The request's country (`field`), country-group flag and favoured list.
 fn for_the_catalogue<'a>(
@@ -27,6 +27,33 @@ fn for_the_catalogue<'a>(
     Ok(Asked::new()
         .place(field, country.as_deref())
         .country_groups(group))
+}
+
+/// The types of a maker or model series and of some kinds, with the displacement
+/// (`cylinderCapacityFrom`/`To`), power (`powerFrom`/`To`, `powerHpType`) and
+/// `yearOfConstruction` the request gives, as the requests that take them name them.
+pub(super) fn measured<'a>(
+    maker: Field<Option<i64>>,
+    series: Field<Option<i64>>,
+    targets: Targets<'a>,
+    ccm: (Option<i32>, Option<i32>),
+    power: (Option<i32>, Option<i32>),
+    power_hp_type: Option<bool>,
+    year: Option<i32>,
+) -> Result<Criteria<'a>, ServiceError> {
+    Ok(Criteria {
+        maker,
+        series,
+        targets,
+        ccm: (
+            amount("cylinderCapacityFrom", ccm.0)?,
+            amount("cylinderCapacityTo", ccm.1)?,
+        ),
+        power: (amount("powerFrom", power.0)?, amount("powerTo", power.1)?),
+        power_in_hp: power_hp_type.unwrap_or(false),
+        built_in: year.map(year_of_construction).transpose()?,
+        name_holds: None,
+    })
 }
 
 /// A non-negative count field (`cylinderCapacityFrom`, `powerTo`…).
@@ -126,26 +153,19 @@ pub fn get_vehicle_ids_by_criteria(
     .value("tonnageFrom", r.tonnage_from.is_some(), Unheld::Tonnages)
     .value("tonnageTo", r.tonnage_to.is_some(), Unheld::Tonnages);
     let criteria = Criteria {
-        maker: Field::new("manuId", r.manu_id),
-        series: Field::new("modId", r.mod_id),
-        targets: target_types("carType", r.car_type.as_deref())?,
-        ccm: (
-            amount("cylinderCapacityFrom", r.cylinder_capacity_from)?,
-            amount("cylinderCapacityTo", r.cylinder_capacity_to)?,
-        ),
-        power: (
-            amount("powerFrom", r.power_from)?,
-            amount("powerTo", r.power_to)?,
-        ),
-        power_in_hp: r.power_hp_type.unwrap_or(false),
-        built_in: r
-            .year_of_construction
-            .map(year_of_construction)
-            .transpose()?,
         name_holds: r
             .model_description
             .map(|t| t.trim().to_owned())
             .filter(|t| !t.is_empty()),
+        ..measured(
+            Field::new("manuId", r.manu_id),
+            Field::new("modId", r.mod_id),
+            target_types("carType", r.car_type.as_deref())?,
+            (r.cylinder_capacity_from, r.cylinder_capacity_to),
+            (r.power_from, r.power_to),
+            r.power_hp_type,
+            r.year_of_construction,
+        )?
     };
     let records = vehicle_criteria::vehicle_types(call.context, &asked, &criteria)?
         .into_iter()

@@ -1,10 +1,12 @@
 //! Vehicle types: by id, by make, by registration plate or key number, by VIN.
 
 use crate::server::soap::fields::IntegerList;
+mod engines;
 mod linkage_targets;
 mod tree;
 mod vins;
 
+pub use engines::*;
 pub use linkage_targets::*;
 pub use tree::*;
 pub use vins::*;
