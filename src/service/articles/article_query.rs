@@ -293,7 +293,7 @@ fn article_ids(ids: Field<&[i64]>) -> Result<Option<Vec<u32>>, ServiceError> {
 }
 
 /// The node ids as the store's; one out of range is a bad parameter naming the field.
-fn node_ids(ids: Field<&[i64]>) -> Result<Vec<u32>, ServiceError> {
+pub(super) fn node_ids(ids: Field<&[i64]>) -> Result<Vec<u32>, ServiceError> {
     ids.value
         .iter()
         .map(|&n| {

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::article_query::{Facet, GroupFacetAsk, facets};
+use super::article_query::{Facet, GroupFacetAsk, facets, node_ids};
 use crate::budget::Budget;
 use crate::catalogue::{ArticleKey, CrossKind, normalise_reference};
 use crate::service::ServiceError;
@@ -105,25 +105,11 @@ pub fn oe_articles_of_vin(
     }
     let grouped = match q.node_ids.value {
         [] => None,
-        ids => {
-            let nodes = ids
-                .iter()
-                .map(|&n| {
-                    u32::try_from(n).map_err(|_| {
-                        ServiceError::bad_parameter(
-                            q.node_ids.name,
-                            format!("{n} is not a node id"),
-                        )
-                    })
-                })
-                .collect::<Result<Vec<u32>, _>>()?;
-            let catalogue = context.snapshot();
-            Some(category_tree::genarts_under(
-                catalogue,
-                &nodes,
-                q.node_ids.name,
-            )?)
-        }
+        _ => Some(category_tree::genarts_under(
+            context.snapshot(),
+            &node_ids(q.node_ids)?,
+            q.node_ids.name,
+        )?),
     };
     let vin = VinAsked {
         vin: q.vin,
@@ -139,8 +125,9 @@ pub fn oe_articles_of_vin(
     }
     let brands: BTreeSet<u32> = q.brands.iter().copied().collect();
     let genarts: BTreeSet<u32> = q.genarts.iter().copied().collect();
-    // Each OE part with its written number and the articles crossing to it.
-    let mut parts: BTreeMap<OeKey, (String, Vec<ArticleKey>)> = BTreeMap::new();
+    // Each OE part with its written number and the articles crossing to it (each with its
+    // reference as written).
+    let mut parts: BTreeMap<OeKey, (String, Vec<(ArticleKey, String)>)> = BTreeMap::new();
     for (i, key) in linked.into_iter().enumerate() {
         budget.check_every(i).map_err(ServiceError::from)?;
         if !caller.provider.sees_brand(key.brand_id)
@@ -168,8 +155,8 @@ pub fn oe_articles_of_vin(
                 article.genart,
             );
             let (_, crossing) = parts.entry(oe).or_insert_with(|| (x.number, Vec::new()));
-            if !crossing.contains(&key) {
-                crossing.push(key.clone());
+            if !crossing.iter().any(|(k, _)| *k == key) {
+                crossing.push((key.clone(), article.reference.clone()));
             }
         }
     }
@@ -179,7 +166,7 @@ pub fn oe_articles_of_vin(
     let mut all = Vec::with_capacity(parts.len());
     for ((maker, _, genart), (number, crossing)) in parts {
         *by_genart.entry(genart).or_default() += 1;
-        let brands: BTreeSet<u32> = crossing.iter().map(|k| k.brand_id).collect();
+        let brands: BTreeSet<u32> = crossing.iter().map(|(k, _)| k.brand_id).collect();
         for brand in brands {
             *by_brand.entry(brand).or_default() += 1;
         }
@@ -189,12 +176,9 @@ pub fn oe_articles_of_vin(
         };
         let mut aftermarket = Vec::new();
         if q.aftermarket {
-            for key in crossing {
-                let Some(article) = catalogue.article(&key)? else {
-                    continue;
-                };
+            for (key, reference) in crossing {
                 aftermarket.push(AftermarketArticle {
-                    reference: article.reference,
+                    reference,
                     brand_id: key.brand_id,
                     brand_name: names.brand(key.brand_id)?,
                 });

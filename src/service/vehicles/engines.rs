@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::vehicle_criteria::{self, Criteria};
 use super::vehicle_path::{Makers, Targets};
+use crate::budget::Budget;
 use crate::catalogue::{Vehicle, normalise_reference};
 use crate::service::ServiceError;
 use crate::service::asked::Asked;
@@ -82,12 +83,13 @@ pub fn engine_ids(
 }
 
 /// The vehicle types carrying engine `id` (of `targets`), in Ktype order. An id that names
-/// no engine names no type.
+/// no engine names no type. Every type is read, charged to the request's budget.
 pub fn vehicles_of_engine(
     context: &Context,
     asked: &Asked<'_>,
     id: Field<Option<i64>>,
     targets: Targets<'_>,
+    budget: &Budget,
 ) -> Result<Vec<Vehicle>, ServiceError> {
     asked.check()?;
     let wanted = match id.value {
@@ -105,7 +107,8 @@ pub fn vehicles_of_engine(
     // Each engine of that number, so that two engines sharing one is told, not merged.
     let mut engines = BTreeSet::new();
     let mut found = BTreeMap::new();
-    for v in catalogue.vehicles() {
+    for (i, v) in catalogue.vehicles().enumerate() {
+        budget.check_every(i).map_err(ServiceError::from)?;
         let v = v?;
         let maker = makers.of(&v);
         let carries = v.engines.iter().find(|c| engine_id(maker, c) == wanted);

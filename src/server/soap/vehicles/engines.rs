@@ -70,6 +70,7 @@ pub fn get_vehicle_ids_by_motor2(
         &asked,
         Field::new("motorId", r.motor_id),
         targets,
+        call.budget,
     )?;
     let records = vehicles
         .iter()
